@@ -1,0 +1,44 @@
+/// What a ball struck.
+public enum ContactTarget: Hashable, Sendable {
+    /// A bouncer, by its `CircleObstacle.tag`.
+    case bouncer(Int)
+    /// A key, by its `KeyObstacle.tag`.
+    case key(Int)
+}
+
+/// One first contact between a ball and a bouncer or key, as the physics saw it.
+public struct Contact: Hashable, Sendable {
+    /// Simulated time of the contact, seconds (the start of the sub-step that found it).
+    public var time: Double
+    /// The ball: 0 is the bass ball, 1…N the piano balls.
+    public var ball: Int
+    /// What it struck.
+    public var target: ContactTarget
+    /// Impact speed, m/s: the relative velocity along the contact normal just before impact.
+    public var speed: Double
+
+    /// Creates a contact.
+    public init(time: Double, ball: Int, target: ContactTarget, speed: Double) {
+        self.time = time
+        self.ball = ball
+        self.target = target
+        self.speed = speed
+    }
+}
+
+/// A ball found outside its area (or with a non-finite position) and put back.
+public struct Escape: Hashable, Sendable {
+    /// Simulated time, seconds.
+    public var time: Double
+    /// The ball: 0 is the bass ball, 1…N the piano balls.
+    public var ball: Int
+    /// Where it was found, metres (may be non-finite).
+    public var position: Vector
+
+    /// Creates an escape record.
+    public init(time: Double, ball: Int, position: Vector) {
+        self.time = time
+        self.ball = ball
+        self.position = position
+    }
+}

@@ -1,0 +1,333 @@
+import CChipmunk
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The Chipmunk space in which a bass ball bounces among bouncers and piano balls fall on keys.
+///
+/// Stepped at a fixed timestep (`WorldConfiguration.timestep`), each step split into
+/// `substeps` Chipmunk steps. After a step, `contacts` holds the first contacts that step
+/// found (bass ball ↔ bouncer, piano ball ↔ key) and `escapes` any ball that had to be put
+/// back. Both buffers are reused: read them before the next `step()`.
+///
+/// Rules the World keeps, whatever the solver does:
+/// - the bass ball ignores gravity and always moves at `bassSpeed`;
+/// - a piano ball never moves faster than `pianoSpeedLimit`;
+/// - a ball found outside its area is put back inside and reported as an `Escape`.
+public final class World {
+    /// The configuration this world was built from.
+    public let configuration: WorldConfiguration
+    /// First contacts found during the last `step()`, in the order Chipmunk reported them.
+    public private(set) var contacts: [Contact] = []
+    /// Balls put back during the last `step()`.
+    public private(set) var escapes: [Escape] = []
+    /// Number of completed timesteps; simulated time is `stepCount × timestep`.
+    public private(set) var stepCount: Int64 = 0
+    /// Escapes since the world was created.
+    public private(set) var escapeCount = 0
+
+    private let space: OpaquePointer
+    private var bodies: [OpaquePointer] = []          // index = ball id
+    private var shapes: [OpaquePointer] = []          // every shape we added, statics included
+    private var substepTime = 0.0
+    private let substepLength: Double
+
+    /// Simulated time, seconds.
+    public var time: Double { Double(stepCount) * configuration.timestep }
+
+    /// Number of balls: 1 bass ball plus the piano balls.
+    public var ballCount: Int { bodies.count }
+
+    /// Builds the world. The configuration must be valid (`problems` empty): Chipmunk aborts on bad values.
+    public init(configuration: WorldConfiguration) {
+        precondition(configuration.problems.isEmpty, "invalid world: \(configuration.problems)")
+        self.configuration = configuration
+        self.substepLength = configuration.timestep / Double(configuration.substeps)
+        World.silenceBannerOnce()
+        space = cpSpaceNew()
+        cpSpaceSetGravity(space, cpVect(x: 0, y: -configuration.gravity))
+        cpSpaceSetIterations(space, Int32(configuration.iterations))
+        if let threshold = configuration.sleepTimeThreshold {
+            cpSpaceSetSleepTimeThreshold(space, threshold)
+        }
+        contacts.reserveCapacity(64)
+        buildStatics()
+        buildBalls()
+        installHandlers()
+    }
+
+    deinit {
+        // Chipmunk's order: shapes, then bodies, then the space (cpSpaceFree frees neither).
+        for shape in shapes {
+            cpSpaceRemoveShape(space, shape)
+            cpShapeFree(shape)
+        }
+        for body in bodies {
+            cpSpaceRemoveBody(space, body)
+            cpBodyFree(body)
+        }
+        cpSpaceFree(space)
+    }
+
+    // MARK: Stepping
+
+    /// Advances the world by one timestep (`substeps` Chipmunk steps).
+    public func step() {
+        contacts.removeAll(keepingCapacity: true)
+        escapes.removeAll(keepingCapacity: true)
+        let start = time
+        for index in 0..<configuration.substeps {
+            substepTime = start + Double(index + 1) * substepLength
+            cpSpaceStep(space, substepLength)
+            enforceRules()
+        }
+        stepCount += 1
+    }
+
+    // MARK: Ball access
+
+    /// Position of a ball, metres.
+    public func position(ofBall ball: Int) -> Vector {
+        Vector(cpBodyGetPosition(bodies[ball]))
+    }
+
+    /// Velocity of a ball, m/s.
+    public func velocity(ofBall ball: Int) -> Vector {
+        Vector(cpBodyGetVelocity(bodies[ball]))
+    }
+
+    /// True when Chipmunk has put the ball to sleep (it rests and costs nothing).
+    public func isSleeping(ball: Int) -> Bool {
+        cpBodyIsSleeping(bodies[ball]) != 0
+    }
+
+    /// Sets a ball's velocity (waking it). For the bass ball the length is rescaled to `bassSpeed`.
+    public func setVelocity(_ velocity: Vector, ofBall ball: Int) {
+        precondition(velocity.isFinite)
+        let body = bodies[ball]
+        cpBodyActivate(body)
+        var v = velocity
+        if ball == 0 {
+            let length = v.length
+            v = length > 0 ? v * (configuration.bassSpeed / length) : Vector(configuration.bassSpeed, 0)
+        }
+        cpBodySetVelocity(body, cpVect(v))
+        cpBodySetAngularVelocity(body, 0)
+    }
+
+    /// Moves a ball to `position` with `velocity` (waking it). The position is clamped into the ball's area.
+    public func place(ball: Int, at position: Vector, velocity: Vector) {
+        precondition(position.isFinite && velocity.isFinite)
+        let body = bodies[ball]
+        cpBodyActivate(body)
+        let area = ball == 0 ? configuration.bassArea : configuration.pianoArea
+        let radius = ball == 0 ? configuration.bassRadius : configuration.pianoRadius
+        cpBodySetPosition(body, cpVect(area.clamp(position, inset: radius)))
+        cpSpaceReindexShapesForBody(space, body)
+        setVelocity(velocity, ofBall: ball)
+    }
+
+    // MARK: Rules after every sub-step
+
+    private func enforceRules() {
+        let config = configuration
+        // Bass ball: constant speed, no spin.
+        let bass = bodies[0]
+        let v = Vector(cpBodyGetVelocity(bass))
+        let length = v.length
+        if !(length > 1e-9) || !length.isFinite {
+            cpBodySetVelocity(bass, cpVect(x: config.bassSpeed * 0.7071067811865476, y: config.bassSpeed * 0.7071067811865476))
+        } else if abs(length - config.bassSpeed) > 1e-12 * config.bassSpeed {
+            cpBodySetVelocity(bass, cpVect(v * (config.bassSpeed / length)))
+        }
+        cpBodySetAngularVelocity(bass, 0)
+        checkEscape(ball: 0, area: config.bassArea, radius: config.bassRadius)
+
+        let limit = config.pianoSpeedLimit
+        let limitSquared = limit * limit
+        for ball in 1..<bodies.count {
+            let body = bodies[ball]
+            let pv = cpBodyGetVelocity(body)
+            let speedSquared = pv.x * pv.x + pv.y * pv.y
+            if speedSquared > limitSquared {
+                let scale = limit / speedSquared.squareRoot()
+                cpBodySetVelocity(body, cpVect(x: pv.x * scale, y: pv.y * scale))
+            }
+            checkEscape(ball: ball, area: config.pianoArea, radius: config.pianoRadius)
+        }
+    }
+
+    private func checkEscape(ball: Int, area: Rect, radius: Double) {
+        let body = bodies[ball]
+        let p = Vector(cpBodyGetPosition(body))
+        let v = Vector(cpBodyGetVelocity(body))
+        // The centre may sink into a wall by Chipmunk's slop, never past the wall's surface.
+        if p.isFinite && v.isFinite && area.contains(p) { return }
+        escapes.append(Escape(time: substepTime, ball: ball, position: p))
+        escapeCount += 1
+        let back = p.isFinite ? area.clamp(p, inset: radius) : area.center
+        var newVelocity = v.isFinite ? v : Vector(0, 0)
+        if p.x < area.minX { newVelocity.x = abs(newVelocity.x) }
+        if p.x > area.maxX { newVelocity.x = -abs(newVelocity.x) }
+        if p.y < area.minY { newVelocity.y = abs(newVelocity.y) }
+        if p.y > area.maxY { newVelocity.y = -abs(newVelocity.y) }
+        cpBodySetPosition(body, cpVect(back))
+        cpBodySetVelocity(body, cpVect(newVelocity))
+        cpSpaceReindexShapesForBody(space, body)
+    }
+
+    // MARK: Building
+
+    private enum CollisionType {
+        static let bassBall: cpCollisionType = 1
+        static let pianoBall: cpCollisionType = 2
+        static let bouncer: cpCollisionType = 3
+        static let key: cpCollisionType = 4
+        static let wall: cpCollisionType = 5
+    }
+
+    private enum Category {
+        static let bassWorld: cpBitmask = 1
+        static let pianoWorld: cpBitmask = 2
+        static let bassBall: cpBitmask = 4
+        static let pianoBall: cpBitmask = 8
+    }
+
+    private func addStatic(_ shape: OpaquePointer, type: cpCollisionType, category: cpBitmask, mask: cpBitmask, tag: Int) {
+        cpShapeSetElasticity(shape, 1)
+        cpShapeSetFriction(shape, 0)
+        cpShapeSetCollisionType(shape, type)
+        cpShapeSetFilter(shape, cpShapeFilterNew(0, category, mask))
+        cpShapeSetUserData(shape, UnsafeMutableRawPointer(bitPattern: tag + 1))
+        cpSpaceAddShape(space, shape)
+        shapes.append(shape)
+    }
+
+    private func addWalls(around area: Rect, category: cpBitmask, mask: cpBitmask) {
+        let staticBody = cpSpaceGetStaticBody(space)
+        let t = max(area.width, area.height)  // thick walls: nothing tunnels through
+        let boxes = [
+            cpBBNew(area.minX - t, area.minY - t, area.minX, area.maxY + t),   // left
+            cpBBNew(area.maxX, area.minY - t, area.maxX + t, area.maxY + t),   // right
+            cpBBNew(area.minX - t, area.minY - t, area.maxX + t, area.minY),   // floor
+            cpBBNew(area.minX - t, area.maxY, area.maxX + t, area.maxY + t),   // ceiling
+        ]
+        for box in boxes {
+            addStatic(cpBoxShapeNew2(staticBody, box, 0), type: CollisionType.wall, category: category, mask: mask, tag: -1)
+        }
+    }
+
+    private func buildStatics() {
+        let config = configuration
+        let staticBody = cpSpaceGetStaticBody(space)
+        addWalls(around: config.bassArea, category: Category.bassWorld, mask: Category.bassBall)
+        addWalls(around: config.pianoArea, category: Category.pianoWorld, mask: Category.pianoBall)
+        for bouncer in config.bouncers {
+            let shape = cpCircleShapeNew(staticBody, bouncer.radius, cpVect(bouncer.center))!
+            addStatic(shape, type: CollisionType.bouncer, category: Category.bassWorld, mask: Category.bassBall, tag: bouncer.tag)
+        }
+        for key in config.keys {
+            let f = key.frame
+            let shape = cpBoxShapeNew2(staticBody, cpBBNew(f.minX, f.minY, f.maxX, f.maxY), 0)!
+            addStatic(shape, type: CollisionType.key, category: Category.pianoWorld, mask: Category.pianoBall, tag: key.tag)
+        }
+    }
+
+    private func addBall(id: Int, radius: Double, position: Vector, velocity: Vector, elasticity: Double,
+                         friction: Double, type: cpCollisionType, category: cpBitmask, mask: cpBitmask) -> OpaquePointer {
+        let mass = 1.0
+        let body = cpBodyNew(mass, cpMomentForCircle(mass, 0, radius, cpVect(x: 0, y: 0)))!
+        cpBodySetPosition(body, cpVect(position))
+        cpBodySetVelocity(body, cpVect(velocity))
+        cpBodySetUserData(body, UnsafeMutableRawPointer(bitPattern: id + 1))
+        cpSpaceAddBody(space, body)
+        let shape = cpCircleShapeNew(body, radius, cpVect(x: 0, y: 0))!
+        cpShapeSetElasticity(shape, elasticity)
+        cpShapeSetFriction(shape, friction)
+        cpShapeSetCollisionType(shape, type)
+        cpShapeSetFilter(shape, cpShapeFilterNew(0, category, mask))
+        cpSpaceAddShape(space, shape)
+        shapes.append(shape)
+        bodies.append(body)
+        return body
+    }
+
+    private func buildBalls() {
+        let config = configuration
+        let bass = addBall(id: 0, radius: config.bassRadius, position: config.bassStart, velocity: config.bassVelocity,
+                           elasticity: 1, friction: 0, type: CollisionType.bassBall,
+                           category: Category.bassBall, mask: Category.bassWorld)
+        // The bass ball ignores gravity and is never damped.
+        cpBodySetVelocityUpdateFunc(bass) { body, _, _, dt in
+            cpBodyUpdateVelocity(body, cpVect(x: 0, y: 0), 1, dt)
+        }
+        for (index, start) in config.pianoStarts.enumerated() {
+            _ = addBall(id: index + 1, radius: config.pianoRadius, position: start, velocity: .zero,
+                        elasticity: config.pianoRestitution, friction: config.pianoFriction,
+                        type: CollisionType.pianoBall, category: Category.pianoBall,
+                        mask: Category.pianoWorld | Category.pianoBall)
+        }
+    }
+
+    // MARK: Contacts
+
+    private func installHandlers() {
+        let owner = Unmanaged.passUnretained(self).toOpaque()
+        let begin: cpCollisionBeginFunc = { arbiter, _, userData in
+            guard let arbiter, let userData else { return 1 }
+            let world = Unmanaged<World>.fromOpaque(userData).takeUnretainedValue()
+            world.recordContact(arbiter)
+            return 1
+        }
+        for (a, b) in [(CollisionType.bassBall, CollisionType.bouncer), (CollisionType.pianoBall, CollisionType.key)] {
+            let handler = cpSpaceAddCollisionHandler(space, a, b)!
+            handler.pointee.beginFunc = begin
+            handler.pointee.userData = owner
+        }
+    }
+
+    /// Called from Chipmunk's begin callback: velocities are still the pre-impact ones.
+    private func recordContact(_ arbiter: OpaquePointer) {
+        var ballShape: OpaquePointer?
+        var targetShape: OpaquePointer?
+        cpArbiterGetShapes(arbiter, &ballShape, &targetShape)
+        guard let ballShape, let targetShape, cpArbiterGetCount(arbiter) > 0 else { return }
+        let body = cpShapeGetBody(ballShape)!
+        let ball = Int(bitPattern: cpBodyGetUserData(body)) - 1
+        let tag = Int(bitPattern: cpShapeGetUserData(targetShape)) - 1
+        let normal = Vector(cpArbiterGetNormal(arbiter))
+        let point = cpArbiterGetPointA(arbiter, 0)
+        let velocity = Vector(cpBodyGetVelocityAtWorldPoint(body, point))
+        let speed = abs(velocity.dot(normal))
+        let target: ContactTarget = cpShapeGetCollisionType(targetShape) == CollisionType.bouncer ? .bouncer(tag) : .key(tag)
+        contacts.append(Contact(time: substepTime, ball: ball, target: target, speed: speed))
+    }
+
+    // MARK: Chipmunk's banner
+
+    /// Debian's Chipmunk prints a two-line banner on stdout at the first `cpSpaceNew` of a process.
+    /// Create and free one space with stdout pointed at /dev/null, once, so users never see it.
+    private static let bannerSilenced: Bool = {
+        fflush(nil)
+        let saved = dup(STDOUT_FILENO)
+        let null = open("/dev/null", O_WRONLY)
+        if saved >= 0 && null >= 0 { dup2(null, STDOUT_FILENO) }
+        let probe = cpSpaceNew()
+        fflush(nil)
+        cpSpaceFree(probe)
+        if saved >= 0 && null >= 0 { dup2(saved, STDOUT_FILENO) }
+        if null >= 0 { close(null) }
+        if saved >= 0 { close(saved) }
+        return true
+    }()
+
+    private static func silenceBannerOnce() { _ = bannerSilenced }
+}
+
+extension Vector {
+    init(_ v: cpVect) { self.init(v.x, v.y) }
+}
+
+extension cpVect {
+    init(_ v: Vector) { self.init(x: v.x, y: v.y) }
+}

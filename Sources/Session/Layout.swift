@@ -1,0 +1,150 @@
+import Physics
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The geometry of a session in metres, built from a preset: areas, bouncers, keys, starts.
+public struct Layout: Sendable, Equatable {
+    /// The bass area (the original's left half below the divider at y = 700 points).
+    public var bassArea: Rect
+    /// The piano area (the original's right half).
+    public var pianoArea: Rect
+    /// One bouncer per switched-on degree; `tag` is the degree 1…7.
+    public var bouncers: [CircleObstacle]
+    /// The keys left to right; `tag` is the key number 1…K.
+    public var keys: [KeyObstacle]
+    /// Bass ball start.
+    public var bassStart: Vector
+    /// Piano ball starts.
+    public var pianoStarts: [Vector]
+    /// Region where piano balls are (re)dropped.
+    public var dropRegion: Rect
+
+    /// Builds the layout of `preset`; `seed` drives the scatter layout and ball placement.
+    public static func make(_ preset: Preset, seed: UInt64) throws(SessionError) -> Layout {
+        let s = Preset.metresPerPoint
+        let bassArea = Rect(minX: 0, minY: 0, maxX: 512 * s, maxY: 700 * s)
+        let pianoArea = Rect(minX: 512 * s, minY: 0, maxX: 1024 * s, maxY: 768 * s)
+        let radius = preset.bass.bouncerRadius
+
+        // Bouncers.
+        var centres: [Int: Vector] = [:]
+        switch preset.layout {
+        case .original:
+            let points: [Int: (Double, Double)] = [1: (256, 344), 2: (0, 700), 3: (512, 700), 4: (0, 344),
+                                                   5: (512, 344), 6: (0, 0), 7: (512, 0)]
+            for (degree, p) in points { centres[degree] = Vector(p.0 * s, p.1 * s) }
+        case .ring:
+            let c = bassArea.center
+            let ring = 0.32 * min(bassArea.width, bassArea.height)
+            for degree in 1...7 {
+                let angle = Double.pi / 2 - 2 * Double.pi * Double(degree - 1) / 7
+                centres[degree] = Vector(c.x + ring * cos(angle), c.y + ring * sin(angle))
+            }
+        case .scatter:
+            var rng = SplitMix64(seed: seed, stream: RandomStream.layout.rawValue)
+            let gap = 2 * radius + 2.2 * preset.bass.radius   // the bass ball fits between any two
+            for degree in 1...7 {
+                var placed = false
+                for _ in 0..<2000 {
+                    let candidate = Vector(rng.uniform((bassArea.minX + radius)...(bassArea.maxX - radius)),
+                                           rng.uniform((bassArea.minY + radius)...(bassArea.maxY - radius)))
+                    if centres.values.allSatisfy({ ($0 - candidate).length >= gap }) {
+                        centres[degree] = candidate
+                        placed = true
+                        break
+                    }
+                }
+                guard placed else {
+                    throw .preset(file: preset.name, field: "bass.bouncerRadius", message: "bouncers of radius \(Format.plain(radius)) m do not fit the scatter layout; try a smaller radius")
+                }
+            }
+        }
+        let bouncers = preset.bass.bouncers.sorted().map { CircleObstacle(tag: $0, center: centres[$0]!, radius: radius) }
+
+        // Bass ball start: the original's (256, 192) points; it must not sit inside a bouncer.
+        var bassStart = Vector(256 * s, 192 * s)
+        if preset.layout != .original {
+            bassStart = freeSpot(in: bassArea, avoiding: bouncers, radius: preset.bass.radius) ?? bassStart
+        }
+        if bouncers.contains(where: { ($0.center - bassStart).length < $0.radius + preset.bass.radius }) {
+            guard let spot = freeSpot(in: bassArea, avoiding: bouncers, radius: preset.bass.radius) else {
+                throw .preset(file: preset.name, field: "bass.bouncerRadius", message: "the bouncers leave no room for the bass ball; use a smaller bouncer or ball radius")
+            }
+            bassStart = spot
+        }
+
+        // Keys: the original's four at x = 573, 703, 833, 961 points (124 × 25) or evenly spread.
+        let count = preset.keys.tones.count
+        var keys: [KeyObstacle] = []
+        let keyWidth = 124 * s
+        let keyHeight = 25 * s
+        for index in 0..<count {
+            let centreX: Double
+            if count == 4 {
+                centreX = [573.0, 703, 833, 961][index] * s
+            } else {
+                centreX = pianoArea.minX + (Double(index) + 0.5) * pianoArea.width / Double(count)
+            }
+            keys.append(KeyObstacle(tag: index + 1, frame: Rect(minX: centreX - keyWidth / 2, minY: 0,
+                                                                maxX: centreX + keyWidth / 2, maxY: keyHeight)))
+        }
+
+        // Piano balls on a shuffled grid in the upper half, filling downwards if needed.
+        let r = preset.piano.radius
+        let dropRegion = Rect(minX: pianoArea.minX + r, minY: pianoArea.minY + 0.5 * pianoArea.height,
+                              maxX: pianoArea.maxX - r, maxY: pianoArea.maxY - r)
+        var rng = SplitMix64(seed: seed, stream: RandomStream.spawn.rawValue)
+        let starts = try spawnPoints(count: preset.piano.count, radius: r, pianoArea: pianoArea,
+                                     floor: keyHeight, rng: &rng, presetName: preset.name)
+        return Layout(bassArea: bassArea, pianoArea: pianoArea, bouncers: bouncers, keys: keys,
+                      bassStart: bassStart, pianoStarts: starts, dropRegion: dropRegion)
+    }
+
+    private static func freeSpot(in area: Rect, avoiding bouncers: [CircleObstacle], radius: Double) -> Vector? {
+        let steps = 24
+        var best: (Vector, Double)?
+        for i in 1..<steps {
+            for j in 1..<steps {
+                let p = Vector(area.minX + area.width * Double(i) / Double(steps), area.minY + area.height * Double(j) / Double(steps))
+                guard area.contains(p, inset: radius) else { continue }
+                let clearance = bouncers.map { ($0.center - p).length - $0.radius - radius }.min() ?? .infinity
+                if clearance > 0, best == nil || clearance > best!.1 { best = (p, clearance) }
+            }
+        }
+        return best?.0
+    }
+
+    /// `count` non-overlapping ball centres, highest rows first, seeded jitter.
+    static func spawnPoints(count: Int, radius r: Double, pianoArea: Rect, floor: Double,
+                            rng: inout SplitMix64, presetName: String) throws(SessionError) -> [Vector] {
+        guard count > 0 else { return [] }
+        let cell = 2.2 * r
+        let columns = Int(((pianoArea.width - 2 * r) / cell).rounded(.down)) + 1
+        let usableHeight = pianoArea.height - floor - 2 * r - 2 * r
+        let rows = Int((usableHeight / cell).rounded(.down)) + 1
+        let upperRows = max(1, rows / 2)
+        guard columns >= 1, rows >= 1, columns * rows >= count else {
+            throw .preset(file: presetName, field: "piano.count",
+                          message: "\(count) balls of radius \(Format.plain(r)) m do not fit in the piano area; at most \(max(0, columns * rows)) fit at that radius")
+        }
+        // Use the upper half when it has room, else as many rows (from the top) as needed.
+        let usedRows = columns * upperRows >= count ? upperRows : Int((Double(count) / Double(columns)).rounded(.up))
+        var cells: [Int] = Array(0..<(columns * usedRows))
+        for i in stride(from: cells.count - 1, to: 0, by: -1) {
+            cells.swapAt(i, rng.below(i + 1))
+        }
+        let jitter = 0.08 * r
+        let xSpan = Double(columns - 1) * cell
+        let x0 = pianoArea.minX + (pianoArea.width - xSpan) / 2
+        var points: [Vector] = []
+        for index in cells.prefix(count).sorted() {
+            let row = index / columns
+            let column = index % columns
+            let x = x0 + Double(column) * cell + rng.uniform(-jitter...jitter)
+            let y = pianoArea.maxY - 2 * r - Double(row) * cell + rng.uniform(-jitter...jitter)
+            points.append(Vector(x, y))
+        }
+        return points
+    }
+}

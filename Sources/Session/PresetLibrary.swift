@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Finds the bundled presets whatever the working directory, and resolves preset references.
+///
+/// Search order: `$CLUMSY_PRESETS`; `Presets/` found by walking up from the executable
+/// (covers `.build/debug/clumsy` in a checkout); `../share/clumsy/presets` beside an
+/// installed executable; the source tree this binary was built from.
+public enum PresetLibrary {
+    /// Directories searched for bundled presets, in order; only existing ones.
+    public static func directories(environment: [String: String] = ProcessInfoLite.environment) -> [String] {
+        var candidates: [String] = []
+        if let custom = environment["CLUMSY_PRESETS"], !custom.isEmpty { candidates.append(custom) }
+        if let exe = executablePath() {
+            var dir = parent(of: exe)
+            for _ in 0..<5 {
+                candidates.append(dir + "/Presets")
+                dir = parent(of: dir)
+            }
+            candidates.append(parent(of: parent(of: exe)) + "/share/clumsy/presets")
+        }
+        // #filePath is Sources/Session/PresetLibrary.swift in the checkout that built us.
+        candidates.append(parent(of: parent(of: parent(of: #filePath))) + "/Presets")
+        var seen: [String] = []
+        for candidate in candidates where isDirectory(candidate) && !seen.contains(candidate) {
+            if isFile(candidate + "/default.json") { seen.append(candidate) }
+        }
+        return seen
+    }
+
+    /// Bundled presets as (name, path), sorted by name, `default` first.
+    public static func bundled() -> [(name: String, path: String)] {
+        guard let directory = directories().first else { return [] }
+        var found: [(name: String, path: String)] = []
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard name.hasSuffix(".json"), !name.hasPrefix(".") else { continue }
+            found.append((String(name.dropLast(5)), directory + "/" + name))
+        }
+        return found.sorted { a, b in
+            if a.name == "default" { return b.name != "default" }
+            if b.name == "default" { return false }
+            return a.name < b.name
+        }
+    }
+
+    /// Loads a preset by bundled name or by file path (anything with a `/` or ending in `.json`,
+    /// or an existing file).
+    public static func load(_ reference: String) throws(SessionError) -> Preset {
+        if reference.contains("/") || reference.hasSuffix(".json") || isFile(reference) {
+            return try Preset.load(path: reference)
+        }
+        let presets = bundled()
+        guard let match = presets.first(where: { $0.name == reference }) else {
+            let names = presets.map(\.name).joined(separator: ", ")
+            if presets.isEmpty {
+                throw .noInput("no preset named \"\(reference)\", and the bundled presets were not found (set CLUMSY_PRESETS to the Presets directory)")
+            }
+            throw .noInput("no preset named \"\(reference)\"; bundled presets: \(names) (or give a path to a .json file)")
+        }
+        return try Preset.load(path: match.path)
+    }
+
+    static func executablePath() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    static func isFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+}
+
+/// The process environment without Foundation.
+public enum ProcessInfoLite {
+    /// Environment variables of this process.
+    public static var environment: [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            pointer += 1
+        }
+        return result
+    }
+}

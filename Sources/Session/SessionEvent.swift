@@ -1,0 +1,53 @@
+import Performance
+
+/// One thing that happened in a session, in simulated time.
+public enum SessionEvent: Sendable, Equatable {
+    /// A note started or ended.
+    case note(NoteEvent)
+    /// A ball was found outside its area and put back.
+    case escape(time: Double, ball: Int)
+    /// The bass ball hit no bouncer for too long (or looped between two) and was kicked in a new direction.
+    case kick(time: Double)
+    /// A piano ball struck no key for too long and was dropped again from the top.
+    case drop(time: Double, ball: Int)
+
+    /// Simulated time, seconds.
+    public var time: Double {
+        switch self {
+        case .note(let note): return note.time
+        case .escape(let time, _), .kick(let time), .drop(let time, _): return time
+        }
+    }
+}
+
+/// Where a session's events go: a MIDI file, an event log, the terminal, a synthesizer.
+///
+/// Sinks know nothing of physics or theory: they receive events in time order.
+public protocol SessionSink: AnyObject {
+    /// Takes the events of one timestep (time-ordered, possibly empty); `time` is the step's end.
+    func record(_ events: [SessionEvent], through time: Double) throws(SessionError)
+    /// The session ended at `time` (all notes already ended): complete the output.
+    func finish(at time: Double) throws(SessionError)
+    /// The session failed: remove partial output, leave any earlier file untouched.
+    func abandon()
+}
+
+/// Counts describing a finished session.
+public struct Summary: Sendable, Equatable {
+    /// Simulated seconds run.
+    public var duration: Double = 0
+    /// Bass notes played (the opening tonic included).
+    public var bassNotes = 0
+    /// Keys notes played.
+    public var keyNotes = 0
+    /// Balls put back after escaping.
+    public var escapes = 0
+    /// Kicks given to the bass ball.
+    public var kicks = 0
+    /// Piano balls dropped again.
+    public var drops = 0
+    /// True when a stop request ended the session early.
+    public var wasInterrupted = false
+    /// Number of fixed timesteps taken.
+    public var steps: Int64 = 0
+}

@@ -1,0 +1,194 @@
+import Physics
+import Performance
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The fixed-step loop: physics → contacts → performer → sinks.
+///
+/// Simulated time is the only clock: step n ends at t = n·dt. Offline it runs as fast as
+/// the CPU allows; a `Pacer` can hold it to the wall clock for live play.
+public final class Simulator {
+    /// The session being simulated.
+    public let configuration: Configuration
+    /// The physics world.
+    public let world: World
+    private var performer: Performer
+    private var kicks: SplitMix64
+    private var drops: SplitMix64
+    private var events: [SessionEvent] = []
+    private var notes: [NoteEvent] = []
+    private var lastBouncerHit = 0.0
+    private var recentDegrees: [Int] = []
+    private var lastKeyHit: [Double]
+    private let keyTones: [Int]
+    private(set) var summary = Summary()
+
+    /// Seconds of the loop window: the last hits inspected for a two-bouncer loop.
+    static let loopWindow = 12
+
+    /// Builds the world and the performer for `configuration`.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        world = World(configuration: configuration.world)
+        performer = Performer(configuration: configuration.performer)
+        kicks = SplitMix64(seed: configuration.seed, stream: RandomStream.kicks.rawValue)
+        drops = SplitMix64(seed: configuration.seed, stream: RandomStream.drops.rawValue)
+        lastKeyHit = Array(repeating: 0, count: configuration.world.pianoStarts.count + 1)
+        keyTones = configuration.preset.keys.tones
+        events.reserveCapacity(256)
+        notes.reserveCapacity(256)
+        recentDegrees.reserveCapacity(Self.loopWindow)
+    }
+
+    /// Runs the whole session into `sinks`. Stops early (cleanly) when `stop` is raised.
+    /// `progress` is called with the fraction done each time it passes a whole per cent.
+    /// `pacer` is called after every step with the simulated time (live mode waits there).
+    @discardableResult
+    public func run(into sinks: [SessionSink], stop: StopSignal? = nil,
+                    progress: ((Double) -> Void)? = nil,
+                    pacer: ((Double) -> Void)? = nil) throws(SessionError) -> Summary {
+        let total = configuration.stepCount
+        var percent = -1
+        do {
+            performer.start(at: 0, into: &notes)
+            flush(through: 0)
+            try deliver(to: sinks, through: 0)
+            var step: Int64 = 0
+            while step < total {
+                if let stop, stop.isRaised {
+                    summary.wasInterrupted = true
+                    break
+                }
+                advance()
+                step += 1
+                try deliver(to: sinks, through: world.time)
+                if let progress {
+                    let now = Int(step * 100 / max(total, 1))
+                    if now != percent { percent = now; progress(Double(step) / Double(max(total, 1))) }
+                }
+                pacer?(world.time)
+            }
+            let end = world.time
+            performer.releaseAll(at: end, into: &notes)
+            flush(through: end)
+            try deliver(to: sinks, through: end)
+            summary.duration = end
+            summary.steps = world.stepCount
+            summary.escapes = world.escapeCount
+            for sink in sinks { try sink.finish(at: end) }
+            return summary
+        } catch {
+            for sink in sinks { sink.abandon() }
+            throw error
+        }
+    }
+
+    private func deliver(to sinks: [SessionSink], through time: Double) throws(SessionError) {
+        for sink in sinks { try sink.record(events, through: time) }
+        events.removeAll(keepingCapacity: true)
+    }
+
+    /// Moves performer output into the step's events.
+    private func flush(through time: Double) {
+        for note in notes {
+            if note.kind == .on {
+                if note.voice == .bass { summary.bassNotes += 1 } else { summary.keyNotes += 1 }
+            }
+            events.append(.note(note))
+        }
+        notes.removeAll(keepingCapacity: true)
+    }
+
+    /// One fixed timestep: physics, hits, note-offs, then the session's rules.
+    private func advance() {
+        world.step()
+        let now = world.time
+        for contact in world.contacts {
+            let hit: Hit
+            switch contact.target {
+            case .bouncer(let degree):
+                hit = Hit(time: contact.time, ball: contact.ball, target: .degree(degree), speed: contact.speed)
+                lastBouncerHit = contact.time
+                noteDegree(degree)
+            case .key(let number):
+                hit = Hit(time: contact.time, ball: contact.ball, target: .key(number: number, tone: keyTones[number - 1]), speed: contact.speed)
+                if contact.speed >= configuration.performer.keysMinimumSpeed { lastKeyHit[contact.ball] = contact.time }
+            }
+            performer.perform(hit, into: &notes)
+        }
+        performer.release(through: now, into: &notes)
+        flush(through: now)
+        if !world.escapes.isEmpty {
+            for escape in world.escapes { events.append(.escape(time: escape.time, ball: escape.ball)) }
+            sortEvents()
+        }
+        applyRules(at: now)
+    }
+
+    private func sortEvents() {
+        // Stable by time: escapes are rare, so this path is too.
+        let indexed = events.enumerated().sorted { a, b in
+            a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
+        }
+        events = indexed.map(\.element)
+    }
+
+    private func noteDegree(_ degree: Int) {
+        if recentDegrees.count == Self.loopWindow { recentDegrees.removeFirst() }
+        recentDegrees.append(degree)
+    }
+
+    private func applyRules(at now: Double) {
+        let preset = configuration.preset
+        // The bass ball must keep choosing harmony: kick it when it stops hitting bouncers
+        // or ping-pongs between two of them.
+        var looping = false
+        if recentDegrees.count == Self.loopWindow {
+            let first = recentDegrees[0]
+            var second = first
+            looping = true
+            for degree in recentDegrees where degree != first {
+                if second == first { second = degree } else if degree != second { looping = false; break }
+            }
+        }
+        if now - lastBouncerHit >= preset.bass.kickAfter || looping {
+            kickBass(at: now)
+        }
+        // Piano balls that have found a resting place are dropped again from the top.
+        let redrop = preset.piano.redropAfter
+        for ball in 1..<lastKeyHit.count where now - lastKeyHit[ball] >= redrop {
+            dropBall(ball, at: now)
+        }
+    }
+
+    private func kickBass(at now: Double) {
+        var angle = 0.0
+        repeat {
+            angle = kicks.uniform(0...(2 * Double.pi))
+        } while abs(sin(2 * angle)) < 0.28   // not within 8° of an axis: no wall-to-wall ping-pong
+        world.setVelocity(Vector(cos(angle), sin(angle)), ofBall: 0)
+        lastBouncerHit = now
+        recentDegrees.removeAll(keepingCapacity: true)
+        summary.kicks += 1
+        events.append(.kick(time: now))
+    }
+
+    private func dropBall(_ ball: Int, at now: Double) {
+        let region = configuration.layout.dropRegion
+        let r = configuration.preset.piano.radius
+        var spot = Vector(drops.uniform(region.minX...region.maxX), drops.uniform(region.minY...region.maxY))
+        for _ in 0..<4 {
+            var clear = true
+            for other in 1..<lastKeyHit.count where other != ball {
+                if (world.position(ofBall: other) - spot).length < 2.05 * r { clear = false; break }
+            }
+            if clear { break }
+            spot = Vector(drops.uniform(region.minX...region.maxX), drops.uniform(region.minY...region.maxY))
+        }
+        world.place(ball: ball, at: spot, velocity: .zero)
+        lastKeyHit[ball] = now
+        summary.drops += 1
+        events.append(.drop(time: now, ball: ball))
+    }
+}

@@ -1,0 +1,60 @@
+import Theory
+import Performance
+
+/// Prints the performance as readable lines: time, who hit what, note, velocity, speed.
+public final class TextPrinter: SessionSink {
+    private let output: TerminalOutput
+    private let key: Key
+    private let chords: [String]
+    private let numerals: [String]
+
+    /// Prints to `output` for a session in `configuration`'s key.
+    public init(output: TerminalOutput, configuration: Configuration) {
+        self.output = output
+        key = configuration.preset.key
+        numerals = ScaleDegree.all.map { configuration.preset.key.romanNumeral(of: $0) }
+        chords = ScaleDegree.all.map { configuration.preset.key.seventhChord(on: $0).symbol }
+    }
+
+    private static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+        let count = text.count
+        guard count < width else { return text }
+        let spaces = String(repeating: " ", count: width - count)
+        return right ? spaces + text : text + spaces
+    }
+
+    /// The line for one event, or nil for note-offs.
+    public func line(for event: SessionEvent) -> String? {
+        let time = Self.pad(Format.fixed(event.time, decimals: 3), 10, right: true) + " s  "
+        switch event {
+        case .note(let note):
+            guard note.kind == .on else { return nil }
+            let pitch = Self.pad(Pitch(midi: note.note).name, 4)
+            let velocity = "vel " + Self.pad(String(note.velocity), 3, right: true)
+            let speed = Self.pad(Format.fixed(note.speed, decimals: 2), 6, right: true) + " m/s"
+            if note.voice == .bass {
+                let what = note.ball == 0 && note.speed == 0 ? "start" : "bass ball"
+                return time + Self.pad(what, 12) + "→ " + Self.pad(numerals[note.degree - 1], 7) + pitch + "  " + velocity + "  " + speed + "  " + chords[note.degree - 1]
+            } else {
+                let tone = ["root", "3rd", "5th", "7th"][note.tone - 1]
+                return time + Self.pad("piano \(note.ball)", 12) + "→ " + Self.pad("key \(note.key)", 7) + pitch + "  " + velocity + "  " + speed + "  " + tone + " of " + chords[note.degree - 1]
+            }
+        case .escape(_, let ball):
+            return time + "escape: ball \(ball) left its area and was put back"
+        case .kick:
+            return time + "kick: the bass ball was sent off in a new direction"
+        case .drop(_, let ball):
+            return time + "drop: piano \(ball) was dropped again from the top"
+        }
+    }
+
+    public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
+        for event in events {
+            if let text = line(for: event) { output.write(text + "\n") }
+        }
+    }
+
+    public func finish(at time: Double) throws(SessionError) { output.flush() }
+
+    public func abandon() { output.flush() }
+}

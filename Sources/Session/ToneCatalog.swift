@@ -1,0 +1,11 @@
+import Performance
+
+/// The tone catalogs, re-exported for the command line.
+public enum ToneCatalog {
+    /// Keys tones.
+    public static var keys: [Tone] { Tone.keysCatalog }
+    /// Bass tones.
+    public static var bass: [Tone] { Tone.bassCatalog }
+}
+
+@_exported import struct Performance.Tone

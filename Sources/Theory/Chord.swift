@@ -1,0 +1,41 @@
+/// A chord as a root pitch class plus semitone intervals of each chord tone above it (root first).
+public struct Chord: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The chord root.
+    public let root: PitchClass
+    /// Semitones above the root for each tone in chord-tone order (root 0, 3rd, 5th, 7th).
+    public let intervals: [Int]
+
+    /// Creates a chord from a root and intervals above it (the first interval should be 0).
+    public init(root: PitchClass, intervals: [Int]) {
+        self.root = root
+        self.intervals = intervals
+    }
+
+    /// Creates a chord from a root and a known quality (`.other` yields a bare root).
+    public init(root: PitchClass, quality: ChordQuality) {
+        self.init(root: root, intervals: quality == .other ? [0] : quality.intervals)
+    }
+
+    /// Pitch classes of the chord tones in chord-tone order.
+    public var tones: [PitchClass] { intervals.map { root.transposed(by: $0) } }
+
+    /// Quality derived from `intervals`.
+    public var quality: ChordQuality { ChordQuality(intervals: intervals) }
+
+    /// Chord symbol with sharp-spelled root, e.g. "Cmaj7", "Dm7", "G7", "Bø7", "C°7", "B°", "C+".
+    public var symbol: String {
+        if let suffix = quality.suffix { return root.name + suffix }
+        return root.name + "(" + intervals.map(String.init).joined(separator: ",") + ")"
+    }
+
+    /// The chord symbol.
+    public var description: String { symbol }
+
+    /// The first three tones (root, 3rd, 5th) as a chord.
+    public var triad: Chord { Chord(root: root, intervals: Array(intervals.prefix(3))) }
+
+    /// The same chord shape on a root the given number of semitones higher.
+    public func transposed(by semitones: Int) -> Chord {
+        Chord(root: root.transposed(by: semitones), intervals: intervals)
+    }
+}

@@ -1,0 +1,97 @@
+import Testing
+@testable import Theory
+
+/// Parses space-separated note names into pitch classes (test helper).
+func pcs(_ names: String) -> [PitchClass] {
+    names.split(separator: " ").map { PitchClass(name: String($0))! }
+}
+
+/// Degree constructor shorthand for tests.
+func deg(_ n: Int) -> ScaleDegree { ScaleDegree(n)! }
+
+@Suite("Key")
+struct KeyTests {
+    @Test("scale notes of known keys", arguments: [
+        (Key(tonic: .C, scale: .major), "C D E F G A B"),
+        (Key(tonic: .A, scale: .minor), "A B C D E F G"),
+        (Key(tonic: .D, scale: .dorian), "D E F G A B C"),
+        (Key(tonic: .E, scale: .phrygian), "E F G A B C D"),
+        (Key(tonic: .F, scale: .lydian), "F G A B C D E"),
+        (Key(tonic: .G, scale: .mixolydian), "G A B C D E F"),
+        (Key(tonic: .B, scale: .locrian), "B C D E F G A"),
+        (Key(tonic: .Eb, scale: .major), "Eb F G Ab Bb C D"),
+        (Key(tonic: .Fs, scale: .major), "F# G# A# B C# D# E#"),
+        (Key(tonic: .A, scale: .harmonicMinor), "A B C D E F G#"),
+        (Key(tonic: .A, scale: .melodicMinor), "A B C D E F# G#"),
+        (Key(tonic: .C, scale: .harmonicMinor), "C D Eb F G Ab B"),
+        (Key(tonic: .Bb, scale: .dorian), "Bb C Db Eb F G Ab"),
+        (Key(tonic: .Cs, scale: .minor), "C# D# E F# G# A B"),
+    ])
+    func scaleNotes(key: Key, notes: String) {
+        #expect(key.pitchClasses == pcs(notes))
+        for (i, pc) in pcs(notes).enumerated() {
+            #expect(key.pitchClass(of: deg(i + 1)) == pc)
+            #expect(key.degree(of: pc) == deg(i + 1))
+        }
+    }
+
+    @Test("degree ↔ pitch class round trip for every tonic and scale", arguments: Scale.all)
+    func roundTrips(scale: Scale) {
+        for tonic in PitchClass.allCases {
+            let key = Key(tonic: tonic, scale: scale)
+            #expect(key.pitchClass(of: deg(1)) == tonic)
+            for degree in ScaleDegree.all {
+                let pc = key.pitchClass(of: degree)
+                #expect(key.degree(of: pc) == degree, "\(key) degree \(degree.number)")
+                #expect(pc.value == (tonic.value + scale.steps[degree.index]) % 12)
+            }
+            let members = PitchClass.allCases.filter { key.degree(of: $0) != nil }
+            #expect(members.count == 7)
+            #expect(Set(members.compactMap { key.degree(of: $0) }).count == 7)
+            for pc in PitchClass.allCases where !members.contains(pc) {
+                #expect(!key.contains(pc))
+            }
+        }
+    }
+
+    @Test("relative modes share the white keys")
+    func relativeModes() {
+        let white = Set(pcs("C D E F G A B"))
+        let keys = [
+            Key(tonic: .C, scale: .major), Key(tonic: .D, scale: .dorian), Key(tonic: .E, scale: .phrygian),
+            Key(tonic: .F, scale: .lydian), Key(tonic: .G, scale: .mixolydian), Key(tonic: .A, scale: .minor),
+            Key(tonic: .B, scale: .locrian),
+        ]
+        for key in keys {
+            #expect(Set(key.pitchClasses) == white, "\(key)")
+        }
+    }
+
+    @Test("description and parsing")
+    func descriptionAndParsing() {
+        #expect(Key(tonic: .C, scale: .major).description == "C major")
+        #expect(Key(tonic: .A, scale: .harmonicMinor).description == "A harmonic minor")
+        #expect(Key(tonic: .Fs, scale: .dorian).description == "F# dorian")
+        #expect(Key(parsing: "C major") == Key(tonic: .C, scale: .major))
+        #expect(Key(parsing: "Eb harmonic minor") == Key(tonic: .Eb, scale: .harmonicMinor))
+        #expect(Key(parsing: "  f# Dorian ") == Key(tonic: .Fs, scale: .dorian))
+        #expect(Key(parsing: "a aeolian") == Key(tonic: .A, scale: .minor))
+        #expect(Key(parsing: "C") == nil)
+        #expect(Key(parsing: "H major") == nil)
+        #expect(Key(parsing: "C blues") == nil)
+    }
+
+    @Test("bass pitch folds the root above the base")
+    func bassPitch() {
+        let key = Key(tonic: .C, scale: .major)
+        let base = Pitch(midi: 48)
+        #expect(key.bassPitch(of: deg(1), base: base).midi == 48)
+        #expect(key.bassPitch(of: deg(5), base: base).midi == 55)
+        #expect(key.bassPitch(of: deg(7), base: base).midi == 59)
+        #expect(key.bassPitch(of: deg(2), base: base).midi == 50)
+        #expect(key.bassPitch(of: deg(1), base: Pitch(midi: 50)).midi == 60)
+        let aMinor = Key(tonic: .A, scale: .minor)
+        #expect(aMinor.bassPitch(of: deg(1), base: base).midi == 57)
+        #expect(aMinor.bassPitch(of: deg(3), base: base).midi == 48)
+    }
+}
