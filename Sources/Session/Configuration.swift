@@ -101,10 +101,10 @@ public struct Configuration: Sendable {
         let probe = Performer(configuration: performer)
         for degree in 1...7 {
             guard (0...127).contains(probe.bassNote(degree: degree)) else {
-                throw .preset(file: preset.name, field: "bass.register", message: "puts bass notes outside MIDI 0…127")
+                throw .preset(file: preset.source, field: "bass.register", message: "puts bass notes outside MIDI 0…127")
             }
             for tone in 1...4 where !(0...127).contains(probe.keysNote(degree: degree, tone: tone)) {
-                throw .preset(file: preset.name, field: "keys.register", message: "puts chord tones outside MIDI 0…127 with the \(preset.keys.voicing.rawValue) voicing")
+                throw .preset(file: preset.source, field: "keys.register", message: "puts chord tones outside MIDI 0…127 with the \(preset.keys.voicing.rawValue) voicing")
             }
         }
     }

@@ -56,7 +56,7 @@ public struct Layout: Sendable, Equatable {
                     }
                 }
                 guard placed else {
-                    throw .preset(file: preset.name, field: "bass.bouncerRadius", message: "bouncers of radius \(Format.plain(radius)) m do not fit the scatter layout; try a smaller radius")
+                    throw .preset(file: preset.source, field: "bass.bouncerRadius", message: "bouncers of radius \(Format.plain(radius)) m do not fit the scatter layout; try a smaller radius")
                 }
             }
         }
@@ -69,7 +69,7 @@ public struct Layout: Sendable, Equatable {
         }
         if bouncers.contains(where: { ($0.center - bassStart).length < $0.radius + preset.bass.radius }) {
             guard let spot = freeSpot(in: bassArea, avoiding: bouncers, radius: preset.bass.radius) else {
-                throw .preset(file: preset.name, field: "bass.bouncerRadius", message: "the bouncers leave no room for the bass ball; use a smaller bouncer or ball radius")
+                throw .preset(file: preset.source, field: "bass.bouncerRadius", message: "the bouncers leave no room for the bass ball; use a smaller bouncer or ball radius")
             }
             bassStart = spot
         }
@@ -96,7 +96,7 @@ public struct Layout: Sendable, Equatable {
                               maxX: pianoArea.maxX - r, maxY: pianoArea.maxY - r)
         var rng = SplitMix64(seed: seed, stream: RandomStream.spawn.rawValue)
         let starts = try spawnPoints(count: preset.piano.count, radius: r, pianoArea: pianoArea,
-                                     floor: keyHeight, rng: &rng, presetName: preset.name)
+                                     floor: keyHeight, rng: &rng, presetName: preset.source)
         return Layout(bassArea: bassArea, pianoArea: pianoArea, bouncers: bouncers, keys: keys,
                       bassStart: bassStart, pianoStarts: starts, dropRegion: dropRegion)
     }

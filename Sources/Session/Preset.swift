@@ -102,6 +102,8 @@ public struct Preset: Sendable, Equatable {
 
     /// Short name (the file's stem for files).
     public var name: String
+    /// The file this preset was read from (used in error messages).
+    public var source: String
     /// One line saying what the preset sounds like.
     public var description: String
     /// Seed of the session's random choices.
@@ -196,7 +198,7 @@ public struct Preset: Sendable, Equatable {
         let keys = try decodeKeys(top["keys"] ?? .object([]), r)
         let piano = try decodePiano(top["piano"] ?? .object([]), r)
         let sound = try decodeSound(top["sound"] ?? .object([]), r)
-        return Preset(name: name, description: description, seed: UInt64(seedNumber), tempo: tempo, timestep: timestep,
+        return Preset(name: name, source: file, description: description, seed: UInt64(seedNumber), tempo: tempo, timestep: timestep,
                       key: key, layout: layout, gravity: gravity, speed: speed, bass: bass, keys: keys, piano: piano, sound: sound)
     }
 

@@ -1,0 +1,49 @@
+# Clumsy — two commands do everything on a fresh Debian machine:
+#   make run    install what is missing, build, render the default session into out/
+#   make test   install what is missing, build, run every test
+# Other targets: make bench, make soak, make fuzz, make clean.
+
+SHELL := /bin/bash
+SWIFT ?= swift
+OUT ?= out
+DURATION ?= 60
+
+# Debian packages: C libraries, the General MIDI SoundFonts, the LADSPA delay, sox and the
+# fluidsynth command (audio checks and benchmarks), valgrind (leak test).
+DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb-soundfont cmt sox fluidsynth valgrind python3-pip
+# Python's mido is the independent MIDI reader the end-to-end tests compare against.
+PYTHON_PACKAGES := mido
+
+.PHONY: run test deps build release bench soak fuzz clean
+
+deps:
+	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" != 0 ]; then \
+	    echo "clumsy needs these Debian packages: $$missing"; \
+	    echo "run as root, or: sudo apt-get install -y $$missing"; exit 1; \
+	  fi; \
+	  echo "installing Debian packages: $$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	fi
+	@python3 -c "import mido" 2>/dev/null || { echo "installing Python package: $(PYTHON_PACKAGES)"; \
+	  python3 -m pip install -q $(PYTHON_PACKAGES) 2>/dev/null || python3 -m pip install -q --break-system-packages $(PYTHON_PACKAGES); } || \
+	  echo "note: Python's mido is missing; the cross-check against it will be skipped"
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product clumsy
+
+run: release
+	@mkdir -p $(OUT)
+	.build/release/clumsy run default --duration $(DURATION) --midi $(OUT)/session.mid --events $(OUT)/session.jsonl $(AUDIO_FLAGS)
+	@echo "the default session is in $(OUT)/: session.mid (MIDI), session.jsonl (event log)$(AUDIO_NOTE)"
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+clean:
+	rm -rf .build $(OUT)

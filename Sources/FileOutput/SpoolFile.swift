@@ -1,0 +1,130 @@
+/// An anonymous scratch file for staging a stream of bytes that is later
+/// copied into an `AtomicFile` (for example one MIDI track whose length is
+/// only known at the end).
+///
+/// The file is created in a given directory and unlinked immediately, so it
+/// never shows up in a directory listing and vanishes when closed, even if
+/// the process crashes. Writes go through an in-memory buffer of
+/// `bufferCapacity` bytes, so memory use stays flat however much is spooled.
+///
+/// Not thread-safe: use from one thread (or actor) at a time.
+public final class SpoolFile {
+    /// Default in-memory buffer size in bytes (64 KiB).
+    public static let defaultBufferCapacity = 64 * 1024
+
+    /// The output path this spool serves; used only in error messages.
+    public let outputPath: String
+    /// In-memory buffer size in bytes.
+    public let bufferCapacity: Int
+
+    private let storage: BufferedDescriptor
+    private var failure: FileOutputError?
+    private var isClosed = false
+
+    /// Creates and immediately unlinks a scratch file in `directory`.
+    /// - Parameters:
+    ///   - directory: where the scratch bytes live (same file system as the output is a good choice).
+    ///   - outputPath: the final output file this spool belongs to, for error messages.
+    ///   - bufferCapacity: in-memory buffer size in bytes (> 0).
+    /// - Throws: `FileOutputError.cannotCreate` (naming `outputPath`) with the `strerror` text.
+    public init(directory: String, outputPath: String, bufferCapacity: Int = SpoolFile.defaultBufferCapacity) throws(FileOutputError) {
+        precondition(bufferCapacity > 0, "spool buffer capacity must be positive")
+        self.outputPath = outputPath
+        self.bufferCapacity = bufferCapacity
+        var attempt = 0
+        while true {
+            let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+            let candidate = "\(directory)/.spool.\(POSIX.processID).\(suffix).tmp"
+            do {
+                let fd = try POSIX.open(candidate, POSIX.createExclusiveFlags | POSIX.readWrite, mode: 0o600)
+                POSIX.unlinkIgnoringErrors(candidate)
+                self.storage = BufferedDescriptor(fd: fd, capacity: bufferCapacity)
+                return
+            } catch {
+                attempt += 1
+                if error.code == POSIX.alreadyExists && attempt < 16 { continue }
+                throw .cannotCreate(path: outputPath, reason: "creating a temporary spool file in '\(directory)': \(error.text)")
+            }
+        }
+    }
+
+    /// The directory part of `path` ("." if it has none), where `AtomicFile` puts its temporary file.
+    public static func directory(of path: String) -> String {
+        AtomicFile.split(path).directory
+    }
+
+    /// Total bytes spooled so far (on disk plus buffered).
+    public var byteCount: Int { storage.totalCount }
+
+    /// Bytes currently held in memory; never more than `bufferCapacity`.
+    public var bufferedByteCount: Int { storage.bufferedCount }
+
+    /// Appends raw bytes.
+    /// - Throws: `FileOutputError.writeFailed` (naming `outputPath`), e.g. on a full disk;
+    ///   later calls throw the same error.
+    public func write(_ buffer: UnsafeRawBufferPointer) throws(FileOutputError) {
+        try checkUsable()
+        do {
+            try storage.append(buffer)
+        } catch {
+            throw fail(error)
+        }
+    }
+
+    /// Appends bytes. Same errors as `write(_: UnsafeRawBufferPointer)`.
+    public func write(_ data: [UInt8]) throws(FileOutputError) {
+        let result: Result<Void, FileOutputError> = data.withUnsafeBytes { raw in
+            Result { () throws(FileOutputError) in try self.write(raw) }
+        }
+        try result.get()
+    }
+
+    /// Flushes the buffer and streams the whole spool, from its first byte,
+    /// into `destination` (through a 64 KiB chunk buffer).
+    /// - Throws: `FileOutputError.writeFailed` if reading the spool or writing the destination fails.
+    public func copy(to destination: AtomicFile) throws(FileOutputError) {
+        try checkUsable()
+        do {
+            try storage.flush()
+        } catch {
+            throw fail(error)
+        }
+        let total = storage.flushedCount
+        let chunkSize = 64 * 1024
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { chunk.deallocate() }
+        var offset = 0
+        while offset < total {
+            let wanted = min(chunkSize, total - offset)
+            let got: Int
+            do {
+                got = try POSIX.pread(storage.fd, chunk.baseAddress!, wanted, offset)
+            } catch {
+                throw fail(SystemError(code: error.code, step: "reading back the temporary spool"))
+            }
+            if got == 0 {
+                throw fail(SystemError(code: 5 /* EIO */, step: "the temporary spool ended early"))
+            }
+            try destination.write(UnsafeRawBufferPointer(rebasing: chunk[0..<got]))
+            offset += got
+        }
+    }
+
+    /// Closes (and so deletes) the scratch file. Idempotent; never throws.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        storage.closeIgnoringErrors()
+    }
+
+    private func checkUsable() throws(FileOutputError) {
+        precondition(!isClosed, "SpoolFile for '\(outputPath)' used after close()")
+        if let failure { throw failure }
+    }
+
+    private func fail(_ error: SystemError) -> FileOutputError {
+        let wrapped = FileOutputError.writeFailed(path: outputPath, reason: "temporary spool: \(error.text)")
+        failure = wrapped
+        return wrapped
+    }
+}

@@ -1,0 +1,199 @@
+import CFluidSynth
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Renders a sampler's output into an audio file, offline: exactly as many frames as
+/// asked for (rounded up to whole 64-frame blocks), as fast as the CPU allows, never
+/// reading the wall clock.
+///
+/// The file is written under a temporary name in the destination directory
+/// (`.<name>.partial-<pid>-<n>`) and renamed to `path` by `finish()`, so `path` either
+/// holds a complete file or is untouched. `abandon()`, a write error and `deinit`
+/// (without `finish()`) remove the temporary file.
+///
+/// Owns FluidSynth's file renderer handle and keeps the sampler alive, so the renderer
+/// is deleted before the synth.
+public final class AudioFileRenderer {
+    /// The sampler being rendered.
+    public let sampler: Sampler
+    /// Where the finished file goes.
+    public let path: String
+    /// The file's format (16-bit samples; Vorbis for Ogg).
+    public let format: AudioFileFormat
+    /// Frames (per channel) written so far; always a multiple of 64.
+    public private(set) var framesRendered: Int64 = 0
+
+    /// Seconds written so far (`framesRendered / sampleRate`).
+    public var secondsRendered: Double {
+        Double(framesRendered) / sampler.configuration.sampleRate
+    }
+
+    /// The temporary file being written.
+    let temporaryPath: String
+    /// `fluid_file_renderer_t *`, owned; nil once closed.
+    private var handle: OpaquePointer?
+    private var isClosed = false
+
+    private static let counter = Counter()
+
+    /// Opens a temporary file next to `path` and attaches the renderer to `sampler`.
+    /// - Parameters:
+    ///   - sampler: the sampler to render; it must not already feed another output.
+    ///   - path: destination file; an existing file there is replaced by `finish()`.
+    ///   - format: file format; see `AudioFileFormat(path:)` to take it from the extension.
+    /// - Throws: `SoundError.outputDirectoryMissing` or `.outputNotWritable` for a bad
+    ///   directory, `.outputInUse` if the sampler already has an output, `.openFailed`
+    ///   if FluidSynth cannot open the file.
+    public init(sampler: Sampler, path: String, format: AudioFileFormat) throws(SoundError) {
+        FluidLog.install()
+        guard !path.isEmpty, !path.hasSuffix("/") else {
+            throw .outputNotWritable(path: path, reason: "the path does not name a file")
+        }
+        let (directory, name) = splitPath(path)
+        var info = stat()
+        guard stat(directory, &info) == 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw .outputDirectoryMissing(path: path) }
+            throw .outputNotWritable(path: path, reason: "its directory cannot be examined: \(errorText(code))")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw .outputDirectoryMissing(path: path)
+        }
+        guard access(directory, W_OK | X_OK) == 0 else {
+            throw .outputNotWritable(path: path, reason: "the directory \"\(directory)\" is not writable (\(errorText(errno)))")
+        }
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw .outputNotWritable(path: path, reason: "a directory of that name exists")
+        }
+
+        let temporary = directory + "/." + name + ".partial-\(getpid())-\(Self.counter.next())"
+        try sampler.attachOutput("an audio file renderer for \"\(path)\"")
+
+        let settings = sampler.settings
+        let (created, messages) = FluidLog.capturing { () -> OpaquePointer? in
+            fluid_settings_setstr(settings, "audio.file.name", temporary)
+            fluid_settings_setstr(settings, "audio.file.type", format.fluidFileType)
+            fluid_settings_setstr(settings, "audio.file.format", "s16")
+            fluid_settings_setstr(settings, "audio.file.endian", "auto")
+            fluid_settings_setint(settings, "audio.period-size", Int32(Sampler.blockSize))
+            return new_fluid_file_renderer(sampler.synth)
+        }
+        guard let created else {
+            unlink(temporary)
+            sampler.detachOutput()
+            throw .openFailed(path: temporary, format: format.rawValue, messages: messages)
+        }
+        self.sampler = sampler
+        self.path = path
+        self.format = format
+        self.temporaryPath = temporary
+        self.handle = created
+    }
+
+    deinit {
+        if !isClosed { abandon() }
+    }
+
+    /// Renders until `framesRendered >= frame`, in whole 64-frame blocks; does nothing
+    /// if `frame` is not ahead. Events sent to the sampler after this call sound from
+    /// frame `framesRendered` (the next block boundary).
+    /// - Throws: `SoundError.writeFailed` if the file cannot be written (e.g. the disk is
+    ///   full; the temporary file is then removed and the renderer closed),
+    ///   `.rendererClosed` after `finish()`, `abandon()` or a failure.
+    public func render(toFrame frame: Int64) throws(SoundError) {
+        guard let handle, !isClosed else { throw .rendererClosed(path: path) }
+        guard frame > framesRendered else { return }
+        let block = Int64(Sampler.blockSize)
+        var rendered = framesRendered
+        let (succeeded, messages) = FluidLog.capturing { () -> Bool in
+            while rendered < frame {
+                if fluid_file_renderer_process_block(handle) != FLUID_OK { return false }
+                rendered += block
+            }
+            return true
+        }
+        framesRendered = rendered
+        if !succeeded {
+            abandon()
+            throw .writeFailed(
+                path: path,
+                reason: "the block after frame \(rendered) could not be written ("
+                    + Self.reason(messages, fallback: "FluidSynth's file renderer reported an error") + ")")
+        }
+    }
+
+    /// Renders until `framesRendered` covers `seconds` of audio (see `render(toFrame:)`).
+    public func render(toSeconds seconds: Double) throws(SoundError) {
+        try render(toFrame: Int64((seconds * sampler.configuration.sampleRate).rounded(.up)))
+    }
+
+    /// Closes the file (libsndfile writes the final header), flushes it to disk and
+    /// renames it to `path`. Frees the sampler for another output.
+    /// - Throws: `SoundError.writeFailed` if closing, flushing or renaming fails (the
+    ///   temporary file is removed), `.rendererClosed` if already closed.
+    public func finish() throws(SoundError) {
+        guard let handle, !isClosed else { throw .rendererClosed(path: path) }
+        let (_, messages) = FluidLog.capturing { delete_fluid_file_renderer(handle) }
+        self.handle = nil
+        if !messages.isEmpty {
+            abandon()
+            throw .writeFailed(path: path, reason: Self.reason(messages, fallback: "closing the file failed"))
+        }
+        let descriptor = open(temporaryPath, O_RDONLY)
+        if descriptor >= 0 {
+            let synced = fsync(descriptor)
+            let code = errno
+            close(descriptor)
+            if synced != 0 {
+                abandon()
+                throw .writeFailed(path: path, reason: "flushing to disk failed: \(errorText(code))")
+            }
+        }
+        if rename(temporaryPath, path) != 0 {
+            let code = errno
+            abandon()
+            throw .writeFailed(path: path, reason: "renaming \"\(temporaryPath)\" failed: \(errorText(code))")
+        }
+        isClosed = true
+        sampler.detachOutput()
+    }
+
+    /// Stops rendering and removes the temporary file; `path` is left untouched.
+    /// Frees the sampler for another output. Does nothing if already closed.
+    public func abandon() {
+        guard !isClosed else { return }
+        if let handle {
+            _ = FluidLog.capturing { delete_fluid_file_renderer(handle) }
+            self.handle = nil
+        }
+        unlink(temporaryPath)
+        isClosed = true
+        sampler.detachOutput()
+    }
+
+    private static func reason(_ messages: [String], fallback: String) -> String {
+        messages.isEmpty ? fallback : messages.joined(separator: "; ")
+    }
+}
+
+/// Splits a path into its directory ("." if none) and last component.
+private func splitPath(_ path: String) -> (directory: String, name: String) {
+    guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+    let directory = String(path[..<slash])
+    return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+}
+
+/// A thread-safe counter for unique temporary names within the process.
+private final class Counter: Sendable {
+    private let value = Mutex<Int>(0)
+    func next() -> Int {
+        value.withLock { value in
+            value += 1
+            return value
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Testing
+@testable import Session
+
+/// Keeps every event a session produced.
+final class CollectingSink: SessionSink {
+    var events: [SessionEvent] = []
+    var finishedAt: Double?
+    var abandoned = false
+    func record(_ events: [SessionEvent], through time: Double) throws(SessionError) { self.events += events }
+    func finish(at time: Double) throws(SessionError) { finishedAt = time }
+    func abandon() { abandoned = true }
+}
+
+/// Decodes preset JSON text.
+func decode(_ text: String, file: String = "test.json") throws(SessionError) -> Preset {
+    try Preset.decode(Array(text.utf8), file: file, defaultName: "test")
+}
+
+/// The error decoding `text` gives, or nil.
+func presetError(_ text: String) -> SessionError? {
+    do {
+        let preset = try decode(text)
+        _ = try Configuration(preset: preset, duration: 1)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+/// Runs `preset` for `duration` seconds and returns the events.
+func simulate(_ preset: Preset, duration: Double, overrides: Overrides = Overrides()) throws -> (events: [SessionEvent], summary: Summary) {
+    let configuration = try Configuration(preset: preset, overrides: overrides, duration: duration)
+    let sink = CollectingSink()
+    let summary = try Simulator(configuration: configuration).run(into: [sink])
+    return (sink.events, summary)
+}
+
+func bundled(_ name: String) throws -> Preset { try PresetLibrary.load(name) }

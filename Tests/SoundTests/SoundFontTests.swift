@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+@testable import Sound
+
+@Suite("SoundFont checks and lookup", .serialized)
+final class SoundFontTests {
+    let directory: URL
+
+    init() throws {
+        directory = try makeTemporaryDirectory()
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    func load(_ soundFont: String) throws(SoundError) {
+        _ = try Sampler(configuration: SamplerConfiguration(soundFont: soundFont))
+    }
+
+    @Test("a missing SoundFont is a clear error")
+    func missing() {
+        let missing = path("absent.sf2")
+        #expect(throws: SoundError.soundFontNotFound(path: missing, source: "SamplerConfiguration.soundFont")) {
+            try load(missing)
+        }
+    }
+
+    @Test("a truncated SoundFont is detected from its RIFF header", .enabled(if: hasTestSoundFont))
+    func truncated() throws {
+        let copy = path("truncated.sf2")
+        let handle = try #require(FileHandle(forReadingAtPath: testSoundFont))
+        let head = handle.readData(ofLength: 1_000)
+        try handle.close()
+        try head.write(to: URL(fileURLWithPath: copy))
+        let expected = Int64((try FileManager.default.attributesOfItem(atPath: testSoundFont)[.size] as? NSNumber)?.int64Value ?? 0)
+        #expect(throws: SoundError.soundFontTruncated(path: copy, expectedBytes: expected, actualBytes: 1_000)) {
+            try load(copy)
+        }
+    }
+
+    @Test("a text file named .sf2 is not a SoundFont")
+    func textFile() throws {
+        let fake = path("notes.sf2")
+        try "These are not samples.\n".write(toFile: fake, atomically: true, encoding: .utf8)
+        do {
+            try load(fake)
+            Issue.record("loading a text file succeeded")
+        } catch {
+            guard case .notASoundFont(let errorPath, let reason) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            #expect(errorPath == fake)
+            #expect(reason.contains("\"These ar\""))
+            #expect(error.description.contains("fluid-soundfont-gm"))
+        }
+    }
+
+    @Test("a directory, an empty file and a RIFF file of another type are rejected")
+    func otherNonSoundFonts() throws {
+        #expect(throws: SoundError.soundFontUnreadable(path: directory.path, reason: "it is a directory")) {
+            try load(directory.path)
+        }
+        let empty = path("empty.sf2")
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
+        #expect(throws: SoundError.notASoundFont(path: empty, reason: "it has only 0 bytes")) { try load(empty) }
+        let wave = path("sound.sf2")
+        var bytes = Array("RIFF".utf8) + [4, 0, 0, 0] + Array("WAVE".utf8)
+        bytes += [0, 0, 0, 0]
+        _ = FileManager.default.createFile(atPath: wave, contents: Data(bytes))
+        #expect(throws: SoundError.notASoundFont(path: wave, reason: "it is a RIFF file of type \"WAVE\", not \"sfbk\"")) {
+            try load(wave)
+        }
+    }
+
+    @Test("a file with a SoundFont header but garbage inside fails in FluidSynth, whose messages go into the error, not to stdout/stderr")
+    func garbageInside() throws {
+        let fake = path("garbage.sf2")
+        let body = [UInt8](repeating: 0x5A, count: 4_000)
+        let size = UInt32(4 + body.count)
+        var bytes = Array("RIFF".utf8)
+        bytes += [UInt8(size & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 24)]
+        bytes += Array("sfbk".utf8) + body
+        _ = FileManager.default.createFile(atPath: fake, contents: Data(bytes))
+        var caught: SoundError?
+        let printed = capturingStandardOutputAndError {
+            do {
+                try load(fake)
+            } catch {
+                caught = error as? SoundError
+            }
+        }
+        guard case .soundFontLoadFailed(let errorPath, let messages)? = caught else {
+            Issue.record("expected soundFontLoadFailed, got \(String(describing: caught))")
+            return
+        }
+        #expect(errorPath == fake)
+        #expect(!messages.isEmpty, "FluidSynth's own complaint is kept")
+        #expect(!printed.contains("fluidsynth"), "printed: \(printed)")
+    }
+
+    @Test("resolve: the flag wins, then the environment, then the preset, then the standard locations", .enabled(if: hasTestSoundFont))
+    func resolveOrder() throws {
+        let environment = [SoundFontLocator.environmentVariable: testSoundFont]
+        #expect(try SoundFontLocator.resolve(explicit: testSoundFont, environment: [:], preset: "/nope.sf2") == testSoundFont)
+        #expect(try SoundFontLocator.resolve(explicit: nil, environment: environment, preset: "/nope.sf2") == testSoundFont)
+        #expect(try SoundFontLocator.resolve(explicit: "", environment: [:], preset: testSoundFont) == testSoundFont)
+        let fallback = try SoundFontLocator.resolve(explicit: nil, environment: [:], preset: nil)
+        #expect(fallback == SoundFontLocator.standardLocations.first { FileManager.default.fileExists(atPath: $0) })
+    }
+
+    @Test("resolve: a given path that does not exist is an error, never a silent fall-back")
+    func resolveMissing() {
+        #expect(throws: SoundError.soundFontNotFound(path: "/nope/a.sf2", source: "--soundfont")) {
+            try SoundFontLocator.resolve(explicit: "/nope/a.sf2", environment: [:], preset: nil)
+        }
+        #expect(throws: SoundError.soundFontNotFound(path: "/nope/b.sf2", source: "CLUMSY_SOUNDFONT")) {
+            try SoundFontLocator.resolve(explicit: nil, environment: ["CLUMSY_SOUNDFONT": "/nope/b.sf2"], preset: nil)
+        }
+        #expect(throws: SoundError.soundFontNotFound(path: "/nope/c.sf2", source: "the preset's soundFont")) {
+            try SoundFontLocator.resolve(explicit: nil, environment: [:], preset: "/nope/c.sf2")
+        }
+    }
+
+    @Test("the 'nothing found' error lists every path tried and names the Debian package")
+    func noSoundFontMessage() {
+        let error = SoundError.noSoundFont(tried: SoundFontLocator.standardLocations)
+        for location in SoundFontLocator.standardLocations {
+            #expect(error.description.contains(location))
+        }
+        #expect(error.description.contains("fluid-soundfont-gm"))
+        #expect(SoundFontLocator.standardLocations.first == "/usr/share/sounds/sf2/FluidR3_GM.sf2")
+    }
+
+    @Test("FluidSynth's log function is installed before anything is loaded")
+    func logFunctionInstalled() {
+        _ = SoundDiagnostics.drainMessages()
+        let (_, messages) = FluidLog.capturing { FluidLog.receive(level: 1, message: "test message") }
+        #expect(messages == ["error: test message"])
+        #expect(SoundDiagnostics.drainMessages().isEmpty)
+    }
+}
