@@ -38,8 +38,8 @@ release: deps
 
 run: release
 	@mkdir -p $(OUT)
-	.build/release/clumsy run default --duration $(DURATION) --midi $(OUT)/session.mid --events $(OUT)/session.jsonl $(AUDIO_FLAGS)
-	@echo "the default session is in $(OUT)/: session.mid (MIDI), session.jsonl (event log)$(AUDIO_NOTE)"
+	.build/release/clumsy run default --duration $(DURATION) --midi $(OUT)/session.mid --events $(OUT)/session.jsonl --audio $(OUT)/session.wav
+	@echo "the default session is in $(CURDIR)/$(OUT)/: session.wav (audio), session.mid (MIDI), session.jsonl (event log)"
 
 test: deps
 	$(SWIFT) build --build-tests

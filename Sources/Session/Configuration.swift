@@ -15,6 +15,22 @@ public struct Overrides: Sendable, Equatable {
     public var speed: Double?
     /// Keys tone name.
     public var keysTone: String?
+    /// Low-pass cutoff in Hz, or off.
+    public var filter: EffectSetting?
+    /// Low-pass resonance, dB (needs the filter on).
+    public var resonance: Double?
+    /// Delay time in seconds, or off.
+    public var delay: EffectSetting?
+    /// Delay feedback 0…0.95 (needs the delay on).
+    public var feedback: Double?
+    /// Delay wet mix 0…1 (needs the delay on).
+    public var delayMix: Double?
+    /// Reverb level 0…1, or off.
+    public var reverb: EffectSetting?
+    /// Reverb room size 0…1 (needs the reverb on).
+    public var room: Double?
+    /// Switch filter, delay and reverb off.
+    public var isDry = false
 
     /// No overrides.
     public init(seed: UInt64? = nil, gravity: Double? = nil, speed: Double? = nil, keysTone: String? = nil) {
@@ -22,6 +38,21 @@ public struct Overrides: Sendable, Equatable {
         self.gravity = gravity
         self.speed = speed
         self.keysTone = keysTone
+    }
+}
+
+/// An effect flag's value: a number, or `off`.
+public enum EffectSetting: Sendable, Equatable {
+    /// The effect is switched off.
+    case off
+    /// The effect is on with this main value (Hz, seconds or level).
+    case value(Double)
+
+    /// Parses "off" or a number.
+    public init?(_ text: String) {
+        if text.lowercased() == "off" { self = .off; return }
+        guard let number = Double(text) else { return nil }
+        self = .value(number)
     }
 }
 
@@ -43,6 +74,8 @@ public struct Configuration: Sendable {
     public var bassTone: Tone
     /// Keys tone.
     public var keysTone: Tone
+    /// Effects after flags.
+    public var sound: SoundSettings
 
     /// Resolves `preset` with `overrides` for a session of `duration` seconds.
     public init(preset: Preset, overrides: Overrides = Overrides(), duration: Double) throws(SessionError) {
@@ -62,6 +95,7 @@ public struct Configuration: Sendable {
             }
             preset.keys.tone = tone
         }
+        preset.sound = try Self.applySound(overrides, to: preset.sound)
         guard Limits.duration.contains(duration) else {
             throw .usage("--duration \(duration) is out of range; accepted: \(Limits.text(Limits.duration, unit: "s"))")
         }
@@ -70,6 +104,7 @@ public struct Configuration: Sendable {
         self.seed = preset.seed
         self.bassTone = Tone.bass(named: preset.bass.tone)!
         self.keysTone = Tone.keys(named: preset.keys.tone)!
+        self.sound = SoundSettings(preset.sound)
         self.layout = try Layout.make(preset, seed: preset.seed)
 
         var launch = SplitMix64(seed: preset.seed, stream: RandomStream.launch.rawValue)
@@ -107,6 +142,63 @@ public struct Configuration: Sendable {
                 throw .preset(file: preset.source, field: "keys.register", message: "puts chord tones outside MIDI 0…127 with the \(preset.keys.voicing.rawValue) voicing")
             }
         }
+    }
+
+    private static func within(_ flag: String, _ value: Double, _ range: ClosedRange<Double>, _ unit: String) throws(SessionError) -> Double {
+        guard value.isFinite, range.contains(value) else {
+            throw .usage("\(flag) \(value) is out of range; accepted: \(Limits.text(range, unit: unit))")
+        }
+        return value
+    }
+
+    /// Applies the effect flags to a preset's sound block.
+    static func applySound(_ o: Overrides, to preset: Preset.Sound) throws(SessionError) -> Preset.Sound {
+        var sound = preset
+        if o.isDry {
+            let conflicting = [("--filter", o.filter != nil), ("--resonance", o.resonance != nil), ("--delay", o.delay != nil),
+                               ("--feedback", o.feedback != nil), ("--delay-mix", o.delayMix != nil),
+                               ("--reverb", o.reverb != nil), ("--room", o.room != nil)].filter(\.1).map(\.0)
+            guard conflicting.isEmpty else {
+                throw .usage("--dry switches every effect off; it cannot be combined with \(conflicting.joined(separator: ", "))")
+            }
+            sound.filter = nil
+            sound.delay = nil
+            sound.reverb = nil
+            return sound
+        }
+        switch o.filter {
+        case .off?: sound.filter = nil
+        case .value(let hz)?: sound.filter = (try within("--filter", hz, Limits.cutoff, "Hz"), sound.filter?.resonance ?? 0)
+        case nil: break
+        }
+        if let resonance = o.resonance {
+            guard sound.filter != nil else { throw .usage("--resonance needs the filter on: add --filter <Hz>") }
+            sound.filter!.resonance = try within("--resonance", resonance, Limits.resonance, "dB")
+        }
+        switch o.delay {
+        case .off?: sound.delay = nil
+        case .value(let time)?:
+            sound.delay = (try within("--delay", time, Limits.delayTime, "s"), sound.delay?.feedback ?? 0.3, sound.delay?.mix ?? 0.2)
+        case nil: break
+        }
+        if let feedback = o.feedback {
+            guard sound.delay != nil else { throw .usage("--feedback needs the delay on: add --delay <s>") }
+            sound.delay!.feedback = try within("--feedback", feedback, Limits.feedback, "")
+        }
+        if let mix = o.delayMix {
+            guard sound.delay != nil else { throw .usage("--delay-mix needs the delay on: add --delay <s>") }
+            sound.delay!.mix = try within("--delay-mix", mix, Limits.unit, "")
+        }
+        switch o.reverb {
+        case .off?: sound.reverb = nil
+        case .value(let level)?: sound.reverb = (try within("--reverb", level, Limits.unit, ""), sound.reverb?.room ?? 0.5)
+        case nil: break
+        }
+        if let room = o.room {
+            guard sound.reverb != nil else { throw .usage("--room needs the reverb on: add --reverb <level>") }
+            sound.reverb!.room = try within("--room", room, Limits.unit, "")
+        }
+        return sound
     }
 
     /// Number of fixed timesteps in the session.

@@ -45,7 +45,7 @@ public enum Limits {
     /// Delay wet mix, reverb level and room size.
     public static let unit: ClosedRange<Double> = 0...1
     /// Output sample rate, Hz.
-    public static let sampleRate: ClosedRange<Double> = 8_000...192_000
+    public static let sampleRate: ClosedRange<Double> = 8_000...96_000
     /// Largest preset file read, bytes.
     public static let presetFileSize = 1 << 20
 

@@ -1,3 +1,5 @@
+import Sound
+
 /// What a user asked `clumsy run` to do, already parsed.
 public struct RunRequest: Sendable {
     /// A bundled preset name or a preset file path.
@@ -12,6 +14,18 @@ public struct RunRequest: Sendable {
     public var eventsPath: String?
     /// Print nothing but errors.
     public var isQuiet: Bool
+    /// Audio file to render (.wav, .flac, .ogg), if any.
+    public var audioPath: String?
+    /// Output sample rate, Hz.
+    public var sampleRate: Double = 44_100
+    /// SoundFont given with --soundfont.
+    public var soundFont: String?
+    /// Play live through an audio driver.
+    public var isLive = false
+    /// Audio driver for live play (nil = FluidSynth's default).
+    public var audioDriver: String?
+    /// Process environment (for CLUMSY_SOUNDFONT).
+    public var environment: [String: String] = [:]
 
     /// Creates a request.
     public init(preset: String = "default", duration: Double = 60, overrides: Overrides = Overrides(),
@@ -36,19 +50,40 @@ public enum SessionRunner {
         let preset = try PresetLibrary.load(request.preset)
         let configuration = try Configuration(preset: preset, overrides: request.overrides, duration: request.duration)
         var sinks: [SessionSink] = []
-        do {
+        do throws(SessionError) {
             if let path = request.midiPath {
-                sinks.append(try MIDIRecorder(path: path, configuration: configuration, sound: SoundSettings(configuration.preset.sound)))
+                sinks.append(try MIDIRecorder(path: path, configuration: configuration, sound: configuration.sound))
             }
             if let path = request.eventsPath {
                 sinks.append(try EventLogWriter(path: path))
+            }
+            if request.audioPath != nil || request.isLive {
+                let soundFont: String
+                do throws(SoundError) {
+                    soundFont = try SoundFontLocator.resolve(explicit: request.soundFont, environment: request.environment,
+                                                             preset: configuration.preset.sound.soundFont)
+                } catch {
+                    throw SessionError(error)
+                }
+                let samplerConfiguration = SamplerFactory.configuration(
+                    soundFont: soundFont, sampleRate: request.sampleRate,
+                    polyphony: configuration.preset.piano.count > 64 ? 128 : 256, sound: configuration.sound)
+                // The file driver plays in real time into --audio's file: one sampler does both.
+                let liveFile = request.isLive && request.audioDriver == "file" ? (request.audioPath ?? "clumsy-live.wav") : nil
+                if let path = request.audioPath, liveFile == nil {
+                    sinks.append(try AudioFileSink(path: path, samplerConfiguration: samplerConfiguration, session: configuration))
+                }
+                if request.isLive {
+                    sinks.append(try LiveSink(samplerConfiguration: samplerConfiguration, session: configuration,
+                                              driver: request.audioDriver, fileName: liveFile, stop: stop))
+                }
             }
         } catch {
             for sink in sinks { sink.abandon() }
             throw error
         }
-        let writesFiles = !sinks.isEmpty
-        if !writesFiles && !request.isQuiet {
+        let writesFiles = request.midiPath != nil || request.eventsPath != nil || request.audioPath != nil
+        if !writesFiles && !request.isQuiet && !request.isLive {
             sinks.append(TextPrinter(output: standardOutput, configuration: configuration))
         }
         let showsProgress = !request.isQuiet && standardError.isTerminal && writesFiles
@@ -58,7 +93,9 @@ public enum SessionRunner {
             standardError.flush()
         } : nil
         let simulator = Simulator(configuration: configuration)
-        let summary = try simulator.run(into: sinks, stop: stop, progress: progress)
+        let pacer = request.isLive ? WallClockPacer() : nil
+        let summary = try simulator.run(into: sinks, stop: stop, progress: request.isLive ? nil : progress,
+                                        pacer: pacer.map { p in { time in p.wait(until: time) } })
         if showsProgress {
             standardError.write("\r\u{1B}[K")
             standardError.flush()
@@ -67,6 +104,7 @@ public enum SessionRunner {
             var outputs: [String] = []
             if let path = request.midiPath { outputs.append(path) }
             if let path = request.eventsPath { outputs.append(path) }
+            if let path = request.audioPath { outputs.append(path) }
             standardOutput.write(describe(summary, configuration: configuration, outputs: outputs) + "\n")
             standardOutput.flush()
         }

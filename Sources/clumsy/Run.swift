@@ -16,8 +16,8 @@ struct Run: ParsableCommand {
     @Argument(help: "A bundled preset's name (see `clumsy presets`) or a path to a preset file.")
     var preset: String = "default"
 
-    @Option(help: ArgumentHelp("Simulated seconds to run (\(Limits.text(Limits.duration)) s).", valueName: "s"))
-    var duration: Double = 60
+    @Option(help: ArgumentHelp("Simulated seconds to run (\(Limits.text(Limits.duration)) s; default 60, or until Ctrl-C with --live).", valueName: "s"))
+    var duration: Double?
 
     @Option(help: ArgumentHelp("Random seed (overrides the preset's): same seed, same session.", valueName: "n"))
     var seed: UInt64?
@@ -34,23 +34,104 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("Write the event log as JSON Lines.", valueName: "file.jsonl"))
     var events: String?
 
+    @Option(help: ArgumentHelp("Render audio to a .wav, .flac or .ogg file through FluidSynth.", valueName: "file"))
+    var audio: String?
+
+    @Option(help: ArgumentHelp("Audio sample rate in Hz (\(Limits.text(Limits.sampleRate))).", valueName: "Hz"))
+    var sampleRate: Double = 44_100
+
+    @Option(help: ArgumentHelp("Keys tone (see `clumsy tones`), overriding the preset's.", valueName: "name"))
+    var tone: String?
+
+    @Option(help: ArgumentHelp("SoundFont file (.sf2/.sf3). Else $CLUMSY_SOUNDFONT, the preset's, then Debian's (FluidR3_GM first).", valueName: "file"))
+    var soundfont: String?
+
+    @Option(help: ArgumentHelp("Low-pass filter cutoff in Hz (\(Limits.text(Limits.cutoff))), or off.", valueName: "Hz|off"))
+    var filter: String?
+
+    @Option(help: ArgumentHelp("Low-pass resonance in dB (\(Limits.text(Limits.resonance))); needs the filter on.", valueName: "dB"))
+    var resonance: Double?
+
+    @Option(help: ArgumentHelp("Delay time in seconds (\(Limits.text(Limits.delayTime))), or off.", valueName: "s|off"))
+    var delay: String?
+
+    @Option(help: ArgumentHelp("Delay feedback (\(Limits.text(Limits.feedback))); needs the delay on.", valueName: "x"))
+    var feedback: Double?
+
+    @Option(help: ArgumentHelp("Delay wet mix (\(Limits.text(Limits.unit))); needs the delay on.", valueName: "x"))
+    var delayMix: Double?
+
+    @Option(help: ArgumentHelp("Reverb level (\(Limits.text(Limits.unit))), or off.", valueName: "x|off"))
+    var reverb: String?
+
+    @Option(help: ArgumentHelp("Reverb room size (\(Limits.text(Limits.unit))); needs the reverb on.", valueName: "x"))
+    var room: Double?
+
+    @Flag(help: "Switch the filter, delay and reverb off.")
+    var dry = false
+
+    @Flag(help: "Play live through an audio driver, paced to the wall clock, until --duration or Ctrl-C.")
+    var live = false
+
+    @Option(help: ArgumentHelp("Audio driver for --live (FluidSynth's: pulseaudio, pipewire, alsa, jack, file, …). With `file`, sound goes to --audio's file (default clumsy-live.wav) in real time.", valueName: "name"))
+    var audioDriver: String?
+
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
     func validate() throws {
-        try check("--duration", duration, Limits.duration, unit: "s")
+        if let duration { try check("--duration", duration, Limits.duration, unit: "s") }
+        try check("--sample-rate", sampleRate, Limits.sampleRate, unit: "Hz")
+        for (flag, value) in [("--filter", filter), ("--delay", delay), ("--reverb", reverb)] {
+            if let value, EffectSetting(value) == nil {
+                throw ValidationError("\(flag) takes a number or off, not \(value)")
+            }
+        }
+        if let value = filter.flatMap(EffectSetting.init), case .value(let hz) = value { try check("--filter", hz, Limits.cutoff, unit: "Hz") }
+        if let value = delay.flatMap(EffectSetting.init), case .value(let s) = value { try check("--delay", s, Limits.delayTime, unit: "s") }
+        if let value = reverb.flatMap(EffectSetting.init), case .value(let x) = value { try check("--reverb", x, Limits.unit, unit: "") }
+        if let resonance { try check("--resonance", resonance, Limits.resonance, unit: "dB") }
+        if let feedback { try check("--feedback", feedback, Limits.feedback, unit: "") }
+        if let delayMix { try check("--delay-mix", delayMix, Limits.unit, unit: "") }
+        if let room { try check("--room", room, Limits.unit, unit: "") }
+        if let tone, Tone.keys(named: tone) == nil {
+            throw ValidationError("--tone \(tone) is not a keys tone; accepted: \(ToneCatalog.keys.map(\.name).joined(separator: ", "))")
+        }
+        if audioDriver != nil && !live { throw ValidationError("--audio-driver only applies with --live") }
+        if let audio, audio.isEmpty { throw ValidationError("--audio needs a file name") }
+        if let audio, !(live && audioDriver == "file") {
+            let lower = audio.lowercased()
+            guard lower.hasSuffix(".wav") || lower.hasSuffix(".flac") || lower.hasSuffix(".ogg") else {
+                throw ValidationError("--audio \(audio): the file name must end in .wav, .flac or .ogg")
+            }
+        }
+        let outputs = [midi, events, audio].compactMap { $0 }
+        if Set(outputs).count != outputs.count { throw ValidationError("--midi, --events and --audio must name different files") }
         if let gravity { try check("--gravity", gravity, Limits.gravity, unit: "m/s²") }
         if let speed { try check("--speed", speed, Limits.speed, unit: "m/s") }
         if let midi, midi.isEmpty { throw ValidationError("--midi needs a file name") }
         if let events, events.isEmpty { throw ValidationError("--events needs a file name") }
-        if let midi, let events, midi == events { throw ValidationError("--midi and --events name the same file") }
     }
 
     func run() throws {
         installSignalHandlers()
-        let request = RunRequest(preset: preset, duration: duration,
-                                 overrides: Overrides(seed: seed, gravity: gravity, speed: speed),
-                                 midiPath: midi, eventsPath: events, isQuiet: quiet)
+        var overrides = Overrides(seed: seed, gravity: gravity, speed: speed, keysTone: tone)
+        overrides.filter = filter.flatMap(EffectSetting.init)
+        overrides.resonance = resonance
+        overrides.delay = delay.flatMap(EffectSetting.init)
+        overrides.feedback = feedback
+        overrides.delayMix = delayMix
+        overrides.reverb = reverb.flatMap(EffectSetting.init)
+        overrides.room = room
+        overrides.isDry = dry
+        var request = RunRequest(preset: preset, duration: duration ?? (live ? Limits.duration.upperBound : 60),
+                                 overrides: overrides, midiPath: midi, eventsPath: events, isQuiet: quiet)
+        request.audioPath = audio
+        request.sampleRate = sampleRate
+        request.soundFont = soundfont
+        request.isLive = live
+        request.audioDriver = audioDriver
+        request.environment = ProcessInfoLite.environment
         let summary: Summary
         do {
             summary = try SessionRunner.run(request, stop: stopSignal)
