@@ -10,6 +10,10 @@
 /// Creating the temporary file happens in `init`, so a bad output path is
 /// reported before any expensive work starts.
 ///
+/// A path that names an existing special file (a device such as /dev/null or
+/// /dev/full, a FIFO) is written directly: there is nothing to rename over, and
+/// renaming over a device node would replace it.
+///
 /// Not thread-safe: use from one thread (or actor) at a time.
 public final class AtomicFile {
     /// Buffer size, in bytes, used between `write` calls and `write(2)`.
@@ -29,6 +33,8 @@ public final class AtomicFile {
 
     private let output: BufferedDescriptor
     private var state: State = .open
+    /// True when `path` is a special file written in place (no temporary, no rename).
+    public let isDirect: Bool
 
     /// Creates the temporary file next to `path` (mode 0644 before umask,
     /// `O_CREAT|O_EXCL`).
@@ -47,6 +53,18 @@ public final class AtomicFile {
             throw .cannotCreate(path: path, reason: "a directory already exists at that path")
         }
         self.path = path
+        if POSIX.isSpecialFile(path) {
+            do {
+                let fd = try POSIX.open(path, POSIX.writeOnly, mode: 0)
+                self.temporaryPath = path
+                self.output = BufferedDescriptor(fd: fd, capacity: AtomicFile.bufferCapacity)
+                self.isDirect = true
+                return
+            } catch {
+                throw .cannotCreate(path: path, reason: error.text)
+            }
+        }
+        self.isDirect = false
         let shortName = String(basename.prefix(100))
         var attempt = 0
         while true {
@@ -162,10 +180,12 @@ public final class AtomicFile {
         } catch {
             throw fail(.writeFailed(path: path, reason: "closing the file: \(error.text)"))
         }
-        do {
-            try POSIX.rename(temporaryPath, path)
-        } catch {
-            throw fail(.commitFailed(path: path, reason: error.text))
+        if !isDirect {
+            do {
+                try POSIX.rename(temporaryPath, path)
+            } catch {
+                throw fail(.commitFailed(path: path, reason: error.text))
+            }
         }
         state = .committed
     }
@@ -176,7 +196,7 @@ public final class AtomicFile {
         switch state {
         case .open:
             output.closeIgnoringErrors()
-            POSIX.unlinkIgnoringErrors(temporaryPath)
+            if !isDirect { POSIX.unlinkIgnoringErrors(temporaryPath) }
             state = .abandoned
         case .failed:
             state = .abandoned
@@ -198,7 +218,7 @@ public final class AtomicFile {
     private func fail(_ error: FileOutputError) -> FileOutputError {
         if case .open = state {
             output.closeIgnoringErrors()
-            POSIX.unlinkIgnoringErrors(temporaryPath)
+            if !isDirect { POSIX.unlinkIgnoringErrors(temporaryPath) }
         }
         state = .failed(error)
         return error

@@ -48,9 +48,13 @@ public final class SpoolFile {
         }
     }
 
-    /// The directory part of `path` ("." if it has none), where `AtomicFile` puts its temporary file.
+    /// Where to spool for an output at `path`: its directory ("." if it has none), where
+    /// `AtomicFile` puts its temporary file; for a special file (/dev/full, a FIFO), `$TMPDIR` or /tmp.
     public static func directory(of path: String) -> String {
-        AtomicFile.split(path).directory
+        if POSIX.isSpecialFile(path) {
+            return POSIX.temporaryDirectory
+        }
+        return AtomicFile.split(path).directory
     }
 
     /// Total bytes spooled so far (on disk plus buffered).

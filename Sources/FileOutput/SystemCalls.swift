@@ -144,6 +144,21 @@ enum POSIX {
         return (info.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// True if `path` exists and is neither a regular file nor a directory
+    /// (a character device such as /dev/null or /dev/full, a FIFO, a socket).
+    static func isSpecialFile(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        let kind = info.st_mode & S_IFMT
+        return kind != S_IFREG && kind != S_IFDIR
+    }
+
+    /// `$TMPDIR`, or /tmp.
+    static var temporaryDirectory: String {
+        if let value = getenv("TMPDIR"), let text = String(validatingCString: value), !text.isEmpty { return text }
+        return "/tmp"
+    }
+
     /// The process id, used to make temporary names unique.
     static var processID: Int32 { getpid() }
 
