@@ -14,7 +14,7 @@ DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb
 # Python's mido is the independent MIDI reader the end-to-end tests compare against.
 PYTHON_PACKAGES := mido
 
-.PHONY: run test deps build release bench soak fuzz clean
+.PHONY: run test deps build release soak fuzz clean
 
 deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || echo $$p; done); \
@@ -45,5 +45,37 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# 24 simulated hours of every bundled preset (the swarm: a 30th of that), plus the peak
+# memory of a 24-hour MIDI-only session. Takes a while; results go in the README.
+SOAK_SECONDS ?= 86400
+soak: deps
+	$(SWIFT) build -c release --build-tests
+	CLUMSY_SOAK_SECONDS=$(SOAK_SECONDS) $(SWIFT) test -c release --skip-build --filter SoakTests
+	$(SWIFT) build -c release --product clumsy
+	@mkdir -p $(OUT)
+	/usr/bin/time -f "peak resident memory of a $(SOAK_SECONDS) s MIDI-only session: %M KB (%e s wall)" \
+	  .build/release/clumsy run default --duration $(SOAK_SECONDS) --midi $(OUT)/soak.mid --events $(OUT)/soak.jsonl --quiet
+
+# A long fuzzing campaign of the preset decoder and simulator (CI runs 1500 inputs).
+FUZZ_ITERATIONS ?= 200000
+fuzz: deps
+	$(SWIFT) build -c release --build-tests
+	CLUMSY_FUZZ_ITERATIONS=$(FUZZ_ITERATIONS) $(SWIFT) test -c release --skip-build --filter FuzzTests
+
 clean:
 	rm -rf .build $(OUT)
+
+# Benchmarks (Benchmarks/bench.sh): one Markdown table in under ten minutes, release build.
+# bench-smoke runs the same code with tiny durations (seconds) on the debug build, so it never rots.
+# BENCH_FLAGS adds swift build flags (e.g. BENCH_FLAGS="--scratch-path .build-bench").
+BENCH_FLAGS ?=
+.PHONY: bench-smoke
+bench: deps
+	$(SWIFT) build -c release $(BENCH_FLAGS) --product clumsy
+	$(SWIFT) build -c release $(BENCH_FLAGS) --product clumsy-bench
+	BIN_DIR="$$($(SWIFT) build -c release $(BENCH_FLAGS) --show-bin-path)" Benchmarks/bench.sh
+
+bench-smoke: deps
+	$(SWIFT) build $(BENCH_FLAGS) --product clumsy
+	$(SWIFT) build $(BENCH_FLAGS) --product clumsy-bench
+	BIN_DIR="$$($(SWIFT) build $(BENCH_FLAGS) --show-bin-path)" Benchmarks/bench.sh --smoke
