@@ -202,5 +202,5 @@ public struct Configuration: Sendable {
     }
 
     /// Number of fixed timesteps in the session.
-    public var stepCount: Int64 { Int64((duration / preset.timestep).rounded()) }
+    public var stepCount: Int64 { max(1, Int64((duration / preset.timestep).rounded())) }
 }

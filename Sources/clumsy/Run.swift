@@ -16,16 +16,16 @@ struct Run: ParsableCommand {
     @Argument(help: "A bundled preset's name (see `clumsy presets`) or a path to a preset file.")
     var preset: String = "default"
 
-    @Option(help: ArgumentHelp("Simulated seconds to run (\(Limits.text(Limits.duration)) s; default 60, or until Ctrl-C with --live).", valueName: "s"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Simulated seconds to run (\(Limits.text(Limits.duration)) s; default 60, or until Ctrl-C with --live).", valueName: "s"))
     var duration: Double?
 
-    @Option(help: ArgumentHelp("Random seed (overrides the preset's): same seed, same session.", valueName: "n"))
-    var seed: UInt64?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Random seed 0…18446744073709551615 (overrides the preset's): same seed, same session.", valueName: "n"))
+    var seed: String?
 
-    @Option(help: ArgumentHelp("Gravity on the piano balls in m/s² (\(Limits.text(Limits.gravity)); 9.81 = Earth).", valueName: "m/s²"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Gravity on the piano balls in m/s² (\(Limits.text(Limits.gravity)); 9.81 = Earth).", valueName: "m/s²"))
     var gravity: Double?
 
-    @Option(help: ArgumentHelp("Bass ball speed in m/s (\(Limits.text(Limits.speed))).", valueName: "m/s"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Bass ball speed in m/s (\(Limits.text(Limits.speed))).", valueName: "m/s"))
     var speed: Double?
 
     @Option(help: ArgumentHelp("Write a Standard MIDI File (format 1, tracks Bass and Keys).", valueName: "file.mid"))
@@ -37,7 +37,7 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("Render audio to a .wav, .flac or .ogg file through FluidSynth.", valueName: "file"))
     var audio: String?
 
-    @Option(help: ArgumentHelp("Audio sample rate in Hz (\(Limits.text(Limits.sampleRate))).", valueName: "Hz"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Audio sample rate in Hz (\(Limits.text(Limits.sampleRate))).", valueName: "Hz"))
     var sampleRate: Double = 44_100
 
     @Option(help: ArgumentHelp("Keys tone (see `clumsy tones`), overriding the preset's.", valueName: "name"))
@@ -46,25 +46,25 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("SoundFont file (.sf2/.sf3). Else $CLUMSY_SOUNDFONT, the preset's, then Debian's (FluidR3_GM first).", valueName: "file"))
     var soundfont: String?
 
-    @Option(help: ArgumentHelp("Low-pass filter cutoff in Hz (\(Limits.text(Limits.cutoff))), or off.", valueName: "Hz|off"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Low-pass filter cutoff in Hz (\(Limits.text(Limits.cutoff))), or off.", valueName: "Hz|off"))
     var filter: String?
 
-    @Option(help: ArgumentHelp("Low-pass resonance in dB (\(Limits.text(Limits.resonance))); needs the filter on.", valueName: "dB"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Low-pass resonance in dB (\(Limits.text(Limits.resonance))); needs the filter on.", valueName: "dB"))
     var resonance: Double?
 
-    @Option(help: ArgumentHelp("Delay time in seconds (\(Limits.text(Limits.delayTime))), or off.", valueName: "s|off"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Delay time in seconds (\(Limits.text(Limits.delayTime))), or off.", valueName: "s|off"))
     var delay: String?
 
-    @Option(help: ArgumentHelp("Delay feedback (\(Limits.text(Limits.feedback))); needs the delay on.", valueName: "x"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Delay feedback (\(Limits.text(Limits.feedback))); needs the delay on.", valueName: "x"))
     var feedback: Double?
 
-    @Option(help: ArgumentHelp("Delay wet mix (\(Limits.text(Limits.unit))); needs the delay on.", valueName: "x"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Delay wet mix (\(Limits.text(Limits.unit))); needs the delay on.", valueName: "x"))
     var delayMix: Double?
 
-    @Option(help: ArgumentHelp("Reverb level (\(Limits.text(Limits.unit))), or off.", valueName: "x|off"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Reverb level (\(Limits.text(Limits.unit))), or off.", valueName: "x|off"))
     var reverb: String?
 
-    @Option(help: ArgumentHelp("Reverb room size (\(Limits.text(Limits.unit))); needs the reverb on.", valueName: "x"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Reverb room size (\(Limits.text(Limits.unit))); needs the reverb on.", valueName: "x"))
     var room: Double?
 
     @Flag(help: "Switch the filter, delay and reverb off.")
@@ -79,7 +79,13 @@ struct Run: ParsableCommand {
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
+    /// The seed as a number (validated in `validate()`).
+    var seedValue: UInt64? { seed.flatMap { UInt64($0) } }
+
     func validate() throws {
+        if let seed, UInt64(seed) == nil {
+            throw ValidationError("--seed \(seed) is not accepted; expected a whole number 0…\(UInt64.max)")
+        }
         if let duration { try check("--duration", duration, Limits.duration, unit: "s") }
         try check("--sample-rate", sampleRate, Limits.sampleRate, unit: "Hz")
         for (flag, value) in [("--filter", filter), ("--delay", delay), ("--reverb", reverb)] {
@@ -106,7 +112,9 @@ struct Run: ParsableCommand {
             }
         }
         let outputs = [midi, events, audio].compactMap { $0 }
-        if Set(outputs).count != outputs.count { throw ValidationError("--midi, --events and --audio must name different files") }
+        if Set(outputs.map(canonicalPath)).count != outputs.count {
+            throw ValidationError("--midi, --events and --audio must name different files")
+        }
         if let gravity { try check("--gravity", gravity, Limits.gravity, unit: "m/s²") }
         if let speed { try check("--speed", speed, Limits.speed, unit: "m/s") }
         if let midi, midi.isEmpty { throw ValidationError("--midi needs a file name") }
@@ -115,7 +123,7 @@ struct Run: ParsableCommand {
 
     func run() throws {
         installSignalHandlers()
-        var overrides = Overrides(seed: seed, gravity: gravity, speed: speed, keysTone: tone)
+        var overrides = Overrides(seed: seedValue, gravity: gravity, speed: speed, keysTone: tone)
         overrides.filter = filter.flatMap(EffectSetting.init)
         overrides.resonance = resonance
         overrides.delay = delay.flatMap(EffectSetting.init)
@@ -155,10 +163,34 @@ func check(_ flag: String, _ value: Double, _ range: ClosedRange<Double>, unit: 
     }
 }
 
-/// SIGINT and SIGTERM ask the running session to stop at the next step.
+/// SIGINT and SIGTERM ask the running session to stop at the next step. They are also
+/// unblocked, in case the parent process started us with them blocked.
 func installSignalHandlers() {
     let handler: @convention(c) (Int32) -> Void = { number in stopSignal.raise(number) }
     signal(SIGINT, handler)
     signal(SIGTERM, handler)
     signal(SIGPIPE, SIG_IGN)
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, SIGINT)
+    sigaddset(&set, SIGTERM)
+    sigprocmask(SIG_UNBLOCK, &set, nil)
+}
+
+/// The absolute path a file name refers to (its directory resolved through symbolic links),
+/// so that `x` and `./x` compare equal.
+func canonicalPath(_ path: String) -> String {
+    let slash = path.lastIndex(of: "/")
+    let directory = slash.map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
+    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    guard let resolved = realpath(directory, nil) else { return path }
+    defer { free(resolved) }
+    let base = String(cString: resolved)
+    let full = (base == "/" ? "" : base) + "/" + name
+    // The file itself may be a symbolic link to another output.
+    if let target = realpath(full, nil) {
+        defer { free(target) }
+        return String(cString: target)
+    }
+    return full
 }

@@ -1,0 +1,329 @@
+import Foundation
+import MIDIFile
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Shared helpers for the end-to-end tests: they run the real `clumsy` executable
+// (built beside the test bundle) as a child process and look only at what a user
+// sees — exit status, stdout, stderr and the files it writes.
+
+/// What one run of `clumsy` did.
+struct RunResult: CustomStringConvertible {
+    /// Exit status (when `signalled` is false) or the signal number that ended it.
+    var status: Int32
+    /// True when the process was ended by a signal it did not handle.
+    var signalled: Bool
+    /// True when the helper had to kill it after the timeout.
+    var timedOut: Bool
+    var stdout: String
+    var stderr: String
+    /// Wall-clock seconds from launch to exit.
+    var elapsed: Double
+    var arguments: [String]
+
+    var description: String {
+        "clumsy \(arguments.joined(separator: " ")) → status \(status)\(signalled ? " (signal)" : "")\(timedOut ? " (timed out)" : ""), "
+            + "\(String(format: "%.2f", elapsed)) s\n--- stdout:\n\(stdout.prefix(2000))\n--- stderr:\n\(stderr.prefix(2000))"
+    }
+
+    /// Non-empty stdout lines.
+    var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
+}
+
+struct ExecutableNotFound: Error, CustomStringConvertible {
+    var directory: String
+    var description: String { "no `clumsy` executable beside the test bundle in \(directory); build with `swift build --build-tests`" }
+}
+
+/// Runs the `clumsy` executable built with the tests.
+enum CLI {
+    /// The directory holding the test bundle's executable (`/proc/self/exe`), where SwiftPM
+    /// also puts `clumsy`.
+    static let productsDirectory: String = {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: exe).deletingLastPathComponent().path
+    }()
+
+    /// Path of the built `clumsy`.
+    static var executable: String { productsDirectory + "/clumsy" }
+
+    /// The environment every run gets: ours, minus anything that would change which presets are found.
+    static let environment: [String: String] = {
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "CLUMSY_PRESETS")
+        return environment
+    }()
+
+    /// Runs `clumsy arguments…` with working directory `directory` (default: the test process's),
+    /// stdin from /dev/null, capturing stdout and stderr (neither is a terminal).
+    /// Kills it and marks `timedOut` after `timeout` seconds. `whileRunning` is called with the
+    /// child's pid right after launch (used to send signals). SIGINT and SIGTERM are unblocked
+    /// in the child unless `inheritBlockedSignals` (then they are blocked).
+    static func run(_ arguments: [String], in directory: String? = nil, timeout: Double = 30,
+                    inheritBlockedSignals: Bool = false, whileRunning: ((Int32) -> Void)? = nil) throws -> RunResult {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw ExecutableNotFound(directory: productsDirectory)
+        }
+        // Capture into files, not pipes: no risk of a full pipe blocking the child.
+        let capture = try TemporaryDirectory(prefix: "capture")
+        let outPath = capture.file("stdout")
+        let errPath = capture.file("stderr")
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        defer {
+            try? out.close()
+            try? err.close()
+        }
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = out
+        process.standardError = err
+        let finished = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in finished.signal() }
+
+        let start = Date()
+        // The child inherits this thread's signal mask, and test code runs on libdispatch worker
+        // threads, which block SIGINT and SIGTERM. Spawn with them unblocked, as from a shell,
+        // unless the caller wants to see what happens when they are inherited blocked.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        var previousMask = sigset_t()
+        pthread_sigmask(inheritBlockedSignals ? SIG_BLOCK : SIG_UNBLOCK, &signals, &previousMask)
+        do {
+            try process.run()
+        } catch {
+            pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+            throw error
+        }
+        pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+        whileRunning?(process.processIdentifier)
+        var timedOut = false
+        if finished.wait(timeout: .now() + timeout) == .timedOut {
+            timedOut = true
+            kill(process.processIdentifier, SIGKILL)
+            finished.wait()
+        }
+        let elapsed = Date().timeIntervalSince(start)
+        let stdout = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data(), as: UTF8.self)
+        let stderr = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data(), as: UTF8.self)
+        return RunResult(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
+                         timedOut: timedOut, stdout: stdout, stderr: stderr, elapsed: elapsed, arguments: arguments)
+    }
+}
+
+/// A fresh directory under the system temporary directory, removed on deinit.
+final class TemporaryDirectory {
+    let path: String
+
+    init(prefix: String = "clumsy-e2e") throws {
+        path = NSTemporaryDirectory() + "\(prefix)-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// Path of `name` inside this directory.
+    func file(_ name: String) -> String { path + "/" + name }
+
+    /// Every entry, hidden ones included, sorted.
+    func entries() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+    }
+
+    /// Entries whose names start with "." (AtomicFile's temporaries look like `.name.pid.random.tmp`).
+    func hiddenEntries() -> [String] { entries().filter { $0.hasPrefix(".") } }
+
+    /// Writes `text` to `name` in this directory and returns its path.
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        let path = file(name)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+}
+
+/// The checkout these tests belong to (this file is Tests/EndToEndTests/Support.swift).
+let projectRoot: String = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+/// The bundled preset files in the checkout, sorted by name.
+func bundledPresetFiles() -> [String] {
+    let directory = projectRoot + "/Presets"
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    return names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted().map { directory + "/" + $0 }
+}
+
+/// The bundled preset names (file stems) in the checkout.
+func bundledPresetNames() -> [String] {
+    bundledPresetFiles().map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent }
+}
+
+/// Bytes of a file, or nil if it cannot be read.
+func bytes(of path: String) -> [UInt8]? {
+    (try? Data(contentsOf: URL(fileURLWithPath: path))).map { [UInt8]($0) }
+}
+
+func fileExists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+
+struct GoldenMissing: Error, CustomStringConvertible {
+    var name: String
+    var description: String { "Golden/\(name) is not in the test bundle's resources" }
+}
+
+/// Bytes of a file in the test bundle's Golden directory.
+func goldenBytes(_ name: String) throws -> [UInt8] {
+    guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Golden") else {
+        throw GoldenMissing(name: name)
+    }
+    return [UInt8](try Data(contentsOf: url))
+}
+
+// MARK: Event log
+
+/// One line of the event log (`--events`), as documented in EventLogWriter.
+struct LogEvent: Decodable, Equatable {
+    var t: Double
+    var kind: String
+    var ball: Int
+    var speed: Double?
+    var note: Int?
+    var velocity: Int?
+    var degree: Int?
+    var key: Int?
+    var tone: Int?
+}
+
+struct BadLogLine: Error, CustomStringConvertible {
+    var number: Int
+    var line: String
+    var description: String { "event log line \(number) is not a valid event: \(line)" }
+}
+
+/// Parses an event log (JSON Lines); every line must decode.
+func readEventLog(_ path: String) throws -> [LogEvent] {
+    let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+    let decoder = JSONDecoder()
+    var events: [LogEvent] = []
+    guard text.isEmpty || text.hasSuffix("\n") else { throw BadLogLine(number: 0, line: "(the log does not end with a newline)") }
+    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().enumerated() {
+        do {
+            events.append(try decoder.decode(LogEvent.self, from: Data(line.utf8)))
+        } catch {
+            throw BadLogLine(number: index + 1, line: String(line))
+        }
+    }
+    return events
+}
+
+// MARK: MIDI
+
+/// Note-on / note-off pairing problems in one track: unmatched note-offs, note-ons never
+/// ended, note-offs before their note-on. Empty when every note-on has a later note-off.
+func pairingProblems(_ track: [MIDIEvent]) -> [String] {
+    var open: [UInt16: [UInt64]] = [:]  // channel << 8 | note → ticks of sounding note-ons (FIFO)
+    var problems: [String] = []
+    for event in track {
+        switch event.message {
+        case .noteOn(let channel, let note, let velocity) where velocity > 0:
+            open[UInt16(channel) << 8 | UInt16(note), default: []].append(event.tick)
+        case .noteOff(let channel, let note, _), .noteOn(let channel, let note, 0):
+            let id = UInt16(channel) << 8 | UInt16(note)
+            if var ticks = open[id], !ticks.isEmpty {
+                let onTick = ticks.removeFirst()
+                open[id] = ticks
+                if event.tick < onTick { problems.append("note \(note) ends at tick \(event.tick) before it starts at \(onTick)") }
+            } else {
+                problems.append("note-off without a note-on: channel \(channel) note \(note) at tick \(event.tick)")
+            }
+        default:
+            break
+        }
+    }
+    for (id, ticks) in open where !ticks.isEmpty {
+        problems.append("channel \(id >> 8) note \(id & 0xFF) started at ticks \(ticks) never ends")
+    }
+    return problems
+}
+
+/// Note-ons (velocity > 0) in a track.
+func noteOns(_ track: [MIDIEvent]) -> [(tick: UInt64, channel: UInt8, note: UInt8, velocity: UInt8)] {
+    track.compactMap { event in
+        if case .noteOn(let channel, let note, let velocity) = event.message, velocity > 0 {
+            return (event.tick, channel, note, velocity)
+        }
+        return nil
+    }
+}
+
+// MARK: mido (independent reader)
+
+/// Python's `mido`, used as an independent MIDI file reader when installed.
+enum Mido {
+    /// True if `python3 -c "import mido"` succeeds.
+    static let isAvailable: Bool = (try? python(["-c", "import mido"]))?.status == 0
+
+    /// Prints, as JSON, per track: name, note_on count, note_off count, channels used by notes.
+    static let summaryScript = """
+    import sys, json, mido
+    mid = mido.MidiFile(sys.argv[1], charset="utf-8")
+    tracks = []
+    for track in mid.tracks:
+        name = next((m.name for m in track if m.type == "track_name"), None)
+        ons = sum(1 for m in track if m.type == "note_on")
+        offs = sum(1 for m in track if m.type == "note_off")
+        channels = sorted({m.channel for m in track if m.type in ("note_on", "note_off")})
+        tracks.append({"name": name, "noteOns": ons, "noteOffs": offs, "channels": channels})
+    print(json.dumps({"type": mid.type, "ticksPerBeat": mid.ticks_per_beat, "tracks": tracks}))
+    """
+
+    struct Summary: Decodable, Equatable {
+        struct Track: Decodable, Equatable {
+            var name: String?
+            var noteOns: Int
+            var noteOffs: Int
+            var channels: [Int]
+        }
+        var type: Int
+        var ticksPerBeat: Int
+        var tracks: [Track]
+    }
+
+    struct Failed: Error, CustomStringConvertible {
+        var output: String
+        var description: String { "python3/mido failed: \(output)" }
+    }
+
+    /// mido's view of the MIDI file at `path`.
+    static func summary(of path: String) throws -> Summary {
+        let result = try python(["-c", summaryScript, path])
+        guard result.status == 0 else { throw Failed(output: result.output) }
+        return try JSONDecoder().decode(Summary.self, from: Data(result.output.utf8))
+    }
+
+    static func python(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}

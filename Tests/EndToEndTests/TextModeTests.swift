@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// `clumsy run` without output files prints the performance, then a summary.
+@Suite("Text mode")
+struct TextModeTests {
+    /// "5.000 s of default (seed 1, C major): 3 bass notes, 16 key notes, 0 kicks, 0 drops, 0 escapes"
+    static var summaryPattern: Regex<(Substring, Substring, Substring, Substring, Substring, Substring, Substring, Substring, Substring, Substring)> { #/^(\d+\.\d+) s of ([a-z-]+) \(seed (\d+), ([^)]+)\): (\d+) bass notes, (\d+) key notes, (\d+) kicks, (\d+) drops, (\d+) escapes$/# }
+
+    @Test("Readable lines, then a one-line summary; nothing on stderr; no Chipmunk banner")
+    func printsPerformance() throws {
+        let directory = try TemporaryDirectory()
+        let result = try CLI.run(["run", "default", "--duration", "5"], in: directory.path)
+        try #require(result.status == 0 && !result.signalled, "\(result)")
+        #expect(result.stderr.isEmpty, "stderr: \(result.stderr)")
+        #expect(!result.stdout.lowercased().contains("chipmunk"), "Chipmunk's banner leaked to stdout: \(result.stdout.prefix(300))")
+        #expect(result.stdout.hasSuffix("\n"))
+        let lines = result.stdoutLines
+        try #require(lines.count >= 3, "\(result)")
+        let summary = try #require(lines.last.flatMap { try? Self.summaryPattern.wholeMatch(in: $0) },
+                                   "last line is not the summary: \(lines.last ?? "")")
+        #expect(summary.output.1 == "5.000" && summary.output.2 == "default" && summary.output.3 == "1" && summary.output.4 == "C major")
+        let bass = Int(summary.output.5)!, keys = Int(summary.output.6)!
+        let others = Int(summary.output.7)! + Int(summary.output.8)! + Int(summary.output.9)!
+        #expect(bass >= 1 && keys >= 1)
+        // One line per note (and per kick/drop/escape), before the summary.
+        let body = lines.dropLast()
+        #expect(body.count == bass + keys + others, "\(body.count) event lines for \(bass) + \(keys) + \(others) events")
+        // The first line is the opening tonic: "     0.000 s  start       → I      C3 …".
+        let first = try #require(body.first)
+        #expect(first.contains("0.000 s") && first.contains("start") && first.contains("C3") && first.contains("Cmaj7"), "first line: \(first)")
+        let bassLines = body.filter { $0.contains("start") || $0.contains("bass ball") }
+        let keyLines = body.filter { $0.contains("piano ") && $0.contains("key ") }
+        #expect(bassLines.count == bass && keyLines.count == keys)
+        // Times in the first column never go backwards.
+        let times = body.compactMap { line in Double(line.split(separator: " ").first ?? "") }
+        #expect(times.count == body.count, "every line starts with a time")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(times.allSatisfy { $0 >= 0 && $0 <= 5 })
+        #expect(directory.entries().isEmpty, "text mode wrote files: \(directory.entries())")
+    }
+
+    @Test("The summary agrees with the event log of the same session")
+    func summaryMatchesLog() throws {
+        let directory = try TemporaryDirectory()
+        let events = directory.file("e.jsonl")
+        let text = try CLI.run(["run", "minor-storm", "--duration", "6"])
+        let logged = try CLI.run(["run", "minor-storm", "--duration", "6", "--events", events])
+        try #require(text.status == 0 && logged.status == 0, "\(text)\n\(logged)")
+        let summary = try #require(text.stdoutLines.last.flatMap { try? Self.summaryPattern.wholeMatch(in: $0) })
+        let log = try readEventLog(events)
+        #expect(Int(summary.output.5) == log.filter { $0.kind == "bass" }.count)
+        #expect(Int(summary.output.6) == log.filter { $0.kind == "key" }.count)
+        // With a file the only stdout line is the summary, naming the file.
+        #expect(logged.stdoutLines.count == 1, "\(logged.stdout)")
+        #expect(logged.stdoutLines.first?.hasSuffix("; wrote \(events)") == true, "\(logged.stdout)")
+        #expect(logged.stdout.hasPrefix(text.stdoutLines.last! + ";"), "same summary with and without a file")
+        #expect(logged.stderr.isEmpty, "progress or errors on a non-terminal stderr: \(logged.stderr)")
+    }
+
+    @Test("--quiet prints nothing at all", arguments: [[String](), ["--events", "e.jsonl"]])
+    func quiet(extra: [String]) throws {
+        let directory = try TemporaryDirectory()
+        let result = try CLI.run(["run", "default", "--duration", "5", "--quiet"] + extra, in: directory.path)
+        try #require(result.status == 0 && !result.signalled, "\(result)")
+        #expect(result.stdout.isEmpty, "stdout: \(result.stdout.prefix(300))")
+        #expect(result.stderr.isEmpty, "stderr: \(result.stderr.prefix(300))")
+        #expect(directory.entries() == (extra.isEmpty ? [] : ["e.jsonl"]))
+    }
+}
