@@ -10,11 +10,11 @@ DURATION ?= 60
 
 # Debian packages: C libraries, the General MIDI SoundFonts, the LADSPA delay, sox and the
 # fluidsynth command (audio checks and benchmarks), valgrind (leak test).
-DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb-soundfont cmt sox fluidsynth valgrind python3-pip
+DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb-soundfont cmt sox fluidsynth valgrind time
 # Python's mido is the independent MIDI reader the end-to-end tests compare against.
 PYTHON_PACKAGES := mido
 
-.PHONY: run test deps build release soak fuzz clean
+.PHONY: run test deps build release soak fuzz bench clean
 
 deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || echo $$p; done); \
@@ -44,6 +44,7 @@ run: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) --no-print-directory bench-smoke
 
 # 24 simulated hours of every bundled preset (the swarm: a 30th of that), plus the peak
 # memory of a 24-hour MIDI-only session. Takes a while; results go in the README.

@@ -39,10 +39,13 @@ public final class World {
     public var ballCount: Int { bodies.count }
 
     /// Builds the world. The configuration must be valid (`problems` empty): Chipmunk aborts on bad values.
-    public init(configuration: WorldConfiguration) {
+    /// `recordsContacts` false installs no collision handlers, so `contacts` stays empty
+    /// (for benchmarks that measure bare Chipmunk stepping; sessions keep the default).
+    public init(configuration: WorldConfiguration, recordsContacts: Bool = true) {
         precondition(configuration.problems.isEmpty, "invalid world: \(configuration.problems)")
         self.configuration = configuration
         self.substepLength = configuration.timestep / Double(configuration.substeps)
+        self.measuresChipmunkTime = World.timesChipmunkInNewWorlds
         World.silenceBannerOnce()
         space = cpSpaceNew()
         cpSpaceSetGravity(space, cpVect(x: 0, y: -configuration.gravity))
@@ -50,10 +53,13 @@ public final class World {
         if let threshold = configuration.sleepTimeThreshold {
             cpSpaceSetSleepTimeThreshold(space, threshold)
         }
+        if let hash = configuration.spatialHash {
+            cpSpaceUseSpatialHash(space, hash.cellSize, Int32(hash.cells))
+        }
         contacts.reserveCapacity(64)
         buildStatics()
         buildBalls()
-        installHandlers()
+        if recordsContacts { installHandlers() }
     }
 
     deinit {
@@ -73,6 +79,7 @@ public final class World {
 
     /// Advances the world by one timestep (`substeps` Chipmunk steps).
     public func step() {
+        if measuresChipmunkTime { return stepTimingChipmunk() }
         contacts.removeAll(keepingCapacity: true)
         escapes.removeAll(keepingCapacity: true)
         let start = time
@@ -80,6 +87,47 @@ public final class World {
             substepTime = start + Double(index + 1) * substepLength
             cpSpaceStep(space, substepLength)
             enforceRules()
+        }
+        stepCount += 1
+    }
+
+    /// `step()`, adding the time spent in `cpSpaceStep` to `chipmunkSeconds` (benchmarks).
+    private func stepTimingChipmunk() {
+        contacts.removeAll(keepingCapacity: true)
+        escapes.removeAll(keepingCapacity: true)
+        let start = time
+        for index in 0..<configuration.substeps {
+            substepTime = start + Double(index + 1) * substepLength
+            let begin = World.monotonicSeconds()
+            cpSpaceStep(space, substepLength)
+            chipmunkSeconds += World.monotonicSeconds() - begin
+            enforceRules()
+        }
+        stepCount += 1
+    }
+
+    /// For benchmarks: worlds created while this is true time Chipmunk (`measuresChipmunkTime`).
+    /// Set it before creating the world (directly or through a `Simulator`), from one thread.
+    nonisolated(unsafe) public static var timesChipmunkInNewWorlds = false
+    /// When true, `step()` adds the wall time spent inside Chipmunk's `cpSpaceStep` (collision
+    /// callbacks included) to `chipmunkSeconds`. False unless `timesChipmunkInNewWorlds` was set;
+    /// a `let`, so the check costs no exclusivity check in the stepping loop.
+    public let measuresChipmunkTime: Bool
+    /// Wall seconds spent inside `cpSpaceStep`, when `measuresChipmunkTime`.
+    public private(set) var chipmunkSeconds = 0.0
+
+    private static func monotonicSeconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
+    }
+
+    /// Advances the world by one timestep with Chipmunk alone: the same `substeps` Chipmunk steps
+    /// as `step()`, without the speed rules, escape checks or clearing of `contacts`/`escapes`.
+    /// For benchmarks measuring bare stepping; sessions use `step()`.
+    public func stepWithoutRules() {
+        for _ in 0..<configuration.substeps {
+            cpSpaceStep(space, substepLength)
         }
         stepCount += 1
     }
@@ -160,9 +208,10 @@ public final class World {
     private func checkEscape(ball: Int, area: Rect, radius: Double) {
         let body = bodies[ball]
         let p = Vector(cpBodyGetPosition(body))
-        let v = Vector(cpBodyGetVelocity(body))
         // The centre may sink into a wall by Chipmunk's slop, never past the wall's surface.
-        if p.isFinite && v.isFinite && area.contains(p) { return }
+        // (A NaN position fails `contains`; a NaN velocity shows in the position a step later.)
+        if area.contains(p) { return }
+        let v = Vector(cpBodyGetVelocity(body))
         escapes.append(Escape(time: substepTime, ball: ball, position: p))
         escapeCount += 1
         let back = p.isFinite ? area.clamp(p, inset: radius) : area.center
@@ -265,7 +314,7 @@ public final class World {
             _ = addBall(id: index + 1, radius: config.pianoRadius, position: start, velocity: .zero,
                         elasticity: config.pianoRestitution, friction: config.pianoFriction,
                         type: CollisionType.pianoBall, category: Category.pianoBall,
-                        mask: Category.pianoWorld | Category.pianoBall)
+                        mask: config.pianoBallsCollide ? Category.pianoWorld | Category.pianoBall : Category.pianoWorld)
         }
     }
 

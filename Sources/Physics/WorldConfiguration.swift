@@ -4,6 +4,10 @@
 /// process on NaN, zero mass or zero radius, so callers validate first
 /// (`WorldConfiguration.problems` lists what is wrong, for a programmer's precondition).
 public struct WorldConfiguration: Sendable, Hashable {
+    public static func == (a: WorldConfiguration, b: WorldConfiguration) -> Bool { a.hashKey == b.hashKey }
+    public func hash(into hasher: inout Hasher) { hasher.combine(hashKey) }
+    private var hashKey: String { "\(bassArea)\(pianoArea)\(bouncers)\(keys)\(bassStart)\(bassVelocity)\(bassRadius)\(bassSpeed)\(pianoStarts)\(pianoRadius)\(pianoRestitution)\(pianoFriction)\(pianoBallsCollide)\(String(describing: spatialHash))\(gravity)\(timestep)\(substeps)\(iterations)\(String(describing: sleepTimeThreshold))" }
+
     /// Where the bass ball lives, metres. Walls surround it.
     public var bassArea: Rect
     /// Where the piano balls live, metres. Walls surround it.
@@ -30,6 +34,12 @@ public struct WorldConfiguration: Sendable, Hashable {
     public var pianoRestitution: Double
     /// Piano ball friction coefficient (0 = frictionless).
     public var pianoFriction: Double
+    /// Whether piano balls collide with each other (false: they pass through one another
+    /// and meet only keys and walls — a rain instead of a pile, and far cheaper for swarms).
+    public var pianoBallsCollide: Bool = true
+    /// Use Chipmunk's spatial hash instead of its bounding-box tree: (cell size in metres,
+    /// number of cells). Faster for many balls of one size; nil keeps the tree.
+    public var spatialHash: (cellSize: Double, cells: Int)?
     /// Downward acceleration of the piano balls, m/s² (9.81 = Earth). The bass ball ignores it.
     public var gravity: Double
 
@@ -74,11 +84,13 @@ public struct WorldConfiguration: Sendable, Hashable {
         max(1.1 * (2 * gravity * pianoArea.height).squareRoot(), 0.5)
     }
 
-    /// Sub-steps needed so that no ball moves more than a quarter of the smallest radius
-    /// per Chipmunk step (no tunnelling through keys, bouncers or walls).
+    /// Sub-steps needed so that no ball moves more than half the smallest radius (or key
+    /// half-thickness) per Chipmunk step: two balls closing head-on then move at most one
+    /// radius towards each other per step, so no ball can pass through another, a key, a
+    /// bouncer or a wall between two steps.
     public static func substeps(timestep: Double, fastestSpeed: Double, smallestRadius: Double) -> Int {
         let travel = fastestSpeed * timestep
-        let allowed = 0.25 * smallestRadius
+        let allowed = 0.5 * smallestRadius
         guard travel.isFinite, allowed > 0 else { return 1 }
         return max(1, Int((travel / allowed).rounded(.up)))
     }

@@ -126,17 +126,36 @@ public final class LiveSink: SessionSink {
     private let live: LiveAudio
     private let stop: StopSignal?
 
-    /// Starts the audio driver (nil = FluidSynth's default). With the `file` driver, `fileName` receives the sound.
+    /// Starts the audio driver (nil = FluidSynth's default). With the `file` driver, `fileName`
+    /// receives the sound: FluidSynth writes a temporary file beside it, renamed into place at
+    /// the end, and a file shorter than the time played (a full disk) is an error.
     init(samplerConfiguration: SamplerConfiguration, session: Configuration, driver: String?, fileName: String?,
          stop: StopSignal?) throws(SessionError) {
         sampler = try SamplerFactory.make(samplerConfiguration, session: session)
         self.stop = stop
+        self.fileName = fileName
+        if let fileName {
+            let slash = fileName.lastIndex(of: "/")
+            let directory = slash.map { String(fileName[..<$0]) } ?? "."
+            let base = slash.map { String(fileName[fileName.index(after: $0)...]) } ?? fileName
+            temporaryName = (directory.isEmpty ? "" : directory) + "/." + base + ".\(getpid()).live.tmp"
+            // FluidSynth picks the format from the extension: keep it on the temporary name.
+            if let dot = base.lastIndex(of: ".") { temporaryName! += String(base[dot...]) }
+            guard PresetLibrary.isDirectory(directory.isEmpty ? "/" : directory), access(directory.isEmpty ? "/" : directory, W_OK) == 0 else {
+                throw .cannotCreate("cannot write \(fileName): the directory must exist and be writable")
+            }
+        }
         do {
-            live = try LiveAudio(sampler: sampler, driver: driver, fileName: fileName)
+            live = try LiveAudio(sampler: sampler, driver: driver, fileName: temporaryName)
         } catch {
             throw SessionError(error)
         }
+        started = WallClockPacer.now()
     }
+
+    private let fileName: String?
+    private var temporaryName: String?
+    private var started = 0.0
 
     /// The driver actually in use.
     public var driver: String { live.driver }
@@ -159,11 +178,30 @@ public final class LiveSink: SessionSink {
             }
         }
         live.stop()
+        try commitFile(rate: sampler.configuration.sampleRate)
+    }
+
+    /// Renames the file driver's output into place after checking that it holds what was played.
+    private func commitFile(rate: Double) throws(SessionError) {
+        guard let fileName, let temporaryName else { return }
+        var info = stat()
+        let played = WallClockPacer.now() - started
+        let expected = played * rate * 4   // 16-bit stereo
+        guard stat(temporaryName, &info) == 0, Double(info.st_size) >= 0.8 * expected - 65536 else {
+            unlink(temporaryName)
+            throw .io("cannot write \(fileName): the live file driver wrote less than was played (disk full?)")
+        }
+        guard rename(temporaryName, fileName) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporaryName)
+            throw .io("cannot write \(fileName): \(reason)")
+        }
     }
 
     public func abandon() {
         sampler.allNotesOff()
         live.stop()
+        if let temporaryName { unlink(temporaryName) }
     }
 }
 

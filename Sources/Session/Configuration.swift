@@ -113,7 +113,11 @@ public struct Configuration: Sendable {
         let direction = Vector(diagonal & 1 == 0 ? d : -d, diagonal & 2 == 0 ? d : -d)
 
         let fastest = max(preset.speed, 1.1 * (2 * preset.gravity * layout.pianoArea.height).squareRoot())
-        let smallest = min(preset.bass.radius, preset.piano.radius, preset.bass.bouncerRadius, 25 * Preset.metresPerPoint)
+        // The smallest gap that a step must not jump: a ball's radius where balls meet balls,
+        // else a piano ball's radius plus a key's half thickness (12.5 points).
+        let keyHalfThickness = 12.5 * Preset.metresPerPoint
+        let pianoGap = preset.piano.collide ? preset.piano.radius : preset.piano.radius + keyHalfThickness
+        let smallest = min(preset.bass.radius, preset.bass.bouncerRadius, pianoGap, keyHalfThickness * 2)
         let substeps = WorldConfiguration.substeps(timestep: preset.timestep, fastestSpeed: fastest, smallestRadius: smallest)
         world = WorldConfiguration(
             bassArea: layout.bassArea, pianoArea: layout.pianoArea, bouncers: layout.bouncers, keys: layout.keys,
@@ -121,7 +125,11 @@ public struct Configuration: Sendable {
             bassSpeed: preset.speed, pianoStarts: layout.pianoStarts, pianoRadius: preset.piano.radius,
             pianoRestitution: preset.piano.restitution, pianoFriction: preset.piano.friction,
             gravity: preset.gravity, timestep: preset.timestep, substeps: substeps,
-            iterations: 10, sleepTimeThreshold: preset.piano.count > 64 ? 0.5 : nil)
+            iterations: preset.piano.count > 64 ? 5 : 10, sleepTimeThreshold: preset.piano.count > 64 ? 0.5 : nil)
+        world.pianoBallsCollide = preset.piano.collide
+        if preset.piano.count > 64 {
+            world.spatialHash = (cellSize: 4 * preset.piano.radius, cells: 10 * (preset.piano.count + 64))
+        }
         guard world.problems.isEmpty else { throw .software("world configuration rejected: \(world.problems)") }
 
         let bassCurve = preset.bass.velocity

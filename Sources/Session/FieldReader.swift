@@ -53,6 +53,15 @@ struct FieldReader {
         return Int(number)
     }
 
+    /// A boolean, or `fallback` when absent.
+    func boolean(_ fields: [String: JSONValue], _ key: String, in path: String, default fallback: Bool) throws(SessionError) -> Bool {
+        guard let value = fields[key] else { return fallback }
+        guard case .bool(let flag) = value else {
+            throw fail(Self.join(path, key), "expected true or false, found \(value.typeName)")
+        }
+        return flag
+    }
+
     /// A string, or `fallback` when absent.
     func string(_ fields: [String: JSONValue], _ key: String, in path: String, default fallback: String?,
                 expected: String = "a string") throws(SessionError) -> String? {

@@ -28,6 +28,8 @@ public enum Limits {
     public static let kickAfter: ClosedRange<Double> = 0.5...600
     /// Seconds without a key hit before a piano ball is dropped again.
     public static let redropAfter: ClosedRange<Double> = 0.5...3600
+    /// Seconds a piano ball may lie still before it is dropped again.
+    public static let restAfter: ClosedRange<Double> = 0.1...3600
     /// Impact speeds for velocity curves and minimum hit speeds, m/s (or fractions of the bass speed).
     public static let impactSpeed: ClosedRange<Double> = 0...200
     /// Velocity curve exponent.

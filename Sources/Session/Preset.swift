@@ -80,6 +80,10 @@ public struct Preset: Sendable, Equatable {
         public var friction: Double
         /// Seconds without a key hit before a ball is dropped again from the top.
         public var redropAfter: Double
+        /// Seconds a ball may lie still (slower than 0.05 m/s) before it is dropped again.
+        public var restAfter: Double
+        /// Whether the balls collide with each other (false: a rain that never piles up).
+        public var collide: Bool
     }
 
     /// Sound settings: SoundFont and effects (nil = off).
@@ -280,13 +284,15 @@ public struct Preset: Sendable, Equatable {
 
     private static func decodePiano(_ value: JSONValue, _ r: FieldReader) throws(SessionError) -> Piano {
         let p = "piano"
-        let f = try r.object(value, at: p, allowed: ["count", "radius", "restitution", "friction", "redropAfter"])
+        let f = try r.object(value, at: p, allowed: ["count", "radius", "restitution", "friction", "redropAfter", "restAfter", "collide"])
         return Piano(
             count: try r.integer(f, "count", in: p, range: Limits.pianoBalls, default: 4),
             radius: try r.number(f, "radius", in: p, range: Limits.pianoRadius, unit: "m", default: 20 * metresPerPoint),
             restitution: try r.number(f, "restitution", in: p, range: Limits.restitution, unit: "", default: 0.98),
             friction: try r.number(f, "friction", in: p, range: Limits.friction, unit: "", default: 0),
-            redropAfter: try r.number(f, "redropAfter", in: p, range: Limits.redropAfter, unit: "s", default: 12))
+            redropAfter: try r.number(f, "redropAfter", in: p, range: Limits.redropAfter, unit: "s", default: 12),
+            restAfter: try r.number(f, "restAfter", in: p, range: Limits.restAfter, unit: "s", default: 2),
+            collide: try r.boolean(f, "collide", in: p, default: true))
     }
 
     private static func decodeSound(_ value: JSONValue, _ r: FieldReader) throws(SessionError) -> Sound {

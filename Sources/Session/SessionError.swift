@@ -35,6 +35,7 @@ public enum SessionError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .usage(let message): return message
         case .preset(let file, let field, let message):
+            if file.isEmpty { return message }
             return field.isEmpty ? "\(file): \(message)" : "\(file): \(field): \(message)"
         case .noInput(let message), .cannotCreate(let message), .io(let message),
              .unavailable(let message), .software(let message):

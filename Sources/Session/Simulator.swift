@@ -21,8 +21,15 @@ public final class Simulator {
     private var lastBouncerHit = 0.0
     private var recentDegrees: [Int] = []
     private var lastKeyHit: [Double]
+    private var stillSince: [Double]
     private let keyTones: [Int]
     private(set) var summary = Summary()
+
+    /// Steps between two checks of the piano-ball rules.
+    static let ruleInterval: Int64 = 12
+
+    /// Speed below which a piano ball counts as lying still, m/s.
+    static let stillSpeed = 0.05
 
     /// Seconds of the loop window: the last hits inspected for a two-bouncer loop.
     static let loopWindow = 12
@@ -35,6 +42,7 @@ public final class Simulator {
         kicks = SplitMix64(seed: configuration.seed, stream: RandomStream.kicks.rawValue)
         drops = SplitMix64(seed: configuration.seed, stream: RandomStream.drops.rawValue)
         lastKeyHit = Array(repeating: 0, count: configuration.world.pianoStarts.count + 1)
+        stillSince = Array(repeating: -1, count: configuration.world.pianoStarts.count + 1)
         keyTones = configuration.preset.keys.tones
         events.reserveCapacity(256)
         notes.reserveCapacity(256)
@@ -85,6 +93,7 @@ public final class Simulator {
     }
 
     private func deliver(to sinks: [SessionSink], through time: Double) throws(SessionError) {
+        guard !events.isEmpty else { return }
         for sink in sinks { try sink.record(events, through: time) }
         events.removeAll(keepingCapacity: true)
     }
@@ -155,10 +164,27 @@ public final class Simulator {
         if now - lastBouncerHit >= preset.bass.kickAfter || looping {
             kickBass(at: now)
         }
-        // Piano balls that have found a resting place are dropped again from the top.
+        // Piano balls that lie still, or have found a place where they strike no key,
+        // are dropped again from the top.
+        // Checked every `ruleInterval` steps (0.05 s at 240 Hz): cheap for a thousand balls.
+        guard world.stepCount % Self.ruleInterval == 0 else { return }
         let redrop = preset.piano.redropAfter
-        for ball in 1..<lastKeyHit.count where now - lastKeyHit[ball] >= redrop {
-            dropBall(ball, at: now)
+        let rest = preset.piano.restAfter
+        let stillSpeedSquared = Self.stillSpeed * Self.stillSpeed
+        for ball in 1..<lastKeyHit.count {
+            if world.isSleeping(ball: ball) {
+                if stillSince[ball] < 0 { stillSince[ball] = now }
+            } else {
+                let v = world.velocity(ofBall: ball)
+                if v.x * v.x + v.y * v.y < stillSpeedSquared {
+                    if stillSince[ball] < 0 { stillSince[ball] = now }
+                } else {
+                    stillSince[ball] = -1
+                }
+            }
+            if now - lastKeyHit[ball] >= redrop || (stillSince[ball] >= 0 && now - stillSince[ball] >= rest) {
+                dropBall(ball, at: now)
+            }
         }
     }
 
@@ -178,7 +204,8 @@ public final class Simulator {
         let region = configuration.layout.dropRegion
         let r = configuration.preset.piano.radius
         var spot = Vector(drops.uniform(region.minX...region.maxX), drops.uniform(region.minY...region.maxY))
-        for _ in 0..<4 {
+        // Balls that pass through each other need no clear spot.
+        for _ in 0..<(configuration.preset.piano.collide ? 4 : 0) {
             var clear = true
             for other in 1..<lastKeyHit.count where other != ball {
                 if (world.position(ofBall: other) - spot).length < 2.05 * r { clear = false; break }
@@ -188,6 +215,7 @@ public final class Simulator {
         }
         world.place(ball: ball, at: spot, velocity: .zero)
         lastKeyHit[ball] = now
+        stillSince[ball] = -1
         summary.drops += 1
         events.append(.drop(time: now, ball: ball))
     }

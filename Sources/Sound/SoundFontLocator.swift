@@ -47,7 +47,10 @@ public enum SoundFontLocator {
         ]
         for choice in choices {
             guard let path = choice.path, !path.isEmpty else { continue }
-            guard fileExists(path) else { throw .soundFontNotFound(path: path, source: choice.source) }
+            // Anything that exists goes on to the Sampler, whose header check says what is
+            // wrong with it (a directory, no permission, not a SoundFont).
+            var info = stat()
+            guard stat(path, &info) == 0 else { throw .soundFontNotFound(path: path, source: choice.source) }
             return path
         }
         for path in standardLocations where fileExists(path) {

@@ -105,10 +105,10 @@ func makeWorld(gravity: Double = 9.81, bassSpeed: Double = 2, pianoStarts: [Vect
         #expect(world.configuration.pianoArea.contains(world.position(ofBall: 1)))
     }
 
-    @Test func substepsKeepTravelBelowAQuarterRadius() {
+    @Test func substepsKeepTravelBelowHalfARadius() {
         #expect(WorldConfiguration.substeps(timestep: 1.0 / 240, fastestSpeed: 1, smallestRadius: 0.1) == 1)
         let n = WorldConfiguration.substeps(timestep: 1.0 / 240, fastestSpeed: 32, smallestRadius: 0.04)
-        #expect(32 / 240 / Double(n) <= 0.25 * 0.04 + 1e-12)
-        #expect(32 / 240 / Double(n - 1) > 0.25 * 0.04)
+        #expect(32 / 240 / Double(n) <= 0.5 * 0.04 + 1e-12)
+        #expect(32 / 240 / Double(n - 1) > 0.5 * 0.04)
     }
 }

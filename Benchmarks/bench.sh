@@ -1,0 +1,262 @@
+#!/usr/bin/env bash
+# Clumsy's benchmarks: `make bench` (full, under ten minutes) and `make bench-smoke`
+# (--smoke: the same code with tiny durations and one repetition, seconds in total).
+#
+# Prints one Markdown table: for every comparison the command lines of both sides, each
+# figure the median of the repetitions made (n = how many). Whole commands are timed
+# here with the built `clumsy`; the in-process comparison (bare Chipmunk stepping versus
+# the full Simulator on the same Configuration) is `clumsy-bench`.
+#
+# Environment: BIN_DIR (default .build/release) or CLUMSY / CLUMSY_BENCH for the two
+# executables; SOUNDFONT (default Debian's FluidR3_GM.sf2); FLUIDSYNTH (fluidsynth).
+# Every repetition count is a maximum: a measurement stops repeating once it has used
+# its time cap, so a slow machine (or a slow build) still finishes.
+
+set -euo pipefail
+export LC_ALL=C
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+MODE=full
+case "${1:-}" in
+  --smoke) MODE=smoke ;;
+  "") ;;
+  *) echo "usage: $0 [--smoke]" >&2; exit 64 ;;
+esac
+
+BIN_DIR=${BIN_DIR:-.build/release}
+CLUMSY=$(realpath "${CLUMSY:-$BIN_DIR/clumsy}")
+BENCH=$(realpath "${CLUMSY_BENCH:-$BIN_DIR/clumsy-bench}")
+SOUNDFONT=${SOUNDFONT:-/usr/share/sounds/sf2/FluidR3_GM.sf2}
+FLUIDSYNTH=${FLUIDSYNTH:-fluidsynth}
+TIME=/usr/bin/time
+for tool in "$CLUMSY" "$BENCH"; do
+  [[ -x $tool ]] || { echo "bench: $tool is missing; build it first (make bench builds it)" >&2; exit 1; }
+done
+command -v "$FLUIDSYNTH" >/dev/null || { echo "bench: the fluidsynth command is missing (apt-get install fluidsynth)" >&2; exit 1; }
+[[ -x $TIME ]] || { echo "bench: /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
+[[ -r $SOUNDFONT ]] || { echo "bench: SoundFont $SOUNDFONT not found (apt-get install fluid-soundfont-gm)" >&2; exit 1; }
+# Clumsy and the fluidsynth command must use the same SoundFont.
+export CLUMSY_SOUNDFONT=$SOUNDFONT
+
+if [[ $MODE == full ]]; then
+  SIM=3600 SIM_REPS=3 INPROC_REPS=3       # 1. one simulated hour of `default`
+  AUDIO=600 AUDIO_REPS=3                  # 2. ten minutes of audio
+  SWARM=20 SWARM_REPS=3                   # 3. the swarm
+  DAY=86400 MEM_AUDIO=60                  # 4. memory: 24 h MIDI only, 60 s audio
+  STARTUP_REPS=20                         # 5. start-up
+  CAP=60                                  # seconds a measurement may spend repeating
+else
+  SIM=30 SIM_REPS=1 INPROC_REPS=1
+  AUDIO=2 AUDIO_REPS=1
+  SWARM=0.25 SWARM_REPS=1
+  DAY=30 MEM_AUDIO=2
+  STARTUP_REPS=2
+  CAP=5
+fi
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/clumsy-bench.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK"
+START=$EPOCHREALTIME
+
+log() { printf '%s\n' "$*" >&2; }
+
+# calc EXPR: floating-point arithmetic through awk.
+calc() { awk "BEGIN { print ($1) }"; }
+# fmt DECIMALS VALUE
+fmt() { awk -v d="$1" -v v="$2" 'BEGIN { printf "%.*f", d, v }'; }
+median() { sort -g "$1" | awk '{ a[NR] = $1 } END { if (NR == 0) exit 1; print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+maximum() { sort -g "$1" | tail -n 1; }
+# shown COMMAND…: the command as printed in the table (tool paths shortened).
+shown() {
+  local text="$*"
+  text=${text//$CLUMSY/clumsy}
+  text=${text//$BENCH/clumsy-bench}
+  text=${text//$SOUNDFONT/\/usr\/share\/sounds\/sf2\/$(basename "$SOUNDFONT")}
+  printf '%s' "$text"
+}
+
+# measure NAME REPS -- COMMAND…: runs COMMAND up to REPS times (fewer once CAP seconds
+# are spent), recording wall seconds in NAME.wall, CPU seconds (user + system) in NAME.cpu
+# and peak RSS (KiB) in NAME.rss.
+# With NOTIME=1 the command runs without /usr/bin/time (start-up: no extra fork).
+measure() {
+  local name=$1 reps=$2; shift 3
+  : >"$name.wall"; : >"$name.rss"; : >"$name.cpu"
+  printf '%s' "$(shown "$@")" >"$name.cmd"
+  log "  $(shown "$@")"
+  local spent=0 i t0 t1 wall
+  for ((i = 0; i < reps; i++)); do
+    t0=$EPOCHREALTIME
+    if [[ ${NOTIME:-0} == 1 ]]; then
+      "$@" >/dev/null 2>"$name.err" || { log "bench: failed: $(shown "$@")"; cat "$name.err" >&2; exit 1; }
+    else
+      "$TIME" -f '%M %U %S' -o "$name.time" "$@" >/dev/null 2>"$name.err" || { log "bench: failed: $(shown "$@")"; cat "$name.err" >&2; exit 1; }
+      tail -n 1 "$name.time" | awk '{ print $1 }' >>"$name.rss"
+      tail -n 1 "$name.time" | awk '{ print $2 + $3 }' >>"$name.cpu"
+    fi
+    t1=$EPOCHREALTIME
+    wall=$(calc "$t1 - $t0")
+    echo "$wall" >>"$name.wall"
+    spent=$(calc "$spent + $wall")
+    [[ $(calc "$spent > $CAP") == 1 ]] && break
+  done
+  return 0
+}
+wall() { median "$1.wall"; }
+cpu() { median "$1.cpu"; }
+# seconds NAME DURATION: "W s = R× real time (CPU C s, n=N)"
+seconds() { echo "$(fmt 2 "$(wall "$1")") s = $(rate "$2" "$(wall "$1")")× real time (CPU $(fmt 2 "$(cpu "$1")") s, n=$(runs "$1"))"; }
+runs() { wc -l <"$1.wall" | tr -d ' '; }
+rss_mb() { fmt 1 "$(calc "$(maximum "$1.rss") / 1024")"; }
+cmd() { cat "$1.cmd"; }
+
+# tier_text FILE TIER DURATION: a clumsy-bench tier as "W s = R× real time (CPU C s, n=N)"
+tier_text() {
+  local w; w=$(value "$1" "$2" wall)
+  echo "$(fmt 2 "$w") s = $(rate "$3" "$w")× real time (CPU $(fmt 2 "$(value "$1" "$2" cpu)") s, n=$(value "$1" "$2" samples | tr ',' '\n' | wc -l | tr -d ' '))"
+}
+# Bench values from clumsy-bench output: value FILE TIER KEY
+value() { awk -v tier="tier=$2" -v key="$3" '$1 == tier { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == key) print kv[2] } }' "$1"; }
+
+ROWS=()
+row() {
+  local line="|" cell
+  for cell in "$@"; do line+=" $cell |"; done
+  ROWS+=("$line")
+}
+rate() { fmt 1 "$(calc "$1 / $2")"; }            # simulated s / wall s
+pct() { fmt 0 "$(calc "100 * $1 / $2")"; }
+
+log "clumsy bench ($MODE): $(shown "$CLUMSY"), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# 1. Simulation, MIDI only ---------------------------------------------------------------
+log "1. simulation, MIDI only (${SIM} s of default)"
+measure sim "$SIM_REPS" -- "$CLUMSY" run default --duration "$SIM" --midi x.mid --quiet
+[[ -s x.mid ]] || { log "bench: no MIDI written"; exit 1; }
+INPROC=(--preset default --duration "$SIM" --repetitions "$INPROC_REPS")
+log "  $(shown "$BENCH" "${INPROC[@]}")"
+"$BENCH" "${INPROC[@]}" >inproc.txt
+cat inproc.txt >&2
+for tier in bare world simulator midi share; do
+  [[ -n $(value inproc.txt $tier wall) ]] || { log "bench: clumsy-bench gave no $tier result"; exit 1; }
+done
+header() { awk -v key="$2" 'NR == 1 { for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == key) print kv[2] } }' "$1"; }
+SUBSTEPS=$(header inproc.txt substeps)
+TIMESTEP=$(header inproc.txt timestep)
+BARE_WALL=$(value inproc.txt bare wall)
+SIM_WALL=$(wall sim)
+row "1 Simulation, MIDI only: ${SIM} s of \`default\`" \
+    "\`$(cmd sim)\`" "$(seconds sim "$SIM")" \
+    "bare Chipmunk stepping of the same world, in process: \`$(shown "$BENCH" "${INPROC[@]}")\` tier bare (same bodies, timestep ${TIMESTEP} s, sub-steps per step: ${SUBSTEPS}; no handlers, rules, music or output)" \
+    "$(tier_text inproc.txt bare "$SIM")" \
+    "Clumsy = $(pct "$BARE_WALL" "$SIM_WALL") % of bare (CPU: $(pct "$(value inproc.txt bare cpu)" "$(cpu sim)") %)" "≥ 80 %"
+MIDI_WALL=$(value inproc.txt midi wall)
+row "1b the same, in process" \
+    "\`$(shown "$BENCH" "${INPROC[@]}")\` tier midi (Simulator + MIDIRecorder)" "$(tier_text inproc.txt midi "$SIM")" \
+    "tier bare, as above" "$(fmt 2 "$BARE_WALL") s = $(rate "$SIM" "$BARE_WALL")×" \
+    "Clumsy = $(pct "$BARE_WALL" "$MIDI_WALL") % of bare (CPU: $(pct "$(value inproc.txt bare cpu)" "$(value inproc.txt midi cpu)") %)" "≥ 80 %"
+SHARE_WALL=$(value inproc.txt share wall)
+CHIP_WALL=$(value inproc.txt share chipmunk_wall)
+row "1c the same trajectory: time inside Chipmunk" \
+    "tier share (tier midi with \`World.measuresChipmunkTime\`)" "$(tier_text inproc.txt share "$SIM")" \
+    "of which inside \`cpSpaceStep\` (collision callbacks included)" "$(fmt 2 "$CHIP_WALL") s = $(rate "$SIM" "$CHIP_WALL")×" \
+    "Chipmunk = $(pct "$CHIP_WALL" "$SHARE_WALL") % of the run; Clumsy's own overhead $(pct "$(calc "$SHARE_WALL - $CHIP_WALL")" "$CHIP_WALL") % of bare" "≥ 80 % (overhead ≤ 25 %)"
+
+# 2. Audio render --------------------------------------------------------------------------
+log "2. audio render (${AUDIO} s of default)"
+FS_BASE=("$FLUIDSYNTH" -ni -F out.wav -r 44100 -C 0)
+# The MIDI files of the very sessions rendered below: same preset, duration and effect flags.
+"$CLUMSY" run default --duration "$AUDIO" --dry --audio prep.wav --midi session-dry.mid --quiet
+"$CLUMSY" run default --duration "$AUDIO" --audio prep.wav --midi session-fx.mid --quiet
+measure dry "$AUDIO_REPS" -- "$CLUMSY" run default --duration "$AUDIO" --audio x.wav --dry
+DRY_SECONDS=$(fmt 1 "$(soxi -D x.wav)")
+measure fsdry "$AUDIO_REPS" -- "${FS_BASE[@]}" -R 0 "$SOUNDFONT" session-dry.mid
+FS_SECONDS=$(fmt 1 "$(soxi -D out.wav)")
+measure fx "$AUDIO_REPS" -- "$CLUMSY" run default --duration "$AUDIO" --audio x.wav
+measure fsfx "$AUDIO_REPS" -- "${FS_BASE[@]}" -R 1 "$SOUNDFONT" session-fx.mid
+measure filter "$AUDIO_REPS" -- "$CLUMSY" run default --duration "$AUDIO" --audio x.wav --delay off --reverb off --filter 1500
+measure delay "$AUDIO_REPS" -- "$CLUMSY" run default --duration "$AUDIO" --audio x.wav --reverb off
+measure reverb "$AUDIO_REPS" -- "$CLUMSY" run default --duration "$AUDIO" --audio x.wav --delay off
+DRY=$(wall dry) FSDRY=$(wall fsdry)
+row "2a Audio, dry: ${AUDIO} s of \`default\`" \
+    "\`$(cmd dry)\`" "$(seconds dry "$AUDIO")" \
+    "\`$(cmd fsdry)\` on the MIDI of that session (\`clumsy run default --duration $AUDIO --dry --audio … --midi session-dry.mid\`)" \
+    "$(seconds fsdry "$AUDIO")" \
+    "Clumsy takes $(fmt 2 "$(calc "$DRY / $FSDRY")")× fluidsynth's time (CPU $(fmt 2 "$(calc "$(cpu dry) / $(cpu fsdry)")")×; WAV ${DRY_SECONDS} s vs ${FS_SECONDS} s)" "—"
+FX=$(wall fx) FSFX=$(wall fsfx)
+row "2b Audio, effects on (preset's delay + reverb)" \
+    "\`$(cmd fx)\`" "$(seconds fx "$AUDIO")" \
+    "\`$(cmd fsfx)\` on that session's MIDI (reverb only: the command has no delay)" \
+    "$(seconds fsfx "$AUDIO")" \
+    "Clumsy takes $(fmt 2 "$(calc "$FX / $FSFX")")× fluidsynth's time (CPU $(fmt 2 "$(calc "$(cpu fx) / $(cpu fsfx)")")×)" "—"
+for effect in filter delay reverb; do
+  t=$(wall $effect)
+  row "2 effect cost: $effect only" \
+      "\`$(cmd $effect)\`" "$(seconds $effect "$AUDIO")" \
+      "dry, row 2a" "$(fmt 2 "$DRY") s (CPU $(fmt 2 "$(cpu dry)") s)" \
+      "$effect costs $(fmt 2 "$(calc "$t - $DRY")") s wall ($(fmt 0 "$(calc "100 * ($t - $DRY) / $DRY")") %), $(fmt 2 "$(calc "$(cpu $effect) - $(cpu dry)")") s CPU" "—"
+done
+
+# 3. Swarm ---------------------------------------------------------------------------------
+log "3. swarm (${SWARM} s)"
+measure swarm "$SWARM_REPS" -- "$CLUMSY" run swarm --duration "$SWARM" --midi x.mid --quiet
+measure swarmaudio "$SWARM_REPS" -- "$CLUMSY" run swarm --duration "$SWARM" --audio x.wav --quiet
+SWARM_INPROC=(--preset swarm --duration "$SWARM" --repetitions 1 --tiers share)
+log "  $(shown "$BENCH" "${SWARM_INPROC[@]}")"
+"$BENCH" "${SWARM_INPROC[@]}" >swarm.txt
+cat swarm.txt >&2
+[[ -n $(value swarm.txt share chipmunk_wall) ]] || { log "bench: clumsy-bench gave no swarm result"; exit 1; }
+S=$(wall swarm) SA=$(wall swarmaudio)
+row "3a Swarm, MIDI only: ${SWARM} s of \`swarm\` (1000 balls)" \
+    "\`$(cmd swarm)\`" "$(seconds swarm "$SWARM")" \
+    "real time" "${SWARM} s" "$(rate "$SWARM" "$S")× real time" "≥ 5×"
+row "3b Swarm, audio (preset's reverb)" \
+    "\`$(cmd swarmaudio)\`" "$(seconds swarmaudio "$SWARM")" \
+    "real time" "${SWARM} s" "$(rate "$SWARM" "$SA")× real time" "≥ 1×"
+SW=$(value swarm.txt share wall) SC=$(value swarm.txt share chipmunk_wall)
+row "3c Swarm: time inside Chipmunk" \
+    "\`$(shown "$BENCH" "${SWARM_INPROC[@]}")\`" "$(fmt 2 "$SW") s (n=1; $(value swarm.txt share drops) redrops)" \
+    "of which inside \`cpSpaceStep\`" "$(fmt 2 "$SC") s" \
+    "Chipmunk = $(pct "$SC" "$SW") % of the run" "—"
+
+# 4. Memory --------------------------------------------------------------------------------
+log "4. memory"
+measure day 1 -- "$CLUMSY" run default --duration "$DAY" --midi x.mid --quiet
+measure memaudio 1 -- "$CLUMSY" run default --duration "$MEM_AUDIO" --audio x.wav
+DAYW=$(wall day)
+row "4a Peak RSS, MIDI only: ${DAY} s ($(fmt 1 "$(calc "$DAY / 3600")") h) of \`default\`" \
+    "\`/usr/bin/time -f %M $(cmd day)\`" "$(rss_mb day) MB (n=1; ran $(fmt 1 "$DAYW") s = $(rate "$DAY" "$DAYW")×)" \
+    "the ${SIM} s sessions of row 1" "$(rss_mb sim) MB" \
+    "$(fmt 2 "$(calc "$(maximum day.rss) / $(maximum sim.rss)")")× the short session's RSS" "flat"
+row "4b Peak RSS, audio: ${MEM_AUDIO} s of \`default\`" \
+    "\`/usr/bin/time -f %M $(cmd memaudio)\`" "$(rss_mb memaudio) MB (n=1)" \
+    "\`$(cmd fsdry)\` (row 2a)" "$(rss_mb fsdry) MB" \
+    "$(fmt 2 "$(calc "$(maximum memaudio.rss) / $(maximum fsdry.rss)")")× fluidsynth's" "—"
+
+# 5. Start-up ------------------------------------------------------------------------------
+log "5. start-up"
+CAP_SAVED=$CAP CAP=60
+NOTIME=1 measure floor "$STARTUP_REPS" -- /bin/true
+NOTIME=1 measure presets "$STARTUP_REPS" -- "$CLUMSY" presets
+NOTIME=1 measure short "$STARTUP_REPS" -- "$CLUMSY" run default --duration 1 --midi x.mid --quiet
+CAP=$CAP_SAVED
+ms() { fmt 1 "$(calc "1000 * $(wall "$1")")"; }
+row "5a Start-up: list presets" "\`$(cmd presets)\`" "$(ms presets) ms (n=$(runs presets))" \
+    "\`/bin/true\` (process start floor)" "$(ms floor) ms" "$(fmt 1 "$(calc "$(ms presets) - $(ms floor)")") ms above the floor" "≪ 100 ms"
+row "5b Start-up: 1 s session" "\`$(cmd short)\`" "$(ms short) ms (n=$(runs short))" \
+    "\`/bin/true\`" "$(ms floor) ms" "$(fmt 1 "$(calc "$(ms short) - $(ms floor)")") ms above the floor" "≪ 100 ms"
+
+# Table --------------------------------------------------------------------------------------
+echo
+echo "| benchmark | Clumsy command | Clumsy (median) | reference command | reference (median) | result | target |"
+echo "|---|---|---|---|---|---|---|"
+printf '%s\n' "${ROWS[@]}"
+echo
+echo "$MODE run on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $("$FLUIDSYNTH" --version 2>/dev/null | head -n 1), SoundFont $(basename "$SOUNDFONT"); load average at the end $(cut -d' ' -f1-3 /proc/loadavg); took $(fmt 0 "$(calc "$EPOCHREALTIME - $START")") s."
+echo "In-process tiers of row 1 (simulated s per wall s): $(for t in bare world simulator midi share; do printf '%s %s×; ' "$t" "$(value inproc.txt $t rate)"; done)"
+echo "(bare: World.stepWithoutRules, no handlers; world: World.step, rules + contacts; simulator: Simulator, no sink; midi: + MIDIRecorder; share: midi timing cpSpaceStep.)"
+if [[ $(calc "$(value inproc.txt bare cpu) > $(value inproc.txt midi cpu)") == 1 ]]; then
+  echo "Bare stepping is slower than the whole session here: without the session's redrops and kicks the piano balls come to rest on the keys and each other, and resting contacts cost Chipmunk more than balls in flight. Row 1c (Chipmunk's own time on the session's trajectory) is the like-for-like overhead figure."
+fi

@@ -1,0 +1,246 @@
+// clumsy-bench: the in-process half of `make bench`.
+//
+// Steps one preset's world four ways, in the same process, with the same
+// `Configuration(preset:duration:)` (same bodies, timestep and sub-steps):
+//
+//   bare       World(recordsContacts: false).stepWithoutRules(): Chipmunk alone, no
+//              collision handlers, no speed rules, no music, no output.
+//   world      World.step(): plus the World's rules (bass speed, piano speed limit,
+//              escape checks) and contact recording.
+//   simulator  Simulator.run(into: []): plus performer, kicks, redrops; no sink.
+//   midi       Simulator.run(into: [MIDIRecorder]): what `clumsy run --midi x.mid --quiet`
+//              does after start-up, writing into a temporary directory.
+//   share      the midi tier again with `World.measuresChipmunkTime` on: how much of the
+//              full run's wall time is spent inside cpSpaceStep on the session's own
+//              trajectory (bare stepping drifts to a different state: no redrops, no kicks).
+//
+// Repetitions are interleaved (bare, world, simulator, midi, bare, …) so drift in the
+// machine's speed hits every tier alike. Each result line is
+//
+//   tier=<name> rate=<median simulated s per wall s> wall=<median wall s> cpu=<median CPU s>
+//        samples=<wall s,…> <details>
+//
+// and `Benchmarks/bench.sh` reads them. Usage:
+//
+//   clumsy-bench [--preset default] [--duration 3600] [--repetitions 3]
+//                [--tiers bare,world,simulator,midi,share] [--trace]
+//
+// --trace prints, on stderr, the wall time and sleeping balls at every 5 % of each tier's first run.
+
+import Physics
+import Session
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Options {
+    var preset = "default"
+    var duration = 3600.0
+    var repetitions = 3
+    var tiers = ["bare", "world", "simulator", "midi", "share"]
+    var trace = false
+}
+
+let knownTiers: Set = ["bare", "world", "simulator", "midi", "share"]
+let usage = "usage: clumsy-bench [--preset name] [--duration s] [--repetitions n] [--tiers bare,world,simulator,midi,share] [--trace]"
+
+func fail(_ message: String) -> Never {
+    let line = Array("clumsy-bench: \(message)\n".utf8)
+    _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    exit(64)
+}
+
+func parse(_ arguments: [String]) -> Options {
+    var options = Options()
+    var index = 0
+    func value() -> String {
+        index += 1
+        guard index < arguments.count else { fail("\(arguments[index - 1]) needs a value") }
+        return arguments[index]
+    }
+    while index < arguments.count {
+        switch arguments[index] {
+        case "--preset": options.preset = value()
+        case "--duration":
+            guard let d = Double(value()), d > 0 else { fail("--duration needs a positive number of seconds") }
+            options.duration = d
+        case "--repetitions":
+            guard let n = Int(value()), n > 0 else { fail("--repetitions needs a positive integer") }
+            options.repetitions = n
+        case "--tiers":
+            options.tiers = value().split(separator: ",").map(String.init)
+            guard !options.tiers.isEmpty, options.tiers.allSatisfy(knownTiers.contains) else {
+                fail("--tiers takes a comma-separated list of bare, world, simulator, midi, share")
+            }
+        case "--trace": options.trace = true
+        case "-h", "--help":
+            print(usage)
+            exit(0)
+        default: fail("unknown argument \(arguments[index])")
+        }
+        index += 1
+    }
+    return options
+}
+
+/// Monotonic wall time, seconds.
+func now() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
+}
+
+/// CPU seconds used by this process so far (less sensitive than wall time to other load).
+func cpuNow() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : 0.5 * (sorted[middle - 1] + sorted[middle])
+}
+
+/// `value` with exactly `decimals` digits after the point (no Foundation).
+func fixed(_ value: Double, _ decimals: Int) -> String {
+    guard value.isFinite else { return "\(value)" }
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded()
+    let whole = Int(scaled / scale)
+    let fraction = Int(scaled - Double(whole) * scale)
+    var text = (value < 0 && scaled > 0 ? "-" : "") + "\(whole)"
+    if decimals > 0 {
+        let digits = "\(fraction)"
+        text += "." + String(repeating: "0", count: decimals - digits.count) + digits
+    }
+    return text
+}
+
+func sleepingCount(_ world: World) -> Int {
+    (1..<world.ballCount).filter { world.isSleeping(ball: $0) }.count
+}
+
+/// Prints one trace line on stderr.
+func trace(_ tier: String, simulated: Double, wall: Double, world: World) {
+    let line = "  trace \(tier): t=\(fixed(simulated, 2)) s  wall=\(fixed(wall, 3)) s  sleeping=\(sleepingCount(world))/\(world.ballCount - 1)\n"
+    let bytes = Array(line.utf8)
+    _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}
+
+/// One timed run of a tier: wall seconds and a short description of the end state.
+func runTier(_ tier: String, configuration: Configuration, directory: String, tracing: Bool) -> (wall: Double, details: String, chipmunk: Double?) {
+    let steps = configuration.stepCount
+    let timestep = configuration.world.timestep
+    switch tier {
+    case "bare", "world":
+        let world = World(configuration: configuration.world, recordsContacts: tier == "world")
+        var contacts = 0
+        let traceEvery = tracing ? max(steps / 20, 1) : Int64.max
+        let start = now()
+        if tier == "bare" {
+            for step in 1...max(steps, 1) where step <= steps {
+                world.stepWithoutRules()
+                if step % traceEvery == 0 { trace(tier, simulated: Double(step) * timestep, wall: now() - start, world: world) }
+            }
+        } else {
+            for step in 1...max(steps, 1) where step <= steps {
+                world.step()
+                contacts += world.contacts.count
+                if step % traceEvery == 0 { trace(tier, simulated: Double(step) * timestep, wall: now() - start, world: world) }
+            }
+        }
+        let wall = now() - start
+        var details = "sleeping=\(sleepingCount(world))/\(world.ballCount - 1)"
+        if tier == "world" { details += " contacts=\(contacts) escapes=\(world.escapeCount)" }
+        return (wall, details, nil)
+    default:
+        do {
+            var sinks: [SessionSink] = []
+            let path = directory + "/bench.mid"
+            if tier != "simulator" {
+                sinks.append(try MIDIRecorder(path: path, configuration: configuration, sound: configuration.sound))
+            }
+            World.timesChipmunkInNewWorlds = tier == "share"
+            let simulator = Simulator(configuration: configuration)
+            World.timesChipmunkInNewWorlds = false
+            var progress: ((Double) -> Void)? = nil
+            let start = now()
+            if tracing {
+                var lastPercent = 0
+                progress = { fraction in
+                    let percent = Int((fraction * 100).rounded())
+                    if percent >= lastPercent + 5 {
+                        lastPercent = percent
+                        trace(tier, simulated: fraction * configuration.duration, wall: now() - start, world: simulator.world)
+                    }
+                }
+            }
+            let summary = try simulator.run(into: sinks, progress: progress)
+            let wall = now() - start
+            var details = "sleeping=\(sleepingCount(simulator.world))/\(simulator.world.ballCount - 1)"
+            details += " notes=\(summary.bassNotes + summary.keyNotes) drops=\(summary.drops) kicks=\(summary.kicks) escapes=\(summary.escapes)"
+            if tier != "simulator" {
+                var info = stat()
+                if stat(path, &info) == 0 { details += " midi_bytes=\(info.st_size)" }
+                unlink(path)
+            }
+            return (wall, details, tier == "share" ? simulator.world.chipmunkSeconds : nil)
+        } catch {
+            fail("\(tier): \(error)")
+        }
+    }
+}
+
+let options = parse(Array(CommandLine.arguments.dropFirst()))
+let configuration: Configuration
+do {
+    configuration = try Configuration(preset: try PresetLibrary.load(options.preset), duration: options.duration)
+} catch {
+    fail("\(error)")
+}
+
+let temporary = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+var template = Array((temporary + "/clumsy-bench.XXXXXX").utf8CString)
+guard let made = mkdtemp(&template) else { fail("cannot create a temporary directory") }
+let directory = String(cString: made)
+
+let world = configuration.world
+print("preset=\(options.preset) duration=\(options.duration) steps=\(configuration.stepCount) "
+      + "timestep=\(fixed(world.timestep, 6)) substeps=\(world.substeps) iterations=\(world.iterations) "
+      + "balls=\(world.pianoStarts.count + 1) sleeping=\(world.sleepTimeThreshold.map { fixed($0, 2) } ?? "off") "
+      + "repetitions=\(options.repetitions)")
+fflush(nil)
+
+/// Chipmunk's part of the share tier: median seconds inside cpSpaceStep, their share of
+/// the run, and the rate Chipmunk alone would reach on this trajectory.
+func shareDetails(wall: Double, chipmunkWalls: [Double], duration: Double) -> String {
+    let chipmunk = median(chipmunkWalls)
+    return " chipmunk_wall=\(fixed(chipmunk, 4)) chipmunk_share=\(fixed(100 * chipmunk / wall, 1))"
+        + " chipmunk_rate=\(fixed(duration / chipmunk, 1))"
+}
+
+var walls: [String: [Double]] = [:]
+var cpus: [String: [Double]] = [:]
+var details: [String: String] = [:]
+var chipmunkWalls: [Double] = []
+for repetition in 0..<options.repetitions {
+    for tier in options.tiers {
+        let cpuStart = cpuNow()
+        let result = runTier(tier, configuration: configuration, directory: directory, tracing: options.trace && repetition == 0)
+        cpus[tier, default: []].append(cpuNow() - cpuStart)
+        walls[tier, default: []].append(result.wall)
+        details[tier] = result.details
+        if let chipmunk = result.chipmunk { chipmunkWalls.append(chipmunk) }
+    }
+}
+for tier in options.tiers {
+    let samples = walls[tier]!
+    let wall = median(samples)
+    print("tier=\(tier) rate=\(fixed(options.duration / wall, 1)) wall=\(fixed(wall, 4)) cpu=\(fixed(median(cpus[tier]!), 4)) "
+          + "samples=\(samples.map { fixed($0, 4) }.joined(separator: ",")) \(details[tier]!)"
+          + (tier == "share" ? shareDetails(wall: wall, chipmunkWalls: chipmunkWalls, duration: options.duration) : ""))
+}
+rmdir(directory)

@@ -1,0 +1,130 @@
+import Foundation
+import MIDIFile
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Checks a MIDI file written up to an interruption: three tracks, every note ended.
+func expectCompleteMIDI(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> MIDIFileContents {
+    let contents = try MIDIFileReader.read(path: path)
+    #expect(contents.tracks.count == 3, "\(contents.tracks.count) tracks", sourceLocation: sourceLocation)
+    for track in contents.tracks.indices {
+        let problems = pairingProblems(contents.tracks[track])
+        #expect(problems.isEmpty, "track \(track): \(problems.prefix(5).joined(separator: "; "))", sourceLocation: sourceLocation)
+    }
+    return contents
+}
+
+/// The simulated seconds in "interrupted at 12.345 s of …".
+func interruptedAt(_ stdout: String) -> Double? {
+    guard let range = stdout.range(of: "interrupted at ") else { return nil }
+    return Double(stdout[range.upperBound...].prefix { $0 != " " })
+}
+
+/// Runs clumsy, sends `signal` `after` seconds, and returns the result with the seconds from
+/// the signal to the exit (an upper bound: it includes reading the captured output).
+func runInterrupted(_ arguments: [String], in directory: String, after delay: Double, signal number: Int32 = SIGINT,
+                    timeout: Double = 30) throws -> (RunResult, afterSignal: Double) {
+    var signalledAt = Date()
+    let result = try CLI.run(arguments, in: directory, timeout: timeout) { pid in
+        usleep(UInt32(delay * 1_000_000))
+        signalledAt = Date()
+        kill(pid, number)
+    }
+    return (result, Date().timeIntervalSince(signalledAt))
+}
+
+@Suite("Live play", .serialized, .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"))
+struct LiveTests {
+    @Test("--live --audio-driver file plays 3 s in about 3 wall seconds into a non-silent WAV")
+    func fileDriver() throws {
+        let directory = try TemporaryDirectory()
+        let result = try CLI.run(["run", "default", "--live", "--audio-driver", "file", "--audio", "live.wav", "--duration", "3",
+                                  "--soundfont", smallSoundFont, "--quiet"], in: directory.path, timeout: 30)
+        #expect(result.status == 0 && !result.signalled, "\(result)")
+        // 3 s paced to the wall clock, plus start-up and at most 1 s of ring-out.
+        #expect(result.elapsed >= 2.5 && result.elapsed <= 6, "the live session took \(result.elapsed) wall seconds")
+        #expect(result.stderr.isEmpty, "stderr: \(result.stderr)")
+        let wav = try WAVFile(path: directory.file("live.wav"))
+        #expect(wav.sampleRate == 44_100 && wav.channels == 2)
+        #expect(wav.duration >= 2.9 && wav.duration <= 5, "live.wav holds \(wav.duration) s")
+        #expect(wav.rms > 100, "live.wav is (nearly) silent: RMS \(wav.rms)")
+        #expect(directory.entries() == ["live.wav"], "files left behind: \(directory.entries())")
+    }
+
+    @Test("Ctrl-C stops a live session within 0.5 s with 130; the MIDI file is complete")
+    func interruptLive() throws {
+        let directory = try TemporaryDirectory()
+        let (result, afterSignal) = try runInterrupted(
+            ["run", "default", "--live", "--audio-driver", "file", "--audio", "live.wav", "--midi", "l.mid",
+             "--soundfont", smallSoundFont], in: directory.path, after: 1.5)
+        #expect(result.status == 130 && !result.signalled && !result.timedOut, "\(result)")
+        #expect(afterSignal <= 0.5, "exited \(afterSignal) s after SIGINT")
+        let stoppedAt = try #require(interruptedAt(result.stdout), "stdout: \(result.stdout)")
+        #expect(stoppedAt > 0.8 && stoppedAt < 2, "interrupted at \(stoppedAt) simulated s after 1.5 wall s")
+        let contents = try expectCompleteMIDI(directory.file("l.mid"))
+        #expect(!noteOns(contents.tracks[1]).isEmpty && !noteOns(contents.tracks[2]).isEmpty, "no notes before the interruption")
+        let wav = try WAVFile(path: directory.file("live.wav"))
+        #expect(wav.duration > 0.5 && wav.duration < 3, "live.wav holds \(wav.duration) s")
+        #expect(directory.hiddenEntries().isEmpty, "temporaries left: \(directory.entries())")
+    }
+
+    @Test("--audio-driver with a name FluidSynth does not know exits 64 naming it and the drivers it has")
+    func unknownDriver() throws {
+        let directory = try TemporaryDirectory()
+        let result = try CLI.run(["run", "default", "--live", "--audio-driver", "nosuchdriver", "--duration", "1", "--midi", "m.mid",
+                                  "--soundfont", smallSoundFont], in: directory.path, timeout: 20)
+        #expect(result.status == 64 && !result.signalled, "\(result)")
+        let message = singleErrorLine(result)
+        #expect(message.contains("nosuchdriver"), "\(message)")
+        #expect(message.contains("file"), "the message does not list the drivers: \(message)")
+        #expect(directory.entries().isEmpty, "files left behind: \(directory.entries())")
+    }
+
+    @Test("--live --audio-driver alsa without a sound device exits 69 naming alsa, in one line")
+    func noDevice() throws {
+        let directory = try TemporaryDirectory()
+        let result = try CLI.run(["run", "default", "--live", "--audio-driver", "alsa", "--duration", "1", "--midi", "m.mid",
+                                  "--soundfont", smallSoundFont], in: directory.path, timeout: 20)
+        if result.status == 0 { try Test.cancel("ALSA played: this machine has a sound device") }
+        #expect(result.status == 69 && !result.signalled, "\(result)")
+        let message = singleErrorLine(result)
+        #expect(message.contains("\"alsa\""), "the message does not name alsa: \(message)")
+        #expect(message.contains("file"), "the message does not point to the file driver: \(message)")
+        #expect(directory.entries().isEmpty, "files left behind: \(directory.entries())")
+    }
+}
+
+@Suite("Interrupted audio render", .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"))
+struct InterruptedRenderTests {
+    @Test("SIGINT during an hour-long render exits 130 soon, with complete WAV, MIDI and event log")
+    func interruptRender() throws {
+        let directory = try TemporaryDirectory()
+        let (result, afterSignal) = try runInterrupted(
+            ["run", "default", "--duration", "3600", "--audio", "r.wav", "--midi", "r.mid", "--events", "r.jsonl",
+             "--soundfont", smallSoundFont], in: directory.path, after: 1)
+        #expect(result.status == 130 && !result.signalled && !result.timedOut, "\(result)")
+        // Stopping takes the current step plus rendering the tail (5.8 s of audio, fast).
+        #expect(afterSignal <= 2, "exited \(afterSignal) s after SIGINT")
+        let stoppedAt = try #require(interruptedAt(result.stdout), "stdout: \(result.stdout)")
+        #expect(directory.entries() == ["r.jsonl", "r.mid", "r.wav"], "files: \(directory.entries())")
+
+        // WAV: a consistent header (checked by the reader) and the interrupted session plus the tail.
+        let wav = try WAVFile(path: directory.file("r.wav"))
+        let expected = expectedFrames(session: stoppedAt, tail: defaultPresetTail, rate: 44_100)
+        // stdout rounds the time to 0.1 s above 10 s: allow 0.05 s either way.
+        #expect(abs(wav.frameCount - expected) <= 64 + 2205, "\(wav.frameCount) frames, expected about \(expected)")
+        #expect(wav.rms > 100, "RMS \(wav.rms)")
+
+        // Event log: ends with a newline, every line parses, nothing after the interruption.
+        let events = try readEventLog(directory.file("r.jsonl"))
+        #expect(events.count > 10, "\(events.count) events")
+        #expect((events.last?.t ?? 0) <= stoppedAt + 0.05, "an event after the interruption at \(stoppedAt) s: \(String(describing: events.last))")
+
+        // MIDI: readable, every note ended, as many notes as the log.
+        let contents = try expectCompleteMIDI(directory.file("r.mid"))
+        #expect(noteOns(contents.tracks[1]).count == events.filter { $0.kind == "bass" }.count)
+        #expect(noteOns(contents.tracks[2]).count == events.filter { $0.kind == "key" }.count)
+    }
+}
