@@ -50,8 +50,8 @@ test: deps
 # memory of a 24-hour MIDI-only session. Takes a while; results go in the README.
 SOAK_SECONDS ?= 86400
 soak: deps
-	$(SWIFT) build -c release --build-tests
-	CLUMSY_SOAK_SECONDS=$(SOAK_SECONDS) $(SWIFT) test -c release --skip-build --filter SoakTests
+	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing
+	CLUMSY_SOAK_SECONDS=$(SOAK_SECONDS) $(SWIFT) test -c release -Xswiftc -enable-testing --skip-build --filter SoakTests
 	$(SWIFT) build -c release --product clumsy
 	@mkdir -p $(OUT)
 	/usr/bin/time -f "peak resident memory of a $(SOAK_SECONDS) s MIDI-only session: %M KB (%e s wall)" \
@@ -60,8 +60,8 @@ soak: deps
 # A long fuzzing campaign of the preset decoder and simulator (CI runs 1500 inputs).
 FUZZ_ITERATIONS ?= 200000
 fuzz: deps
-	$(SWIFT) build -c release --build-tests
-	CLUMSY_FUZZ_ITERATIONS=$(FUZZ_ITERATIONS) $(SWIFT) test -c release --skip-build --filter FuzzTests
+	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing
+	CLUMSY_FUZZ_ITERATIONS=$(FUZZ_ITERATIONS) $(SWIFT) test -c release -Xswiftc -enable-testing --skip-build --filter FuzzTests
 
 clean:
 	rm -rf .build $(OUT)

@@ -71,10 +71,13 @@ enum SamplerFactory {
 /// Each event sounds at frame round(t × rate), applied at FluidSynth's next 64-frame block
 /// boundary (1.45 ms at 44.1 kHz). After the last event the file runs on for the sampler's
 /// `tailDuration` so notes, echoes and reverb die away.
+///
+/// Synthesis runs on its own thread, fed through a bounded queue, so on two cores the physics
+/// costs no wall time: a whole run takes about as long as the synthesis alone. The sampler
+/// sees exactly the same calls in the same order as it would on one thread, so the file is
+/// byte-identical either way.
 public final class AudioFileSink: SessionSink {
-    private let sampler: Sampler
-    private let renderer: AudioFileRenderer
-    private let rate: Double
+    private let worker: RenderWorker
     /// The file being written.
     public let path: String
 
@@ -84,40 +87,202 @@ public final class AudioFileSink: SessionSink {
             throw .usage("--audio \(path): the file name must end in .wav, .flac or .ogg")
         }
         self.path = path
-        sampler = try SamplerFactory.make(samplerConfiguration, session: session)
-        rate = samplerConfiguration.sampleRate
+        let sampler = try SamplerFactory.make(samplerConfiguration, session: session)
+        let renderer: AudioFileRenderer
         do {
             renderer = try AudioFileRenderer(sampler: sampler, path: path, format: format)
         } catch {
             throw SessionError(error)
         }
+        worker = RenderWorker(sampler: sampler, renderer: renderer, rate: samplerConfiguration.sampleRate)
     }
 
     /// Seconds of audio after the session's end.
-    public var tailDuration: Double { sampler.configuration.tailDuration }
+    public var tailDuration: Double { worker.sampler.configuration.tailDuration }
 
+    private var pending: [SessionEvent] = []
+    private var pendingSince = 0.0
+
+    /// Events are handed to the synthesis thread in batches of about half a simulated second,
+    /// so the two threads meet a few times per second rather than every step.
     public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
+        for event in events {
+            if case .note = event { pending.append(event) }
+        }
+        if time - pendingSince >= 0.5 || pending.count >= 4096 {
+            try flush(through: time)
+        }
+    }
+
+    private func flush(through time: Double) throws(SessionError) {
+        pendingSince = time
+        guard !pending.isEmpty else { return }
+        let batch = pending
+        pending.removeAll(keepingCapacity: true)
+        if let error = worker.enqueue(batch) { throw error }
+    }
+
+    public func finish(at time: Double) throws(SessionError) {
+        try flush(through: time)
+        if let error = worker.finish(at: time + tailDuration) { throw error }
+    }
+
+    public func abandon() { worker.abandon() }
+}
+
+/// The synthesis thread of an `AudioFileSink`: a bounded queue of event batches in, audio out.
+final class RenderWorker: @unchecked Sendable {
+    let sampler: Sampler
+    private let renderer: AudioFileRenderer
+    private let rate: Double
+    private var mutex = pthread_mutex_t()
+    private var changed = pthread_cond_t()
+    private var thread: pthread_t?
+    // Guarded by `mutex`:
+    private var queue: [[SessionEvent]] = []
+    private var head = 0
+    private var endTime: Double?
+    private var isCancelled = false
+    private var isDone = false
+    private var failure: SessionError?
+
+    /// Batches (about half a simulated second each) that may wait before the simulator is held back.
+    static let capacity = 64
+
+    init(sampler: Sampler, renderer: AudioFileRenderer, rate: Double) {
+        self.sampler = sampler
+        self.renderer = renderer
+        self.rate = rate
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&changed, nil)
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var handle = pthread_t()
+        let started = pthread_create(&handle, nil, { context in
+            let worker = Unmanaged<RenderWorker>.fromOpaque(context!).takeRetainedValue()
+            worker.loop()
+            return nil
+        }, context)
+        if started == 0 {
+            thread = handle
+        } else {
+            Unmanaged<RenderWorker>.fromOpaque(context).release()
+            failure = .software("cannot start the audio rendering thread")
+            isDone = true
+        }
+    }
+
+    deinit {
+        pthread_cond_destroy(&changed)
+        pthread_mutex_destroy(&mutex)
+    }
+
+    /// Hands a batch to the thread (waiting while the queue is full); returns the thread's error, if any.
+    func enqueue(_ events: [SessionEvent]) -> SessionError? {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        while queue.count - head >= Self.capacity && failure == nil && !isDone {
+            pthread_cond_wait(&changed, &mutex)
+        }
+        if let failure { return failure }
+        queue.append(events)
+        pthread_cond_broadcast(&changed)
+        return nil
+    }
+
+    /// Renders everything queued, then up to `end` seconds, and completes the file.
+    func finish(at end: Double) -> SessionError? {
+        pthread_mutex_lock(&mutex)
+        endTime = end
+        pthread_cond_broadcast(&changed)
+        pthread_mutex_unlock(&mutex)
+        join()
+        pthread_mutex_lock(&mutex)
+        let result = failure
+        pthread_mutex_unlock(&mutex)
+        if result != nil { renderer.abandon() }
+        return result
+    }
+
+    /// Stops the thread and removes the partial file.
+    func abandon() {
+        pthread_mutex_lock(&mutex)
+        isCancelled = true
+        pthread_cond_broadcast(&changed)
+        pthread_mutex_unlock(&mutex)
+        join()
+        renderer.abandon()
+    }
+
+    private func join() {
+        if let thread {
+            pthread_join(thread, nil)
+            self.thread = nil
+        }
+    }
+
+    private func loop() {
+        while true {
+            pthread_mutex_lock(&mutex)
+            while head == queue.count && endTime == nil && !isCancelled {
+                pthread_cond_wait(&changed, &mutex)
+            }
+            if isCancelled {
+                isDone = true
+                pthread_cond_broadcast(&changed)
+                pthread_mutex_unlock(&mutex)
+                return
+            }
+            if head == queue.count, let end = endTime {
+                pthread_mutex_unlock(&mutex)
+                let error = complete(at: end)
+                pthread_mutex_lock(&mutex)
+                failure = failure ?? error
+                isDone = true
+                pthread_cond_broadcast(&changed)
+                pthread_mutex_unlock(&mutex)
+                return
+            }
+            let batch = queue[head]
+            head += 1
+            if head > 256 && head * 2 > queue.count {
+                queue.removeFirst(head)
+                head = 0
+            }
+            pthread_cond_broadcast(&changed)
+            pthread_mutex_unlock(&mutex)
+            if let error = render(batch) {
+                pthread_mutex_lock(&mutex)
+                failure = error
+                isDone = true
+                pthread_cond_broadcast(&changed)
+                pthread_mutex_unlock(&mutex)
+                return
+            }
+        }
+    }
+
+    private func render(_ events: [SessionEvent]) -> SessionError? {
         do {
             for event in events {
                 guard case .note(let note) = event else { continue }
                 try renderer.render(toFrame: Int64((note.time * rate).rounded()))
                 SamplerFactory.play(note, on: sampler)
             }
+            return nil
         } catch {
-            throw SessionError(error)
+            return SessionError(error)
         }
     }
 
-    public func finish(at time: Double) throws(SessionError) {
+    private func complete(at end: Double) -> SessionError? {
         do {
-            try renderer.render(toSeconds: time + tailDuration)
+            try renderer.render(toSeconds: end)
             try renderer.finish()
+            return nil
         } catch {
-            throw SessionError(error)
+            return SessionError(error)
         }
     }
-
-    public func abandon() { renderer.abandon() }
 }
 
 /// Plays the session live through FluidSynth's audio driver; the simulator is paced to the wall clock.

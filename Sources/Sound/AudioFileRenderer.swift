@@ -131,8 +131,7 @@ public final class AudioFileRenderer {
         try render(toFrame: Int64((seconds * sampler.configuration.sampleRate).rounded(.up)))
     }
 
-    /// Closes the file (libsndfile writes the final header), flushes it to disk and
-    /// renames it to `path`. Frees the sampler for another output.
+    /// Closes the file (libsndfile writes the final header) and renames it to `path`. Frees the sampler for another output.
     /// - Throws: `SoundError.writeFailed` if closing, flushing or renaming fails (the
     ///   temporary file is removed), `.rendererClosed` if already closed.
     public func finish() throws(SoundError) {
@@ -143,16 +142,8 @@ public final class AudioFileRenderer {
             abandon()
             throw .writeFailed(path: path, reason: Self.reason(messages, fallback: "closing the file failed"))
         }
-        let descriptor = open(temporaryPath, O_RDONLY)
-        if descriptor >= 0 {
-            let synced = fsync(descriptor)
-            let code = errno
-            close(descriptor)
-            if synced != 0 {
-                abandon()
-                throw .writeFailed(path: path, reason: "flushing to disk failed: \(errorText(code))")
-            }
-        }
+        // No fsync, like every other output of Clumsy: the rename makes the file appear
+        // whole or not at all; durability across a power cut is the file system's business.
         if rename(temporaryPath, path) != 0 {
             let code = errno
             abandon()
