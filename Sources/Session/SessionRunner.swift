@@ -88,7 +88,7 @@ public enum SessionRunner {
         }
         let showsProgress = !request.isQuiet && standardError.isTerminal && writesFiles
         let progress: ((Double) -> Void)? = showsProgress ? { fraction in
-            let percent = Int(fraction * 100)
+            let percent = Int(fraction * 100 + 1e-6)
             standardError.write("\r  simulating \(Format.fixed(fraction * configuration.duration, decimals: 1)) / \(Format.fixed(configuration.duration, decimals: 1)) s  [\(percent)%]")
             standardError.flush()
         } : nil

@@ -7,8 +7,7 @@ import Glibc
 
 // Helpers for the sound tests (AudioTests, LiveTests, SoundFontErrorTests, LeakTests):
 // a strict 16-bit PCM WAV reader, a few measurements on the samples, the documented
-// tail formula, a process runner with its own environment and executable, and a
-// small tmpfs for disk-full runs.
+// tail formula, and a small tmpfs for disk-full runs.
 
 // MARK: SoundFonts
 
@@ -254,70 +253,6 @@ func programs(_ track: [MIDIEvent], channel: UInt8) -> [UInt8] {
     }
 }
 
-// MARK: Processes
-
-/// Runs any program (clumsy under valgrind, or clumsy with an extra environment variable),
-/// like `CLI.run` but with a chosen executable and environment changes.
-enum Spawn {
-    static func run(_ executable: String, _ arguments: [String], environment changes: [String: String?] = [:],
-                    in directory: String? = nil, timeout: Double = 60) throws -> RunResult {
-        let capture = try TemporaryDirectory(prefix: "capture")
-        let outPath = capture.file("stdout")
-        let errPath = capture.file("stderr")
-        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        defer {
-            try? out.close()
-            try? err.close()
-        }
-        var environment = CLI.environment
-        for (name, value) in changes { environment[name] = value }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        let start = Date()
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        var previousMask = sigset_t()
-        pthread_sigmask(SIG_UNBLOCK, &signals, &previousMask)
-        do {
-            try process.run()
-        } catch {
-            pthread_sigmask(SIG_SETMASK, &previousMask, nil)
-            throw error
-        }
-        pthread_sigmask(SIG_SETMASK, &previousMask, nil)
-        var timedOut = false
-        if finished.wait(timeout: .now() + timeout) == .timedOut {
-            timedOut = true
-            kill(process.processIdentifier, SIGKILL)
-            finished.wait()
-        }
-        let elapsed = Date().timeIntervalSince(start)
-        let stdout = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data(), as: UTF8.self)
-        let stderr = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data(), as: UTF8.self)
-        return RunResult(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-                         timedOut: timedOut, stdout: stdout, stderr: stderr, elapsed: elapsed,
-                         arguments: [executable] + arguments)
-    }
-
-    /// The first of `candidates` that is an executable file.
-    static func find(_ candidates: [String]) -> String? {
-        candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-}
-
 // MARK: A tiny file system
 
 /// A tmpfs of `kilobytes` mounted on a fresh directory (needs root); unmounted on `unmount()`.
@@ -329,8 +264,8 @@ final class TinyFileSystem {
     /// Mounts a tmpfs, or returns nil with `mount`'s complaint when that is not possible.
     static func mount(kilobytes: Int) throws -> (TinyFileSystem?, String) {
         let directory = try TemporaryDirectory(prefix: "clumsy-tmpfs")
-        guard let mount = Spawn.find(["/usr/bin/mount", "/bin/mount"]) else { return (nil, "no mount command") }
-        let result = try Spawn.run(mount, ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", directory.path], timeout: 10)
+        guard let mount = firstExecutable(["/usr/bin/mount", "/bin/mount"]) else { return (nil, "no mount command") }
+        let result = try CLI.run(["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", directory.path], executable: mount, timeout: 10)
         guard result.status == 0, !result.signalled else {
             return (nil, "mount -t tmpfs failed (status \(result.status)): \(result.stderr)")
         }
@@ -342,8 +277,8 @@ final class TinyFileSystem {
     private init(directory: TemporaryDirectory) { self.directory = directory }
 
     func unmount() {
-        guard isMounted, let umount = Spawn.find(["/usr/bin/umount", "/bin/umount"]) else { return }
-        _ = try? Spawn.run(umount, [directory.path], timeout: 10)
+        guard isMounted, let umount = firstExecutable(["/usr/bin/umount", "/bin/umount"]) else { return }
+        _ = try? CLI.run([directory.path], executable: umount, timeout: 10)
         isMounted = false
     }
 

@@ -59,7 +59,7 @@ struct AudioRenderTests {
     }
 
     @Test("A FLAC render decodes (sox) to the WAV render's samples (±1 step), and is identical on a rerun",
-          .enabled(if: Spawn.find(["/usr/bin/sox"]) != nil, "needs sox"))
+          .enabled(if: firstExecutable(["/usr/bin/sox"]) != nil, "needs sox"))
     func flacRender() throws {
         let directory = try TemporaryDirectory()
         func render(_ name: String) throws {
@@ -70,7 +70,7 @@ struct AudioRenderTests {
         try render("a.flac")
         let original = try #require(bytes(of: directory.file("a.flac")))
         #expect(Array(original.prefix(4)) == Array("fLaC".utf8), "not a FLAC stream")
-        let stat = try Spawn.run("/usr/bin/sox", [directory.file("a.flac"), "-n", "stat"])
+        let stat = try CLI.run([directory.file("a.flac"), "-n", "stat"], executable: "/usr/bin/sox", timeout: 60)
         #expect(stat.status == 0, "sox cannot decode the FLAC file: \(stat)")
         #expect(stat.stderr.contains("Length (seconds)"), "\(stat)")
         try render("a.flac")
@@ -78,7 +78,7 @@ struct AudioRenderTests {
         #expect(identical, "the rerun wrote a different FLAC file")
 
         try render("a.wav")
-        let decode = try Spawn.run("/usr/bin/sox", [directory.file("a.flac"), directory.file("decoded.wav")])
+        let decode = try CLI.run([directory.file("a.flac"), directory.file("decoded.wav")], executable: "/usr/bin/sox", timeout: 60)
         try #require(decode.status == 0, "\(decode)")
         let decoded = try WAVFile(path: directory.file("decoded.wav"))
         let wav = try WAVFile(path: directory.file("a.wav"))
@@ -96,14 +96,15 @@ struct AudioRenderTests {
     }
 
     @Test("An Ogg render is written and decodes (sox) to about the same length",
-          .enabled(if: Spawn.find(["/usr/bin/sox"]) != nil, "needs sox"))
+          .enabled(if: firstExecutable(["/usr/bin/sox"]) != nil, "needs sox"))
     func oggRender() throws {
         let directory = try TemporaryDirectory()
         let result = try CLI.run(["run", "default", "--duration", "2", "--audio", "a.ogg", "--soundfont", smallSoundFont, "--quiet"],
                                  in: directory.path)
         try #require(result.status == 0 && !result.signalled, "\(result)")
         #expect(Array((bytes(of: directory.file("a.ogg")) ?? []).prefix(4)) == Array("OggS".utf8), "not an Ogg stream")
-        let decode = try Spawn.run("/usr/bin/sox", [directory.file("a.ogg"), "-b", "16", directory.file("decoded.wav")])
+        let decode = try CLI.run([directory.file("a.ogg"), "-b", "16", directory.file("decoded.wav")], executable: "/usr/bin/sox",
+                                timeout: 60)
         try #require(decode.status == 0, "sox cannot decode the Ogg file: \(decode)")
         let decoded = try WAVFile(path: directory.file("decoded.wav"))
         let expected = 2 + defaultPresetTail

@@ -89,7 +89,7 @@ enum ValgrindReport {
     }
 }
 
-let valgrind = Spawn.find(["/usr/bin/valgrind", "/usr/local/bin/valgrind"])
+let valgrind = firstExecutable(["/usr/bin/valgrind", "/usr/local/bin/valgrind"])
 
 @Suite("Leaks")
 struct LeakTests {
@@ -129,11 +129,11 @@ struct LeakTests {
         let suppressions = try directory.write("clumsy.supp", ValgrindReport.suppressions)
         var soundFont = smallSoundFont
         if failing { soundFont = try directory.write("bad.sf2", "not a SoundFont, only text that is long enough\n") }
-        let arguments = ["--leak-check=full", "--show-leak-kinds=definite,indirect", "--errors-for-leak-kinds=definite,indirect",
-                         "--num-callers=60", "--suppressions=" + suppressions,
-                         CLI.executable, "run", "default", "--duration", "2", "--audio", "v.wav", "--midi", "v.mid",
-                         "--events", "v.jsonl", "--soundfont", soundFont, "--quiet"]
-        let result = try Spawn.run(valgrind!, arguments, in: directory.path, timeout: 280)
+        let valgrindArguments = ["--leak-check=full", "--show-leak-kinds=definite,indirect", "--errors-for-leak-kinds=definite,indirect",
+                                 "--num-callers=60", "--suppressions=" + suppressions, CLI.executable]
+        let result = try CLI.run(["run", "default", "--duration", "2", "--audio", "v.wav", "--midi", "v.mid",
+                                  "--events", "v.jsonl", "--soundfont", soundFont, "--quiet"],
+                                 executable: valgrind!, prefix: valgrindArguments, in: directory.path, timeout: 280)
         #expect(!result.timedOut, "valgrind timed out")
         // Without --error-exitcode valgrind exits with the program's own status.
         #expect(result.status == (failing ? 65 : 0) && !result.signalled, "clumsy under valgrind: status \(result.status)\n\(result.stderr.suffix(3000))")

@@ -45,7 +45,7 @@ struct MIDIContentTests {
             return nil
         }
         let text = try #require(texts.first, "no text event in track 0")
-        for part in ["preset default", "seed 1", "gravity 9.81 m/s²", "speed 1.8333 m/s"] {
+        for part in ["preset default", "seed 1", "gravity 9.81 m/s^2", "speed 1.8333 m/s"] {
             #expect(text.contains(part), "track 0 text \"\(text)\" lacks \"\(part)\"")
         }
         #expect(!conductor.contains { $0.message.channel != nil }, "track 0 holds channel messages")
@@ -77,7 +77,7 @@ struct MIDIContentTests {
             return nil
         } ?? []
         let text = try #require(texts.first, "no text event in track 0")
-        for part in ["preset minor-storm", "seed 99", "gravity 3.5 m/s²", "speed 2.25 m/s"] {
+        for part in ["preset minor-storm", "seed 99", "gravity 3.5 m/s^2", "speed 2.25 m/s"] {
             #expect(text.contains(part), "track 0 text \"\(text)\" lacks \"\(part)\"")
         }
         let tempos = session.contents.tracks[0].compactMap { event -> UInt32? in

@@ -61,9 +61,8 @@ struct SoundFontErrorTests {
             status = 66
             mentions = ["\"/nonexistent\"", "CLUMSY_SOUNDFONT"]
         }
-        let executable = CLI.executable
-        let result = try Spawn.run(executable, ["run", "default", "--duration", "604800", "--midi", "m.mid", "--audio", "a.wav"] + flags,
-                                   environment: environment, in: directory.path, timeout: 20)
+        let result = try CLI.run(["run", "default", "--duration", "604800", "--midi", "m.mid", "--audio", "a.wav"] + flags,
+                                 environment: environment, in: directory.path, timeout: 20)
         #expect(!result.timedOut, "the session ran instead of failing on the SoundFont")
         #expect(result.status == status && !result.signalled, "\(result)")
         #expect(result.elapsed < 5, "reporting the SoundFont took \(result.elapsed) s")

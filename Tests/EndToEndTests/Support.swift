@@ -9,7 +9,7 @@ import Glibc
 // (built beside the test bundle) as a child process and look only at what a user
 // sees — exit status, stdout, stderr and the files it writes.
 
-/// What one run of `clumsy` did.
+/// What one run of `clumsy` (or of another program, see `CLI.run`'s `executable`) did.
 struct RunResult: CustomStringConvertible {
     /// Exit status (when `signalled` is false) or the signal number that ended it.
     var status: Int32
@@ -21,10 +21,13 @@ struct RunResult: CustomStringConvertible {
     var stderr: String
     /// Wall-clock seconds from launch to exit.
     var elapsed: Double
+    /// Every argument after the program's name (prefix arguments included).
     var arguments: [String]
+    /// The program that ran: "clumsy", or the path of the executable run instead of it.
+    var program = "clumsy"
 
     var description: String {
-        "clumsy \(arguments.joined(separator: " ")) → status \(status)\(signalled ? " (signal)" : "")\(timedOut ? " (timed out)" : ""), "
+        "\(program) \(arguments.joined(separator: " ")) → status \(status)\(signalled ? " (signal)" : "")\(timedOut ? " (timed out)" : ""), "
             + "\(String(format: "%.2f", elapsed)) s\n--- stdout:\n\(stdout.prefix(2000))\n--- stderr:\n\(stderr.prefix(2000))"
     }
 
@@ -61,9 +64,14 @@ enum CLI {
     /// Kills it and marks `timedOut` after `timeout` seconds. `whileRunning` is called with the
     /// child's pid right after launch (used to send signals). SIGINT and SIGTERM are unblocked
     /// in the child unless `inheritBlockedSignals` (then they are blocked).
-    static func run(_ arguments: [String], in directory: String? = nil, timeout: Double = 30,
+    ///
+    /// `executable` runs another program instead of `clumsy` (sox, mount, or valgrind with
+    /// `CLI.executable` among its `prefix` arguments); `prefix` goes before `arguments`.
+    /// The environment is `CLI.environment` with `changes` applied (a nil value removes the variable).
+    static func run(_ arguments: [String], executable other: String? = nil, prefix: [String] = [],
+                    environment changes: [String: String?] = [:], in directory: String? = nil, timeout: Double = 30,
                     inheritBlockedSignals: Bool = false, whileRunning: ((Int32) -> Void)? = nil) throws -> RunResult {
-        guard FileManager.default.isExecutableFile(atPath: executable) else {
+        if other == nil, !FileManager.default.isExecutableFile(atPath: executable) {
             throw ExecutableNotFound(directory: productsDirectory)
         }
         // Capture into files, not pipes: no risk of a full pipe blocking the child.
@@ -79,8 +87,11 @@ enum CLI {
             try? err.close()
         }
 
+        var environment = environment
+        for (name, value) in changes { environment[name] = value }
+        let arguments = prefix + arguments
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
+        process.executableURL = URL(fileURLWithPath: other ?? executable)
         process.arguments = arguments
         process.environment = environment
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
@@ -118,8 +129,14 @@ enum CLI {
         let stdout = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data(), as: UTF8.self)
         let stderr = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data(), as: UTF8.self)
         return RunResult(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-                         timedOut: timedOut, stdout: stdout, stderr: stderr, elapsed: elapsed, arguments: arguments)
+                         timedOut: timedOut, stdout: stdout, stderr: stderr, elapsed: elapsed, arguments: arguments,
+                         program: other ?? "clumsy")
     }
+}
+
+/// The first of `candidates` that is an executable file.
+func firstExecutable(_ candidates: [String]) -> String? {
+    candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
 }
 
 /// A fresh directory under the system temporary directory, removed on deinit.
