@@ -275,6 +275,10 @@ public final class World {
             let shape = cpCircleShapeNew(staticBody, bouncer.radius, cpVect(bouncer.center))!
             addStatic(shape, type: CollisionType.bouncer, category: Category.bassWorld, mask: Category.bassBall, tag: bouncer.tag)
         }
+        for filler in config.fillers {
+            let shape = cpBoxShapeNew2(staticBody, cpBBNew(filler.minX, filler.minY, filler.maxX, filler.maxY), 0)!
+            addStatic(shape, type: CollisionType.wall, category: Category.pianoWorld, mask: Category.pianoBall, tag: -1)
+        }
         for key in config.keys {
             let f = key.frame
             let shape = cpBoxShapeNew2(staticBody, cpBBNew(f.minX, f.minY, f.maxX, f.maxY), 0)!

@@ -6,7 +6,7 @@
 public struct WorldConfiguration: Sendable, Hashable {
     public static func == (a: WorldConfiguration, b: WorldConfiguration) -> Bool { a.hashKey == b.hashKey }
     public func hash(into hasher: inout Hasher) { hasher.combine(hashKey) }
-    private var hashKey: String { "\(bassArea)\(pianoArea)\(bouncers)\(keys)\(bassStart)\(bassVelocity)\(bassRadius)\(bassSpeed)\(pianoStarts)\(pianoRadius)\(pianoRestitution)\(pianoFriction)\(pianoBallsCollide)\(String(describing: spatialHash))\(gravity)\(timestep)\(substeps)\(iterations)\(String(describing: sleepTimeThreshold))" }
+    private var hashKey: String { "\(bassArea)\(pianoArea)\(bouncers)\(keys)\(bassStart)\(bassVelocity)\(bassRadius)\(bassSpeed)\(pianoStarts)\(pianoRadius)\(pianoRestitution)\(pianoFriction)\(pianoBallsCollide)\(fillers)\(String(describing: spatialHash))\(gravity)\(timestep)\(substeps)\(iterations)\(String(describing: sleepTimeThreshold))" }
 
     /// Where the bass ball lives, metres. Walls surround it.
     public var bassArea: Rect
@@ -37,6 +37,9 @@ public struct WorldConfiguration: Sendable, Hashable {
     /// Whether piano balls collide with each other (false: they pass through one another
     /// and meet only keys and walls — a rain instead of a pile, and far cheaper for swarms).
     public var pianoBallsCollide: Bool = true
+    /// Silent static boxes in the piano area (no contacts reported), e.g. filling the gaps
+    /// between keys so that small balls cannot wedge into them.
+    public var fillers: [Rect] = []
     /// Use Chipmunk's spatial hash instead of its bounding-box tree: (cell size in metres,
     /// number of cells). Faster for many balls of one size; nil keeps the tree.
     public var spatialHash: (cellSize: Double, cells: Int)?
@@ -114,6 +117,7 @@ public struct WorldConfiguration: Sendable, Hashable {
         check(pianoStarts.allSatisfy(\.isFinite), "piano starts must be finite")
         check(bouncers.allSatisfy { $0.radius > 0 && $0.radius.isFinite && $0.center.isFinite }, "bouncers need a positive radius")
         check(keys.allSatisfy { $0.frame.width > 0 && $0.frame.height > 0 }, "keys need a positive size")
+        check(fillers.allSatisfy { $0.width > 0 && $0.height > 0 }, "fillers need a positive size")
         return found
     }
 }

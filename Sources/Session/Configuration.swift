@@ -127,6 +127,7 @@ public struct Configuration: Sendable {
             gravity: preset.gravity, timestep: preset.timestep, substeps: substeps,
             iterations: preset.piano.count > 64 ? 5 : 10, sleepTimeThreshold: preset.piano.count > 64 ? 0.5 : nil)
         world.pianoBallsCollide = preset.piano.collide
+        world.fillers = layout.fillers
         if preset.piano.count > 64 {
             world.spatialHash = (cellSize: 4 * preset.piano.radius, cells: 10 * (preset.piano.count + 64))
         }

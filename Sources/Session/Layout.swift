@@ -19,6 +19,9 @@ public struct Layout: Sendable, Equatable {
     public var pianoStarts: [Vector]
     /// Region where piano balls are (re)dropped.
     public var dropRegion: Rect
+    /// Silent boxes closing the gaps between the keys (and between the keys and the walls)
+    /// at the keys' height, so no ball can wedge into a gap.
+    public var fillers: [Rect]
 
     /// Builds the layout of `preset`; `seed` drives the scatter layout and ball placement.
     public static func make(_ preset: Preset, seed: UInt64) throws(SessionError) -> Layout {
@@ -97,8 +100,15 @@ public struct Layout: Sendable, Equatable {
         var rng = SplitMix64(seed: seed, stream: RandomStream.spawn.rawValue)
         let starts = try spawnPoints(count: preset.piano.count, radius: r, pianoArea: pianoArea,
                                      floor: keyHeight, rng: &rng, presetName: preset.source)
+        var fillers: [Rect] = []
+        var left = pianoArea.minX
+        for key in keys.sorted(by: { $0.frame.minX < $1.frame.minX }) {
+            if key.frame.minX > left { fillers.append(Rect(minX: left, minY: 0, maxX: key.frame.minX, maxY: keyHeight)) }
+            left = max(left, key.frame.maxX)
+        }
+        if pianoArea.maxX > left { fillers.append(Rect(minX: left, minY: 0, maxX: pianoArea.maxX, maxY: keyHeight)) }
         return Layout(bassArea: bassArea, pianoArea: pianoArea, bouncers: bouncers, keys: keys,
-                      bassStart: bassStart, pianoStarts: starts, dropRegion: dropRegion)
+                      bassStart: bassStart, pianoStarts: starts, dropRegion: dropRegion, fillers: fillers)
     }
 
     private static func freeSpot(in area: Rect, avoiding bouncers: [CircleObstacle], radius: Double) -> Vector? {
