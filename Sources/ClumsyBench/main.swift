@@ -10,7 +10,7 @@
 //   simulator  Simulator.run(into: []): plus performer, kicks, redrops; no sink.
 //   midi       Simulator.run(into: [MIDIRecorder]): what `clumsy run --midi x.mid --quiet`
 //              does after start-up, writing into a temporary directory.
-//   share      the midi tier again with `World.measuresChipmunkTime` on: how much of the
+//   share      the midi tier again with the World timing Chipmunk (`timesChipmunk`): how much of the
 //              full run's wall time is spent inside cpSpaceStep on the session's own
 //              trajectory (bare stepping drifts to a different state: no redrops, no kicks).
 //
@@ -163,9 +163,7 @@ func runTier(_ tier: String, configuration: Configuration, directory: String, tr
             if tier != "simulator" {
                 sinks.append(try MIDIRecorder(path: path, configuration: configuration, sound: configuration.sound))
             }
-            World.timesChipmunkInNewWorlds = tier == "share"
-            let simulator = Simulator(configuration: configuration)
-            World.timesChipmunkInNewWorlds = false
+            let simulator = Simulator(configuration: configuration, timesChipmunk: tier == "share")
             var progress: ((Double) -> Void)? = nil
             let start = now()
             if tracing {

@@ -28,20 +28,12 @@ public struct VelocityCurve: Sendable, Hashable, Codable {
         var fraction = (speed - quietSpeed) / span
         if !(fraction > 0) { fraction = 0 }     // also catches NaN
         if fraction > 1 { fraction = 1 }
-        let shaped = exponent == 1 ? fraction : Double.pow(fraction, exponent)
+        let shaped = exponent == 1 ? fraction : pow(fraction, exponent)
         return 1 + Int((126 * shaped).rounded())
     }
 
     /// The same curve with both speeds multiplied by `factor` (> 0).
     public func scaled(by factor: Double) -> VelocityCurve {
         VelocityCurve(quietSpeed: quietSpeed * factor, loudSpeed: loudSpeed * factor, exponent: exponent)
-    }
-}
-
-extension Double {
-    /// `base` raised to `exponent` without Foundation.
-    static func pow(_ base: Double, _ exponent: Double) -> Double {
-        if base == 0 { return 0 }
-        return exp2(exponent * log2(base))
     }
 }

@@ -41,11 +41,13 @@ public final class World {
     /// Builds the world. The configuration must be valid (`problems` empty): Chipmunk aborts on bad values.
     /// `recordsContacts` false installs no collision handlers, so `contacts` stays empty
     /// (for benchmarks that measure bare Chipmunk stepping; sessions keep the default).
-    public init(configuration: WorldConfiguration, recordsContacts: Bool = true) {
+    /// `timesChipmunk` makes `step()` add the wall time spent in `cpSpaceStep` to
+    /// `chipmunkSeconds` (for benchmarks).
+    public init(configuration: WorldConfiguration, recordsContacts: Bool = true, timesChipmunk: Bool = false) {
         precondition(configuration.problems.isEmpty, "invalid world: \(configuration.problems)")
         self.configuration = configuration
         self.substepLength = configuration.timestep / Double(configuration.substeps)
-        self.measuresChipmunkTime = World.timesChipmunkInNewWorlds
+        self.measuresChipmunkTime = timesChipmunk
         World.silenceBannerOnce()
         space = cpSpaceNew()
         cpSpaceSetGravity(space, cpVect(x: 0, y: -configuration.gravity))
@@ -79,39 +81,25 @@ public final class World {
 
     /// Advances the world by one timestep (`substeps` Chipmunk steps).
     public func step() {
-        if measuresChipmunkTime { return stepTimingChipmunk() }
         contacts.removeAll(keepingCapacity: true)
         escapes.removeAll(keepingCapacity: true)
         let start = time
         for index in 0..<configuration.substeps {
             substepTime = start + Double(index + 1) * substepLength
-            cpSpaceStep(space, substepLength)
+            if measuresChipmunkTime {
+                let begin = World.monotonicSeconds()
+                cpSpaceStep(space, substepLength)
+                chipmunkSeconds += World.monotonicSeconds() - begin
+            } else {
+                cpSpaceStep(space, substepLength)
+            }
             enforceRules()
         }
         stepCount += 1
     }
 
-    /// `step()`, adding the time spent in `cpSpaceStep` to `chipmunkSeconds` (benchmarks).
-    private func stepTimingChipmunk() {
-        contacts.removeAll(keepingCapacity: true)
-        escapes.removeAll(keepingCapacity: true)
-        let start = time
-        for index in 0..<configuration.substeps {
-            substepTime = start + Double(index + 1) * substepLength
-            let begin = World.monotonicSeconds()
-            cpSpaceStep(space, substepLength)
-            chipmunkSeconds += World.monotonicSeconds() - begin
-            enforceRules()
-        }
-        stepCount += 1
-    }
-
-    /// For benchmarks: worlds created while this is true time Chipmunk (`measuresChipmunkTime`).
-    /// Set it before creating the world (directly or through a `Simulator`), from one thread.
-    nonisolated(unsafe) public static var timesChipmunkInNewWorlds = false
-    /// When true, `step()` adds the wall time spent inside Chipmunk's `cpSpaceStep` (collision
-    /// callbacks included) to `chipmunkSeconds`. False unless `timesChipmunkInNewWorlds` was set;
-    /// a `let`, so the check costs no exclusivity check in the stepping loop.
+    /// True when `step()` times Chipmunk (see `init`); a `let`, so the check in the stepping
+    /// loop costs a predictable branch and no exclusivity check.
     public let measuresChipmunkTime: Bool
     /// Wall seconds spent inside `cpSpaceStep`, when `measuresChipmunkTime`.
     public private(set) var chipmunkSeconds = 0.0

@@ -4,9 +4,20 @@
 /// process on NaN, zero mass or zero radius, so callers validate first
 /// (`WorldConfiguration.problems` lists what is wrong, for a programmer's precondition).
 public struct WorldConfiguration: Sendable, Hashable {
-    public static func == (a: WorldConfiguration, b: WorldConfiguration) -> Bool { a.hashKey == b.hashKey }
-    public func hash(into hasher: inout Hasher) { hasher.combine(hashKey) }
-    private var hashKey: String { "\(bassArea)\(pianoArea)\(bouncers)\(keys)\(bassStart)\(bassVelocity)\(bassRadius)\(bassSpeed)\(pianoStarts)\(pianoRadius)\(pianoRestitution)\(pianoFriction)\(pianoBallsCollide)\(fillers)\(String(describing: spatialHash))\(gravity)\(timestep)\(substeps)\(iterations)\(String(describing: sleepTimeThreshold))" }
+    /// Chipmunk's spatial hash index settings.
+    public struct SpatialHash: Sendable, Hashable {
+        /// Cell size, metres.
+        public var cellSize: Double
+        /// Number of hash buckets.
+        public var cells: Int
+
+        /// Creates the settings.
+        public init(cellSize: Double, cells: Int) {
+            self.cellSize = cellSize
+            self.cells = cells
+        }
+    }
+
 
     /// Where the bass ball lives, metres. Walls surround it.
     public var bassArea: Rect
@@ -42,7 +53,7 @@ public struct WorldConfiguration: Sendable, Hashable {
     public var fillers: [Rect] = []
     /// Use Chipmunk's spatial hash instead of its bounding-box tree: (cell size in metres,
     /// number of cells). Faster for many balls of one size; nil keeps the tree.
-    public var spatialHash: (cellSize: Double, cells: Int)?
+    public var spatialHash: SpatialHash?
     /// Downward acceleration of the piano balls, m/s² (9.81 = Earth). The bass ball ignores it.
     public var gravity: Double
 
@@ -84,7 +95,12 @@ public struct WorldConfiguration: Sendable, Hashable {
     /// `gravity`, with 10 % headroom. The World clamps piano balls to this speed, so
     /// solver energy drift can never accumulate.
     public var pianoSpeedLimit: Double {
-        max(1.1 * (2 * gravity * pianoArea.height).squareRoot(), 0.5)
+        Self.pianoSpeedLimit(gravity: gravity, height: pianoArea.height)
+    }
+
+    /// `pianoSpeedLimit` for a piano area `height` metres high under `gravity` m/s².
+    public static func pianoSpeedLimit(gravity: Double, height: Double) -> Double {
+        max(1.1 * (2 * gravity * height).squareRoot(), 0.5)
     }
 
     /// Sub-steps needed so that no ball moves more than half the smallest radius (or key

@@ -11,7 +11,7 @@ extension SessionError {
         case .soundFontNotFound, .noSoundFont, .soundFontUnreadable:
             self = .noInput(error.description)
         case .notASoundFont, .soundFontTruncated, .soundFontLoadFailed:
-            self = .preset(file: "", field: "", message: error.description)
+            self = .data(error.description)
         case .outputDirectoryMissing, .outputNotWritable, .openFailed:
             self = .cannotCreate(error.description)
         case .writeFailed, .rendererClosed:
@@ -29,7 +29,7 @@ extension SessionError {
 /// Builds a FluidSynth sampler for a session: SoundFont, effects, programs and controllers.
 enum SamplerFactory {
     /// The sampler configuration of a session (SoundFont already resolved).
-    static func configuration(soundFont: String, sampleRate: Double, polyphony: Int, sound: SoundSettings) -> SamplerConfiguration {
+    static func configuration(soundFont: String, sampleRate: Double, polyphony: Int, sound: Preset.Sound) -> SamplerConfiguration {
         SamplerConfiguration(
             soundFont: soundFont, sampleRate: sampleRate, polyphony: polyphony,
             filter: sound.filter.map { LowPassFilter(cutoff: $0.cutoff, resonance: $0.resonance) },
@@ -300,13 +300,12 @@ public final class LiveSink: SessionSink {
         self.stop = stop
         self.fileName = fileName
         if let fileName {
-            let slash = fileName.lastIndex(of: "/")
-            let directory = slash.map { String(fileName[..<$0]) } ?? "."
-            let base = slash.map { String(fileName[fileName.index(after: $0)...]) } ?? fileName
-            temporaryName = (directory.isEmpty ? "" : directory) + "/." + base + ".\(getpid()).live.tmp"
+            let directory = PresetLibrary.parent(of: fileName)
+            let base = fileName.split(separator: "/").last.map(String.init) ?? fileName
             // FluidSynth picks the format from the extension: keep it on the temporary name.
-            if let dot = base.lastIndex(of: ".") { temporaryName! += String(base[dot...]) }
-            guard PresetLibrary.isDirectory(directory.isEmpty ? "/" : directory), access(directory.isEmpty ? "/" : directory, W_OK) == 0 else {
+            let suffix = base.lastIndex(of: ".").map { String(base[$0...]) } ?? ""
+            temporaryName = (directory == "/" ? "" : directory) + "/." + base + ".\(getpid()).live.tmp" + suffix
+            guard PresetLibrary.isDirectory(directory), access(directory, W_OK) == 0 else {
                 throw .cannotCreate("cannot write \(fileName): the directory must exist and be writable")
             }
         }

@@ -74,8 +74,8 @@ public struct Configuration: Sendable {
     public var bassTone: Tone
     /// Keys tone.
     public var keysTone: Tone
-    /// Effects after flags.
-    public var sound: SoundSettings
+    /// Effects after flags (the preset's sound block with the flags applied).
+    public var sound: Preset.Sound { preset.sound }
 
     /// Resolves `preset` with `overrides` for a session of `duration` seconds.
     public init(preset: Preset, overrides: Overrides = Overrides(), duration: Double) throws(SessionError) {
@@ -104,7 +104,6 @@ public struct Configuration: Sendable {
         self.seed = preset.seed
         self.bassTone = Tone.bass(named: preset.bass.tone)!
         self.keysTone = Tone.keys(named: preset.keys.tone)!
-        self.sound = SoundSettings(preset.sound)
         self.layout = try Layout.make(preset, seed: preset.seed)
 
         var launch = SplitMix64(seed: preset.seed, stream: RandomStream.launch.rawValue)
@@ -112,12 +111,13 @@ public struct Configuration: Sendable {
         let d = 0.7071067811865476
         let direction = Vector(diagonal & 1 == 0 ? d : -d, diagonal & 2 == 0 ? d : -d)
 
-        let fastest = max(preset.speed, 1.1 * (2 * preset.gravity * layout.pianoArea.height).squareRoot())
+        let fastest = max(preset.speed, WorldConfiguration.pianoSpeedLimit(gravity: preset.gravity, height: layout.pianoArea.height))
         // The smallest gap that a step must not jump: a ball's radius where balls meet balls,
         // else a piano ball's radius plus a key's half thickness (12.5 points).
         let keyHalfThickness = 12.5 * Preset.metresPerPoint
         let pianoGap = preset.piano.collide ? preset.piano.radius : preset.piano.radius + keyHalfThickness
         let smallest = min(preset.bass.radius, preset.bass.bouncerRadius, pianoGap, keyHalfThickness * 2)
+        let crowded = preset.piano.count > Self.crowdSize
         let substeps = WorldConfiguration.substeps(timestep: preset.timestep, fastestSpeed: fastest, smallestRadius: smallest)
         world = WorldConfiguration(
             bassArea: layout.bassArea, pianoArea: layout.pianoArea, bouncers: layout.bouncers, keys: layout.keys,
@@ -125,20 +125,19 @@ public struct Configuration: Sendable {
             bassSpeed: preset.speed, pianoStarts: layout.pianoStarts, pianoRadius: preset.piano.radius,
             pianoRestitution: preset.piano.restitution, pianoFriction: preset.piano.friction,
             gravity: preset.gravity, timestep: preset.timestep, substeps: substeps,
-            iterations: preset.piano.count > 64 ? 5 : 10, sleepTimeThreshold: preset.piano.count > 64 ? 0.5 : nil)
+            iterations: crowded ? 5 : 10, sleepTimeThreshold: crowded ? 0.5 : nil)
         world.pianoBallsCollide = preset.piano.collide
         world.fillers = layout.fillers
-        if preset.piano.count > 64 {
-            world.spatialHash = (cellSize: 4 * preset.piano.radius, cells: 10 * (preset.piano.count + 64))
+        if crowded {
+            world.spatialHash = .init(cellSize: 4 * preset.piano.radius, cells: 10 * (preset.piano.count + Self.crowdSize))
         }
         guard world.problems.isEmpty else { throw .software("world configuration rejected: \(world.problems)") }
 
-        let bassCurve = preset.bass.velocity
-        let keysCurve = preset.keys.velocity
         performer = PerformerConfiguration(
             key: preset.key, bassBase: preset.bass.register, keysBase: preset.keys.register, voicing: preset.keys.voicing,
-            bassCurve: VelocityCurve(quietSpeed: bassCurve.quiet * preset.speed, loudSpeed: bassCurve.loud * preset.speed, exponent: bassCurve.exponent),
-            keysCurve: VelocityCurve(quietSpeed: keysCurve.quiet, loudSpeed: keysCurve.loud, exponent: keysCurve.exponent),
+            // The bass curve is written in fractions of the bass speed.
+            bassCurve: preset.bass.velocity.curve.scaled(by: preset.speed),
+            keysCurve: preset.keys.velocity.curve,
             bassNoteLength: preset.bass.noteLength, keysNoteLength: preset.keys.noteLength,
             bassMinimumSpeed: 0, keysMinimumSpeed: preset.keys.minimumSpeed)
         // Every note must be a valid MIDI note.
@@ -209,6 +208,13 @@ public struct Configuration: Sendable {
         }
         return sound
     }
+
+    /// Piano ball count above which a session is tuned for crowds: Chipmunk's sleeping and
+    /// spatial hash, 5 solver iterations, and 128 synthesizer voices instead of 256.
+    public static let crowdSize = 64
+
+    /// True when the session has more than `crowdSize` piano balls.
+    public var isCrowded: Bool { preset.piano.count > Self.crowdSize }
 
     /// Number of fixed timesteps in the session.
     public var stepCount: Int64 { max(1, Int64((duration / preset.timestep).rounded())) }

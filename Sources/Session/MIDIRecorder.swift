@@ -17,7 +17,7 @@ public final class MIDIRecorder: SessionSink {
     private var lastTick: [UInt64] = [0, 0, 0]
 
     /// Opens `path` (created as a temporary now, so a bad path fails before the session runs).
-    public init(path: String, configuration: Configuration, sound: SoundSettings?) throws(SessionError) {
+    public init(path: String, configuration: Configuration, sound: Preset.Sound?) throws(SessionError) {
         do {
             writer = try MIDIFileWriter(path: path, trackCount: 3, ticksPerQuarter: Self.ticksPerQuarter)
         } catch {

@@ -28,6 +28,9 @@ public struct Preset: Sendable, Equatable {
         public var loud: Double
         /// Curve exponent (1 = linear).
         public var exponent: Double
+
+        /// The curve as the performer uses it (speeds taken as written).
+        public var curve: VelocityCurve { VelocityCurve(quietSpeed: quiet, loudSpeed: loud, exponent: exponent) }
     }
 
     /// The bass voice and the bass area.

@@ -65,8 +65,8 @@ public struct PresetFuzzer {
         return bytes
     }
 
-    private static let extremes: [Double] = [0, -0.0, 1, -1, 1e308, -1e308, 1e-308, 5e-324, 0.5, 2, 7, 8, 127, 128, 1000, 1001,
-                                             4096, 1e9, 9_007_199_254_740_993, -9_007_199_254_740_993, 0.001, 100, 101, 20, 0.1, 0.95]
+    private static let extremes: [Double] = [0, -0.0, 1, -1, 1e308, -1e308, 1e-308, Double.leastNonzeroMagnitude, 0.5, 2, 7, 8, 127, 128, 1000, 1001,
+                                             4096, 1e9, 9_007_199_254_740_992, -9_007_199_254_740_992, 0.001, 100, 101, 20, 0.1, 0.95]
     private static let words = ["", "C", "H", "Cb", "B#", "C-1", "G9", "C99", "major", "bebop", "off", "marimba", "kazoo",
                                 "folded", "ring", "scatter", "🎹", String(repeating: "x", count: 300), "\u{0}"]
 

@@ -7,6 +7,9 @@ public enum SessionError: Error, CustomStringConvertible, Equatable {
     case usage(String)
     /// A preset file with a problem: file, JSON field path, what is wrong and what would be accepted.
     case preset(file: String, field: String, message: String)
+    /// Input data that is not what it claims to be, outside any preset (a file named as a
+    /// SoundFont that is truncated or not a SoundFont).
+    case data(String)
     /// An unknown bundled preset name or a preset file that does not exist or cannot be read.
     case noInput(String)
     /// An output file that cannot be created (missing directory, no permission).
@@ -22,7 +25,7 @@ public enum SessionError: Error, CustomStringConvertible, Equatable {
     public var exitStatus: Int32 {
         switch self {
         case .usage: return 64
-        case .preset: return 65
+        case .preset, .data: return 65
         case .noInput: return 66
         case .unavailable: return 69
         case .software: return 70
@@ -35,9 +38,8 @@ public enum SessionError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .usage(let message): return message
         case .preset(let file, let field, let message):
-            if file.isEmpty { return message }
             return field.isEmpty ? "\(file): \(message)" : "\(file): \(field): \(message)"
-        case .noInput(let message), .cannotCreate(let message), .io(let message),
+        case .data(let message), .noInput(let message), .cannotCreate(let message), .io(let message),
              .unavailable(let message), .software(let message):
             return message
         }

@@ -67,7 +67,7 @@ public enum SessionRunner {
                 }
                 let samplerConfiguration = SamplerFactory.configuration(
                     soundFont: soundFont, sampleRate: request.sampleRate,
-                    polyphony: configuration.preset.piano.count > 64 ? 128 : 256, sound: configuration.sound)
+                    polyphony: configuration.isCrowded ? 128 : 256, sound: configuration.sound)
                 // The file driver plays in real time into --audio's file: one sampler does both.
                 let liveFile = request.isLive && request.audioDriver == "file" ? (request.audioPath ?? "clumsy-live.wav") : nil
                 if let path = request.audioPath, liveFile == nil {

@@ -34,10 +34,11 @@ public final class Simulator {
     /// Seconds of the loop window: the last hits inspected for a two-bouncer loop.
     static let loopWindow = 12
 
-    /// Builds the world and the performer for `configuration`.
-    public init(configuration: Configuration) {
+    /// Builds the world and the performer for `configuration`. `timesChipmunk` makes the
+    /// world measure its time inside Chipmunk (`World.chipmunkSeconds`, for benchmarks).
+    public init(configuration: Configuration, timesChipmunk: Bool = false) {
         self.configuration = configuration
-        world = World(configuration: configuration.world)
+        world = World(configuration: configuration.world, timesChipmunk: timesChipmunk)
         performer = Performer(configuration: configuration.performer)
         kicks = SplitMix64(seed: configuration.seed, stream: RandomStream.kicks.rawValue)
         drops = SplitMix64(seed: configuration.seed, stream: RandomStream.drops.rawValue)
@@ -60,7 +61,7 @@ public final class Simulator {
         var percent = -1
         do {
             performer.start(at: 0, into: &notes)
-            flush(through: 0)
+            flush()
             try deliver(to: sinks, through: 0)
             var step: Int64 = 0
             while step < total {
@@ -79,7 +80,7 @@ public final class Simulator {
             }
             let end = world.time
             performer.releaseAll(at: end, into: &notes)
-            flush(through: end)
+            flush()
             try deliver(to: sinks, through: end)
             summary.duration = end
             summary.steps = world.stepCount
@@ -99,7 +100,7 @@ public final class Simulator {
     }
 
     /// Moves performer output into the step's events.
-    private func flush(through time: Double) {
+    private func flush() {
         for note in notes {
             if note.kind == .on {
                 if note.voice == .bass { summary.bassNotes += 1 } else { summary.keyNotes += 1 }
@@ -127,7 +128,7 @@ public final class Simulator {
             performer.perform(hit, into: &notes)
         }
         performer.release(through: now, into: &notes)
-        flush(through: now)
+        flush()
         if !world.escapes.isEmpty {
             for escape in world.escapes { events.append(.escape(time: escape.time, ball: escape.ball)) }
             sortEvents()
