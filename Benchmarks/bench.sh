@@ -160,7 +160,7 @@ row "1b the same, in process" \
 SHARE_WALL=$(value inproc.txt share wall)
 CHIP_WALL=$(value inproc.txt share chipmunk_wall)
 row "1c the same trajectory: time inside Chipmunk" \
-    "tier share (tier midi with \`World.measuresChipmunkTime\`)" "$(tier_text inproc.txt share "$SIM")" \
+    "tier share (tier midi with \`Simulator(…, timesChipmunk: true)\`)" "$(tier_text inproc.txt share "$SIM")" \
     "of which inside \`cpSpaceStep\` (collision callbacks included)" "$(fmt 2 "$CHIP_WALL") s = $(rate "$SIM" "$CHIP_WALL")×" \
     "Chipmunk = $(pct "$CHIP_WALL" "$SHARE_WALL") % of the run; Clumsy's own overhead $(pct "$(calc "$SHARE_WALL - $CHIP_WALL")" "$CHIP_WALL") % of bare" "≥ 80 % (overhead ≤ 25 %)"
 
