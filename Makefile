@@ -9,8 +9,9 @@ OUT ?= out
 DURATION ?= 60
 
 # Debian packages: C libraries, the General MIDI SoundFonts, the LADSPA delay, sox and the
-# fluidsynth command (audio checks and benchmarks), valgrind (leak test).
-DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb-soundfont cmt sox fluidsynth valgrind time
+# fluidsynth command (audio checks and benchmarks), valgrind (leak test); Cairo and the DejaVu
+# fonts (pictures), ffmpeg (video), rsvg-convert and pdftoppm (the picture tests).
+DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb-soundfont cmt sox fluidsynth valgrind time libcairo2-dev fonts-dejavu-core ffmpeg librsvg2-bin poppler-utils
 # Python's mido is the independent MIDI reader the end-to-end tests compare against.
 PYTHON_PACKAGES := mido
 

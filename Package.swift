@@ -18,6 +18,8 @@ let package = Package(
         // System libraries from Debian (libchipmunk-dev, libfluidsynth-dev).
         .systemLibrary(name: "CChipmunk", path: "Sources/CChipmunk"),
         .systemLibrary(name: "CFluidSynth", path: "Sources/CFluidSynth"),
+        // Debian's libcairo2-dev: pictures and video frames.
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo"),
 
         .target(name: "Theory"),
         // Runtime exclusivity checks cost a fifth of all instructions in the stepping loop
@@ -28,7 +30,8 @@ let package = Package(
         .target(name: "FileOutput"),
         .target(name: "MIDIFile", dependencies: ["FileOutput"]),
         .target(name: "Sound", dependencies: ["CFluidSynth"]),
-        .target(name: "Session", dependencies: ["Theory", "Physics", "Performance", "MIDIFile", "Sound", "FileOutput"],
+        .target(name: "Pictures", dependencies: ["CCairo"]),
+        .target(name: "Session", dependencies: ["Theory", "Physics", "Performance", "MIDIFile", "Sound", "FileOutput", "Pictures"],
                 swiftSettings: uncheckedExclusivityInRelease),
         .executableTarget(name: "clumsy", dependencies: [
             "Session",

@@ -24,6 +24,8 @@ public final class Simulator {
     private var stillSince: [Double]
     private let keyTones: [Int]
     private(set) var summary = Summary()
+    /// Looks at the balls after every step (read-only), e.g. to draw video frames.
+    public weak var observer: StepObserver?
 
     /// Steps between two checks of the piano-ball rules.
     static let ruleInterval: Int64 = 12
@@ -63,6 +65,7 @@ public final class Simulator {
             performer.start(at: 0, into: &notes)
             flush()
             try deliver(to: sinks, through: 0)
+            try observer?.observe(BallPositions(world: world), at: 0)
             var step: Int64 = 0
             while step < total {
                 if let stop, stop.isRaised {
@@ -72,6 +75,7 @@ public final class Simulator {
                 advance()
                 step += 1
                 try deliver(to: sinks, through: world.time)
+                try observer?.observe(BallPositions(world: world), at: world.time)
                 if let progress {
                     let now = Int(step * 100 / max(total, 1))
                     if now != percent { percent = now; progress(Double(step) / Double(max(total, 1))) }
