@@ -8,7 +8,7 @@ enum Palette {
     static let filler = Colour(hex: 0x3A3F4A)
     static let text = Colour(hex: 0xE8EAF0)
     static let dimText = Colour(hex: 0x9AA0AC)
-    static let grid = Colour(hex: 0x2A2E38)
+    static let grid = Colour(hex: 0x30353F)
     static let barLine = Colour(hex: 0x4A505C)
     static let bassBall = Colour(hex: 0xFF9F1C)
     static let pianoBall = Colour(hex: 0xF4F4F8)

@@ -24,8 +24,10 @@ public struct RunRequest: Sendable {
     public var isLive = false
     /// Audio driver for live play (nil = FluidSynth's default).
     public var audioDriver: String?
-    /// Process environment (for CLUMSY_SOUNDFONT).
+    /// Process environment (for CLUMSY_SOUNDFONT, and PATH to find ffmpeg).
     public var environment: [String: String] = [:]
+    /// Video to render (with the session's sound), if any.
+    public var video: VideoRequest?
 
     /// Creates a request.
     public init(preset: String = "default", duration: Double = 60, overrides: Overrides = Overrides(),
@@ -49,7 +51,9 @@ public enum SessionRunner {
                            standardError: TerminalOutput = .standardError) throws(SessionError) -> Summary {
         let preset = try PresetLibrary.load(request.preset)
         let configuration = try Configuration(preset: preset, overrides: request.overrides, duration: request.duration)
+        let ffmpeg = try request.video.map { (video) throws(SessionError) -> String in try VideoSink.prepare(video, isLive: request.isLive, environment: request.environment) }
         var sinks: [SessionSink] = []
+        var videoSink: VideoSink?
         do throws(SessionError) {
             if let path = request.midiPath {
                 sinks.append(try MIDIRecorder(path: path, configuration: configuration, sound: configuration.sound))
@@ -57,7 +61,7 @@ public enum SessionRunner {
             if let path = request.eventsPath {
                 sinks.append(try EventLogWriter(path: path))
             }
-            if request.audioPath != nil || request.isLive {
+            if request.audioPath != nil || request.isLive || request.video != nil {
                 let soundFont: String
                 do throws(SoundError) {
                     soundFont = try SoundFontLocator.resolve(explicit: request.soundFont, environment: request.environment,
@@ -73,6 +77,17 @@ public enum SessionRunner {
                 if let path = request.audioPath, liveFile == nil {
                     sinks.append(try AudioFileSink(path: path, samplerConfiguration: samplerConfiguration, session: configuration))
                 }
+                if let video = request.video, let ffmpeg {
+                    // The video's sound is the --audio file's render, or a temporary WAV beside the video.
+                    let audio = request.audioPath ?? VideoSink.temporaryName(for: video.path, suffix: "audio.wav")
+                    if request.audioPath == nil {
+                        sinks.append(try AudioFileSink(path: audio, samplerConfiguration: samplerConfiguration, session: configuration))
+                    }
+                    let sink = try VideoSink(request: video, configuration: configuration, ffmpeg: ffmpeg, audioPath: audio,
+                                             removesAudio: request.audioPath == nil, tail: samplerConfiguration.tailDuration)
+                    sinks.append(sink)
+                    videoSink = sink
+                }
                 if request.isLive {
                     sinks.append(try LiveSink(samplerConfiguration: samplerConfiguration, session: configuration,
                                               driver: request.audioDriver, fileName: liveFile, stop: stop))
@@ -82,7 +97,7 @@ public enum SessionRunner {
             for sink in sinks { sink.abandon() }
             throw error
         }
-        let writesFiles = request.midiPath != nil || request.eventsPath != nil || request.audioPath != nil
+        let writesFiles = request.midiPath != nil || request.eventsPath != nil || request.audioPath != nil || request.video != nil
         if !writesFiles && !request.isQuiet && !request.isLive {
             sinks.append(TextPrinter(output: standardOutput, configuration: configuration))
         }
@@ -93,6 +108,13 @@ public enum SessionRunner {
             standardError.flush()
         } : nil
         let simulator = Simulator(configuration: configuration)
+        simulator.observer = videoSink
+        if showsProgress, let videoSink {
+            videoSink.onFinishing = {
+                standardError.write("\r\u{1B}[K  finishing the video: the sound's tail, then muxing")
+                standardError.flush()
+            }
+        }
         let pacer = request.isLive ? WallClockPacer() : nil
         let summary = try simulator.run(into: sinks, stop: stop, progress: request.isLive ? nil : progress,
                                         pacer: pacer.map { p in { time in p.wait(until: time) } })
@@ -105,6 +127,7 @@ public enum SessionRunner {
             if let path = request.midiPath { outputs.append(path) }
             if let path = request.eventsPath { outputs.append(path) }
             if let path = request.audioPath { outputs.append(path) }
+            if let video = request.video { outputs.append(video.path) }
             standardOutput.write(describe(summary, configuration: configuration, outputs: outputs) + "\n")
             standardOutput.flush()
         }

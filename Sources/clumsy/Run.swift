@@ -76,8 +76,28 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("Audio driver for --live (FluidSynth's: pulseaudio, pipewire, alsa, jack, file, …). With `file`, sound goes to --audio's file (default clumsy-live.wav) in real time.", valueName: "name"))
     var audioDriver: String?
 
+    @Option(help: ArgumentHelp("Render a video of the session with its sound: .mp4 (H.264 + AAC) or .webm (VP9 + Opus), through ffmpeg.", valueName: "file"))
+    var video: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Video frames per second, 1…120 (default 30).", valueName: "n"))
+    var fps: Int?
+
+    @Option(help: ArgumentHelp("Video size in pixels, 64x64…3840x2160, even (default 1280x720).", valueName: "WxH"))
+    var size: String?
+
     @Flag(help: "Print nothing but errors.")
     var quiet = false
+
+    /// The --video, --fps and --size flags as a request (nil without --video).
+    func videoRequest() throws -> VideoRequest? {
+        guard let video else { return nil }
+        if video.isEmpty { throw ValidationError("--video needs a file name") }
+        do {
+            return VideoRequest(path: video, fps: fps ?? 30, size: try size.map { (text) throws(SessionError) in try PictureSize(parsing: text) } ?? .standard)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
 
     /// The seed as a number (validated in `validate()`).
     var seedValue: UInt64? { seed.flatMap { UInt64($0) } }
@@ -111,9 +131,15 @@ struct Run: ParsableCommand {
                 throw ValidationError("--audio \(audio): the file name must end in .wav, .flac or .ogg")
             }
         }
-        let outputs = [midi, events, audio].compactMap { $0 }
+        let outputs = [midi, events, audio, video].compactMap { $0 }
         if Set(outputs.map(canonicalPath)).count != outputs.count {
-            throw ValidationError("--midi, --events and --audio must name different files")
+            throw ValidationError("--midi, --events, --audio and --video must name different files")
+        }
+        if let request = try videoRequest() {
+            do { try request.validate() } catch { throw ValidationError(error.description) }
+            if live { throw ValidationError("--video renders offline; it cannot be combined with --live") }
+        } else if fps != nil || size != nil {
+            throw ValidationError("--fps and --size only apply with --video")
         }
         if let gravity { try check("--gravity", gravity, Limits.gravity, unit: "m/s²") }
         if let speed { try check("--speed", speed, Limits.speed, unit: "m/s") }
@@ -140,6 +166,7 @@ struct Run: ParsableCommand {
         request.isLive = live
         request.audioDriver = audioDriver
         request.environment = ProcessInfoLite.environment
+        request.video = try videoRequest()
         let summary: Summary
         do {
             summary = try SessionRunner.run(request, stop: stopSignal)
