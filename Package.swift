@@ -46,7 +46,8 @@ let package = Package(
         .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
         .testTarget(name: "SoundTests", dependencies: ["Sound"]),
         .testTarget(name: "SessionTests", dependencies: ["Session"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["Session", "MIDIFile"], resources: [.copy("Golden")]),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Session", "MIDIFile", "Pictures"], resources: [.copy("Golden")]),
     ],
     swiftLanguageModes: [.v6]
 )

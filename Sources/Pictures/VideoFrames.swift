@@ -92,9 +92,11 @@ public final class VideoFrameRenderer {
     }
 
     /// Brightness 0…1 of a flash that started at `hit`, seen at `now`.
+    /// Times within a nanosecond count as equal: step n's time n·dt and frame m's time m/fps
+    /// may name the same instant with different rounding.
     public static func flash(since hit: Double, now: Double) -> Double {
-        guard hit.isFinite, now >= hit else { return 0 }
-        return exp(-(now - hit) / flashDecay)
+        guard hit.isFinite, now >= hit - 1e-9 else { return 0 }
+        return exp(-max(0, now - hit) / flashDecay)
     }
 
     static func clock(_ time: Double) -> String {
