@@ -18,7 +18,7 @@ public enum VideoContainer: String, Sendable, CaseIterable {
     /// ffmpeg's video codec arguments.
     var videoCodec: [String] {
         switch self {
-        case .mp4: return ["-c:v", "libx264", "-preset", "superfast", "-crf", "20", "-pix_fmt", "yuv420p"]
+        case .mp4: return ["-c:v", "libx264", "-preset", "ultrafast", "-crf", "20", "-pix_fmt", "yuv420p"]
         case .webm: return ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-row-mt", "1",
                             "-crf", "32", "-b:v", "0", "-pix_fmt", "yuv420p"]
         }

@@ -183,7 +183,9 @@ public enum RollPainter {
             canvas.line(Point(x0, chordBox.minY), Point(x0, chordBox.maxY), Palette.barLine, width: 1)
             let labelX = max(x0 + 3, box.minX + 3)
             let width = canvas.textWidth(chord.name, size: chordSize)
-            if labelX > lastLabelEnd + 4 && labelX + width < max(x1, labelX + width) + 1 {
+            // A label needs room in its chord's visible span (the last chord may run past it).
+            let isLast = i + 1 == roll.chords.count || roll.chords[i + 1].time > end
+            if labelX > lastLabelEnd + 4 && (labelX + width <= x1 || isLast) {
                 canvas.text(chord.name, at: Point(labelX, chordBox.minY + 0.78 * chordHeight), size: chordSize, Palette.text)
                 lastLabelEnd = labelX + width
             }
