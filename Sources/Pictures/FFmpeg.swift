@@ -206,16 +206,60 @@ public final class VideoEncoder {
         self.container = container
         self.videoPath = videoPath
         let arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y",
-                         "-f", "rawvideo", "-pix_fmt", "bgra", "-s", "\(width)x\(height)", "-framerate", "\(fps)", "-i", "pipe:0",
+                         "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-framerate", "\(fps)", "-i", "pipe:0",
                          "-an"] + container.videoCodec + ["-f", "matroska", videoPath]
         process = try FFmpegProcess(executable: ffmpeg, arguments: arguments, feedsInput: true)
     }
 
-    /// Sends one frame (the canvas's pixels).
+    private var planes: [UInt8] = []
+
+    /// Sends one frame (the canvas's pixels, converted to yuv420p here: ffmpeg's own
+    /// conversion from bgra cost it as much CPU as the H.264 encoding, and the pipe carries
+    /// 1.5 bytes a pixel instead of 4).
     public func write(_ canvas: Canvas) throws(PictureError) {
         guard let process else { throw .encoderFailed("the video encoder has already finished") }
-        try canvas.withPixels { (bytes) throws(PictureError) in try process.write(bytes) }
+        let size = canvas.width * canvas.height * 3 / 2
+        if planes.count != size { planes = [UInt8](repeating: 0, count: size) }
+        try canvas.withPixels { (bytes) throws(PictureError) in
+            planes.withUnsafeMutableBufferPointer { out in
+                Self.convertToYUV420(bgra: bytes, rowBytes: canvas.stride, width: canvas.width, height: canvas.height, into: out)
+            }
+        }
+        let failure = planes.withUnsafeBytes { (bytes) -> PictureError? in
+            do throws(PictureError) { try process.write(bytes); return nil } catch { return error }
+        }
+        if let failure { throw failure }
         frameCount += 1
+    }
+
+    /// BT.601 limited-range ("TV") Y, U, V planes from opaque BGRA pixels (what ffmpeg's
+    /// swscale does for an untagged RGB input); chroma is the mean of each 2 × 2 block.
+    /// Width and height must be even.
+    static func convertToYUV420(bgra: UnsafeRawBufferPointer, rowBytes: Int, width: Int, height: Int,
+                                into out: UnsafeMutableBufferPointer<UInt8>) {
+        let src = bgra.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let y = out.baseAddress!
+        let u = y + width * height
+        let v = u + (width / 2) * (height / 2)
+        for row in stride(from: 0, to: height, by: 2) {
+            let top = src + row * rowBytes, bottom = top + rowBytes
+            let yTop = y + row * width, yBottom = yTop + width
+            let chroma = (row / 2) * (width / 2)
+            for column in stride(from: 0, to: width, by: 2) {
+                let a = top + 4 * column, b = bottom + 4 * column
+                let b0 = Int32(a[0]), g0 = Int32(a[1]), r0 = Int32(a[2])
+                let b1 = Int32(a[4]), g1 = Int32(a[5]), r1 = Int32(a[6])
+                let b2 = Int32(b[0]), g2 = Int32(b[1]), r2 = Int32(b[2])
+                let b3 = Int32(b[4]), g3 = Int32(b[5]), r3 = Int32(b[6])
+                yTop[column] = UInt8(truncatingIfNeeded: ((66 * r0 + 129 * g0 + 25 * b0 + 128) >> 8) + 16)
+                yTop[column + 1] = UInt8(truncatingIfNeeded: ((66 * r1 + 129 * g1 + 25 * b1 + 128) >> 8) + 16)
+                yBottom[column] = UInt8(truncatingIfNeeded: ((66 * r2 + 129 * g2 + 25 * b2 + 128) >> 8) + 16)
+                yBottom[column + 1] = UInt8(truncatingIfNeeded: ((66 * r3 + 129 * g3 + 25 * b3 + 128) >> 8) + 16)
+                let r = r0 + r1 + r2 + r3, g = g0 + g1 + g2 + g3, bl = b0 + b1 + b2 + b3   // 4 × the means
+                u[chroma + column / 2] = UInt8(truncatingIfNeeded: ((-38 * r - 74 * g + 112 * bl + 512) >> 10) + 128)
+                v[chroma + column / 2] = UInt8(truncatingIfNeeded: ((112 * r - 94 * g - 18 * bl + 512) >> 10) + 128)
+            }
+        }
     }
 
     /// Ends the stream and waits for the encoder.

@@ -88,4 +88,23 @@ struct PicturesTests {
         #expect(inBar.red > 0.9 && inBar.green > 0.5, "\(inBar)")
         #expect(brightness(outside) < 0.2, "\(outside)")
     }
+
+    @Test("Frames become BT.601 limited-range yuv420p: white, black and red land on the standard values")
+    func yuvConversion() throws {
+        let canvas = try Canvas(width: 4, height: 2)
+        canvas.fill(Box(minX: 0, minY: 0, maxX: 2, maxY: 2), Colour(1, 1, 1))
+        canvas.fill(Box(minX: 2, minY: 0, maxX: 4, maxY: 2), Colour(1, 0, 0))
+        var out = [UInt8](repeating: 0, count: 12)
+        try canvas.withPixels { bytes in
+            out.withUnsafeMutableBufferPointer { VideoEncoder.convertToYUV420(bgra: bytes, rowBytes: canvas.stride, width: 4, height: 2, into: $0) }
+        }
+        #expect(Array(out[0..<8]) == [235, 235, 82, 82, 235, 235, 82, 82])   // Y rows
+        #expect(Array(out[8..<10]) == [128, 90])                              // U: white, red
+        #expect(Array(out[10..<12]) == [128, 240])                            // V: white, red
+        canvas.clear(Colour(0, 0, 0))
+        try canvas.withPixels { bytes in
+            out.withUnsafeMutableBufferPointer { VideoEncoder.convertToYUV420(bgra: bytes, rowBytes: canvas.stride, width: 4, height: 2, into: $0) }
+        }
+        #expect(Array(out[0..<8]) == Array(repeating: 16, count: 8) && Array(out[8...]) == [128, 128, 128, 128])
+    }
 }
