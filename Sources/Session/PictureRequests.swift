@@ -81,8 +81,18 @@ public enum PictureRunner {
         let file = try open(request.outputPath)
         do throws(SessionError) {
             let scene = SceneBuilder.scene(for: configuration)
+            // Progress on stderr (when it is a terminal) for traces long enough to wait for.
+            let standardError = TerminalOutput.standardError
+            let showsProgress = standardError.isTerminal && (request.trace ?? 0) * Double(configuration.preset.piano.count + 1) >= 200
             let trace = try request.trace.map { (seconds) throws(SessionError) -> Trace in
-                try SceneBuilder.trace(configuration, seconds: seconds, stop: stop)
+                try SceneBuilder.trace(configuration, seconds: seconds, stop: stop, progress: showsProgress ? { fraction in
+                    standardError.write("\r  tracing \(Format.fixed(fraction * seconds, decimals: 1)) / \(Format.fixed(seconds, decimals: 1)) s  [\(Int(fraction * 100 + 1e-6))%]")
+                    standardError.flush()
+                } : nil)
+            }
+            if showsProgress {
+                standardError.write("\r\u{1B}[K")
+                standardError.flush()
             }
             let bytes: [UInt8]
             do {

@@ -41,25 +41,38 @@ public enum SceneBuilder {
     static func box(_ r: Rect) -> Box { Box(minX: r.minX, minY: r.minY, maxX: r.maxX, maxY: r.maxY) }
 
     /// The paths of every ball and every hit over the first `seconds` of the session.
-    public static func trace(_ configuration: Configuration, seconds: Double, stop: StopSignal? = nil) throws(SessionError) -> Trace {
+    public static func trace(_ configuration: Configuration, seconds: Double, stop: StopSignal? = nil,
+                             progress: ((Double) -> Void)? = nil) throws(SessionError) -> Trace {
         var traced = configuration
         traced.duration = seconds
         let simulator = Simulator(configuration: traced)
-        let recorder = TraceRecorder(balls: traced.world.pianoStarts.count + 1)
+        let balls = traced.world.pianoStarts.count + 1
+        // Every other step, or sparser so that a long trace of many balls stays under two
+        // million points (32 MB).
+        let interval = max(2, Int((Double(traced.stepCount) * Double(balls) / TraceRecorder.maximumPoints).rounded(.up)))
+        let recorder = TraceRecorder(balls: balls, interval: interval)
         simulator.observer = recorder
-        try simulator.run(into: [recorder], stop: stop)
-        return Trace(paths: recorder.paths, hits: recorder.hits, duration: seconds)
+        // Interrupted, the trace holds what was simulated until then.
+        let summary = try simulator.run(into: [recorder], stop: stop, progress: progress)
+        return Trace(paths: recorder.paths, hits: recorder.hits, duration: summary.duration)
     }
 }
 
-/// Records ball paths (every other step) and the positions of hits, for `--trace`.
+/// Records ball paths (every `interval` steps) and the positions of hits, for `--trace`.
 final class TraceRecorder: SessionSink, StepObserver {
     var paths: [[Point]]
     var hits: [Trace.Hit] = []
     private var pending: [(ball: Int, velocity: Int, isBass: Bool)] = []
     private var steps = 0
+    private let interval: Int
 
-    init(balls: Int) { paths = Array(repeating: [], count: balls) }
+    /// Most path points a trace keeps.
+    static let maximumPoints = 2_000_000.0
+
+    init(balls: Int, interval: Int) {
+        paths = Array(repeating: [], count: balls)
+        self.interval = interval
+    }
 
     func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
         for event in events {
@@ -77,7 +90,7 @@ final class TraceRecorder: SessionSink, StepObserver {
         }
         pending.removeAll(keepingCapacity: true)
         defer { steps += 1 }
-        guard steps % 2 == 0 else { return }
+        guard steps % interval == 0 else { return }
         for index in 0..<min(balls.count, paths.count) {
             let p = balls.position(of: index)
             paths[index].append(Point(p.x, p.y))

@@ -57,5 +57,7 @@ struct Draw: ParsableCommand {
         } catch {
             throw fail(error)
         }
+        // Interrupted during --trace: the picture holds the trace so far.
+        if stopSignal.isRaised { throw ExitCode(128 + stopSignal.raised) }
     }
 }
