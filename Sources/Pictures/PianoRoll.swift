@@ -100,7 +100,9 @@ public enum RollPainter {
         }
         y += 0.9 * t
         let box = Box(minX: margin, minY: y, maxX: w - margin, maxY: h - margin - 1.6 * t)
-        draw(roll, on: canvas, in: box, from: 0, to: max(roll.duration, 1e-3), textSize: t, firstNote: 0, playhead: nil)
+        var drawnUpTo: [Double] = []
+        draw(roll, on: canvas, in: box, from: 0, to: max(roll.duration, 1e-3), textSize: t, firstNote: 0, playhead: nil,
+             drawnUpTo: &drawnUpTo)
         // Bar numbers under the roll.
         let barSeconds = roll.secondsPerBeat * Double(roll.beatsPerBar)
         if barSeconds > 0 {
@@ -118,8 +120,11 @@ public enum RollPainter {
 
     /// Draws `roll` between `start` and `end` seconds into `box`: a chord strip on top, then one
     /// lane per voice with bar and beat lines. Notes before `firstNote` are skipped unseen.
+    /// `drawnUpTo` is scratch space (reused between frames): per lane row, the right edge of
+    /// the bars drawn so far, so that a dense roll (the swarm's thousand notes a second)
+    /// costs at most a bar per pixel column and row rather than one per note.
     static func draw(_ roll: Roll, on canvas: Canvas, in box: Box, from start: Double, to end: Double,
-                     textSize t: Double, firstNote: Int, playhead: Double?) {
+                     textSize t: Double, firstNote: Int, playhead: Double?, drawnUpTo: inout [Double]) {
         let span = end - start
         guard span > 0, box.width > 4, box.height > 4 else { return }
         func xOf(_ time: Double) -> Double { box.minX + (time - start) / span * box.width }
@@ -149,6 +154,12 @@ public enum RollPainter {
             canvas.text(lane.name, at: Point(box.minX + 0.4 * t, top + 1.1 * min(t, laneHeight / 2)), size: 0.8 * min(t, laneHeight / 2),
                         Palette.lane(index).with(alpha: 0.9))
         }
+        var rowStart: [Int] = []
+        rowStart.reserveCapacity(roll.lanes.count)
+        var rows = 0
+        for lane in roll.lanes { rowStart.append(rows); rows += lane.pitches.count }
+        if drawnUpTo.count < rows { drawnUpTo = Array(repeating: 0, count: rows) }
+        for i in 0..<rows { drawnUpTo[i] = -Double.infinity }
         var index = firstNote
         while index < roll.notes.count {
             let note = roll.notes[index]
@@ -164,8 +175,13 @@ public enum RollPainter {
             let y = laneTop + 2 + (rows - 1 - row) / max(rows - 1, 1) * (inner - barHeight)
             let x0 = max(xOf(note.start), box.minX - 2)
             let x1 = min(xOf(min(note.end, playhead ?? note.end)), box.maxX + 2)
+            let right = max(x1, x0 + 1.5)
+            let slot = rowStart[note.lane] + Int(row)
+            if right <= drawnUpTo[slot] + 0.25 { continue }   // already covered by an earlier bar in this row
+            let left = max(x0, drawnUpTo[slot])
+            drawnUpTo[slot] = right
             let alpha = 0.25 + 0.75 * Double(max(1, min(127, note.velocity))) / 127
-            canvas.fill(Box(minX: x0, minY: y, maxX: max(x1, x0 + 1.5), maxY: y + barHeight), Palette.lane(note.lane).with(alpha: alpha))
+            canvas.fill(Box(minX: left, minY: y, maxX: right, maxY: y + barHeight), Palette.lane(note.lane).with(alpha: alpha))
         }
 
         // Chord names along the top, each from its change to the next.

@@ -34,6 +34,7 @@ public final class VideoFrameRenderer {
     /// Seconds a flash takes to fade to 1/e.
     public static let flashDecay = 0.18
     private var firstVisibleNote = 0
+    private var drawnUpTo: [Double] = []
 
     /// Prepares a `width` × `height` renderer for `scene`.
     public init(scene: Scene, width: Int, height: Int, roll: Roll) throws(PictureError) {
@@ -86,7 +87,7 @@ public final class VideoFrameRenderer {
                 firstVisibleNote += 1
             }
             RollPainter.draw(roll, on: canvas, in: strip, from: start, to: end, textSize: 0.9 * t,
-                             firstNote: firstVisibleNote, playhead: time)
+                             firstNote: firstVisibleNote, playhead: time, drawnUpTo: &drawnUpTo)
         }
         try canvas.check()
     }

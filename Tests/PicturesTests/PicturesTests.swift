@@ -81,7 +81,8 @@ struct PicturesTests {
                         secondsPerBeat: 1, beatsPerBar: 4, duration: 10)
         let canvas = try Canvas(width: 500, height: 200)
         let box = Box(minX: 0, minY: 0, maxX: 500, maxY: 200)
-        RollPainter.draw(roll, on: canvas, in: box, from: 0, to: 10, textSize: 10, firstNote: 0, playhead: nil)
+        var scratch: [Double] = []
+        RollPainter.draw(roll, on: canvas, in: box, from: 0, to: 10, textSize: 10, firstNote: 0, playhead: nil, drawnUpTo: &scratch)
         // Pitch 60 is the lane's lowest row: the bar lies at the bottom, from x = 100 to 200.
         let inBar = try canvas.pixel(x: 150, y: 195)
         let outside = try canvas.pixel(x: 300, y: 195)
