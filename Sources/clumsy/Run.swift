@@ -9,8 +9,10 @@ struct Run: ParsableCommand {
         abstract: "Run a session and record it.",
         discussion: """
         With no --midi or --events, the performance is printed as readable lines, then a summary.
+        With --video, a video of the session with its sound, drawn with Cairo and encoded by ffmpeg.
         Exit status: 0 ok, 64 bad flag, 65 bad preset, 66 unknown preset or unreadable file,
-        73 output cannot be created, 74 write error, 130/143 interrupted (files complete up to then).
+        69 no audio device (--live) or no ffmpeg (--video), 73 output cannot be created,
+        74 write error or ffmpeg failed, 130/143 interrupted (files complete up to then).
         """)
 
     @Argument(help: "A bundled preset's name (see `clumsy presets`) or a path to a preset file.")

@@ -65,17 +65,22 @@ struct PictureTests {
         #expect(try draw("c.png", seed: 3) != draw("d.png", seed: 4), "seeds 3 and 4 drew the same trace")
     }
 
-    @Test("roll draws a MIDI file and an event log of the same session; rsvg-convert renders the SVG",
+    @Test("roll draws a MIDI file and an event log of the same session; rsvg-convert and pdftoppm render them; same input, same SVG",
           .enabled(if: hasConverters, "needs librsvg2-bin"))
     func rollFromBothInputs() throws {
         let directory = try TemporaryDirectory()
         let midi = directory.file("s.mid"), events = directory.file("s.jsonl")
         let run = try CLI.run(["run", "--duration", "20", "--midi", midi, "--events", events, "--quiet"])
         try #require(run.status == 0, "\(run)")
-        let fromMIDI = directory.file("midi.svg"), fromLog = directory.file("log.png")
+        let fromMIDI = directory.file("midi.svg"), fromLog = directory.file("log.png"), asPDF = directory.file("log.pdf")
         let r1 = try CLI.run(["roll", midi, "-o", fromMIDI])
         let r2 = try CLI.run(["roll", events, "-o", fromLog, "--size", "1000x400"])
-        try #require(r1.status == 0 && r2.status == 0, "\(r1)\n\(r2)")
+        let r3 = try CLI.run(["roll", events, "-o", asPDF, "--preset", "default"])
+        try #require(r1.status == 0 && r2.status == 0 && r3.status == 0, "\(r1)\n\(r2)\n\(r3)")
+        #expect(pngSize(try convertWithForeignTool(asPDF, in: directory)) != nil)
+        let again = directory.file("again.svg")
+        #expect(try CLI.run(["roll", midi, "-o", again]).status == 0)
+        #expect(bytes(of: again) == bytes(of: fromMIDI), "the same MIDI file drew two different SVGs")
         let svg = String(decoding: try #require(bytes(of: fromMIDI)), as: UTF8.self)
         #expect(svg.contains("<svg") && (svg.contains("<rect") || svg.contains("<path")), "no shapes in the roll's SVG")
         #expect(pngSize(try convertWithForeignTool(fromMIDI, in: directory)) != nil)
