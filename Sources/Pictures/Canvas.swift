@@ -224,6 +224,8 @@ public final class Canvas {
     /// Draws one line of text with its baseline's anchor at `point`, in DejaVu Sans (fontconfig's `sans-serif`).
     func text(_ string: String, at point: Point, size: Double, _ colour: Colour, alignment: Alignment = .left,
               bold: Bool = false, middle: Bool = false) {
+        // Text under 5 px cannot be read (tiny pictures): leave it out rather than smudge.
+        guard size >= 5 else { return }
         cairo_select_font_face(context, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
         cairo_set_font_size(context, size)
         var extents = cairo_text_extents_t()

@@ -88,7 +88,7 @@ public enum RollPainter {
     public static func render(_ roll: Roll, width: Int, height: Int, format: PictureFormat) throws(PictureError) -> [UInt8] {
         let canvas = try Canvas(width: width, height: height, format: format)
         let w = Double(width), h = Double(height)
-        let t = max(7, (min(w, h) / 720 * 15).rounded())
+        let t = Composition.textSize(forShortSide: min(w, h))
         let margin = (0.025 * min(w, h)).rounded()
         canvas.clear(Palette.background)
         var y = margin + 1.6 * t

@@ -41,13 +41,20 @@ public struct Composition: Sendable {
     /// Base text size, pixels.
     public var textSize: Double
 
+    /// Base text size for a canvas whose shorter side is `side` pixels: 15 px at 720, at least
+    /// 6 px from 150 px up; smaller canvases get text too small to draw, and show none.
+    static func textSize(forShortSide side: Double) -> Double {
+        let scaled = (side / 720 * 15).rounded()
+        return side >= 150 ? max(6, scaled) : scaled
+    }
+
     /// The layout of a world picture (`withRoll` false) or a video frame (true).
     public init(width: Int, height: Int, withRoll: Bool) {
         self.width = width
         self.height = height
         let w = Double(width), h = Double(height)
         let margin = (0.025 * min(w, h)).rounded()
-        textSize = max(7, (min(w, h) / 720 * 15).rounded())
+        textSize = Self.textSize(forShortSide: min(w, h))
         var bottom = h - margin
         if withRoll {
             let rollHeight = (0.15 * h).rounded()
