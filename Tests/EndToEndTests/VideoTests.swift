@@ -74,6 +74,18 @@ struct VideoTests {
         #expect(directory.entries() == ["a.wav", "v.mp4"], "left behind: \(directory.entries())")
     }
 
+    @Test("With --video the --audio file is the same render as without it, byte for byte")
+    func sameAudioRender() throws {
+        let directory = try TemporaryDirectory()
+        let alone = directory.file("alone.wav"), withVideo = directory.file("with.wav")
+        let r1 = try CLI.run(["run", "--duration", "2", "--audio", alone, "--soundfont", smallSoundFont, "--quiet"], timeout: 120)
+        let r2 = try CLI.run(["run", "--duration", "2", "--audio", withVideo, "--video", directory.file("v.webm"),
+                              "--size", "160x90", "--soundfont", smallSoundFont, "--quiet"], timeout: 120)
+        try #require(r1.status == 0 && r2.status == 0, "\(r1)\n\(r2)")
+        let a = try #require(bytes(of: alone)), b = try #require(bytes(of: withVideo))
+        #expect(a.count > 100_000 && a == b, "the WAV written beside a video differs from the one written alone")
+    }
+
     @Test("A key lights up in the frame of its hit: the key's pixels brighten within one frame of the event log's time")
     func keyLightsOnItsFrame() throws {
         let directory = try TemporaryDirectory()
