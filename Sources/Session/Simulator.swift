@@ -25,7 +25,7 @@ public final class Simulator {
     private let keyTones: [Int]
     private(set) var summary = Summary()
     /// Looks at the balls after every step (read-only), e.g. to draw video frames.
-    public weak var observer: StepObserver?
+    public var observer: StepObserver?
 
     /// Steps between two checks of the piano-ball rules.
     static let ruleInterval: Int64 = 12
