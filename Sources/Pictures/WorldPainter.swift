@@ -9,12 +9,13 @@ public struct Viewport: Sendable {
     /// Pixel position of the world's origin.
     public var origin: Point
 
-    /// The viewport that fits `world` (metres) centred inside `frame` (pixels).
+    /// The viewport that fits `world` (metres) inside `frame` (pixels), centred across and
+    /// at the top (under the legend when that stands above a tall world).
     public init(fitting world: Box, into frame: Box) {
         scale = min(frame.width / world.width, frame.height / world.height)
-        let usedWidth = world.width * scale, usedHeight = world.height * scale
+        let usedWidth = world.width * scale
         let left = frame.minX + (frame.width - usedWidth) / 2
-        let top = frame.minY + (frame.height - usedHeight) / 2
+        let top = frame.minY
         origin = Point(left - world.minX * scale, top + world.maxY * scale)
     }
 

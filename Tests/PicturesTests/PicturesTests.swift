@@ -15,14 +15,16 @@ func brightness(_ c: Colour) -> Double { (c.red + c.green + c.blue) / 3 }
 
 @Suite("Pictures")
 struct PicturesTests {
-    @Test("The viewport fits the world inside the frame, keeps its aspect and turns y up into y down")
+    @Test("The viewport fits the world inside the frame at its top, centred across, keeps its aspect and turns y up into y down")
     func viewport() {
         let v = Viewport(fitting: Box(minX: 0, minY: 0, maxX: 4, maxY: 2), into: Box(minX: 10, minY: 10, maxX: 410, maxY: 410))
         #expect(v.scale == 100)
         let topLeft = v.map(Point(0, 2)), bottomRight = v.map(Point(4, 0))
-        #expect(topLeft == Point(10, 110) && bottomRight == Point(410, 310))
+        #expect(topLeft == Point(10, 10) && bottomRight == Point(410, 210))   // at the frame's top
         let box = v.map(Box(minX: 1, minY: 0, maxX: 2, maxY: 1))
-        #expect(box.minX == 110 && box.maxX == 210 && box.minY == 210 && box.maxY == 310)
+        #expect(box.minX == 110 && box.maxX == 210 && box.minY == 110 && box.maxY == 210)
+        let narrow = Viewport(fitting: Box(minX: 0, minY: 0, maxX: 2, maxY: 4), into: Box(minX: 0, minY: 0, maxX: 400, maxY: 400))
+        #expect(narrow.scale == 100 && narrow.map(Point(0, 4)) == Point(100, 0))   // centred across
     }
 
     @Test("File extensions choose the format, case-insensitively; others are refused")
