@@ -178,7 +178,7 @@ final class FFmpegProcess {
 
 /// Encodes raw frames to a video file through ffmpeg, then muxes in an audio file.
 ///
-/// Frames go to a first ffmpeg as raw `bgra` through a pipe and are encoded (H.264 or VP9,
+/// Frames, converted to yuv420p here, go to a first ffmpeg raw through a pipe and are encoded (H.264 or VP9,
 /// yuv420p) into a temporary Matroska file; at the end a second ffmpeg copies that video
 /// stream and encodes the audio (AAC or Opus) into the requested container.
 public final class VideoEncoder {

@@ -6,7 +6,7 @@ import Glibc
 /// flash when struck, the active chord in the panel, a piano roll scrolling at the bottom.
 ///
 /// The static world is drawn once; each frame copies it and draws what moves on top, into
-/// one reused image canvas (ARGB32, ffmpeg's `bgra`).
+/// one reused image canvas (ARGB32).
 public final class VideoFrameRenderer {
     /// Frame canvas (read its pixels after `render`).
     public let canvas: Canvas
