@@ -38,30 +38,46 @@ enum SamplerFactory {
     }
 
     /// A sampler with each voice's program and controllers set, as the MIDI file has them.
-    static func make(_ samplerConfiguration: SamplerConfiguration, session: Configuration) throws(SessionError) -> Sampler {
+    static func make(_ samplerConfiguration: SamplerConfiguration, session: SessionPlan) throws(SessionError) -> Sampler {
         let sampler: Sampler
         do {
             sampler = try Sampler(configuration: samplerConfiguration)
         } catch {
             throw SessionError(error)
         }
-        for (voice, tone) in [(Voice.bass, session.bassTone), (Voice.keys, session.keysTone)] {
-            let channel = Int(MIDIRecorder.channel(of: voice))
-            sampler.select(channel: channel, bank: tone.bank, program: tone.program)
+        for voice in session.voices.voices {
+            sampler.select(channel: voice.channel, bank: voice.tone.bank, program: voice.tone.program)
+            sampler.controlChange(channel: voice.channel, controller: 7, value: voice.level)
+            sampler.controlChange(channel: voice.channel, controller: 10, value: voice.openingPan)
             for (controller, value) in session.sound.controllers where controller == 91 || controller == 93 {
-                sampler.controlChange(channel: channel, controller: Int(controller), value: Int(value))
+                sampler.controlChange(channel: voice.channel, controller: Int(controller), value: Int(value))
             }
         }
         return sampler
     }
 
-    /// Sends one note event to a sampler.
-    static func play(_ note: NoteEvent, on sampler: Sampler) {
-        let channel = Int(MIDIRecorder.channel(of: note.voice))
-        if note.kind == .on {
-            sampler.noteOn(channel: channel, note: note.note, velocity: note.velocity)
-        } else {
-            sampler.noteOff(channel: channel, note: note.note)
+    /// Sends one note or controller event to a sampler on its voice's channel (`channels[voice]`).
+    static func play(_ event: SessionEvent, channels: [Int], on sampler: Sampler) {
+        switch event {
+        case .note(let note):
+            let channel = channels[note.voice.rawValue]
+            if note.kind == .on {
+                sampler.noteOn(channel: channel, note: note.note, velocity: note.velocity)
+            } else {
+                sampler.noteOff(channel: channel, note: note.note)
+            }
+        case .control(_, let voice, let controller, let value):
+            sampler.controlChange(channel: channels[voice.rawValue], controller: controller, value: value)
+        default:
+            break
+        }
+    }
+
+    /// True for the events a sampler plays (notes and controllers).
+    static func isPlayed(_ event: SessionEvent) -> Bool {
+        switch event {
+        case .note, .control: return true
+        default: return false
         }
     }
 }
@@ -82,7 +98,7 @@ public final class AudioFileSink: SessionSink {
     public let path: String
 
     /// Loads the SoundFont and opens `path` (format from its extension).
-    init(path: String, samplerConfiguration: SamplerConfiguration, session: Configuration) throws(SessionError) {
+    init(path: String, samplerConfiguration: SamplerConfiguration, session: SessionPlan) throws(SessionError) {
         guard let format = AudioFileFormat(path: path) else {
             throw .usage("--audio \(path): the file name must end in .wav, .flac or .ogg")
         }
@@ -94,7 +110,8 @@ public final class AudioFileSink: SessionSink {
         } catch {
             throw SessionError(error)
         }
-        worker = RenderWorker(sampler: sampler, renderer: renderer, rate: samplerConfiguration.sampleRate)
+        worker = RenderWorker(sampler: sampler, renderer: renderer, rate: samplerConfiguration.sampleRate,
+                              channels: session.voices.voices.map(\.channel))
     }
 
     /// Seconds of audio after the session's end.
@@ -106,9 +123,7 @@ public final class AudioFileSink: SessionSink {
     /// Events are handed to the synthesis thread in batches of about half a simulated second,
     /// so the two threads meet a few times per second rather than every step.
     public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
-        for event in events {
-            if case .note = event { pending.append(event) }
-        }
+        for event in events where SamplerFactory.isPlayed(event) { pending.append(event) }
         if time - pendingSince >= 0.5 || pending.count >= 4096 {
             try flush(through: time)
         }
@@ -135,6 +150,7 @@ final class RenderWorker: @unchecked Sendable {
     let sampler: Sampler
     private let renderer: AudioFileRenderer
     private let rate: Double
+    private let channels: [Int]
     private var mutex = pthread_mutex_t()
     private var changed = pthread_cond_t()
     private var thread: pthread_t?
@@ -149,7 +165,8 @@ final class RenderWorker: @unchecked Sendable {
     /// Batches (about half a simulated second each) that may wait before the simulator is held back.
     static let capacity = 64
 
-    init(sampler: Sampler, renderer: AudioFileRenderer, rate: Double) {
+    init(sampler: Sampler, renderer: AudioFileRenderer, rate: Double, channels: [Int]) {
+        self.channels = channels
         self.sampler = sampler
         self.renderer = renderer
         self.rate = rate
@@ -263,10 +280,9 @@ final class RenderWorker: @unchecked Sendable {
 
     private func render(_ events: [SessionEvent]) -> SessionError? {
         do {
-            for event in events {
-                guard case .note(let note) = event else { continue }
-                try renderer.render(toFrame: Int64((note.time * rate).rounded()))
-                SamplerFactory.play(note, on: sampler)
+            for event in events where SamplerFactory.isPlayed(event) {
+                try renderer.render(toFrame: Int64((event.time * rate).rounded()))
+                SamplerFactory.play(event, channels: channels, on: sampler)
             }
             return nil
         } catch {
@@ -294,9 +310,10 @@ public final class LiveSink: SessionSink {
     /// Starts the audio driver (nil = FluidSynth's default). With the `file` driver, `fileName`
     /// receives the sound: FluidSynth writes a temporary file beside it, renamed into place at
     /// the end, and a file shorter than the time played (a full disk) is an error.
-    init(samplerConfiguration: SamplerConfiguration, session: Configuration, driver: String?, fileName: String?,
+    init(samplerConfiguration: SamplerConfiguration, session: SessionPlan, driver: String?, fileName: String?,
          stop: StopSignal?) throws(SessionError) {
         sampler = try SamplerFactory.make(samplerConfiguration, session: session)
+        channels = session.voices.voices.map(\.channel)
         self.stop = stop
         self.fileName = fileName
         if let fileName {
@@ -318,6 +335,7 @@ public final class LiveSink: SessionSink {
     }
 
     private let fileName: String?
+    private let channels: [Int]
     private var temporaryName: String?
     private var started = 0.0
 
@@ -325,9 +343,7 @@ public final class LiveSink: SessionSink {
     public var driver: String { live.driver }
 
     public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
-        for event in events {
-            if case .note(let note) = event { SamplerFactory.play(note, on: sampler) }
-        }
+        for event in events { SamplerFactory.play(event, channels: channels, on: sampler) }
     }
 
     public func finish(at time: Double) throws(SessionError) {

@@ -135,13 +135,9 @@ public struct Configuration: Sendable {
 
         performer = PerformerConfiguration(
             key: preset.key, bassBase: preset.bass.register, keysBase: preset.keys.register, voicing: preset.keys.voicing,
-            // The bass curve is written in fractions of the bass speed.
-            bassCurve: preset.bass.velocity.curve.scaled(by: preset.speed),
-            keysCurve: preset.keys.velocity.curve,
-            bassNoteLength: preset.bass.noteLength, keysNoteLength: preset.keys.noteLength,
             bassMinimumSpeed: 0, keysMinimumSpeed: preset.keys.minimumSpeed)
         // Every note must be a valid MIDI note.
-        let probe = Performer(configuration: performer)
+        let probe = performer
         for degree in 1...7 {
             guard (0...127).contains(probe.bassNote(degree: degree)) else {
                 throw .preset(file: preset.source, field: "bass.register", message: "puts bass notes outside MIDI 0…127")

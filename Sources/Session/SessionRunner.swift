@@ -24,6 +24,8 @@ public struct RunRequest: Sendable {
     public var isLive = false
     /// Audio driver for live play (nil = FluidSynth's default).
     public var audioDriver: String?
+    /// Musical time (tempo, meter, grid, feel, pans, drums).
+    public var time = TimeSettings()
     /// Process environment (for CLUMSY_SOUNDFONT).
     public var environment: [String: String] = [:]
 
@@ -49,13 +51,14 @@ public enum SessionRunner {
                            standardError: TerminalOutput = .standardError) throws(SessionError) -> Summary {
         let preset = try PresetLibrary.load(request.preset)
         let configuration = try Configuration(preset: preset, overrides: request.overrides, duration: request.duration)
+        let plan = SessionPlan(configuration: configuration, time: request.time)
         var sinks: [SessionSink] = []
         do throws(SessionError) {
             if let path = request.midiPath {
-                sinks.append(try MIDIRecorder(path: path, configuration: configuration, sound: configuration.sound))
+                sinks.append(try MIDIRecorder(path: path, plan: plan))
             }
             if let path = request.eventsPath {
-                sinks.append(try EventLogWriter(path: path))
+                sinks.append(try EventLogWriter(path: path, voices: plan.voices))
             }
             if request.audioPath != nil || request.isLive {
                 let soundFont: String
@@ -67,14 +70,14 @@ public enum SessionRunner {
                 }
                 let samplerConfiguration = SamplerFactory.configuration(
                     soundFont: soundFont, sampleRate: request.sampleRate,
-                    polyphony: configuration.isCrowded ? 128 : 256, sound: configuration.sound)
+                    polyphony: plan.isCrowded ? 128 : 256, sound: plan.sound)
                 // The file driver plays in real time into --audio's file: one sampler does both.
                 let liveFile = request.isLive && request.audioDriver == "file" ? (request.audioPath ?? "clumsy-live.wav") : nil
                 if let path = request.audioPath, liveFile == nil {
-                    sinks.append(try AudioFileSink(path: path, samplerConfiguration: samplerConfiguration, session: configuration))
+                    sinks.append(try AudioFileSink(path: path, samplerConfiguration: samplerConfiguration, session: plan))
                 }
                 if request.isLive {
-                    sinks.append(try LiveSink(samplerConfiguration: samplerConfiguration, session: configuration,
+                    sinks.append(try LiveSink(samplerConfiguration: samplerConfiguration, session: plan,
                                               driver: request.audioDriver, fileName: liveFile, stop: stop))
                 }
             }
@@ -84,7 +87,7 @@ public enum SessionRunner {
         }
         let writesFiles = request.midiPath != nil || request.eventsPath != nil || request.audioPath != nil
         if !writesFiles && !request.isQuiet && !request.isLive {
-            sinks.append(TextPrinter(output: standardOutput, configuration: configuration))
+            sinks.append(TextPrinter(output: standardOutput, plan: plan))
         }
         let showsProgress = !request.isQuiet && standardError.isTerminal && writesFiles
         let progress: ((Double) -> Void)? = showsProgress ? { fraction in
@@ -92,7 +95,7 @@ public enum SessionRunner {
             standardError.write("\r  simulating \(Format.fixed(fraction * configuration.duration, decimals: 1)) / \(Format.fixed(configuration.duration, decimals: 1)) s  [\(percent)%]")
             standardError.flush()
         } : nil
-        let simulator = Simulator(configuration: configuration)
+        let simulator = Simulator(plan: plan)
         let pacer = request.isLive ? WallClockPacer() : nil
         let summary = try simulator.run(into: sinks, stop: stop, progress: request.isLive ? nil : progress,
                                         pacer: pacer.map { p in { time in p.wait(until: time) } })
@@ -105,17 +108,22 @@ public enum SessionRunner {
             if let path = request.midiPath { outputs.append(path) }
             if let path = request.eventsPath { outputs.append(path) }
             if let path = request.audioPath { outputs.append(path) }
-            standardOutput.write(describe(summary, configuration: configuration, outputs: outputs) + "\n")
+            standardOutput.write(describe(summary, plan: plan, outputs: outputs) + "\n")
             standardOutput.flush()
         }
         return summary
     }
 
     /// The one-line summary.
-    public static func describe(_ summary: Summary, configuration: Configuration, outputs: [String]) -> String {
+    public static func describe(_ summary: Summary, plan: SessionPlan, outputs: [String]) -> String {
         var text = summary.wasInterrupted ? "interrupted at " : ""
-        text += "\(Format.fixed(summary.duration, decimals: summary.duration < 10 ? 3 : 1)) s of \(configuration.preset.name) (seed \(configuration.seed), \(configuration.preset.key.description)): "
-        text += "\(summary.bassNotes) bass notes, \(summary.keyNotes) key notes, \(summary.kicks) kicks, \(summary.drops) drops, \(summary.escapes) escapes"
+        text += "\(Format.fixed(summary.duration, decimals: summary.duration < 10 ? 3 : 1)) s of \(plan.name) (seed \(plan.seed), \(plan.key.description)): "
+        // One count per voice, in table order: "12 bass notes, 300 keys notes, 40 drums notes".
+        for (index, voice) in plan.voices.voices.enumerated() {
+            let name = voice.source == .pianoBalls ? "key" : voice.logName
+            text += "\(summary.notes[index]) \(name) notes, "
+        }
+        text += "\(summary.kicks) kicks, \(summary.drops) drops, \(summary.escapes) escapes"
         if !outputs.isEmpty { text += "; wrote " + outputs.joined(separator: ", ") }
         return text
     }
