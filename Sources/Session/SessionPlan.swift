@@ -34,7 +34,7 @@ public struct TimeSettings: Sendable, Equatable {
     /// Keys level, CC7 0…127.
     public var keysLevel = 100
     /// Bass level, CC7 0…127.
-    public var bassLevel = 100
+    public var bassLevel = 72
     /// Percussion level, CC7 0…127.
     public var percussionLevel = 100
     /// Percussion pan −1…1.
@@ -130,11 +130,12 @@ public struct SessionPlan: Sendable {
         performer.percussion = time.percussion ?? PercussionPlan()
         performer.pianoBalls = preset.piano.count
         if case .position = time.keysPan {
-            // Each key's notes sit where the key is: the piano area's left edge hard left, its right edge hard right.
-            let area = c.layout.pianoArea
-            performer.keyPans = c.layout.keys.map { key in
-                let x = (key.frame.minX + key.frame.maxX) / 2
-                return Voice.panController(2 * (x - area.minX) / area.width - 1)
+            // Each key's notes sit where the key is: the leftmost key hard left, the rightmost hard right.
+            let centres = c.layout.keys.map { ($0.frame.minX + $0.frame.maxX) / 2 }
+            let left = centres.min() ?? 0
+            let width = (centres.max() ?? 0) - left
+            performer.keyPans = centres.map { x in
+                Voice.panController(width > 0 ? 2 * (x - left) / width - 1 : 0)
             }
         } else {
             performer.keyPans = nil
