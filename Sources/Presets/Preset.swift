@@ -159,13 +159,6 @@ public struct Preset: Sendable, Equatable {
                 if let newValue { reverbValues = Reverb(level: newValue.level, room: newValue.room) }
             }
         }
-
-        /// Equal when they sound the same: the values of a switched-off effect do not count.
-        public static func == (a: Sound, b: Sound) -> Bool {
-            a.soundFont == b.soundFont && a.filter?.cutoff == b.filter?.cutoff && a.filter?.resonance == b.filter?.resonance
-                && a.delay?.time == b.delay?.time && a.delay?.feedback == b.delay?.feedback && a.delay?.mix == b.delay?.mix
-                && a.reverb?.level == b.reverb?.level && a.reverb?.room == b.reverb?.room
-        }
     }
 
     /// Short name (the file's stem for files).
