@@ -120,6 +120,8 @@ public struct Preset: Sendable, Equatable {
 
         /// SoundFont path, or nil to search the standard places.
         public var soundFont: String?
+        /// Master gain of the synthesizer.
+        public var gain = 0.0
         /// Whether the low-pass filter is on.
         public var isFilterOn = false
         /// The filter's values (kept while off).

@@ -103,6 +103,8 @@ public enum Settings {
 
         .file("sound.soundFont", \.sound.soundFont,
               doc: "SoundFont used when no `--soundfont` or `CLUMSY_SOUNDFONT` is given; a relative path is relative to the preset file's folder"),
+        .number("sound.gain", \.sound.gain, default: 0.5, range: 0...2, flag: "gain",
+                doc: "master gain of the synthesizer (above 1, many notes at once may clip)"),
         .block("sound.filter", \.sound.isFilterOn, default: false, doc: "low-pass filter on every note"),
         .number("sound.filter.cutoff", \.sound.filterValues.cutoff, unit: "Hz", default: 1500, range: 20...20_000,
                 flag: "filter", takesOff: true, doc: "low-pass filter cutoff"),

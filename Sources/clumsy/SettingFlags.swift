@@ -16,6 +16,9 @@ struct SettingFlags: ParsableArguments {
     @Option(name: .customLong("tone"), parsing: .unconditional,
             help: ArgumentHelp(Settings.setting(flag: "tone")!.help, valueName: "name"))
     var tone: String?
+    @Option(name: .customLong("gain"), parsing: .unconditional,
+            help: ArgumentHelp(Settings.setting(flag: "gain")!.help, valueName: "x"))
+    var gain: String?
     @Option(name: .customLong("filter"), parsing: .unconditional,
             help: ArgumentHelp(Settings.setting(flag: "filter")!.help, valueName: "Hz|off"))
     var filter: String?
@@ -44,6 +47,7 @@ struct SettingFlags: ParsableArguments {
         if let gravity { flags["gravity"] = gravity }
         if let speed { flags["speed"] = speed }
         if let tone { flags["tone"] = tone }
+        if let gain { flags["gain"] = gain }
         if let filter { flags["filter"] = filter }
         if let resonance { flags["resonance"] = resonance }
         if let delay { flags["delay"] = delay }
