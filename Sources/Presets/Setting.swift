@@ -105,13 +105,20 @@ public struct Setting: Sendable {
 
     /// A whole number in `range`.
     static func integer(_ path: String, _ keyPath: WritableKeyPath<Preset, Int> & Sendable, default value: Int,
-                        range: ClosedRange<Int>, accepted: String? = nil, doc: String) -> Setting {
+                        range: ClosedRange<Int>, flag: String? = nil, accepted: String? = nil, doc: String) -> Setting {
         let acceptedText = accepted ?? Limits.text(range)
         return Setting(
-            path: path, flag: nil, type: "integer", defaultText: String(value), accepted: acceptedText, doc: doc,
+            path: path, flag: flag, type: "integer", defaultText: String(value), accepted: acceptedText, doc: doc,
+            valueName: "n",
             setDefault: { $0[keyPath: keyPath] = value },
             read: { json, preset, r throws(SessionError) in
                 preset[keyPath: keyPath] = try r.integer(json, at: path, range: range)
+            },
+            parse: { text, preset throws(SessionError) in
+                guard let number = Int(text), range.contains(number) else {
+                    throw .usage("--\(flag ?? path) \(Quote.cut(text)) is not accepted; expected a whole number in \(Limits.text(range))")
+                }
+                preset[keyPath: keyPath] = number
             })
     }
 
@@ -159,16 +166,23 @@ public struct Setting: Sendable {
                 })
     }
 
-    /// One of an enumeration's raw values.
+    /// One of an enumeration's raw values (`--quantize 1/8` style when it has a flag).
     static func choice<Value: RawRepresentable & CaseIterable & Sendable>(
-        _ path: String, _ keyPath: WritableKeyPath<Preset, Value> & Sendable, default value: Value, doc: String
+        _ path: String, _ keyPath: WritableKeyPath<Preset, Value> & Sendable, default value: Value, flag: String? = nil,
+        doc: String
     ) -> Setting where Value.RawValue == String {
         let names = Value.allCases.map(\.rawValue)
-        return Setting(path: path, flag: nil, type: "string", defaultText: "`\"\(value.rawValue)\"`",
-                       accepted: names.joined(separator: ", "), doc: doc,
+        return Setting(path: path, flag: flag, type: "string", defaultText: "`\"\(value.rawValue)\"`",
+                       accepted: names.joined(separator: ", "), doc: doc, valueName: names.joined(separator: "|"),
                        setDefault: { $0[keyPath: keyPath] = value },
                        read: { json, preset, r throws(SessionError) in
                            preset[keyPath: keyPath] = Value(rawValue: try r.choice(json, at: path, choices: names))!
+                       },
+                       parse: { text, preset throws(SessionError) in
+                           guard let choice = Value(rawValue: text) else {
+                               throw .usage("--\(flag ?? path) \(Quote.cut(text)) is not accepted; expected one of: \(names.joined(separator: ", "))")
+                           }
+                           preset[keyPath: keyPath] = choice
                        })
     }
 
@@ -231,12 +245,15 @@ public struct Setting: Sendable {
                 switchTo: { $0[keyPath: keyPath] = $1 })
     }
 
-    /// A row with its own reading (values that are not a plain type, such as the key's tonic).
-    static func custom(_ path: String, type: String, defaultText: String, accepted: String, doc: String,
+    /// A row with its own reading (values that are not a plain type, such as the key's tonic),
+    /// and with a flag, its own parsing of the flag's text.
+    static func custom(_ path: String, type: String, unit: String = "", defaultText: String, accepted: String,
+                       flag: String? = nil, valueName: String? = nil, doc: String,
                        setDefault: @escaping @Sendable (inout Preset) -> Void,
-                       read: @escaping @Sendable (JSONValue, inout Preset, FieldReader) throws(SessionError) -> Void) -> Setting {
-        Setting(path: path, flag: nil, type: type, defaultText: defaultText, accepted: accepted, doc: doc,
-                setDefault: setDefault, read: read)
+                       read: @escaping @Sendable (JSONValue, inout Preset, FieldReader) throws(SessionError) -> Void,
+                       parse: @escaping @Sendable (String, inout Preset) throws(SessionError) -> Void = { _, _ in }) -> Setting {
+        Setting(path: path, flag: flag, type: type, unit: unit, defaultText: defaultText, accepted: accepted, doc: doc,
+                valueName: valueName, setDefault: setDefault, read: read, parse: parse)
     }
 }
 
