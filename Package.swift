@@ -28,13 +28,19 @@ let package = Package(
         .target(name: "FileOutput"),
         .target(name: "MIDIFile", dependencies: ["FileOutput"]),
         .target(name: "Sound", dependencies: ["CFluidSynth"]),
-        .target(name: "Session", dependencies: ["Theory", "Physics", "Performance", "MIDIFile", "Sound", "FileOutput"],
+        // The preset format, strict JSON, the settings table, validation and the bundled library.
+        .target(name: "Presets", dependencies: ["Theory", "Performance"]),
+        .target(name: "Session", dependencies: ["Theory", "Physics", "Performance", "Presets", "MIDIFile", "Sound", "FileOutput"],
                 swiftSettings: uncheckedExclusivityInRelease),
+        // What only tests use: the preset fuzzer and the JSON writer.
+        .target(name: "TestSupport", dependencies: ["Presets", "Session"]),
         .executableTarget(name: "clumsy", dependencies: [
-            "Session",
+            "Session", "Presets",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `make bench`: in-process bare Chipmunk stepping versus the full simulator (Benchmarks/bench.sh).
+        // `make docs`: the settings reference and the generated flags, from the settings table.
+        .executableTarget(name: "clumsy-docs", dependencies: ["Presets"], path: "Sources/ClumsyDocs"),
         .executableTarget(name: "clumsy-bench", dependencies: ["Session", "Physics"], path: "Sources/ClumsyBench"),
 
         .testTarget(name: "TheoryTests", dependencies: ["Theory"]),
@@ -42,7 +48,8 @@ let package = Package(
         .testTarget(name: "PerformanceTests", dependencies: ["Performance", "Theory"]),
         .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
         .testTarget(name: "SoundTests", dependencies: ["Sound"]),
-        .testTarget(name: "SessionTests", dependencies: ["Session"]),
+        .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
+        .testTarget(name: "SessionTests", dependencies: ["Session", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Session", "MIDIFile"], resources: [.copy("Golden")]),
     ],
     swiftLanguageModes: [.v6]

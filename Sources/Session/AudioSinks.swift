@@ -34,7 +34,7 @@ enum SamplerFactory {
             soundFont: soundFont, sampleRate: sampleRate, polyphony: polyphony,
             filter: sound.filter.map { LowPassFilter(cutoff: $0.cutoff, resonance: $0.resonance) },
             delay: sound.delay.map { Delay(time: $0.time, feedback: $0.feedback, mix: $0.mix) },
-            reverb: sound.reverb.map { Reverb(level: $0.level, roomSize: $0.room) })
+            reverb: sound.reverb.map { Reverb(level: $0.level, roomSize: $0.room) }, gain: sound.gain)
     }
 
     /// A sampler with each voice's program and controllers set, as the MIDI file has them.

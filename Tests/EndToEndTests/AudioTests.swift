@@ -191,6 +191,16 @@ struct AudioEffectTests {
         return try WAVFile(path: directory.file(name))
     }
 
+    @Test("--gain 0.25 renders the same notes at half the level of the default gain 0.5")
+    func gain() throws {
+        let directory = try TemporaryDirectory()
+        let normal = try Self.render(directory, "normal.wav", duration: "4", ["--dry"])
+        let quiet = try Self.render(directory, "quiet.wav", duration: "4", ["--dry", "--gain", "0.25"])
+        let ratio = quiet.rms / normal.rms
+        #expect(normal.rms > 100, "the default render is silent (RMS \(normal.rms))")
+        #expect(abs(ratio - 0.5) < 0.03, "RMS ratio \(ratio) with --gain 0.25 against the default 0.5")
+    }
+
     @Test("--filter 300 lowers the spectral centroid well below --filter off")
     func filter() throws {
         let directory = try TemporaryDirectory()
