@@ -51,6 +51,10 @@ public struct Preset: Sendable, Equatable {
         public var velocity: Curve
         /// Seconds without a bouncer hit (or caught in a two-bouncer loop) before the bass ball is kicked.
         public var kickAfter: Double
+        /// Pan −1 (left) … 1 (right).
+        public var pan = 0.0
+        /// Channel volume, MIDI CC7 0…127.
+        public var level = 72
     }
 
     /// The keys voice.
@@ -69,6 +73,58 @@ public struct Preset: Sendable, Equatable {
         public var velocity: Curve
         /// Key hits slower than this are not played (resting contacts), m/s.
         public var minimumSpeed: Double
+        /// Pan: by each key's position, or fixed.
+        public var pan = Voice.Pan.position
+        /// Channel volume, MIDI CC7 0…127.
+        public var level = 100
+        /// Whether the dribble gate is on.
+        public var isDribbleOn = false
+        /// The dribble gate's values (kept while off).
+        public var dribble = DribbleGate(window: 0.25, velocity: 40)
+    }
+
+    /// Musical time besides the tempo and meter: the grid, its feel, and chord changes.
+    public struct Time: Sendable, Equatable {
+        /// Quantisation grid.
+        public var quantize = Grid.off
+        /// 1 = onto the grid line, 0 = where struck.
+        public var strength = 1.0
+        /// Delay of every second grid line, fraction of a grid step.
+        public var swing = 0.0
+        /// Accent on beat 1 (quantised notes).
+        public var downbeatAccent = 12
+        /// Accent on the meter's other strong beats (quantised notes).
+        public var strongAccent = 6
+        /// Velocities are mapped onto velocityFloor…127 (0 = unchanged).
+        public var velocityFloor = 0
+        /// When a bass hit's chord takes over.
+        public var chordChange = ChordChange.hit
+        /// End ringing key notes that are not tones of the new chord at the change.
+        public var endNonChordTones = false
+    }
+
+    /// The percussion voice (GM drums on channel 10).
+    public struct Percussion: Sendable, Equatable {
+        /// Whether there is a percussion voice.
+        public var isOn = false
+        /// Drum for the bass ball's wall hits, or nil.
+        public var bassWalls: Drum?
+        /// Drum for piano balls against the side walls, or nil.
+        public var walls: Drum?
+        /// Drum for piano balls on the floor between the keys, or nil.
+        public var floor: Drum?
+        /// Beats (1-based) of the stomp.
+        public var stomp: [Int] = []
+        /// The stomp's drum.
+        public var stompDrum = Drum.named("kick")!
+        /// The stomp's velocity.
+        public var stompVelocity = 90
+        /// A click on every beat.
+        public var metronome = false
+        /// Channel volume, CC7.
+        public var level = 100
+        /// Pan −1…1.
+        public var pan = 0.0
     }
 
     /// The piano balls.
@@ -171,8 +227,14 @@ public struct Preset: Sendable, Equatable {
     public var description: String
     /// Seed of the session's random choices.
     public var seed: UInt64
-    /// Tempo written into the MIDI file, beats per minute.
+    /// Tempo, quarter notes per minute (the MIDI file's and the grid's).
     public var tempo: Double
+    /// Time signature.
+    public var meter = Meter("4/4")!
+    /// Grid, feel and chord changes.
+    public var time = Time()
+    /// The percussion voice.
+    public var percussion = Percussion()
     /// Fixed physics timestep, seconds.
     public var timestep: Double
     /// Key (tonic and scale).
@@ -295,6 +357,9 @@ public struct Preset: Sendable, Equatable {
 
     /// The rules that tie fields together (each field's own range is checked as it is read).
     private func checkRules(_ r: FieldReader) throws(SessionError) {
+        for (index, beat) in percussion.stomp.enumerated() where beat > meter.beats {
+            throw r.fail("percussion.stomp[\(index)]", "beat \(beat) is not in a bar of \(meter); expected 1…\(meter.beats)")
+        }
         for (path, curve, unit) in [("bass.velocity", bass.velocity, "× speed"), ("keys.velocity", keys.velocity, "m/s")] {
             guard curve.loud > curve.quiet else {
                 throw r.fail("\(path).loud", "must be greater than quiet (\(Format.plain(curve.quiet)) \(unit))")

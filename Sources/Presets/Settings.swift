@@ -16,8 +16,49 @@ public enum Settings {
         .text("description", \.description, default: "", doc: "one line for `clumsy presets`"),
         .seed("seed", \.seed, default: 1, flag: "seed",
               doc: "seed of every random choice: same seed, same session"),
-        .number("tempo", \.tempo, unit: "bpm", default: 120, range: 20...400,
-                doc: "tempo written into the MIDI file (the physics has no tempo)"),
+        .number("tempo", \.tempo, unit: "bpm", default: 120, range: 20...400, flag: "tempo",
+                doc: "quarter notes per minute: the MIDI file's tempo and the clock of the grid, the accents and the chord changes (the physics has no tempo)"),
+        .custom("meter", type: "string", defaultText: "`\"4/4\"`", accepted: Meter.all.map(\.description).joined(separator: ", "),
+                flag: "meter", valueName: "n/d",
+                doc: "time signature; strong beats: 4/4 beats 1 and 3, 3/4 beat 1, 6/8 beats 1 and 4, 5/4 (3+2) beats 1 and 4, 7/8 (2+2+3) beats 1, 3 and 5",
+                setDefault: { $0.meter = Meter("4/4")! },
+                read: { json, preset, r throws(SessionError) in
+                    let names = Meter.all.map(\.description)
+                    preset.meter = Meter(try r.choice(json, at: "meter", choices: names))!
+                },
+                parse: { text, preset throws(SessionError) in
+                    guard let meter = Meter(text) else {
+                        throw .usage("--meter \(Quote.cut(text)) is not accepted; expected one of: \(Meter.all.map(\.description).joined(separator: ", "))")
+                    }
+                    preset.meter = meter
+                }),
+        .custom("time.quantize", type: "string", defaultText: "`\"off\"`", accepted: Grid.all.map(\.description).joined(separator: ", "),
+                flag: "quantize", valueName: "grid",
+                doc: "each note sounds on the first line of this grid at or after its hit (never before it; `t` in the event log, `hit` the physical time); strikes of one pitch on one line become one note, the loudest; off plays every note at its hit",
+                setDefault: { $0.time.quantize = .off },
+                read: { json, preset, r throws(SessionError) in
+                    preset.time.quantize = Grid(try r.choice(json, at: "time.quantize", choices: Grid.all.map(\.description)))!
+                },
+                parse: { text, preset throws(SessionError) in
+                    guard let grid = Grid(text) else {
+                        throw .usage("--quantize \(Quote.cut(text)) is not accepted; expected one of: \(Grid.all.map(\.description).joined(separator: ", "))")
+                    }
+                    preset.time.quantize = grid
+                }),
+        .number("time.strength", \.time.strength, default: 1, range: 0...1, flag: "strength",
+                doc: "how far a quantised note moves from its hit toward its grid line (1 = onto the line, 0.5 = half way)"),
+        .number("time.swing", \.time.swing, default: 0, range: 0...0.75, flag: "swing",
+                doc: "every second grid line is delayed by this fraction of a grid step"),
+        .integer("time.accent.downbeat", \.time.downbeatAccent, default: 12, range: 0...127,
+                 doc: "velocity added to a quantised note on beat 1 of a bar (clamped to 127)"),
+        .integer("time.accent.strong", \.time.strongAccent, default: 6, range: 0...127,
+                 doc: "velocity added to a quantised note on the meter's other strong beats"),
+        .integer("time.velocityFloor", \.time.velocityFloor, default: 0, range: 0...127,
+                 doc: "velocities 1…127 are mapped linearly onto floor…127, lifting ghost notes (0 or 1: unchanged)"),
+        .choice("time.chordChange", \.time.chordChange, default: .hit, flag: "chord-change",
+                doc: "when a bouncer's chord takes over: at the hit, on the next beat line or on the next bar line (then the bass note sounds on that line)"),
+        .boolean("time.endNonChordTones", \.time.endNonChordTones, default: false,
+                 doc: "at a chord change, end the ringing key notes that are not tones of the new chord"),
         .number("timestep", \.timestep, unit: "s", default: 1.0 / 240, range: (1.0 / 4000)...(1.0 / 240),
                 defaultText: "1/240", accepted: "1/4000…1/240",
                 doc: "fixed physics step; sub-steps are added automatically so that no ball moves more than half the smallest gap (a radius, or a key's half thickness) per Chipmunk step"),
@@ -65,6 +106,9 @@ public enum Settings {
                 doc: "impact speed giving velocity 127 (greater than quiet)"),
         .number("bass.velocity.exponent", \.bass.velocity.exponent, default: 0.5, range: Limits.exponent,
                 doc: "velocity curve exponent (1 = linear)"),
+        .number("bass.pan", \.bass.pan, default: 0, range: -1...1, doc: "bass pan: −1 left, 0 centre, 1 right (MIDI CC10 and the sound)"),
+        .integer("bass.level", \.bass.level, default: 72, range: 0...127,
+                 doc: "bass channel volume, MIDI CC7 (72 lets the keys' stereo spread be heard)"),
         .number("bass.kickAfter", \.bass.kickAfter, unit: "s", default: 8, range: 0.5...600,
                 doc: "a bass ball that hits no bouncer for this long, or bounces between just two bouncers for 12 hits, is kicked in a fresh seeded direction"),
 
@@ -87,6 +131,25 @@ public enum Settings {
         .number("keys.minimumSpeed", \.keys.minimumSpeed, unit: "m/s", default: 0.25, range: Limits.impactSpeed,
                 doc: "slower contacts (a ball settling) are not hits"),
 
+        .custom("keys.pan", type: "string or number", defaultText: "`\"position\"`", accepted: "\"position\", or −1…1",
+                doc: "keys pan: each note placed by its key, the leftmost key hard left and the rightmost hard right (a CC10 before a note whose key differs from the last), or one fixed place",
+                setDefault: { $0.keys.pan = .position },
+                read: { json, preset, r throws(SessionError) in
+                    if case .string = json {
+                        _ = try r.choice(json, at: "keys.pan", choices: ["position"])
+                        preset.keys.pan = .position
+                    } else {
+                        preset.keys.pan = .fixed(try r.number(json, at: "keys.pan", range: -1...1, accepted: "\"position\", or −1…1"))
+                    }
+                }),
+        .integer("keys.level", \.keys.level, default: 100, range: 0...127, doc: "keys channel volume, MIDI CC7"),
+        .block("keys.dribble", \.keys.isDribbleOn, default: false,
+               doc: "the dribble gate: a ball striking a key again soon and softly is not heard again (the sounding note rings on)"),
+        .number("keys.dribble.window", \.keys.dribble.window, unit: "s", default: 0.25, range: 0.01...2,
+                doc: "a key hit by the same ball within this time of its last key hit is a dribble"),
+        .integer("keys.dribble.velocity", \.keys.dribble.velocity, default: 40, range: 1...127,
+                 doc: "a dribble softer than this velocity is dropped"),
+
         .integer("piano.count", \.piano.count, default: 4, range: 0...1000, accepted: "0…1000 (must fit the area)",
                  doc: "number of piano balls"),
         .number("piano.radius", \.piano.radius, unit: "m", default: 20 * s, range: 0.02...0.5, defaultText: "0.1333 (20 pt)",
@@ -100,6 +163,31 @@ public enum Settings {
                 doc: "a piano ball lying still (slower than 0.05 m/s, checked every 0.05 s) for this long is dropped again"),
         .boolean("piano.collide", \.piano.collide, default: true,
                  doc: "whether piano balls collide with each other; false makes a rain that never piles up (and is far cheaper for hundreds of balls)"),
+
+        .block("percussion", \.percussion.isOn, default: false,
+               doc: "a percussion voice on MIDI channel 10 (General MIDI drum kit), track \"Drums\""),
+        drum("percussion.bassWalls", \.percussion.bassWalls, doc: "drum played when the bass ball strikes a wall of its area (velocity from the bass curve)"),
+        drum("percussion.walls", \.percussion.walls, doc: "drum played when a piano ball strikes a side wall (velocity from the keys curve)"),
+        drum("percussion.floor", \.percussion.floor, doc: "drum played when a piano ball strikes the floor between the keys"),
+        .custom("percussion.stomp", type: "array of beats", defaultText: "[]", accepted: "beats 1…(beats per bar), distinct; [] for none",
+                doc: "beats of every bar on which the stomp sounds (the polska's foot: [1, 3])",
+                setDefault: { $0.percussion.stomp = [] },
+                read: { json, preset, r throws(SessionError) in
+                    if case .array(let items) = json, items.isEmpty { preset.percussion.stomp = []; return }
+                    preset.percussion.stomp = try r.integerList(json, at: "percussion.stomp", range: 1...7, maximumCount: 7, what: "beat")
+                }),
+        .custom("percussion.stompDrum", type: "string", defaultText: "`\"kick\"`", accepted: "a drum name (see below)",
+                doc: "the stomp's drum",
+                setDefault: { $0.percussion.stompDrum = Drum.named("kick")! },
+                read: { json, preset, r throws(SessionError) in
+                    preset.percussion.stompDrum = Drum.named(try r.choice(json, at: "percussion.stompDrum", choices: Drum.catalog.map(\.name)))!
+                }),
+        .integer("percussion.stompVelocity", \.percussion.stompVelocity, default: 90, range: 1...127,
+                 doc: "the stomp's velocity before accents"),
+        .boolean("percussion.metronome", \.percussion.metronome, default: false,
+                 doc: "a click on every beat: high wood block on beat 1, low wood block on the others"),
+        .integer("percussion.level", \.percussion.level, default: 100, range: 0...127, doc: "drums channel volume, MIDI CC7"),
+        .number("percussion.pan", \.percussion.pan, default: 0, range: -1...1, doc: "drums pan −1…1"),
 
         .file("sound.soundFont", \.sound.soundFont,
               doc: "SoundFont used when no `--soundfont` or `CLUMSY_SOUNDFONT` is given; a relative path is relative to the preset file's folder"),
@@ -123,6 +211,17 @@ public enum Settings {
         .number("sound.reverb.room", \.sound.reverbValues.room, default: 0.5, range: 0...1, flag: "room",
                 doc: "reverb room size"),
     ]
+
+    /// A drum name from `Drum.catalog`, or `"none"`.
+    private static func drum(_ path: String, _ keyPath: WritableKeyPath<Preset, Drum?> & Sendable, doc: String) -> Setting {
+        .custom(path, type: "string", defaultText: "`\"none\"`",
+                accepted: "none, " + Drum.catalog.map(\.name).joined(separator: ", "), doc: doc,
+                setDefault: { $0[keyPath: keyPath] = nil },
+                read: { json, preset, r throws(SessionError) in
+                    let name = try r.choice(json, at: path, choices: ["none"] + Drum.catalog.map(\.name))
+                    preset[keyPath: keyPath] = Drum.named(name)
+                })
+    }
 
     /// The setting at `path`, if any.
     public static func setting(at path: String) -> Setting? { all.first { $0.path == path } }

@@ -2,50 +2,6 @@ import Theory
 import Physics
 import Performance
 
-/// The musical-time settings of a session (tempo, meter, grid, feel, voices' places, drums),
-/// resolved and validated; the defaults play exactly what the original app played.
-public struct TimeSettings: Sendable, Equatable {
-    /// Quarter notes per minute, or nil for the preset's `tempo`.
-    public var tempo: Double? = nil
-    /// Time signature.
-    public var meter = Meter("4/4")!
-    /// Quantisation grid.
-    public var quantize = Grid.off
-    /// 1 = onto the grid line, 0 = where it was struck.
-    public var strength = 1.0
-    /// Delay of every second grid line, as a fraction of a grid step.
-    public var swing = 0.0
-    /// Accent on beat 1 of a bar, velocity steps (quantised notes only).
-    public var downbeatAccent = 12
-    /// Accent on the meter's other strong beats, velocity steps (quantised notes only).
-    public var strongAccent = 6
-    /// Velocities 1…127 are mapped onto velocityFloor…127 (0 = unchanged).
-    public var velocityFloor = 0
-    /// When a bass hit's chord takes over.
-    public var chordChange = ChordChange.hit
-    /// End ringing key notes that are not tones of the new chord at the change.
-    public var endsNonChordTones = false
-    /// The keys' dribble gate, or nil.
-    public var dribble: DribbleGate? = nil
-    /// Keys pan: by key position, or fixed.
-    public var keysPan = Voice.Pan.position
-    /// Bass pan −1…1.
-    public var bassPan = 0.0
-    /// Keys level, CC7 0…127.
-    public var keysLevel = 100
-    /// Bass level, CC7 0…127.
-    public var bassLevel = 72
-    /// Percussion level, CC7 0…127.
-    public var percussionLevel = 100
-    /// Percussion pan −1…1.
-    public var percussionPan = 0.0
-    /// Drums, or nil for no percussion voice.
-    public var percussion: PercussionPlan? = nil
-
-    /// The original app's musical time: 120 bpm 4/4, nothing quantised, keys panned by position.
-    public init() {}
-}
-
 /// A session resolved: everything downstream (the simulator, the performer, every sink) reads
 /// this value, never the preset.
 public struct SessionPlan: Sendable {
@@ -98,9 +54,11 @@ public struct SessionPlan: Sendable {
         public var pianoBallsCollide: Bool
     }
 
-    /// Resolves a configuration (preset + flags) with its musical-time settings.
-    public init(configuration c: Configuration, time: TimeSettings = TimeSettings()) {
+    /// Resolves a configuration (the preset with the flags applied).
+    public init(configuration c: Configuration) {
         let preset = c.preset
+        let time = preset.time
+        let percussion = preset.percussion
         name = preset.name
         duration = c.duration
         seed = c.seed
@@ -109,27 +67,31 @@ public struct SessionPlan: Sendable {
         speed = preset.speed
         layout = c.layout
         world = c.world
-        clock = Clock(tempo: time.tempo ?? preset.tempo, meter: time.meter, grid: time.quantize, strength: time.strength, swing: time.swing)
+        clock = Clock(tempo: preset.tempo, meter: preset.meter, grid: time.quantize, strength: time.strength, swing: time.swing)
         feel = Feel(downbeatAccent: time.downbeatAccent, strongAccent: time.strongAccent, velocityFloor: time.velocityFloor)
         var rows = [
             // The bass curve is written in fractions of the bass speed.
             Voice(name: "Bass", channel: 0, tone: c.bassTone, curve: preset.bass.velocity.curve.scaled(by: preset.speed),
-                  noteLength: preset.bass.noteLength, level: time.bassLevel, pan: .fixed(time.bassPan), source: .bassBall),
+                  noteLength: preset.bass.noteLength, level: preset.bass.level, pan: .fixed(preset.bass.pan), source: .bassBall),
             Voice(name: "Keys", channel: 1, tone: c.keysTone, curve: preset.keys.velocity.curve,
-                  noteLength: preset.keys.noteLength, level: time.keysLevel, pan: time.keysPan, source: .pianoBalls),
+                  noteLength: preset.keys.noteLength, level: preset.keys.level, pan: preset.keys.pan, source: .pianoBalls),
         ]
-        if time.percussion != nil {
+        var drums: PercussionPlan?
+        if percussion.isOn {
+            drums = PercussionPlan(bassWalls: percussion.bassWalls, walls: percussion.walls, floor: percussion.floor,
+                                   stompBeats: percussion.stomp, stomp: percussion.stompDrum,
+                                   stompVelocity: percussion.stompVelocity, metronome: percussion.metronome)
             rows.append(Voice(name: "Drums", channel: 9, tone: Drum.kit, curve: preset.keys.velocity.curve, noteLength: 0.2,
-                              level: time.percussionLevel, pan: .fixed(time.percussionPan), source: .percussion))
+                              level: percussion.level, pan: .fixed(percussion.pan), source: .percussion))
         }
         voices = VoiceTable(rows)
         var performer = c.performer
         performer.chordChange = time.chordChange
-        performer.endsNonChordTones = time.endsNonChordTones
-        performer.dribble = time.dribble
-        performer.percussion = time.percussion ?? PercussionPlan()
+        performer.endsNonChordTones = time.endNonChordTones
+        performer.dribble = preset.keys.isDribbleOn ? preset.keys.dribble : nil
+        performer.percussion = drums ?? PercussionPlan()
         performer.pianoBalls = preset.piano.count
-        if case .position = time.keysPan {
+        if case .position = preset.keys.pan {
             // Each key's notes sit where the key is: the leftmost key hard left, the rightmost hard right.
             let centres = c.layout.keys.map { ($0.frame.minX + $0.frame.maxX) / 2 }
             let left = centres.min() ?? 0
@@ -141,7 +103,7 @@ public struct SessionPlan: Sendable {
             performer.keyPans = nil
         }
         self.performer = performer
-        world.recordsWallContacts = time.percussion?.needsWallContacts ?? false
+        world.recordsWallContacts = drums?.needsWallContacts ?? false
         keyTones = preset.keys.tones
         rules = Rules(kickAfter: preset.bass.kickAfter, redropAfter: preset.piano.redropAfter, restAfter: preset.piano.restAfter,
                       pianoRadius: preset.piano.radius, pianoBallsCollide: preset.piano.collide)

@@ -24,8 +24,6 @@ public struct RunRequest: Sendable {
     public var isLive = false
     /// Audio driver for live play (nil = FluidSynth's default).
     public var audioDriver: String?
-    /// Musical time (tempo, meter, grid, feel, pans, drums).
-    public var time = TimeSettings()
     /// Process environment (for CLUMSY_SOUNDFONT).
     public var environment: [String: String] = [:]
 
@@ -51,7 +49,7 @@ public enum SessionRunner {
                            standardError: TerminalOutput = .standardError) throws(SessionError) -> Summary {
         let preset = try PresetLibrary.load(request.preset)
         let configuration = try Configuration(preset: preset, overrides: request.overrides, duration: request.duration)
-        let plan = SessionPlan(configuration: configuration, time: request.time)
+        let plan = SessionPlan(configuration: configuration)
         var sinks: [SessionSink] = []
         do throws(SessionError) {
             if let path = request.midiPath {

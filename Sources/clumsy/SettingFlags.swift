@@ -7,6 +7,24 @@ struct SettingFlags: ParsableArguments {
     @Option(name: .customLong("seed"), parsing: .unconditional,
             help: ArgumentHelp(Settings.setting(flag: "seed")!.help, valueName: "n"))
     var seed: String?
+    @Option(name: .customLong("tempo"), parsing: .unconditional,
+            help: ArgumentHelp(Settings.setting(flag: "tempo")!.help, valueName: "bpm"))
+    var tempo: String?
+    @Option(name: .customLong("meter"), parsing: .unconditional,
+            help: ArgumentHelp(Settings.setting(flag: "meter")!.help, valueName: "n/d"))
+    var meter: String?
+    @Option(name: .customLong("quantize"), parsing: .unconditional,
+            help: ArgumentHelp(Settings.setting(flag: "quantize")!.help, valueName: "grid"))
+    var quantize: String?
+    @Option(name: .customLong("strength"), parsing: .unconditional,
+            help: ArgumentHelp(Settings.setting(flag: "strength")!.help, valueName: "x"))
+    var strength: String?
+    @Option(name: .customLong("swing"), parsing: .unconditional,
+            help: ArgumentHelp(Settings.setting(flag: "swing")!.help, valueName: "x"))
+    var swing: String?
+    @Option(name: .customLong("chord-change"), parsing: .unconditional,
+            help: ArgumentHelp(Settings.setting(flag: "chord-change")!.help, valueName: "hit|beat|bar"))
+    var chordChange: String?
     @Option(name: .customLong("gravity"), parsing: .unconditional,
             help: ArgumentHelp(Settings.setting(flag: "gravity")!.help, valueName: "m/s²"))
     var gravity: String?
@@ -44,6 +62,12 @@ struct SettingFlags: ParsableArguments {
     var given: [String: String] {
         var flags: [String: String] = [:]
         if let seed { flags["seed"] = seed }
+        if let tempo { flags["tempo"] = tempo }
+        if let meter { flags["meter"] = meter }
+        if let quantize { flags["quantize"] = quantize }
+        if let strength { flags["strength"] = strength }
+        if let swing { flags["swing"] = swing }
+        if let chordChange { flags["chord-change"] = chordChange }
         if let gravity { flags["gravity"] = gravity }
         if let speed { flags["speed"] = speed }
         if let tone { flags["tone"] = tone }
