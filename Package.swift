@@ -13,6 +13,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
     ],
     targets: [
         // System libraries from Debian (libchipmunk-dev, libfluidsynth-dev).
@@ -25,13 +26,14 @@ let package = Package(
         // checks still apply; debug builds and tests keep the runtime checks.
         .target(name: "Physics", dependencies: ["CChipmunk"], swiftSettings: uncheckedExclusivityInRelease),
         .target(name: "Performance", dependencies: ["Theory"]),
-        .target(name: "FileOutput"),
+        // One way to write a file (swift-system's FilePath, FileDescriptor and Errno underneath).
+        .target(name: "FileOutput", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "MIDIFile", dependencies: ["FileOutput"]),
-        .target(name: "Sound", dependencies: ["CFluidSynth"]),
+        .target(name: "Sound", dependencies: ["CFluidSynth", "FileOutput"]),
         .target(name: "Session", dependencies: ["Theory", "Physics", "Performance", "MIDIFile", "Sound", "FileOutput"],
                 swiftSettings: uncheckedExclusivityInRelease),
         .executableTarget(name: "clumsy", dependencies: [
-            "Session",
+            "Session", "FileOutput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `make bench`: in-process bare Chipmunk stepping versus the full simulator (Benchmarks/bench.sh).

@@ -1,5 +1,6 @@
 import Sound
 import Performance
+import FileOutput
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -300,17 +301,18 @@ public final class LiveSink: SessionSink {
         self.stop = stop
         self.fileName = fileName
         if let fileName {
-            let directory = PresetLibrary.parent(of: fileName)
-            let base = fileName.split(separator: "/").last.map(String.init) ?? fileName
-            // FluidSynth picks the format from the extension: keep it on the temporary name.
-            let suffix = base.lastIndex(of: ".").map { String(base[$0...]) } ?? ""
-            temporaryName = (directory == "/" ? "" : directory) + "/." + base + ".\(getpid()).live.tmp" + suffix
-            guard PresetLibrary.isDirectory(directory), access(directory, W_OK) == 0 else {
-                throw .cannotCreate("cannot write \(fileName): the directory must exist and be writable")
+            guard let format = AudioFileFormat(path: fileName) else {
+                throw .usage("--audio \(fileName): the file name must end in .wav, .flac or .ogg")
+            }
+            self.format = format
+            do {
+                output = try OutputFile(path: fileName, byName: true)
+            } catch {
+                throw .cannotCreate("cannot write \(error.path): \(error.reason)")
             }
         }
         do {
-            live = try LiveAudio(sampler: sampler, driver: driver, fileName: temporaryName)
+            live = try LiveAudio(sampler: sampler, driver: driver, fileName: output?.writePath.string, format: format)
         } catch {
             throw SessionError(error)
         }
@@ -318,7 +320,8 @@ public final class LiveSink: SessionSink {
     }
 
     private let fileName: String?
-    private var temporaryName: String?
+    private var output: OutputFile?
+    private var format: AudioFileFormat?
     private var started = 0.0
 
     /// The driver actually in use.
@@ -345,27 +348,29 @@ public final class LiveSink: SessionSink {
         try commitFile(rate: sampler.configuration.sampleRate)
     }
 
-    /// Renames the file driver's output into place after checking that it holds what was played.
+    /// Puts the file driver's output in place after checking that it holds what was played.
+    /// Only 16-bit WAV has a size known in advance; FLAC and Ogg must at least hold more than
+    /// their headers.
     private func commitFile(rate: Double) throws(SessionError) {
-        guard let fileName, let temporaryName else { return }
-        var info = stat()
+        guard let fileName, let output else { return }
         let played = WallClockPacer.now() - started
-        let expected = played * rate * 4   // 16-bit stereo
-        guard stat(temporaryName, &info) == 0, Double(info.st_size) >= 0.8 * expected - 65536 else {
-            unlink(temporaryName)
+        let size = Double(output.writtenSize ?? 0)
+        let expected = format == .wav ? 0.8 * played * rate * 4 - 65536 : (played > 1 ? 1024 : 1)
+        guard size >= expected else {
+            output.abandon()
             throw .io("cannot write \(fileName): the live file driver wrote less than was played (disk full?)")
         }
-        guard rename(temporaryName, fileName) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporaryName)
-            throw .io("cannot write \(fileName): \(reason)")
+        do {
+            try output.commit()
+        } catch {
+            throw .io("cannot write \(fileName): \(error.reason)")
         }
     }
 
     public func abandon() {
         sampler.allNotesOff()
         live.stop()
-        if let temporaryName { unlink(temporaryName) }
+        output?.abandon()
     }
 }
 

@@ -1,3 +1,4 @@
+import FileOutput
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -73,10 +74,7 @@ public enum PresetLibrary {
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
+    static func parent(of path: String) -> String { PathName.directory(of: path) }
 
     static func isDirectory(_ path: String) -> Bool {
         var info = stat()

@@ -30,12 +30,13 @@ public final class LiveAudio: @unchecked Sendable {
     ///   - driver: a name from `availableDrivers` ("pulseaudio", "alsa", "jack", "file",
     ///     …), or nil for FluidSynth's default (`audio.driver`, "alsa" on Debian 12).
     ///   - fileName: for the "file" driver, the file to write (required there); ignored otherwise.
+    ///   - format: the file's format, when `fileName` (a temporary) does not say it by its extension.
     /// - Throws: `SoundError.unknownAudioDriver` for a name this FluidSynth lacks,
     ///   `.invalidConfiguration` for the file driver without `fileName`, `.outputInUse`
     ///   if the sampler already has an output, and `.audioDriverFailed` naming the driver
     ///   when it cannot start (no device or server). Messages that ALSA or a sound server
     ///   library print to stderr while the driver starts are part of that error instead.
-    public init(sampler: Sampler, driver: String?, fileName: String? = nil) throws(SoundError) {
+    public init(sampler: Sampler, driver: String?, fileName: String? = nil, format: AudioFileFormat? = nil) throws(SoundError) {
         FluidLog.install()
         let settings = sampler.settings
         let available = Self.availableDrivers
@@ -61,7 +62,7 @@ public final class LiveAudio: @unchecked Sendable {
         try sampler.attachOutput("the live audio driver \"\(name)\"")
         if name == "file", let fileName {
             fluid_settings_setstr(settings, "audio.file.name", fileName)
-            fluid_settings_setstr(settings, "audio.file.type", AudioFileFormat(path: fileName)?.fluidFileType ?? "wav")
+            fluid_settings_setstr(settings, "audio.file.type", (format ?? AudioFileFormat(path: fileName))?.fluidFileType ?? "wav")
             fluid_settings_setstr(settings, "audio.file.format", "s16")
         }
         fluid_settings_setstr(settings, "audio.driver", name)
