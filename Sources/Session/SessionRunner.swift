@@ -114,9 +114,9 @@ public enum SessionRunner {
     /// The one-line summary.
     public static func describe(_ summary: Summary, configuration: Configuration, outputs: [String]) -> String {
         var text = summary.wasInterrupted ? "interrupted at " : ""
-        text += "\(Format.fixed(summary.duration, decimals: summary.duration < 10 ? 3 : 1)) s of \(configuration.preset.name) (seed \(configuration.seed), \(configuration.preset.key.description)): "
+        text += "\(Format.fixed(summary.duration, decimals: summary.duration < 10 ? 3 : 1)) s of \(Quote.text(configuration.preset.name)) (seed \(configuration.seed), \(configuration.preset.key.description)): "
         text += "\(summary.bassNotes) bass notes, \(summary.keyNotes) key notes, \(summary.kicks) kicks, \(summary.drops) drops, \(summary.escapes) escapes"
-        if !outputs.isEmpty { text += "; wrote " + outputs.joined(separator: ", ") }
+        if !outputs.isEmpty { text += "; wrote " + outputs.map { Quote.text($0, limit: 2 * Quote.defaultLimit) }.joined(separator: ", ") }
         return text
     }
 }

@@ -111,10 +111,6 @@ struct Run: ParsableCommand {
                 throw ValidationError("--audio \(audio): the file name must end in .wav, .flac or .ogg")
             }
         }
-        let outputs = [midi, events, audio].compactMap { $0 }
-        if Set(outputs.map(canonicalPath)).count != outputs.count {
-            throw ValidationError("--midi, --events and --audio must name different files")
-        }
         if let gravity { try check("--gravity", gravity, Limits.gravity, unit: "m/s²") }
         if let speed { try check("--speed", speed, Limits.speed, unit: "m/s") }
         if let midi, midi.isEmpty { throw ValidationError("--midi needs a file name") }
@@ -122,7 +118,6 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        installSignalHandlers()
         var overrides = Overrides(seed: seedValue, gravity: gravity, speed: speed, keysTone: tone)
         overrides.filter = filter.flatMap(EffectSetting.init)
         overrides.resonance = resonance
@@ -161,36 +156,4 @@ func check(_ flag: String, _ value: Double, _ range: ClosedRange<Double>, unit: 
     guard range.contains(value) else {
         throw ValidationError("\(flag) \(Format.plain(value)) is out of range; accepted: \(Limits.text(range, unit: unit))")
     }
-}
-
-/// SIGINT and SIGTERM ask the running session to stop at the next step. They are also
-/// unblocked, in case the parent process started us with them blocked.
-func installSignalHandlers() {
-    let handler: @convention(c) (Int32) -> Void = { number in stopSignal.raise(number) }
-    signal(SIGINT, handler)
-    signal(SIGTERM, handler)
-    signal(SIGPIPE, SIG_IGN)
-    var set = sigset_t()
-    sigemptyset(&set)
-    sigaddset(&set, SIGINT)
-    sigaddset(&set, SIGTERM)
-    sigprocmask(SIG_UNBLOCK, &set, nil)
-}
-
-/// The absolute path a file name refers to (its directory resolved through symbolic links),
-/// so that `x` and `./x` compare equal.
-func canonicalPath(_ path: String) -> String {
-    let slash = path.lastIndex(of: "/")
-    let directory = slash.map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
-    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    guard let resolved = realpath(directory, nil) else { return path }
-    defer { free(resolved) }
-    let base = String(cString: resolved)
-    let full = (base == "/" ? "" : base) + "/" + name
-    // The file itself may be a symbolic link to another output.
-    if let target = realpath(full, nil) {
-        defer { free(target) }
-        return String(cString: target)
-    }
-    return full
 }
