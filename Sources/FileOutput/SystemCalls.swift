@@ -244,7 +244,10 @@ private func systemRename(_ source: UnsafePointer<CChar>, _ target: UnsafePointe
 }
 
 /// The entry names of a directory (readdir(3)), without "." and "..".
-enum DirectoryListing {
+public enum DirectoryListing {
+    /// Entry names of `directory`, unsorted; empty if it cannot be read.
+    public static func names(in directory: String) -> [String] { names(in: FilePath(directory)) }
+
     static func names(in directory: FilePath) -> [String] {
         guard let handle = directory.withPlatformString({ opendir($0) }) else { return [] }
         defer { closedir(handle) }

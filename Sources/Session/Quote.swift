@@ -41,7 +41,7 @@ public enum Quote {
         var run = 0
         var skipped = 0
         for character in text {
-            if character == " " || character == "\n" {
+            if character == " " || character == "\n" || character == "…" {
                 if skipped > 0 { result += "… (\(skipped) more characters)"; skipped = 0 }
                 run = 0
                 result.append(character)

@@ -105,7 +105,7 @@ struct Run: ParsableCommand {
         }
         if audioDriver != nil && !live { throw ValidationError("--audio-driver only applies with --live") }
         if let audio, audio.isEmpty { throw ValidationError("--audio needs a file name") }
-        if let audio, !(live && audioDriver == "file") {
+        if let audio {
             let lower = audio.lowercased()
             guard lower.hasSuffix(".wav") || lower.hasSuffix(".flac") || lower.hasSuffix(".ogg") else {
                 throw ValidationError("--audio \(audio): the file name must end in .wav, .flac or .ogg")
