@@ -1,6 +1,7 @@
 import Sound
 import Performance
 import FileOutput
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -79,11 +80,13 @@ enum SamplerFactory {
 /// byte-identical either way.
 public final class AudioFileSink: SessionSink {
     private let worker: RenderWorker
+    private let stop: StopSignal?
     /// The file being written.
     public let path: String
 
     /// Loads the SoundFont and opens `path` (format from its extension).
-    init(path: String, samplerConfiguration: SamplerConfiguration, session: Configuration) throws(SessionError) {
+    init(path: String, samplerConfiguration: SamplerConfiguration, session: Configuration, stop: StopSignal?) throws(SessionError) {
+        self.stop = stop
         guard let format = AudioFileFormat(path: path) else {
             throw .usage("--audio \(path): the file name must end in .wav, .flac or .ogg")
         }
@@ -123,10 +126,15 @@ public final class AudioFileSink: SessionSink {
         if let error = worker.enqueue(batch) { throw error }
     }
 
+    /// After a stop signal the tail is cut to `interruptedTail` seconds, so stopping stays fast.
     public func finish(at time: Double) throws(SessionError) {
         try flush(through: time)
-        if let error = worker.finish(at: time + tailDuration) { throw error }
+        let tail = stop?.isRaised == true ? min(tailDuration, Self.interruptedTail) : tailDuration
+        if let error = worker.finish(at: time + tail) { throw error }
     }
+
+    /// Seconds of tail after an interruption.
+    public static let interruptedTail = 0.5
 
     public func abandon() { worker.abandon() }
 }
@@ -136,26 +144,23 @@ final class RenderWorker: @unchecked Sendable {
     let sampler: Sampler
     private let renderer: AudioFileRenderer
     private let rate: Double
-    private var mutex = pthread_mutex_t()
-    private var changed = pthread_cond_t()
+    private enum Message {
+        case batch([SessionEvent])
+        case end(Double)
+    }
+    private let queue = BoundedQueue<Message>(capacity: RenderWorker.capacity)
+    private let failure = Mutex<SessionError?>(nil)
     private var thread: pthread_t?
-    // Guarded by `mutex`:
-    private var queue: [[SessionEvent]] = []
-    private var head = 0
-    private var endTime: Double?
-    private var isCancelled = false
-    private var isDone = false
-    private var failure: SessionError?
 
-    /// Batches (about half a simulated second each) that may wait before the simulator is held back.
-    static let capacity = 64
+    /// Batches (about half a simulated second each) that may wait before the simulator is
+    /// held back: enough to keep both threads busy, few enough that a stop renders at most
+    /// about 1 s of queued audio before the tail.
+    static let capacity = 2
 
     init(sampler: Sampler, renderer: AudioFileRenderer, rate: Double) {
         self.sampler = sampler
         self.renderer = renderer
         self.rate = rate
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&changed, nil)
         let context = Unmanaged.passRetained(self).toOpaque()
         var handle = pthread_t()
         let started = pthread_create(&handle, nil, { context in
@@ -167,49 +172,30 @@ final class RenderWorker: @unchecked Sendable {
             thread = handle
         } else {
             Unmanaged<RenderWorker>.fromOpaque(context).release()
-            failure = .software("cannot start the audio rendering thread")
-            isDone = true
+            failure.withLock { $0 = .software("cannot start the audio rendering thread") }
+            queue.cancel()
         }
-    }
-
-    deinit {
-        pthread_cond_destroy(&changed)
-        pthread_mutex_destroy(&mutex)
     }
 
     /// Hands a batch to the thread (waiting while the queue is full); returns the thread's error, if any.
     func enqueue(_ events: [SessionEvent]) -> SessionError? {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        while queue.count - head >= Self.capacity && failure == nil && !isDone {
-            pthread_cond_wait(&changed, &mutex)
-        }
-        if let failure { return failure }
-        queue.append(events)
-        pthread_cond_broadcast(&changed)
-        return nil
+        if queue.push(.batch(events)) { return nil }
+        return failure.withLock { $0 } ?? .software("the audio rendering thread stopped early")
     }
 
     /// Renders everything queued, then up to `end` seconds, and completes the file.
     func finish(at end: Double) -> SessionError? {
-        pthread_mutex_lock(&mutex)
-        endTime = end
-        pthread_cond_broadcast(&changed)
-        pthread_mutex_unlock(&mutex)
+        queue.push(.end(end))
+        queue.close()
         join()
-        pthread_mutex_lock(&mutex)
-        let result = failure
-        pthread_mutex_unlock(&mutex)
+        let result = failure.withLock { $0 }
         if result != nil { renderer.abandon() }
         return result
     }
 
     /// Stops the thread and removes the partial file.
     func abandon() {
-        pthread_mutex_lock(&mutex)
-        isCancelled = true
-        pthread_cond_broadcast(&changed)
-        pthread_mutex_unlock(&mutex)
+        queue.cancel()
         join()
         renderer.abandon()
     }
@@ -222,41 +208,18 @@ final class RenderWorker: @unchecked Sendable {
     }
 
     private func loop() {
-        while true {
-            pthread_mutex_lock(&mutex)
-            while head == queue.count && endTime == nil && !isCancelled {
-                pthread_cond_wait(&changed, &mutex)
-            }
-            if isCancelled {
-                isDone = true
-                pthread_cond_broadcast(&changed)
-                pthread_mutex_unlock(&mutex)
-                return
-            }
-            if head == queue.count, let end = endTime {
-                pthread_mutex_unlock(&mutex)
-                let error = complete(at: end)
-                pthread_mutex_lock(&mutex)
-                failure = failure ?? error
-                isDone = true
-                pthread_cond_broadcast(&changed)
-                pthread_mutex_unlock(&mutex)
-                return
-            }
-            let batch = queue[head]
-            head += 1
-            if head > 256 && head * 2 > queue.count {
-                queue.removeFirst(head)
-                head = 0
-            }
-            pthread_cond_broadcast(&changed)
-            pthread_mutex_unlock(&mutex)
-            if let error = render(batch) {
-                pthread_mutex_lock(&mutex)
-                failure = error
-                isDone = true
-                pthread_cond_broadcast(&changed)
-                pthread_mutex_unlock(&mutex)
+        while let message = queue.pop() {
+            switch message {
+            case .batch(let events):
+                if let error = render(events) {
+                    failure.withLock { $0 = $0 ?? error }
+                    queue.cancel()
+                    return
+                }
+            case .end(let end):
+                if let error = complete(at: end) {
+                    failure.withLock { $0 = $0 ?? error }
+                }
                 return
             }
         }

@@ -67,7 +67,7 @@ public enum SessionRunner {
                     soundFont: soundFont, sampleRate: request.sampleRate,
                     polyphony: configuration.isCrowded ? 128 : 256, sound: configuration.sound)
                 if let path = request.audioPath, liveFile == nil {
-                    sinks.append(try AudioFileSink(path: path, samplerConfiguration: samplerConfiguration, session: configuration))
+                    sinks.append(try AudioFileSink(path: path, samplerConfiguration: samplerConfiguration, session: configuration, stop: stop))
                 }
                 if request.isLive {
                     sinks.append(try LiveSink(samplerConfiguration: samplerConfiguration, session: configuration,

@@ -22,7 +22,7 @@ public final class LiveAudio: @unchecked Sendable {
     public let driver: String
     /// `fluid_audio_driver_t *`, owned; nil once stopped.
     private var handle: OpaquePointer?
-    private let lock = PthreadLock()
+    private let lock = ConditionLock()
 
     /// Starts the audio driver on `sampler`.
     /// - Parameters:
@@ -118,19 +118,6 @@ public final class LiveAudio: @unchecked Sendable {
             fluid_settings_foreach_option(settings, "audio.driver", Unmanaged.passUnretained(names).toOpaque(), collect)
         }
         return names.values
-    }
-}
-
-/// A plain pthread mutex guarding `LiveAudio`'s handle (which is not `Sendable`, so
-/// `Synchronization.Mutex` would need a `sending` dance for it).
-private final class PthreadLock: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
-    func withLock<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return body()
     }
 }
 
