@@ -13,6 +13,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
     ],
     targets: [
         // System libraries from Debian (libchipmunk-dev, libfluidsynth-dev).
@@ -25,17 +26,18 @@ let package = Package(
         // checks still apply; debug builds and tests keep the runtime checks.
         .target(name: "Physics", dependencies: ["CChipmunk"], swiftSettings: uncheckedExclusivityInRelease),
         .target(name: "Performance", dependencies: ["Theory"]),
-        .target(name: "FileOutput"),
+        // One way to write a file (swift-system's FilePath, FileDescriptor and Errno underneath).
+        .target(name: "FileOutput", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "MIDIFile", dependencies: ["FileOutput"]),
-        .target(name: "Sound", dependencies: ["CFluidSynth"]),
+        .target(name: "Sound", dependencies: ["CFluidSynth", "FileOutput"]),
         // The preset format, strict JSON, the settings table, validation and the bundled library.
-        .target(name: "Presets", dependencies: ["Theory", "Performance"]),
+        .target(name: "Presets", dependencies: ["Theory", "Performance", "FileOutput"]),
         .target(name: "Session", dependencies: ["Theory", "Physics", "Performance", "Presets", "MIDIFile", "Sound", "FileOutput"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // What only tests use: the preset fuzzer and the JSON writer.
         .target(name: "TestSupport", dependencies: ["Presets", "Session"]),
         .executableTarget(name: "clumsy", dependencies: [
-            "Session", "Presets",
+            "Session", "Presets", "FileOutput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `make bench`: in-process bare Chipmunk stepping versus the full simulator (Benchmarks/bench.sh).

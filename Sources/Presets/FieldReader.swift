@@ -72,7 +72,7 @@ struct FieldReader {
     func choice(_ value: JSONValue, at path: String, choices: [String]) throws(SessionError) -> String {
         let text = try string(value, at: path, expected: "one of \(choices.joined(separator: ", "))")
         guard choices.contains(text) else {
-            throw fail(path, "\"\(Quote.cut(text))\" is not accepted; expected one of: \(choices.joined(separator: ", "))")
+            throw fail(path, "\"\(Quote.text(text))\" is not accepted; expected one of: \(choices.joined(separator: ", "))")
         }
         return text
     }

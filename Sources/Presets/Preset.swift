@@ -274,15 +274,8 @@ public struct Preset: Sendable, Equatable {
 
     /// Reads a whole file, refusing anything larger than `Limits.presetFileSize`.
     public static func readFile(_ path: String) throws(SessionError) -> [UInt8] {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else {
-            throw .noInput("\(path): cannot open preset file: \(String(cString: strerror(errno)))")
-        }
+        let fd = try InputFile.open(path, what: "preset file")
         defer { close(fd) }
-        var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-            throw .noInput("\(path): is a directory, not a preset file")
-        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {

@@ -91,7 +91,7 @@ public struct Setting: Sendable {
             },
             parse: { text, preset throws(SessionError) in
                 guard let number = Double(text) else {
-                    throw .usage("--\(flag ?? path) \(Quote.cut(text)) is not a number; accepted: \(shown)\(takesOff ? ", or off" : "")")
+                    throw .usage("--\(flag ?? path) \(Quote.text(text)) is not a number; accepted: \(shown)\(takesOff ? ", or off" : "")")
                 }
                 guard number.isFinite else {
                     throw .usage("--\(flag ?? path) must be a finite number in \(shown), not \(text)")
@@ -116,7 +116,7 @@ public struct Setting: Sendable {
             },
             parse: { text, preset throws(SessionError) in
                 guard let number = Int(text), range.contains(number) else {
-                    throw .usage("--\(flag ?? path) \(Quote.cut(text)) is not accepted; expected a whole number in \(Limits.text(range))")
+                    throw .usage("--\(flag ?? path) \(Quote.text(text)) is not accepted; expected a whole number in \(Limits.text(range))")
                 }
                 preset[keyPath: keyPath] = number
             })
@@ -133,7 +133,7 @@ public struct Setting: Sendable {
             read: { json, preset, r throws(SessionError) in preset[keyPath: keyPath] = try r.seed(json, at: path) },
             parse: { text, preset throws(SessionError) in
                 guard let number = UInt64(text) else {
-                    throw .usage("--\(flag) \(Quote.cut(text)) is not accepted; expected a whole number \(accepted)")
+                    throw .usage("--\(flag) \(Quote.text(text)) is not accepted; expected a whole number \(accepted)")
                 }
                 preset[keyPath: keyPath] = number
             })
@@ -180,7 +180,7 @@ public struct Setting: Sendable {
                        },
                        parse: { text, preset throws(SessionError) in
                            guard let choice = Value(rawValue: text) else {
-                               throw .usage("--\(flag ?? path) \(Quote.cut(text)) is not accepted; expected one of: \(names.joined(separator: ", "))")
+                               throw .usage("--\(flag ?? path) \(Quote.text(text)) is not accepted; expected one of: \(names.joined(separator: ", "))")
                            }
                            preset[keyPath: keyPath] = choice
                        })
@@ -197,11 +197,11 @@ public struct Setting: Sendable {
             setDefault: { $0[keyPath: keyPath] = value },
             read: { json, preset, r throws(SessionError) in
                 let name = try r.string(json, at: path)
-                guard lookup(name) != nil else { throw r.fail(path, "\"\(Quote.cut(name))\" is not a \(what); expected one of: \(names)") }
+                guard lookup(name) != nil else { throw r.fail(path, "\"\(Quote.text(name))\" is not a \(what); expected one of: \(names)") }
                 preset[keyPath: keyPath] = name
             },
             parse: { text, preset throws(SessionError) in
-                guard lookup(text) != nil else { throw .usage("--\(flag ?? path) \(Quote.cut(text)) is not a \(what); accepted: \(names)") }
+                guard lookup(text) != nil else { throw .usage("--\(flag ?? path) \(Quote.text(text)) is not a \(what); accepted: \(names)") }
                 preset[keyPath: keyPath] = text
             })
     }
@@ -216,7 +216,7 @@ public struct Setting: Sendable {
             read: { json, preset, r throws(SessionError) in
                 let text = try r.string(json, at: path, expected: "a note name with octave such as \"C3\" (\(accepted))")
                 guard let pitch = Pitch(name: text), range.contains(pitch.midi) else {
-                    throw r.fail(path, "\"\(Quote.cut(text))\" is not accepted; expected a note name with octave from \(Pitch(midi: range.lowerBound).name) to \(Pitch(midi: range.upperBound).name), such as \"C3\"")
+                    throw r.fail(path, "\"\(Quote.text(text))\" is not accepted; expected a note name with octave from \(Pitch(midi: range.lowerBound).name) to \(Pitch(midi: range.upperBound).name), such as \"C3\"")
                 }
                 preset[keyPath: keyPath] = pitch
             })
@@ -254,13 +254,5 @@ public struct Setting: Sendable {
                        parse: @escaping @Sendable (String, inout Preset) throws(SessionError) -> Void = { _, _ in }) -> Setting {
         Setting(path: path, flag: flag, type: type, unit: unit, defaultText: defaultText, accepted: accepted, doc: doc,
                 valueName: valueName, setDefault: setDefault, read: read, parse: parse)
-    }
-}
-
-/// Cuts user input quoted in messages to a readable length.
-enum Quote {
-    /// `text` itself, or its first 60 characters and "…" when longer.
-    static func cut(_ text: String) -> String {
-        text.count <= 60 ? text : String(text.prefix(60)) + "…"
     }
 }

@@ -28,7 +28,7 @@ public enum Settings {
                 },
                 parse: { text, preset throws(SessionError) in
                     guard let meter = Meter(text) else {
-                        throw .usage("--meter \(Quote.cut(text)) is not accepted; expected one of: \(Meter.all.map(\.description).joined(separator: ", "))")
+                        throw .usage("--meter \(Quote.text(text)) is not accepted; expected one of: \(Meter.all.map(\.description).joined(separator: ", "))")
                     }
                     preset.meter = meter
                 }),
@@ -41,7 +41,7 @@ public enum Settings {
                 },
                 parse: { text, preset throws(SessionError) in
                     guard let grid = Grid(text) else {
-                        throw .usage("--quantize \(Quote.cut(text)) is not accepted; expected one of: \(Grid.all.map(\.description).joined(separator: ", "))")
+                        throw .usage("--quantize \(Quote.text(text)) is not accepted; expected one of: \(Grid.all.map(\.description).joined(separator: ", "))")
                     }
                     preset.time.quantize = grid
                 }),
@@ -67,7 +67,7 @@ public enum Settings {
                 read: { json, preset, r throws(SessionError) in
                     let name = try r.string(json, at: "key.tonic", expected: "a note name such as \"C\", \"F#\" or \"Bb\"")
                     guard let tonic = PitchClass(name: name) else {
-                        throw r.fail("key.tonic", "\"\(Quote.cut(name))\" is not a note name; expected a letter A–G with optional # or b (\"C\", \"F#\", \"Bb\")")
+                        throw r.fail("key.tonic", "\"\(Quote.text(name))\" is not a note name; expected a letter A–G with optional # or b (\"C\", \"F#\", \"Bb\")")
                     }
                     preset.key = Key(tonic: tonic, scale: preset.key.scale)
                 }),
@@ -78,7 +78,7 @@ public enum Settings {
                 read: { json, preset, r throws(SessionError) in
                     let name = try r.string(json, at: "key.scale", expected: "a scale name")
                     guard let scale = Scale.named(name) else {
-                        throw r.fail("key.scale", "\"\(Quote.cut(name))\" is not a known scale; expected one of: \(Scale.catalogNames.joined(separator: ", "))")
+                        throw r.fail("key.scale", "\"\(Quote.text(name))\" is not a known scale; expected one of: \(Scale.catalogNames.joined(separator: ", "))")
                     }
                     preset.key = Key(tonic: preset.key.tonic, scale: scale)
                 }),

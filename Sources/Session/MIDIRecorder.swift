@@ -29,7 +29,7 @@ public final class MIDIRecorder: SessionSink {
         lastTick = Array(repeating: 0, count: voices.count + 1)
         let clock = plan.clock
         ticksPerSecond = clock.tempo / 60 * Double(Self.ticksPerQuarter)
-        let text = "\(Clumsy.name) \(Clumsy.version); preset \(plan.name); seed \(plan.seed); "
+        let text = "\(Clumsy.name) \(Clumsy.version); preset \(Quote.ascii(plan.name)); seed \(plan.seed); "
             + "gravity \(Format.plain(plan.gravity)) m/s^2; speed \(Format.plain(plan.speed)) m/s; key \(plan.key.description)"
         let unitPower: UInt8 = clock.meter.unit == 8 ? 3 : 2
         // MIDI clocks per metronome click: a quarter is 24; in x/8 the click is a dotted quarter when the bar divides in threes.

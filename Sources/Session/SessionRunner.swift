@@ -47,9 +47,14 @@ public enum SessionRunner {
     public static func run(_ request: RunRequest, stop: StopSignal?,
                            standardOutput: TerminalOutput = .standardOutput,
                            standardError: TerminalOutput = .standardError) throws(SessionError) -> Summary {
-        let preset = try PresetLibrary.load(request.preset)
+        let presetPath = try PresetLibrary.locate(request.preset)
+        let preset = try PresetLibrary.load(presetPath)
         let configuration = try Configuration(preset: preset, overrides: request.overrides, duration: request.duration)
         let plan = SessionPlan(configuration: configuration)
+        let soundFont = try locateSoundFont(request, configuration: configuration)
+        // The file driver plays in real time into --audio's file: one sampler does both.
+        let liveFile = request.isLive && request.audioDriver == "file" ? (request.audioPath ?? "clumsy-live.wav") : nil
+        try checkOutputs(request, presetPath: presetPath, soundFont: soundFont, liveFile: liveFile, configuration: configuration)
         var sinks: [SessionSink] = []
         do throws(SessionError) {
             if let path = request.midiPath {
@@ -58,21 +63,12 @@ public enum SessionRunner {
             if let path = request.eventsPath {
                 sinks.append(try EventLogWriter(path: path, voices: plan.voices))
             }
-            if request.audioPath != nil || request.isLive {
-                let soundFont: String
-                do throws(SoundError) {
-                    soundFont = try SoundFontLocator.resolve(explicit: request.soundFont, environment: request.environment,
-                                                             preset: configuration.preset.sound.soundFont)
-                } catch {
-                    throw SessionError(error)
-                }
+            if let soundFont {
                 let samplerConfiguration = SamplerFactory.configuration(
                     soundFont: soundFont, sampleRate: request.sampleRate,
                     polyphony: plan.isCrowded ? 128 : 256, sound: plan.sound)
-                // The file driver plays in real time into --audio's file: one sampler does both.
-                let liveFile = request.isLive && request.audioDriver == "file" ? (request.audioPath ?? "clumsy-live.wav") : nil
                 if let path = request.audioPath, liveFile == nil {
-                    sinks.append(try AudioFileSink(path: path, samplerConfiguration: samplerConfiguration, session: plan))
+                    sinks.append(try AudioFileSink(path: path, samplerConfiguration: samplerConfiguration, session: plan, stop: stop))
                 }
                 if request.isLive {
                     sinks.append(try LiveSink(samplerConfiguration: samplerConfiguration, session: plan,
@@ -112,17 +108,48 @@ public enum SessionRunner {
         return summary
     }
 
+    /// The SoundFont, when sound is asked for.
+    private static func locateSoundFont(_ request: RunRequest, configuration: Configuration) throws(SessionError) -> String? {
+        guard request.audioPath != nil || request.isLive else { return nil }
+        do throws(SoundError) {
+            return try SoundFontLocator.resolve(explicit: request.soundFont, environment: request.environment,
+                                                preset: configuration.preset.sound.soundFont)
+        } catch {
+            throw SessionError(error)
+        }
+    }
+
+    /// Refuses outputs that would overwrite an input or each other (`OutputCheck`), and
+    /// audio that cannot fit (`AudioBudget`), before anything runs.
+    private static func checkOutputs(_ request: RunRequest, presetPath: String, soundFont: String?, liveFile: String?,
+                                     configuration: Configuration) throws(SessionError) {
+        var outputs: [OutputCheck.Named] = []
+        if let path = request.midiPath { outputs.append(("--midi", path)) }
+        if let path = request.eventsPath { outputs.append(("--events", path)) }
+        if let path = liveFile { outputs.append((request.audioPath == nil ? "the live file driver's default output" : "--audio", path)) }
+        else if let path = request.audioPath { outputs.append(("--audio", path)) }
+        var inputs: [OutputCheck.Named] = [("the preset", presetPath)]
+        if let soundFont { inputs.append(("the SoundFont", soundFont)) }
+        inputs += OutputCheck.bundledFiles()
+        try OutputCheck.verify(outputs: outputs, inputs: inputs)
+        if let path = request.audioPath, liveFile == nil, let soundFont {
+            let tail = SamplerFactory.configuration(soundFont: soundFont, sampleRate: request.sampleRate, polyphony: 256,
+                                                    sound: configuration.sound).tailDuration
+            try AudioBudget.check(path: path, seconds: configuration.duration + tail, rate: request.sampleRate)
+        }
+    }
+
     /// The one-line summary.
     public static func describe(_ summary: Summary, plan: SessionPlan, outputs: [String]) -> String {
         var text = summary.wasInterrupted ? "interrupted at " : ""
-        text += "\(Format.fixed(summary.duration, decimals: summary.duration < 10 ? 3 : 1)) s of \(plan.name) (seed \(plan.seed), \(plan.key.description)): "
+        text += "\(Format.fixed(summary.duration, decimals: summary.duration < 10 ? 3 : 1)) s of \(Quote.text(plan.name)) (seed \(plan.seed), \(plan.key.description)): "
         // One count per voice, in table order: "12 bass notes, 300 keys notes, 40 drums notes".
         for (index, voice) in plan.voices.voices.enumerated() {
             let name = voice.source == .pianoBalls ? "key" : voice.logName
             text += "\(summary.notes[index]) \(name) notes, "
         }
         text += "\(summary.kicks) kicks, \(summary.drops) drops, \(summary.escapes) escapes"
-        if !outputs.isEmpty { text += "; wrote " + outputs.joined(separator: ", ") }
+        if !outputs.isEmpty { text += "; wrote " + outputs.map { Quote.text($0, limit: 2 * Quote.defaultLimit) }.joined(separator: ", ") }
         return text
     }
 }

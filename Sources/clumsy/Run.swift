@@ -62,22 +62,17 @@ struct Run: ParsableCommand {
         if let soundfont, soundfont.isEmpty { throw ValidationError("--soundfont needs a file name (leave the flag out for the default)") }
         if audioDriver != nil && !live { throw ValidationError("--audio-driver only applies with --live") }
         if let audio, audio.isEmpty { throw ValidationError("--audio needs a file name") }
-        if let audio, !(live && audioDriver == "file") {
+        if let audio {
             let lower = audio.lowercased()
             guard lower.hasSuffix(".wav") || lower.hasSuffix(".flac") || lower.hasSuffix(".ogg") else {
                 throw ValidationError("--audio \(audio): the file name must end in .wav, .flac or .ogg")
             }
-        }
-        let outputs = [midi, events, audio].compactMap { $0 }
-        if Set(outputs.map(canonicalPath)).count != outputs.count {
-            throw ValidationError("--midi, --events and --audio must name different files")
         }
         if let midi, midi.isEmpty { throw ValidationError("--midi needs a file name") }
         if let events, events.isEmpty { throw ValidationError("--events needs a file name") }
     }
 
     func run() throws {
-        installSignalHandlers()
         var overrides = Overrides()
         overrides.flags = settings.given
         overrides.isDry = dry
@@ -100,36 +95,4 @@ struct Run: ParsableCommand {
             throw ExitCode(128 + signal)
         }
     }
-}
-
-/// SIGINT and SIGTERM ask the running session to stop at the next step. They are also
-/// unblocked, in case the parent process started us with them blocked.
-func installSignalHandlers() {
-    let handler: @convention(c) (Int32) -> Void = { number in stopSignal.raise(number) }
-    signal(SIGINT, handler)
-    signal(SIGTERM, handler)
-    signal(SIGPIPE, SIG_IGN)
-    var set = sigset_t()
-    sigemptyset(&set)
-    sigaddset(&set, SIGINT)
-    sigaddset(&set, SIGTERM)
-    sigprocmask(SIG_UNBLOCK, &set, nil)
-}
-
-/// The absolute path a file name refers to (its directory resolved through symbolic links),
-/// so that `x` and `./x` compare equal.
-func canonicalPath(_ path: String) -> String {
-    let slash = path.lastIndex(of: "/")
-    let directory = slash.map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
-    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    guard let resolved = realpath(directory, nil) else { return path }
-    defer { free(resolved) }
-    let base = String(cString: resolved)
-    let full = (base == "/" ? "" : base) + "/" + name
-    // The file itself may be a symbolic link to another output.
-    if let target = realpath(full, nil) {
-        defer { free(target) }
-        return String(cString: target)
-    }
-    return full
 }
