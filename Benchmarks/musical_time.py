@@ -61,13 +61,13 @@ def grid_figures(paths, grid_ticks):
     return len(notes), off_grid, early
 
 
-def accent_figures(paths, accent):
+def accent_figures(paths, accent, keys_only=False):
     """Mean velocity of melodic notes on beat 1 vs. notes off every beat line, and what a
     uniform +accent (clamped to 127) on the off-beat notes would give."""
     notes, (beats, unit), _, ppq = midi_notes(paths["mid"])
     beat = ppq * 4 // unit
     bar = beat * beats
-    melodic = [n for n in notes if n[1] != 9]
+    melodic = [n for n in notes if n[1] != 9 and (not keys_only or n[4] == "Keys")]
     down = [n[3] for n in melodic if n[0] % bar == 0]
     off = [n[3] for n in melodic if n[0] % beat != 0]
     if not down or not off:
@@ -140,11 +140,12 @@ def main():
                 print(f"  {label:6}: beat_track {found:.1f} bpm (preset {tempo}; within 2 % of it, its double or half: {'yes' if ok else 'no'}); "
                       f"onsets within 30 ms of the one before {100 * flam:.1f} %, together {100 * same:.1f} %; "
                       f"key notes {n}, velocity <= 40: {100 * soft:.1f} %; L/R correlation {stereo_correlation(paths['wav']):.3f}")
-            figures = accent_figures(after, accent)
-            if figures:
-                down, off, expected, nd, no = figures
-                print(f"  accents: beat-1 mean velocity {down:.1f} ({nd} notes), off-beat {off:.1f} ({no} notes), "
-                      f"difference {down - off:.1f} (accent {accent}; off-beat + accent clamped to 127 would give {expected:.1f})")
+            for which, keys_only in (("bass and keys", False), ("keys only", True)):
+                figures = accent_figures(after, accent, keys_only)
+                if figures:
+                    down, off, expected, nd, no = figures
+                    print(f"  accents, {which}: beat-1 mean velocity {down:.1f} ({nd} notes), off-beat {off:.1f} ({no} notes), "
+                          f"difference {down - off:.1f} (accent {accent}; off-beat + accent clamped to 127 would give {expected:.1f})")
         if args.only:
             return
         centre = run(args.clumsy, "default", args.seconds, args.seed, out, ())

@@ -38,6 +38,7 @@ public struct Scheduler: Sendable {
     private var head = 0
     private var sounding: [Sounding] = []
     private var pans: [Int]
+    private let noteLengths: [Double]
     private var sequence = 0
     private var lastDelivered = -Double.infinity
 
@@ -47,6 +48,7 @@ public struct Scheduler: Sendable {
         self.clock = clock
         self.feel = feel
         pans = voices.voices.map(\.openingPan)
+        noteLengths = voices.voices.map(\.noteLength)
         queue.reserveCapacity(1024)
         sounding.reserveCapacity(256)
     }
@@ -193,7 +195,7 @@ public struct Scheduler: Sendable {
             sequence += 1
             let token = sequence
             sounding.append(Sounding(voice: note.voice, note: note.note, token: token))
-            let off = NoteEvent(time: note.time + voices[note.voice].noteLength, kind: .off, voice: note.voice, note: note.note,
+            let off = NoteEvent(time: note.time + noteLengths[note.voice.rawValue], kind: .off, voice: note.voice, note: note.note,
                                 velocity: 0, degree: note.degree)
             insert(Entry(time: off.time, kind: .off, sequence: 0, event: off, token: token, extra: -1))
         }
