@@ -172,8 +172,12 @@ public struct Performer: Sendable {
             scheduler.schedule(NoteEvent(time: sounding, kind: .on, voice: .bass, note: bassNotes[degree - 1], velocity: velocity,
                                          ball: hit.ball, speed: hit.speed, degree: degree, hit: hit.time),
                                at: sounding, replacesVoice: configuration.chordChange != .hit)
-            if configuration.endsNonChordTones {
-                scheduler.changeChord(at: change, voice: .keys, pitchClasses: chordMasks[degree - 1], degree: degree)
+            if configuration.endsNonChordTones || configuration.chordChange != .hit {
+                // Key notes already queued for the change or later play the new chord; with
+                // `endsNonChordTones`, ringing ones that do not fit it end there.
+                scheduler.changeChord(at: change, voice: .keys,
+                                      pitchClasses: configuration.endsNonChordTones ? chordMasks[degree - 1] : 0xFFF,
+                                      degree: degree, notes: keysNotes[degree - 1])
             }
         case .key(let number, let tone):
             guard hit.speed >= configuration.keysMinimumSpeed, (1...4).contains(tone) else { return }
