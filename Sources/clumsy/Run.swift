@@ -23,7 +23,7 @@ struct Run: ParsableCommand {
     @OptionGroup(title: "Preset settings")
     var settings: SettingFlags
 
-    @Option(help: ArgumentHelp("Write a Standard MIDI File (format 1, tracks Bass and Keys).", valueName: "file.mid"))
+    @Option(help: ArgumentHelp("Write a Standard MIDI File (format 1, a track per voice: Bass, Keys, Drums).", valueName: "file.mid"))
     var midi: String?
 
     @Option(help: ArgumentHelp("Write the event log as JSON Lines.", valueName: "file.jsonl"))
