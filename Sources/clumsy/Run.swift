@@ -73,7 +73,7 @@ struct Run: ParsableCommand {
     @Flag(help: "Play live through an audio driver, paced to the wall clock, until --duration or Ctrl-C.")
     var live = false
 
-    @Option(help: ArgumentHelp("Audio driver for --live (FluidSynth's: pulseaudio, pipewire, alsa, jack, file, …). With `file`, sound goes to --audio's file (default clumsy-live.wav) in real time.", valueName: "name"))
+    @Option(help: ArgumentHelp("Audio driver for --live (this FluidSynth has: \(AudioDrivers.list)). With `file`, sound goes to --audio's file (default clumsy-live.wav) in real time.", valueName: "name"))
     var audioDriver: String?
 
     @Flag(help: "Print nothing but errors.")
