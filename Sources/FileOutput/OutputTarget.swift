@@ -142,7 +142,7 @@ public struct OutputTarget: Sendable {
         do {
             status = try POSIX.status(directory, followingLinks: true)
         } catch {
-            throw .cannotCreate(path: requested, reason: "its directory '\(directory)': \(error.text)")
+            throw .cannotCreate(path: requested, reason: error.text)
         }
         guard status.type == .directory else {
             throw .cannotCreate(path: requested, reason: "'\(directory)' is not a directory")
