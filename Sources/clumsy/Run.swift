@@ -9,8 +9,9 @@ struct Run: ParsableCommand {
         abstract: "Run a session and record it.",
         discussion: """
         With no --midi or --events, the performance is printed as readable lines, then a summary.
-        Exit status: 0 ok, 64 bad flag, 65 bad preset, 66 unknown preset or unreadable file,
-        73 output cannot be created, 74 write error, 130/143 interrupted (files complete up to then).
+        Exit status: 0 ok, 64 bad flag or an output over an input, 65 bad preset, 66 unknown preset or
+        unreadable file, 73 output cannot be created, 74 write error (also on stdout), 129/130/131/143
+        stopped by SIGHUP/SIGINT/SIGQUIT/SIGTERM (files complete up to then), 141 stdout's reader went away.
         """)
 
     @Argument(help: "A bundled preset's name (see `clumsy presets`) or a path to a preset file.")
