@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "SoundTests", dependencies: ["Sound"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
         .testTarget(name: "SessionTests", dependencies: ["Session", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["Session", "MIDIFile"], resources: [.copy("Golden")]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Session", "MIDIFile"], exclude: ["Help"], resources: [.copy("Golden")]),
     ],
     swiftLanguageModes: [.v6]
 )
