@@ -20,9 +20,10 @@ public enum SettingsReference {
     /// `readme` with the text between the markers replaced by `markdownTable()`, or nil when
     /// the markers are missing.
     public static func updating(readme: String) -> String? {
-        guard let begin = readme.range(of: beginMarker + "\n"), let end = readme.range(of: endMarker),
-              begin.upperBound <= end.lowerBound else { return nil }
-        return String(readme[..<begin.upperBound]) + markdownTable() + String(readme[end.lowerBound...])
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let begin = lines.firstIndex(where: { $0 == beginMarker }),
+              let end = lines.firstIndex(where: { $0 == endMarker }), begin < end else { return nil }
+        return lines[...begin].joined(separator: "\n") + "\n" + markdownTable() + lines[end...].joined(separator: "\n")
     }
 
     /// Swift source of the `SettingFlags` option group of `clumsy run`: one `@Option` per flag.

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A concrete pitch identified by its MIDI note number (middle C = 60 = C4).
 public struct Pitch: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
