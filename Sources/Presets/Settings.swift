@@ -59,12 +59,9 @@ public enum Settings {
         .tone("bass.tone", \.bass.tone, default: "acoustic-bass", catalog: Tone.bassCatalog,
               lookup: { Tone.bass(named: $0) }, what: "bass tone", doc: "General MIDI instrument of the bass"),
         .number("bass.noteLength", \.bass.noteLength, unit: "s", default: 0.9, range: Limits.noteLength, doc: "bass note length"),
-        .number("bass.velocity.quiet", \.bass.velocity.quiet, unit: "× speed", default: 0, range: Limits.impactSpeed,
-                doc: "impact speed giving velocity 1, as a **fraction of the bass speed** (1 = a head-on hit)"),
-        .number("bass.velocity.loud", \.bass.velocity.loud, unit: "× speed", default: 1, range: Limits.impactSpeed,
-                doc: "impact speed giving velocity 127 (greater than quiet)"),
-        .number("bass.velocity.exponent", \.bass.velocity.exponent, default: 0.5, range: Limits.exponent,
-                doc: "velocity curve exponent (1 = linear)"),
+    ] + Setting.curve("bass.velocity", \.bass.velocity.quiet, \.bass.velocity.loud, \.bass.velocity.exponent,
+                      unit: "× speed", default: (0, 1, 0.5),
+                      quietDoc: "impact speed giving velocity 1, as a **fraction of the bass speed** (1 = a head-on hit)") + [
         .number("bass.kickAfter", \.bass.kickAfter, unit: "s", default: 8, range: 0.5...600,
                 doc: "a bass ball that hits no bouncer for this long, or bounces between just two bouncers for 12 hits, is kicked in a fresh seeded direction"),
 
@@ -78,12 +75,9 @@ public enum Settings {
         .tone("keys.tone", \.keys.tone, default: "marimba", catalog: Tone.keysCatalog, lookup: { Tone.keys(named: $0) },
               what: "keys tone", flag: "tone", doc: "General MIDI instrument of the keys"),
         .number("keys.noteLength", \.keys.noteLength, unit: "s", default: 0.6, range: Limits.noteLength, doc: "keys note length"),
-        .number("keys.velocity.quiet", \.keys.velocity.quiet, unit: "m/s", default: 0.25, range: Limits.impactSpeed,
-                doc: "impact speed along the contact normal giving velocity 1"),
-        .number("keys.velocity.loud", \.keys.velocity.loud, unit: "m/s", default: 10.5, range: Limits.impactSpeed,
-                doc: "impact speed giving velocity 127 (greater than quiet)"),
-        .number("keys.velocity.exponent", \.keys.velocity.exponent, default: 0.7, range: Limits.exponent,
-                doc: "velocity curve exponent (1 = linear)"),
+    ] + Setting.curve("keys.velocity", \.keys.velocity.quiet, \.keys.velocity.loud, \.keys.velocity.exponent,
+                      unit: "m/s", default: (0.25, 10.5, 0.7),
+                      quietDoc: "impact speed along the contact normal giving velocity 1") + [
         .number("keys.minimumSpeed", \.keys.minimumSpeed, unit: "m/s", default: 0.25, range: Limits.impactSpeed,
                 doc: "slower contacts (a ball settling) are not hits"),
 
