@@ -83,8 +83,8 @@ public enum Settings {
 
         .integer("piano.count", \.piano.count, default: 4, range: 0...1000, accepted: "0…1000 (must fit the area)",
                  doc: "number of piano balls"),
-        .number("piano.radius", \.piano.radius, unit: "m", default: 20 * s, range: 0.02...0.5, defaultText: "0.1333 (20 pt)",
-                doc: "piano ball radius"),
+        .number("piano.radius", \.piano.radius, unit: "m", default: 20 * s, range: 0.04...0.5, defaultText: "0.1333 (20 pt)",
+                doc: "piano ball radius (from 0.04 m: smaller balls that do not collide were seen to slip out of the piano area)"),
         .number("piano.restitution", \.piano.restitution, default: 0.98, range: 0.5...1,
                 doc: "bounciness against keys, walls and each other"),
         .number("piano.friction", \.piano.friction, default: 0, range: 0...2, doc: "friction coefficient"),

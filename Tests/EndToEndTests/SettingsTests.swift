@@ -89,4 +89,23 @@ struct SettingsTests {
         let degrees = Set(try readEventLog(directory.file("f.jsonl")).filter { $0.kind == "bass" }.compactMap(\.degree))
         #expect(degrees.count >= 5, "a ball that fits reaches most bouncers in 60 s; it reached \(degrees.sorted())")
     }
+
+    @Test("Piano radius: below 0.04 m is refused; 1000 balls at 0.04 m that pass through each other never escape")
+    func smallestPianoBalls() throws {
+        let directory = try TemporaryDirectory()
+        // 1000 non-colliding balls escaped 14–18 times per 10 s at 0.02 m and 9.81 m/s², 37–69 at
+        // 100 m/s²; at 0.03 m once in 10 s (seed 3, 100 m/s²); at 0.04 m never (seeds 1–6).
+        let tiny = try directory.write("tiny.json", #"{"piano": {"count": 1000, "radius": 0.03, "collide": false}}"#)
+        let refused = try CLI.run(["run", tiny, "--duration", "1", "--events", "t.jsonl"], in: directory.path)
+        #expect(refused.status == 65 && refused.stderr.contains("piano.radius") && refused.stderr.contains("0.04…0.5"), "\(refused)")
+        let smallest = try directory.write("smallest.json", #"{"piano": {"count": 1000, "radius": 0.04, "collide": false}}"#)
+        for gravity in ["9.81", "100"] {
+            let result = try CLI.run(["run", smallest, "--duration", "3", "--gravity", gravity, "--events", "e\(gravity).jsonl"],
+                                     in: directory.path, timeout: 240)
+            #expect(result.status == 0, "\(result)")
+            let events = try readEventLog(directory.file("e\(gravity).jsonl"))
+            #expect(events.filter { $0.kind == "key" }.count > 1000, "the balls reached the keys")
+            #expect(events.filter { $0.kind == "escape" }.isEmpty, "balls escaped at \(gravity) m/s²: \(result.stdout)")
+        }
+    }
 }
