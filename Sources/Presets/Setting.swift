@@ -70,7 +70,7 @@ public struct Setting: Sendable {
     }
 
     /// Accepted range with the unit, for messages.
-    var acceptedWithUnit: String { unit.isEmpty || !accepted.first!.isNumber ? accepted : "\(accepted) \(unit)" }
+    var acceptedWithUnit: String { unit.isEmpty || accepted.first?.isNumber != true ? accepted : "\(accepted) \(unit)" }
 
     // MARK: Kinds of row
 
