@@ -123,8 +123,10 @@ public struct Layout: Sendable, Equatable {
                       bassStart: bassStart, pianoStarts: starts, dropRegion: dropRegion, fillers: fillers)
     }
 
-    /// Degrees of the bouncers a ball of `ballRadius` starting at `start` can never touch:
-    /// a flood fill over a 2 cm grid of the places its centre can be.
+    /// Degrees of the bouncers that a ball of `ballRadius` could touch from somewhere in the
+    /// area but never from where it starts: it is shut out of them. A flood fill over a 2 cm
+    /// grid of the places its centre can be. (A bouncer no ball position touches at all, such
+    /// as a tiny one in a corner, shuts nothing in and is not reported.)
     static func unreachableBouncers(_ bouncers: [CircleObstacle], in area: Rect, from start: Vector,
                                     ballRadius r: Double) -> [Int] {
         let cell = 0.02
@@ -162,7 +164,15 @@ public struct Layout: Sendable, Equatable {
                 }
             }
         }
-        return bouncers.map(\.tag).filter { !reached.contains($0) }
+        var touchable = Set<Int>()
+        for index in 0..<(columns * rows) {
+            let p = point(index)
+            guard isFree(p) else { continue }
+            for bouncer in bouncers where (bouncer.center - p).length <= bouncer.radius + r + cell * 1.5 {
+                touchable.insert(bouncer.tag)
+            }
+        }
+        return bouncers.map(\.tag).filter { touchable.contains($0) && !reached.contains($0) }
     }
 
     private static func freeSpot(in area: Rect, avoiding bouncers: [CircleObstacle], radius: Double) -> Vector? {
