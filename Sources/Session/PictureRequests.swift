@@ -80,7 +80,7 @@ public enum PictureRunner {
         let configuration = try Configuration(preset: preset, overrides: request.overrides, duration: request.trace ?? 1)
         let file = try open(request.outputPath)
         do throws(SessionError) {
-            let scene = SceneBuilder.scene(for: configuration)
+            let scene = SceneBuilder.scene(for: SessionPlan(configuration: configuration))
             // Progress on stderr (when it is a terminal) for traces long enough to wait for.
             let standardError = TerminalOutput.standardError
             let showsProgress = standardError.isTerminal && (request.trace ?? 0) * Double(configuration.preset.piano.count + 1) >= 200

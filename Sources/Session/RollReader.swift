@@ -1,4 +1,6 @@
+import FileOutput
 import MIDIFile
+import Performance
 import Pictures
 import Theory
 #if canImport(Glibc)
@@ -88,6 +90,7 @@ public enum RollReader {
         }
         var key: Key?
         var beatsPerBar = 4
+        var beatUnit = 4   // the time signature's denominator: a beat is a quarter (4) or an eighth (8)
         var tempo: UInt32?
         var lanes: [String] = []
         var notes: [Roll.Note] = []
@@ -100,11 +103,10 @@ public enum RollReader {
                 let time = contents.seconds(atTick: event.tick)
                 switch event.message {
                 case .text(let text):
-                    if let range = text.range(of: "key ") {
-                        key = key ?? Key(parsing: String(text[range.upperBound...]).split(separator: ";").first.map(String.init) ?? "")
-                    }
-                case .timeSignature(let numerator, _, _, _):
+                    key = key ?? keyNamed(in: text)
+                case .timeSignature(let numerator, let power, _, _):
                     beatsPerBar = max(1, Int(numerator))
+                    beatUnit = 1 << Int(min(power, 6))
                 case .tempo(let microseconds):
                     tempo = tempo ?? microseconds
                 case .noteOn(let channel, let note, let velocity) where velocity > 0:
@@ -141,9 +143,10 @@ public enum RollReader {
                 key.degree(of: PitchClass(root.degree)).map { (root.time, $0.number) }
             }, key: key)
         }
-        let secondsPerBeat = Double(tempo ?? MIDITempoMap.defaultMicrosecondsPerQuarter) / 1_000_000
+        let secondsPerQuarter = Double(tempo ?? MIDITempoMap.defaultMicrosecondsPerQuarter) / 1_000_000
+        let secondsPerBeat = secondsPerQuarter * 4 / Double(beatUnit)
         let duration = notes.map(\.end).max() ?? 1
-        var legend = ["\(formatTempo(60 / secondsPerBeat)) bpm, \(beatsPerBar) beats a bar"]
+        var legend = ["\(formatTempo(60 / secondsPerQuarter)) bpm, \(beatsPerBar)/\(beatUnit)"]
         if let key { legend.append(key.description) }
         legend.append("\(notes.count) notes, \(formatDuration(duration))")
         let name = path.split(separator: "/").last.map(String.init) ?? path
@@ -151,9 +154,13 @@ public enum RollReader {
                     notes: notes, chords: chords, secondsPerBeat: secondsPerBeat, beatsPerBar: beatsPerBar, duration: duration)
     }
 
-    /// A roll from an event log; the log has hits, not note lengths, so `preset` gives the
-    /// note lengths (cut short where the same pitch is struck again), the key and the tempo.
+    /// A roll from an event log: one lane per voice of `preset`'s voices table (each note's
+    /// `voice`, or for logs without it its `kind`), each note from when it sounds (`t`). The log
+    /// has hits, not note lengths, so the voices' note lengths are used (cut short where the
+    /// same pitch is struck again); the key, tempo and meter come from `preset` too.
     static func fromEventLog(path: String, preset: Preset) throws(SessionError) -> Roll {
+        let plan = SessionPlan(configuration: try Configuration(preset: preset, duration: 1))
+        let voices = plan.voices.voices
         let bytes = try readWholeFile(path)
         var notes: [Roll.Note] = []
         var degrees: [(time: Double, degree: Int)] = []
@@ -165,27 +172,48 @@ public enum RollReader {
             do {
                 value = try JSONParser.parse(Array(line))
             } catch {
-                throw .data("\(path): line \(lineNumber) is not JSON: \(error.reason)")
+                throw .data("\(Quote.text(path)): line \(lineNumber) is not JSON: \(error.reason)")
             }
-            guard case .object(let members) = value else { throw .data("\(path): line \(lineNumber) is not a JSON object") }
+            guard case .object(let members) = value else { throw .data("\(Quote.text(path)): line \(lineNumber) is not a JSON object") }
             func number(_ name: String) -> Double? {
-                if case .number(let x)? = members.first(where: { $0.key == name })?.value { return x }
+                if case .number(let x, _)? = members.first(where: { $0.key == name })?.value { return x }
                 return nil
             }
-            var kind = ""
-            if case .string(let k)? = members.first(where: { $0.key == "kind" })?.value { kind = k }
-            guard kind == "bass" || kind == "key" else { continue }
+            func text(_ name: String) -> String? {
+                if case .string(let x)? = members.first(where: { $0.key == name })?.value { return x }
+                return nil
+            }
+            let kind = text("kind") ?? ""
+            let source: Voice.Source
+            switch kind {
+            case "bass": source = .bassBall
+            case "key": source = .pianoBalls
+            case "drum": source = .percussion
+            default: continue
+            }
+            let lane: Int
+            if let name = text("voice") {
+                guard let row = voices.firstIndex(where: { $0.logName == name }) else {
+                    throw .data("\(Quote.text(path)): line \(lineNumber): voice \(Quote.text(name)) is not a voice of preset \(Quote.text(plan.name)) "
+                        + "(\(voices.map(\.logName).joined(separator: ", "))); give --preset the preset that wrote the log")
+                }
+                lane = row
+            } else {
+                guard let row = voices.firstIndex(where: { $0.source == source }) else {
+                    throw .data("\(Quote.text(path)): line \(lineNumber): preset \(Quote.text(plan.name)) has no voice for \(kind) events; give --preset the preset that wrote the log")
+                }
+                lane = row
+            }
             guard let t = number("t"), t.isFinite, t >= 0, let note = number("note"), (0...127).contains(note),
                   let velocity = number("velocity"), (0...127).contains(velocity) else {
-                throw .data("\(path): line \(lineNumber): a \(kind) event needs t ≥ 0, note 0…127 and velocity 0…127")
+                throw .data("\(Quote.text(path)): line \(lineNumber): a \(kind) event needs t ≥ 0, note 0…127 and velocity 0…127")
             }
-            let isBass = kind == "bass"
-            let length = isBass ? preset.bass.noteLength : preset.keys.noteLength
-            notes.append(Roll.Note(lane: isBass ? 0 : 1, start: t, end: t + length, pitch: Int(note), velocity: Int(velocity)))
+            notes.append(Roll.Note(lane: lane, start: t, end: t + voices[lane].noteLength, pitch: Int(note), velocity: Int(velocity)))
             if let degree = number("degree") { degrees.append((t, Int(degree))) }
         }
-        guard !notes.isEmpty else { throw .data("\(path): the event log has no bass or key events to draw") }
+        guard !notes.isEmpty else { throw .data("\(Quote.text(path)): the event log has no notes to draw") }
         notes.sort { $0.start < $1.start }
+        degrees.sort { $0.time < $1.time }
         // A pitch struck again ends the previous note (as the performer does).
         var lastIndex: [Int: Int] = [:]
         for i in notes.indices {
@@ -194,31 +222,46 @@ public enum RollReader {
             lastIndex[id] = i
         }
         let duration = notes.map(\.end).max() ?? 1
-        let legend = ["\(formatTempo(preset.tempo)) bpm, 4 beats a bar", preset.key.description,
-                      "\(notes.count) notes, \(formatDuration(duration))", "note lengths from preset \(preset.name)"]
+        let clock = plan.clock
+        let legend = ["\(formatTempo(clock.tempo)) bpm, \(clock.meter.description)", plan.key.description,
+                      "\(notes.count) notes, \(formatDuration(duration))", "note lengths from preset \(plan.name)"]
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        return Roll(title: name, legend: legend, lanes: [lane("Bass", notes, index: 0), lane("Keys", notes, index: 1)],
-                    notes: notes, chords: chordMarks(degrees, key: preset.key), secondsPerBeat: 60 / preset.tempo,
-                    beatsPerBar: 4, duration: duration)
+        // Lanes for the voices that played (table order).
+        let used = Set(notes.map(\.lane))
+        let rows = voices.indices.filter(used.contains)
+        let renumber = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($0.element, $0.offset) })
+        for i in notes.indices { notes[i].lane = renumber[notes[i].lane]! }
+        return Roll(title: name, legend: legend, lanes: rows.map { lane(voices[$0].name, notes, index: renumber[$0]!) },
+                    notes: notes, chords: chordMarks(degrees, key: plan.key), secondsPerBeat: clock.beatSeconds,
+                    beatsPerBar: clock.meter.beats, duration: duration)
+    }
+
+    /// The key a MIDI file's text names ("…; key C major" or "key A harmonic minor; …"), if any.
+    static func keyNamed(in text: String) -> Key? {
+        for part in text.split(separator: ";") {
+            let words = part.split(separator: " ")
+            guard words.count >= 3, words[0] == "key", let tonic = PitchClass(name: String(words[1])),
+                  let scale = Scale.named(words[2...].joined(separator: " ")) else { continue }
+            return Key(tonic: tonic, scale: scale)
+        }
+        return nil
     }
 
     static func formatTempo(_ bpm: Double) -> String { Format.plain((bpm * 100).rounded() / 100) }
 
     static func formatDuration(_ seconds: Double) -> String { Format.fixed(seconds, decimals: 1) + " s" }
 
+    /// The whole of a regular file (a FIFO or directory is refused at once, never waited on).
     static func readWholeFile(_ path: String) throws(SessionError) -> [UInt8] {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw .noInput("\(path): cannot open: \(String(cString: strerror(errno)))") }
+        let fd = try InputFile.open(path, what: "event log")
         defer { close(fd) }
-        var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { throw .noInput("\(path): is a directory") }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
-                if errno == EINTR { continue }
-                throw .noInput("\(path): cannot read: \(String(cString: strerror(errno)))")
+                if errno == EINTR && !Interruption.isRequested { continue }
+                throw .noInput("\(Quote.text(path)): cannot read: \(String(cString: strerror(errno)))")
             }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[0..<count])

@@ -7,6 +7,8 @@ public struct BallPositions {
     public var count: Int { world.ballCount }
     /// Position of ball `index`, metres.
     public func position(of index: Int) -> Vector { world.position(ofBall: index) }
+    /// The contacts the last step found (bouncers and keys; walls and floor when recorded).
+    public var contacts: [Contact] { world.contacts }
 }
 
 /// Something that looks at the world after every step (pictures, video): it may read the

@@ -1,3 +1,4 @@
+import FileOutput
 import Performance
 import Pictures
 import Theory
@@ -56,6 +57,7 @@ final class VideoSink: SessionSink, StepObserver {
     let path: String
     private let fps: Double
     private let tail: Double
+    private let stop: StopSignal?
     private let audioPath: String
     private let removesAudio: Bool
     private let encoder: VideoEncoder
@@ -64,37 +66,40 @@ final class VideoSink: SessionSink, StepObserver {
     private var nextFrame = 0
     private let bouncerIndex: [Int]   // degree 1…7 → bouncer index, or -1
     private let keyTones: [Int]
-    private let performer: Performer
+    private let performer: PerformerConfiguration
+    private let sources: [Voice.Source]   // by voice row
     private let key: Key
     private var degree = 0
+    private var queued: [NoteEvent] = []
+    private var observedTime = -Double.infinity
     /// Called once when the session has ended and the last frames and the mux begin.
     var onFinishing: (() -> Void)?
 
     /// Starts ffmpeg. `audioPath` is the audio file that will exist when the session has
-    /// finished (removed afterwards if `removesAudio`); `tail` is its length after the session.
-    init(request: VideoRequest, configuration: Configuration, ffmpeg: String, audioPath: String, removesAudio: Bool,
-         tail: Double) throws(SessionError) {
+    /// finished (removed afterwards if `removesAudio`); `tail` is its length after the session
+    /// (cut as the audio sink cuts it when `stop` was raised).
+    init(request: VideoRequest, plan: SessionPlan, ffmpeg: String, audioPath: String, removesAudio: Bool,
+         tail: Double, stop: StopSignal?) throws(SessionError) {
         path = request.path
         fps = Double(request.fps)
         self.tail = tail
+        self.stop = stop
         self.audioPath = audioPath
         self.removesAudio = removesAudio
         let container = VideoContainer(path: request.path)!
         temporaryPath = Self.temporaryName(for: request.path, suffix: "tmp." + container.rawValue)
-        let scene = SceneBuilder.scene(for: configuration)
-        let performer = Performer(configuration: configuration.performer)
-        self.performer = performer
-        key = configuration.preset.key
-        keyTones = configuration.preset.keys.tones
+        let scene = SceneBuilder.scene(for: plan)
+        performer = plan.performer
+        key = plan.key
+        keyTones = plan.keyTones
+        sources = plan.voices.voices.map(\.source)
         var index = Array(repeating: -1, count: 8)
-        for (i, b) in configuration.layout.bouncers.enumerated() { index[b.tag] = i }
+        for (i, b) in plan.layout.bouncers.enumerated() { index[b.tag] = i }
         bouncerIndex = index
-        let bass = (1...7).map(performer.bassNote(degree:))
-        let keys = (1...7).flatMap { d in (1...4).map { performer.keysNote(degree: d, tone: $0) } }
-        let roll = Roll(title: "", legend: [], lanes: [Roll.Lane(name: Voice.bass.name, pitches: bass.min()!...bass.max()!),
-                                                       Roll.Lane(name: Voice.keys.name, pitches: keys.min()!...keys.max()!)],
-                        notes: [], chords: [], secondsPerBeat: 60 / configuration.preset.tempo, beatsPerBar: 4,
-                        duration: configuration.duration)
+        // One lane per voice of the table, the bar and beat lines from the session's tempo and meter.
+        let roll = Roll(title: "", legend: [], lanes: SceneBuilder.lanes(for: plan),
+                        notes: [], chords: [], secondsPerBeat: plan.clock.beatSeconds, beatsPerBar: plan.clock.meter.beats,
+                        duration: plan.duration)
         do {
             renderer = try VideoFrameRenderer(scene: scene, width: request.size.width, height: request.size.height, roll: roll)
             renderer.roll.notes.reserveCapacity(4096)
@@ -104,6 +109,7 @@ final class VideoSink: SessionSink, StepObserver {
         } catch {
             throw SessionError(error, path: request.path)
         }
+        queued.reserveCapacity(256)
     }
 
     /// Checks a video request before anything runs and finds ffmpeg (69 naming the package if missing).
@@ -120,11 +126,14 @@ final class VideoSink: SessionSink, StepObserver {
         return ffmpeg
     }
 
-    /// `dir/.name.<pid>.<suffix>` beside `path`.
+    /// `dir/.name.<pid>.<suffix>` beside `path`, the name cut (at a character boundary) so that
+    /// it stays within a file name's 255 bytes whenever the video's own name does.
     static func temporaryName(for path: String, suffix: String) -> String {
         let directory = PresetLibrary.parent(of: path)
-        let base = path.split(separator: "/").last.map(String.init) ?? path
-        return (directory == "/" ? "" : directory) + "/." + base + ".\(getpid()).\(suffix)"
+        let end = ".\(getpid()).\(suffix)"
+        var base = Substring(path.split(separator: "/").last.map(String.init) ?? path)
+        while 1 + base.utf8.count + end.utf8.count > TemporaryName.maximumNameBytes { base = base.dropLast() }
+        return (directory == "/" ? "" : directory) + "/." + base + end
     }
 
     /// Fails (73) unless the video's directory exists and is writable.
@@ -136,33 +145,51 @@ final class VideoSink: SessionSink, StepObserver {
         if PresetLibrary.isDirectory(path) { throw .cannotCreate("cannot write \(path): it is a directory") }
     }
 
+    /// Notes are queued and applied frame by frame: a note changes the picture from the first
+    /// frame at or after the time it sounds (`t`, after quantisation), not at the physical hit.
     func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
         for event in events {
-            guard case .note(let note) = event else { continue }
-            let lane = note.voice == .bass ? 0 : 1
-            if note.kind == .off {
-                // Close the most recent sounding note of that pitch in that lane.
-                var i = renderer.roll.notes.count - 1
-                while i >= 0 && i >= renderer.roll.notes.count - 256 {
-                    let n = renderer.roll.notes[i]
-                    if n.lane == lane && n.pitch == note.note && n.end == .infinity {
-                        renderer.roll.notes[i].end = note.time
-                        break
-                    }
-                    i -= 1
-                }
-                continue
-            }
-            renderer.roll.notes.append(Roll.Note(lane: lane, start: note.time, end: .infinity, pitch: note.note, velocity: note.velocity))
-            if note.voice == .keys, note.key >= 1, note.key <= renderer.keyHits.count {
-                renderer.keyHits[note.key - 1] = note.time
-            }
-            if note.voice == .bass {
-                let b = bouncerIndex[max(0, min(7, note.degree))]
-                if b >= 0 { renderer.bouncerHits[b] = note.time }
-            }
-            if note.degree != degree { changeChord(to: note.degree, at: note.time) }
+            guard case .note(let note) = event, note.kind != .control else { continue }
+            queued.append(note)
         }
+    }
+
+    /// Applies the queued notes that sound at or before `time`.
+    private func apply(through time: Double) {
+        var head = 0
+        while head < queued.count && queued[head].time <= time + 1e-9 {
+            apply(queued[head])
+            head += 1
+        }
+        if head > 0 { queued.removeFirst(head) }
+    }
+
+    private func apply(_ note: NoteEvent) {
+        let lane = note.voice.rawValue
+        if note.kind == .off {
+            // Close the most recent sounding note of that pitch in that lane.
+            var i = renderer.roll.notes.count - 1
+            while i >= 0 && i >= renderer.roll.notes.count - 256 {
+                let n = renderer.roll.notes[i]
+                if n.lane == lane && n.pitch == note.note && n.end == .infinity {
+                    renderer.roll.notes[i].end = note.time
+                    break
+                }
+                i -= 1
+            }
+            return
+        }
+        renderer.roll.notes.append(Roll.Note(lane: lane, start: note.time, end: .infinity, pitch: note.note, velocity: note.velocity))
+        switch sources[lane] {
+        case .pianoBalls:
+            if note.key >= 1, note.key <= renderer.keyHits.count { renderer.keyHits[note.key - 1] = note.time }
+        case .bassBall:
+            let b = bouncerIndex[max(0, min(7, note.degree))]
+            if b >= 0 { renderer.bouncerHits[b] = note.time }
+        case .percussion:
+            break
+        }
+        if note.degree != degree { changeChord(to: note.degree, at: note.time) }
     }
 
     private func changeChord(to newDegree: Int, at time: Double) {
@@ -178,19 +205,25 @@ final class VideoSink: SessionSink, StepObserver {
         }
     }
 
+    /// A step's world is drawn one step later, once the notes due by then have surely arrived:
+    /// a note found in a step's last sub-step can carry a time a rounding error past that
+    /// step's end and reach the sinks with the next step.
     func observe(_ balls: BallPositions, at time: Double) throws(SessionError) {
+        try frames(through: observedTime)
         for i in 0..<min(balls.count, renderer.positions.count) {
             let p = balls.position(of: i)
             renderer.positions[i] = Point(p.x, p.y)
         }
-        try frames(through: time)
+        observedTime = time
     }
 
-    /// Draws and sends every frame due at or before `time`.
+    /// Draws and sends every frame due at or before `time`, each after the notes due by its instant.
     private func frames(through time: Double) throws(SessionError) {
         while Double(nextFrame) / fps <= time + 1e-9 {
+            let instant = Double(nextFrame) / fps
+            apply(through: instant)
             do {
-                try renderer.render(at: Double(nextFrame) / fps)
+                try renderer.render(at: instant)
                 try encoder.write(renderer.canvas)
             } catch {
                 throw SessionError(error, path: path)
@@ -204,6 +237,8 @@ final class VideoSink: SessionSink, StepObserver {
 
     func finish(at time: Double) throws(SessionError) {
         onFinishing?()
+        // The audio's tail is cut short after a stop signal; the video ends with it.
+        let tail = stop?.isRaised == true ? min(self.tail, AudioFileSink.interruptedTail) : self.tail
         let total = Self.frameCount(seconds: time + tail, fps: fps)
         try frames(through: (Double(total) - 0.5) / fps)
         do {

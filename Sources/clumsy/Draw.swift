@@ -1,12 +1,13 @@
 import ArgumentParser
+import Presets
 import Session
 
 struct Draw: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Draw the world of a preset to scale (PNG, SVG or PDF).",
         discussion: """
-        Walls, bouncers labelled with their degree and chord, keys with the chord tone they play,
-        the balls at their start, and a legend. With --trace, the paths of every ball over the
+        Walls, bouncers labelled with their degree and chord, keys with the chord tone they play, \
+        the balls at their start, and a legend. With --trace, the paths of every ball over the \
         first seconds, each hit marked and coloured by its velocity.
         Exit status: 0 ok, 64 bad flag, 65 bad preset, 66 unknown preset, 73 output cannot be created, 74 write error.
         """)
@@ -20,25 +21,27 @@ struct Draw: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Draw the balls' paths and hits over the first <s> simulated seconds (\(Limits.text(DrawRequest.traceLimits)) s).", valueName: "s"))
     var trace: Double?
 
-    @Option(help: ArgumentHelp("Picture size in pixels, 64x64…3840x2160 (default 1280x720).", valueName: "WxH"))
+    @Option(help: ArgumentHelp("Picture size in pixels, 64x64…3840x2160.", valueName: "WxH"))
     var size: String = "1280x720"
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Random seed (overrides the preset's).", valueName: "n"))
+    // Three flags of `clumsy run`, with their help and checks from the settings table.
+    @Option(name: .customLong("seed"), parsing: .unconditional, help: Self.help("seed", "n"))
     var seed: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Gravity on the piano balls in m/s² (\(Limits.text(Limits.gravity))).", valueName: "m/s²"))
-    var gravity: Double?
+    @Option(name: .customLong("gravity"), parsing: .unconditional, help: Self.help("gravity", "m/s²"))
+    var gravity: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Bass ball speed in m/s (\(Limits.text(Limits.speed))).", valueName: "m/s"))
-    var speed: Double?
+    @Option(name: .customLong("speed"), parsing: .unconditional, help: Self.help("speed", "m/s"))
+    var speed: String?
+
+    private static func help(_ flag: String, _ valueName: String) -> ArgumentHelp {
+        ArgumentHelp(Settings.setting(flag: flag)!.help, valueName: valueName)
+    }
 
     func validate() throws {
-        if let seed, UInt64(seed) == nil {
-            throw ValidationError("--seed \(seed) is not accepted; expected a whole number 0…\(UInt64.max)")
+        if let trace, !(trace.isFinite && DrawRequest.traceLimits.contains(trace)) {
+            throw ValidationError("--trace \(trace) is out of range; accepted: \(Limits.text(DrawRequest.traceLimits, unit: "s"))")
         }
-        if let trace { try check("--trace", trace, DrawRequest.traceLimits, unit: "s") }
-        if let gravity { try check("--gravity", gravity, Limits.gravity, unit: "m/s²") }
-        if let speed { try check("--speed", speed, Limits.speed, unit: "m/s") }
         do {
             _ = try PictureSize(parsing: size)
             _ = try PictureRunner.format(of: output)
@@ -48,11 +51,12 @@ struct Draw: ParsableCommand {
     }
 
     func run() throws {
-        installSignalHandlers()
-        let request: DrawRequest
+        var overrides = Overrides()
+        overrides.flags = Dictionary(uniqueKeysWithValues: [("seed", seed), ("gravity", gravity), ("speed", speed)]
+            .compactMap { flag, text in text.map { (flag, $0) } })
         do {
-            request = DrawRequest(preset: preset, overrides: Overrides(seed: seed.flatMap { UInt64($0) }, gravity: gravity, speed: speed),
-                                  outputPath: output, trace: trace, size: try PictureSize(parsing: size))
+            let request = DrawRequest(preset: preset, overrides: overrides, outputPath: output, trace: trace,
+                                      size: try PictureSize(parsing: size))
             try PictureRunner.draw(request, stop: stopSignal)
         } catch {
             throw fail(error)

@@ -5,9 +5,9 @@ struct Roll: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Draw a piano roll of a MIDI file or an event log (PNG, SVG or PDF).",
         discussion: """
-        One lane per voice, notes as bars (velocity as opacity), chord names along the top,
-        bar and beat lines from the tempo and meter. An event log has no note lengths, key or
-        tempo: they come from --preset (default: default).
+        One lane per voice, notes as bars (velocity as opacity), chord names along the top, \
+        bar and beat lines from the tempo and meter. An event log has no voices table, note \
+        lengths, key, tempo or meter: they come from --preset (default: default).
         Exit status: 0 ok, 64 bad flag, 65 bad input file, 66 unreadable input, 73 output cannot be created, 74 write error.
         """)
 
@@ -17,10 +17,10 @@ struct Roll: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The picture to write: .png, .svg or .pdf.", valueName: "file"))
     var output: String
 
-    @Option(help: ArgumentHelp("Picture size in pixels, 64x64…3840x2160 (default 1600x600).", valueName: "WxH"))
+    @Option(help: ArgumentHelp("Picture size in pixels, 64x64…3840x2160.", valueName: "WxH"))
     var size: String = "1600x600"
 
-    @Option(help: ArgumentHelp("For an event log: the preset giving key, tempo and note lengths.", valueName: "preset"))
+    @Option(help: ArgumentHelp("For an event log: the preset that wrote it (voices, note lengths, key, tempo, meter).", valueName: "preset"))
     var preset: String?
 
     func validate() throws {

@@ -86,20 +86,21 @@ struct VideoTests {
         #expect(a.count > 100_000 && a == b, "the WAV written beside a video differs from the one written alone")
     }
 
-    @Test("A key lights up in the frame of its hit: the key's pixels brighten within one frame of the event log's time")
-    func keyLightsOnItsFrame() throws {
+    @Test("A key lights up in the frame of its note: the key's pixels brighten within one frame of the event log's t (when it sounds, not the hit)",
+          arguments: [[], ["--quantize", "1/4", "--tempo", "60"]])
+    func keyLightsOnItsFrame(timing: [String]) throws {
         let directory = try TemporaryDirectory()
         let video = directory.file("v.mp4"), events = directory.file("e.jsonl")
         let (width, height, fps) = (480, 270, 30.0)
         let result = try CLI.run(["run", "--duration", "4", "--seed", "1", "--video", video, "--events", events,
-                                  "--soundfont", smallSoundFont, "--size", "\(width)x\(height)", "--quiet"], timeout: 120)
+                                  "--soundfont", smallSoundFont, "--size", "\(width)x\(height)", "--quiet"] + timing, timeout: 120)
         try #require(result.status == 0, "\(result)")
         let log = try readEventLog(events)
         let frames = try decodedFrames(video, seconds: 4, in: directory)
         let frameBytes = width * height * 3
         // Where each key is, from the same scene the video was drawn from.
         let configuration = try Configuration(preset: try PresetLibrary.load("default"), overrides: Overrides(seed: 1), duration: 4)
-        let painter = WorldPainter(scene: SceneBuilder.scene(for: configuration),
+        let painter = WorldPainter(scene: SceneBuilder.scene(for: SessionPlan(configuration: configuration)),
                                    frame: Composition(width: width, height: height, withRoll: true).world)
         func brightness(frame: Int, key: Int) -> Double {
             // The key's left fifth (its label sits in the middle).
@@ -114,7 +115,7 @@ struct VideoTests {
             }
             return sum / max(count, 1)
         }
-        var checked = 0
+        var checked = 0, delayed = 0
         for (index, event) in log.enumerated() where event.kind == "key" && event.t > 0.2 && event.t < 3.8 {
             let key = try #require(event.key)
             // Only hits on a key that has been dark for half a second.
@@ -123,10 +124,19 @@ struct VideoTests {
             let lit = Int((event.t * fps - 1e-6).rounded(.up))   // first frame at or after the hit
             #expect(Double(lit) / fps - event.t < 1 / fps)
             let before = brightness(frame: lit - 1, key: key), after = brightness(frame: lit, key: key)
-            #expect(after - before > 40, "key \(key) hit at \(event.t) s: brightness \(before) in frame \(lit - 1), \(after) in frame \(lit)")
+            #expect(after - before > 40, "key \(key) sounding at \(event.t) s: brightness \(before) in frame \(lit - 1), \(after) in frame \(lit)")
             checked += 1
+            // A note held back to its grid line: the key stays dark from the hit until then.
+            let hit = try #require(event.hit)
+            let hitFrame = Int((hit * fps - 1e-6).rounded(.up))
+            if hitFrame < lit - 1 {
+                #expect(brightness(frame: hitFrame, key: key) - brightness(frame: max(0, hitFrame - 1), key: key) < 10,
+                        "key \(key) hit at \(hit) s, sounding at \(event.t) s, already lit in frame \(hitFrame)")
+                delayed += 1
+            }
         }
         #expect(checked >= 3, "too few isolated key hits to check: \(checked)")
+        if !timing.isEmpty { #expect(delayed >= 2, "too few notes held back by the grid: \(delayed)") }
     }
 
     @Test("The same seed gives the same decoded frames; a .webm holds VP9 and Opus")
@@ -167,6 +177,23 @@ struct VideoTests {
             #expect(result.status == 64, "\(result)")
         }
         #expect(directory.entries().isEmpty)
+    }
+
+    @Test("--video naming another output (however spelled, through a link) or the preset is refused with 64 naming both, before anything is written")
+    func videoOverAnotherFile() throws {
+        let directory = try TemporaryDirectory()
+        let preset = directory.file("p.mp4")
+        try Data(contentsOf: URL(fileURLWithPath: projectRoot + "/Presets/default.json")).write(to: URL(fileURLWithPath: preset))
+        #expect(symlink("a.wav", directory.file("link.mp4")) == 0)
+        let before = directory.entries()
+        for (arguments, other) in [(["default", "--midi", "v.mp4", "--video", "./v.mp4"], "--midi"),
+                                   (["default", "--audio", "a.wav", "--video", "link.mp4"], "--audio"),
+                                   ([preset, "--video", preset], "the preset")] {
+            let result = try CLI.run(["run", "--duration", "1", "--size", "160x90"] + arguments, in: directory.path)
+            #expect(result.status == 64, "\(result)")
+            #expect(result.stderr.contains("--video") && result.stderr.contains(other), "\(result.stderr)")
+            #expect(directory.entries() == before, "files left behind: \(directory.entries())")
+        }
     }
 
     @Test("No ffmpeg on PATH: exit 69 naming the Debian package, and no file")
