@@ -26,7 +26,7 @@ public final class MIDIRecorder: SessionSink {
         let preset = configuration.preset
         ticksPerSecond = preset.tempo / 60 * Double(Self.ticksPerQuarter)
         let text = "\(Clumsy.name) \(Clumsy.version); preset \(preset.name); seed \(configuration.seed); "
-            + "gravity \(Format.plain(preset.gravity)) m/s^2; speed \(Format.plain(preset.speed)) m/s; key \(preset.key.description)"
+            + "gravity \(Format.plain(preset.gravity)) m/s^2; speed \(Format.plain(preset.speed)) m/s; key \(preset.key.name(.ascii))"
         try append(.tempo(microsecondsPerQuarter: UInt32((60_000_000 / preset.tempo).rounded())), track: 0, tick: 0)
         try append(.timeSignature(numerator: 4, denominatorPowerOfTwo: 2, clocksPerClick: 24, thirtySecondsPerQuarter: 8), track: 0, tick: 0)
         try append(.text(text), track: 0, tick: 0)

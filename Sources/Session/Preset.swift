@@ -213,14 +213,14 @@ public struct Preset: Sendable, Equatable {
         guard let value else { return Key(tonic: PitchClass(0), scale: .major) }
         let fields = try r.object(value, at: "key", allowed: ["tonic", "scale"])
         let tonicName = try r.string(fields, "tonic", in: "key", default: "C", expected: "a note name such as \"C\", \"F#\" or \"Bb\"")!
-        guard let tonic = PitchClass(name: tonicName) else {
+        guard let tonic = SpelledPitchClass(name: tonicName) else {
             throw r.fail("key.tonic", "\"\(tonicName)\" is not a note name; expected a letter A–G with optional # or b (\"C\", \"F#\", \"Bb\")")
         }
         let scaleName = try r.string(fields, "scale", in: "key", default: "major", expected: "a scale name")!
         guard let scale = Scale.named(scaleName) else {
             throw r.fail("key.scale", "\"\(scaleName)\" is not a known scale; expected one of: \(Scale.catalogNames.joined(separator: ", "))")
         }
-        return Key(tonic: tonic, scale: scale)
+        return Key(spelledTonic: tonic, scale: scale)
     }
 
     private static func decodePitch(_ fields: [String: JSONValue], _ key: String, in path: String, default fallback: Int,

@@ -13,7 +13,7 @@ public final class TextPrinter: SessionSink {
         self.output = output
         key = configuration.preset.key
         numerals = ScaleDegree.all.map { configuration.preset.key.romanNumeral(of: $0) }
-        chords = ScaleDegree.all.map { configuration.preset.key.seventhChord(on: $0).symbol }
+        chords = ScaleDegree.all.map { configuration.preset.key.symbol(of: configuration.preset.key.seventhChord(on: $0)) }
     }
 
     private static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
@@ -29,7 +29,7 @@ public final class TextPrinter: SessionSink {
         switch event {
         case .note(let note):
             guard note.kind == .on else { return nil }
-            let pitch = Self.pad(Pitch(midi: note.note).name, 4)
+            let pitch = Self.pad(key.spell(Pitch(midi: note.note)).name(), 4)
             let velocity = "vel " + Self.pad(String(note.velocity), 3, right: true)
             let speed = Self.pad(Format.fixed(note.speed, decimals: 2), 6, right: true) + " m/s"
             if note.voice == .bass {
