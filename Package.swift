@@ -27,11 +27,14 @@ let package = Package(
         .target(name: "Performance", dependencies: ["Theory"]),
         .target(name: "FileOutput"),
         .target(name: "MIDIFile", dependencies: ["FileOutput"]),
+        // `clumsy analyze`: key, chords and statistics of any Standard MIDI File.
+        .target(name: "Analysis", dependencies: ["Theory", "MIDIFile"]),
         .target(name: "Sound", dependencies: ["CFluidSynth"]),
         .target(name: "Session", dependencies: ["Theory", "Physics", "Performance", "MIDIFile", "Sound", "FileOutput"],
                 swiftSettings: uncheckedExclusivityInRelease),
         .executableTarget(name: "clumsy", dependencies: [
             "Session",
+            "Analysis",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `make bench`: in-process bare Chipmunk stepping versus the full simulator (Benchmarks/bench.sh).
@@ -43,6 +46,7 @@ let package = Package(
         .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
         .testTarget(name: "SoundTests", dependencies: ["Sound"]),
         .testTarget(name: "SessionTests", dependencies: ["Session"]),
+        .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "Theory", "MIDIFile"], exclude: ["make_fixtures.py"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Session", "MIDIFile"], resources: [.copy("Golden")]),
     ],
     swiftLanguageModes: [.v6]

@@ -63,6 +63,11 @@ public struct ChordIdentification: Sendable, Hashable {
         key.symbol(of: chord, bass: inversion == 0 ? nil : bass, style: style)
     }
 
+    /// The bass as `key` writes it: as the chord tone it is (E♯ in C♯ major), else as a note of the key.
+    public func spelledBass(in key: Key) -> SpelledPitchClass {
+        zip(chord.tones, key.spelledTones(of: chord)).first { $0.0 == bass }?.1 ?? key.spell(bass)
+    }
+
     /// "root position", "1st inversion", "2nd inversion", "3rd inversion", "4th inversion", or "slash bass".
     public var inversionName: String {
         guard let inversion else { return "slash bass" }

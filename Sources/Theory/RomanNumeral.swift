@@ -4,8 +4,9 @@ import Foundation
 /// "V/V", "V7/vi" (the chord before the slash, in the key of the chord after it).
 ///
 /// Rules: a numeral without an accidental is that degree of the key's scale (an error if the
-/// scale lacks it); with ♭ or ♯ it is the degree of the major scale on the tonic, lowered or
-/// raised (♭VII in C is B♭, also in C minor). Upper case gives a major third, lower case a minor
+/// scale lacks it); ♭ or ♯ lowers or raises the key's own degree (♭VII in C major is B♭; in
+/// A minor the leading-tone chord is ♯vii°, G♯ B D, while VII is G; a pentatonic scale's
+/// degrees are its parent's, so ♭VII in C major pentatonic is B♭). Upper case gives a major third, lower case a minor
 /// third; ° lowers the fifth, + raises it. "7" adds the key's own seventh when the triad is the
 /// key's diatonic one on that degree (I7 in C is Cmaj7, ii7 Dm7), else a minor seventh (V7 in
 /// A minor is E7; ♭VII7 in C is B♭7); "maj7" adds a major seventh, "°7" a diminished one, "ø7"
@@ -85,7 +86,7 @@ public struct RomanNumeral: Sendable, Hashable, CustomStringConvertible {
             }
             root = key.pitchClass(of: part.degree)
         } else {
-            root = key.tonic.transposed(by: Scale.major.step(of: part.degree) + part.accidental)
+            root = key.tonic.transposed(by: key.scale.step(of: part.degree) + part.accidental)
         }
         let suffix = part.suffix
         let third = suffix.hasPrefix("sus2") ? 2 : suffix.contains("sus4") ? 5 : (part.isMinor ? 3 : 4)

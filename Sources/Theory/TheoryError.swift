@@ -19,7 +19,7 @@ public enum TheoryError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Forms a Roman numeral may take.
     public static let acceptedNumerals = "I…VII (upper case: major third, lower case: minor), optionally after ♭ ♯ b # "
-        + "(relative to the major scale), then °, ø, +, 7, maj7, °7, ø7, 6, 9, add9, sus2, sus4 or 7sus4, "
+        + "(lowering or raising the key's own degree), then °, ø, +, 7, maj7, °7, ø7, 6, 9, add9, sus2, sus4 or 7sus4, "
         + "and /numeral for a secondary chord (\"V/V\", \"♭VII\", \"iv\", \"ii7\", \"V7/vi\")"
 
     /// A one-line message naming the text and what is accepted.

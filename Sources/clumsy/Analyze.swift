@@ -1,0 +1,32 @@
+import Analysis
+import ArgumentParser
+import Session
+
+struct Analyze: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Analyse any Standard MIDI File: key, chord timeline, time per chord and degree, velocities, tracks.",
+        discussion: """
+        Text for people (notes spelled for the estimated key with ♭ and ♯), or --json for programs (ASCII: Eb, F#, Bm7b5).
+        Exit status: 0 ok, 64 bad flag, 65 not a usable MIDI file (not MIDI, truncated), 66 cannot be read.
+        """)
+
+    @Argument(help: ArgumentHelp("The MIDI file to analyse.", valueName: "file.mid"))
+    var file: String
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    func run() throws {
+        let analysis: MIDIAnalysis
+        do {
+            analysis = try MIDIAnalyzer.analyze(path: file)
+        } catch {
+            TerminalOutput.standardError.write("clumsy: error: \(error)\n")
+            TerminalOutput.standardError.flush()
+            throw ExitCode(error.exitStatus)
+        }
+        let out = TerminalOutput.standardOutput
+        out.write(json ? AnalysisReport.json(analysis, file: file) : AnalysisReport.text(analysis, file: file))
+        out.flush()
+    }
+}
