@@ -119,6 +119,8 @@ public enum MIDIAnalyzer {
 
         // Decide per pair of sub-windows (one beat): the beat as a whole, unless its notes do not fit
         // one chord (non-chord tones left) while each half fits one cleanly, as at a chord change mid-beat.
+        var lastKept: [Int] = []
+        var lastFound: ChordIdentification?
         func choose(_ subs: [Int], previous: ChordIdentification?) -> ChordIdentification? {
             var weights = [Double](repeating: 0, count: 12)
             var low = [Int](repeating: Int.max, count: 12)
@@ -130,7 +132,14 @@ public enum MIDIAnalyzer {
             }
             let strongest = weights.max() ?? 0
             let kept = (0..<12).filter { strongest > 0 && weights[$0] * 2 > strongest && low[$0] != Int.max }.map { low[$0] }
-            if kept.count >= 3 { return ChordIdentification.identify(kept) }
+            if kept.count >= 3 {
+                // Held chords repeat window after window: name each set of notes once.
+                if kept != lastKept {
+                    lastKept = kept
+                    lastFound = ChordIdentification.identify(kept)
+                }
+                return lastFound
+            }
             if let previous, !kept.isEmpty, kept.allSatisfy({ previous.chord.tones.contains(PitchClass($0)) }) { return previous }
             return nil
         }

@@ -28,7 +28,8 @@ public struct ChordIdentification: Sendable, Hashable {
     /// contain all its tones except possibly the fifth of a chord of four or more tones. Score: 2 per
     /// tone that sounds, −3 per missing tone, −2 per sounding tone outside the chord, +1 when the root is in the
     /// bass; the highest wins, then the quality earlier in the catalog (sevenths before triads, triads
-    /// before sixths and ninths). So {C E G A} over C is C6, over A Am7; {C E G} plus a D is Cadd9.
+    /// before sixths and ninths). So {C E G A} over C is C6, over A Am7; {C E G} plus a D is Cadd9, but
+    /// a lone D in the bass under C E G is C/D (a slash bass, `inversion` nil).
     public static func identify(_ pitches: [Int]) -> ChordIdentification? {
         guard let lowest = pitches.min() else { return nil }
         let bass = PitchClass(lowest)
@@ -52,7 +53,14 @@ public struct ChordIdentification: Sendable, Hashable {
             }
         }
         guard let best else { return nil }
+        // A bass heard only in the bass that would be a ninth (Cadd9/D) reads better as a slash bass
+        // under the chord above it (C/D), when the notes above form a complete chord on their own.
+        let upper = pitches.filter { PitchClass($0) != bass }
         let tones = best.chord.tones
+        if let index = tones.firstIndex(of: bass), best.chord.intervals[index] == 14, pitches.filter({ PitchClass($0) == bass }).count == 1,
+           let above = identify(upper), above.extraTones.isEmpty, above.missingTones.isEmpty {
+            return ChordIdentification(chord: above.chord, bass: bass, inversion: nil, extraTones: [], missingTones: [])
+        }
         let extra = sounding.map(PitchClass.init).filter { !tones.contains($0) }
         return ChordIdentification(chord: best.chord, bass: bass, inversion: tones.firstIndex(of: bass),
                                    extraTones: extra, missingTones: best.missing)

@@ -16,7 +16,11 @@ struct IdentificationTests {
         #expect(name([55, 60, 64]) == "C/G")
         #expect(name([53, 55, 59, 62]) == "G7/F")
         #expect(ChordIdentification.identify([53, 55, 59, 62])?.inversion == 3)
-        #expect(name([50, 60, 64, 67]) == "Cadd9/D")
+        #expect(name([50, 60, 64, 67]) == "C/D")
+        #expect(ChordIdentification.identify([50, 60, 64, 67])?.inversion == nil)
+        #expect(ChordIdentification.identify([50, 60, 64, 67])?.inversionName == "slash bass")
+        #expect(name([50, 60, 62, 64, 67]) == "Cadd9/D")
+        #expect(name([53, 55, 59, 62, 67]) == "G7/F")
         #expect(name([48, 62, 64, 67]) == "Cadd9")
     }
 
