@@ -31,6 +31,10 @@ public struct Overrides: Sendable, Equatable {
     public var room: Double?
     /// Switch filter, delay and reverb off.
     public var isDry = false
+    /// Tonic of the key, as written ("Eb", "F♯"), replacing the preset's (`--key`).
+    public var keyTonic: String?
+    /// Scale or mode name ("dorian", "minor pentatonic"), replacing the preset's (`--mode`).
+    public var mode: String?
 
     /// No overrides.
     public init(seed: UInt64? = nil, gravity: Double? = nil, speed: Double? = nil, keysTone: String? = nil) {
@@ -96,6 +100,7 @@ public struct Configuration: Sendable {
             preset.keys.tone = tone
         }
         preset.sound = try Self.applySound(overrides, to: preset.sound)
+        try Self.applyKey(overrides, to: &preset)
         guard Limits.duration.contains(duration) else {
             throw .usage("--duration \(duration) is out of range; accepted: \(Limits.text(Limits.duration, unit: "s"))")
         }
@@ -160,6 +165,37 @@ public struct Configuration: Sendable {
     }
 
     /// Applies the effect flags to a preset's sound block.
+    /// The tonics `--key` accepts, for messages.
+    public static let acceptedTonics = "C, C#/Db, D, D#/Eb, E, F, F#/Gb, G, G#/Ab, A, A#/Bb, B (♯ and ♭ also accepted)"
+
+    /// Applies `--key` and `--mode`, then switches off the bouncers of degrees the scale does not
+    /// play: a pentatonic or blues scale (five degrees) leaves five bouncers.
+    static func applyKey(_ overrides: Overrides, to preset: inout Preset) throws(SessionError) {
+        var tonic = preset.key.spelledTonic
+        var scale = preset.key.scale
+        if let text = overrides.keyTonic {
+            guard let parsed = SpelledPitchClass(name: text) else {
+                throw .usage("--key \(text) is not a tonic; accepted: \(acceptedTonics)")
+            }
+            tonic = parsed
+        }
+        if let text = overrides.mode {
+            guard let named = Scale.named(text) else {
+                throw .usage("--mode \(text) is not a known mode; accepted: \(Scale.all.map(\.displayName).joined(separator: ", ")) (also ionian, aeolian)")
+            }
+            scale = named
+        }
+        if overrides.keyTonic != nil || overrides.mode != nil { preset.key = Key(spelledTonic: tonic, scale: scale) }
+        let played = Set(preset.key.degrees.map(\.number))
+        if played.count < 7 {
+            let kept = preset.bass.bouncers.filter { played.contains($0) }
+            guard !kept.isEmpty else {
+                throw .usage("\(preset.key) has no degree among the preset's bouncers \(preset.bass.bouncers); its degrees are \(played.sorted())")
+            }
+            preset.bass.bouncers = kept
+        }
+    }
+
     static func applySound(_ o: Overrides, to preset: Preset.Sound) throws(SessionError) -> Preset.Sound {
         var sound = preset
         if o.isDry {

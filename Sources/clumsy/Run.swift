@@ -40,6 +40,12 @@ struct Run: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Audio sample rate in Hz (\(Limits.text(Limits.sampleRate))).", valueName: "Hz"))
     var sampleRate: Double = 44_100
 
+    @Option(help: ArgumentHelp("Tonic of the key, overriding the preset's: C, C#/Db, D, D#/Eb, E, F, F#/Gb, G, G#/Ab, A, A#/Bb, B (♯ ♭ too). Written spelling is kept (Gb major prints G♭).", valueName: "tonic"))
+    var key: String?
+
+    @Option(help: ArgumentHelp("Mode, overriding the preset's: ionian (major), dorian, phrygian, lydian, mixolydian, aeolian (minor), locrian, harmonic minor, melodic minor, major pentatonic, minor pentatonic, blues. Pentatonic and blues scales use five bouncers.", valueName: "name"))
+    var mode: String?
+
     @Option(help: ArgumentHelp("Keys tone (see `clumsy tones`), overriding the preset's.", valueName: "name"))
     var tone: String?
 
@@ -132,6 +138,8 @@ struct Run: ParsableCommand {
         overrides.reverb = reverb.flatMap(EffectSetting.init)
         overrides.room = room
         overrides.isDry = dry
+        overrides.keyTonic = key
+        overrides.mode = mode
         var request = RunRequest(preset: preset, duration: duration ?? (live ? Limits.duration.upperBound : 60),
                                  overrides: overrides, midiPath: midi, eventsPath: events, isQuiet: quiet)
         request.audioPath = audio
