@@ -56,7 +56,8 @@ public struct Performer: Sendable {
     /// The diatonic seventh chord on each degree (index 0 = degree 1).
     public let chords: [Chord]
     private let bassNotes: [Int]          // per degree
-    private let keysNotes: [[Int]]        // per degree, per chord tone
+    private var keysNotes: [[Int]]        // per degree, per chord tone (rewritten at each chord change under `smooth`)
+    private var leader: VoiceLeader?      // `smooth` voicing only
     private var pending: [Pending] = []   // sorted by (time, sequence)
     private var sequence = 0
 
@@ -84,11 +85,24 @@ public struct Performer: Sendable {
         self.chords = chords
         self.bassNotes = bass
         self.keysNotes = keys
+        if configuration.voicing == .smooth {
+            leader = VoiceLeader(register: Performer.smoothRegister(base: configuration.keysBase))
+        }
         pending.reserveCapacity(256)
     }
 
+    /// The keys' register under `smooth` voicing: two octaves from the keys' base (MIDI notes).
+    public static func smoothRegister(base: Pitch) -> ClosedRange<Int> { base.midi...(base.midi + 23) }
+
     /// The active chord.
     public var activeChord: Chord { chords[activeDegree - 1] }
+
+    /// Under `smooth` voicing, voices the chord of `degree` from the keys' last chord.
+    private mutating func lead(to degree: Int) {
+        guard var leader else { return }
+        keysNotes[degree - 1] = leader.voice(chords[degree - 1]).map(\.midi)
+        self.leader = leader
+    }
 
     /// The bass note (MIDI) of a degree 1…7.
     public func bassNote(degree: Int) -> Int { bassNotes[degree - 1] }
@@ -99,6 +113,8 @@ public struct Performer: Sendable {
     /// Opens the session: chord I becomes active and its root sounds in the bass.
     public mutating func start(at time: Double, into events: inout [NoteEvent]) {
         activeDegree = 1
+        leader?.reset()
+        lead(to: 1)
         strike(time: time, voice: .bass, note: bassNotes[0], velocity: configuration.bassCurve.velocity(forSpeed: configuration.bassCurve.loudSpeed),
                ball: 0, speed: 0, key: 0, tone: 0, into: &events)
     }
@@ -109,6 +125,7 @@ public struct Performer: Sendable {
         switch hit.target {
         case .degree(let degree):
             guard hit.speed >= configuration.bassMinimumSpeed, (1...7).contains(degree) else { return }
+            if degree != activeDegree { lead(to: degree) }
             activeDegree = degree
             strike(time: hit.time, voice: .bass, note: bassNotes[degree - 1],
                    velocity: configuration.bassCurve.velocity(forSpeed: hit.speed),
