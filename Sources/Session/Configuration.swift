@@ -190,7 +190,9 @@ public struct Configuration: Sendable {
         if played.count < 7 {
             let kept = preset.bass.bouncers.filter { played.contains($0) }
             guard !kept.isEmpty else {
-                throw .usage("\(preset.key) has no degree among the preset's bouncers \(preset.bass.bouncers); its degrees are \(played.sorted())")
+                let message = "\(preset.key) has no degree among the bouncers \(preset.bass.bouncers); its degrees are \(played.sorted())"
+                if overrides.mode != nil || overrides.keyTonic != nil { throw .usage("--mode: " + message) }
+                throw .preset(file: preset.source, field: "bass.bouncers", message: message)
             }
             preset.bass.bouncers = kept
         }
