@@ -1,7 +1,7 @@
 # Clumsy — two commands do everything on a fresh Debian machine:
 #   make run    install what is missing, build, render the default session into out/
 #   make test   install what is missing, build, run every test
-# Other targets: make bench, make soak, make fuzz, make clean.
+# Other targets: make bench, make soak, make fuzz, make docs, make clean.
 
 SHELL := /bin/bash
 SWIFT ?= swift
@@ -14,7 +14,7 @@ DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb
 # Python's mido is the independent MIDI reader the end-to-end tests compare against.
 PYTHON_PACKAGES := mido
 
-.PHONY: run test deps build release soak fuzz bench clean
+.PHONY: run test deps build release soak fuzz bench clean docs
 
 deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || echo $$p; done); \
@@ -65,6 +65,11 @@ fuzz: deps
 
 clean:
 	rm -rf .build $(OUT)
+
+# Regenerates the settings reference in Presets/README.md and the flags of `clumsy run`
+# (Sources/clumsy/SettingFlags.swift) from the settings table (Sources/Presets/Settings.swift).
+docs:
+	$(SWIFT) run clumsy-docs
 
 # Benchmarks (Benchmarks/bench.sh): one Markdown table in under ten minutes, release build.
 # bench-smoke runs the same code with tiny durations (seconds) on the debug build, so it never rots.

@@ -13,6 +13,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
     ],
     targets: [
         // System libraries from Debian (libchipmunk-dev, libfluidsynth-dev).
@@ -25,19 +26,25 @@ let package = Package(
         // checks still apply; debug builds and tests keep the runtime checks.
         .target(name: "Physics", dependencies: ["CChipmunk"], swiftSettings: uncheckedExclusivityInRelease),
         .target(name: "Performance", dependencies: ["Theory"]),
-        .target(name: "FileOutput"),
+        // One way to write a file (swift-system's FilePath, FileDescriptor and Errno underneath).
+        .target(name: "FileOutput", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "MIDIFile", dependencies: ["FileOutput"]),
         // `clumsy analyze`: key, chords and statistics of any Standard MIDI File.
         .target(name: "Analysis", dependencies: ["Theory", "MIDIFile"]),
-        .target(name: "Sound", dependencies: ["CFluidSynth"]),
-        .target(name: "Session", dependencies: ["Theory", "Physics", "Performance", "MIDIFile", "Sound", "FileOutput"],
+        .target(name: "Sound", dependencies: ["CFluidSynth", "FileOutput"]),
+        // The preset format, strict JSON, the settings table, validation and the bundled library.
+        .target(name: "Presets", dependencies: ["Theory", "Performance", "FileOutput"]),
+        .target(name: "Session", dependencies: ["Theory", "Physics", "Performance", "Presets", "MIDIFile", "Sound", "FileOutput"],
                 swiftSettings: uncheckedExclusivityInRelease),
+        // What only tests use: the preset fuzzer and the JSON writer.
+        .target(name: "TestSupport", dependencies: ["Presets", "Session"]),
         .executableTarget(name: "clumsy", dependencies: [
-            "Session",
-            "Analysis",
+            "Session", "Presets", "FileOutput", "Analysis",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `make bench`: in-process bare Chipmunk stepping versus the full simulator (Benchmarks/bench.sh).
+        // `make docs`: the settings reference and the generated flags, from the settings table.
+        .executableTarget(name: "clumsy-docs", dependencies: ["Presets"], path: "Sources/ClumsyDocs"),
         .executableTarget(name: "clumsy-bench", dependencies: ["Session", "Physics"], path: "Sources/ClumsyBench"),
 
         .testTarget(name: "TheoryTests", dependencies: ["Theory"]),
@@ -45,7 +52,8 @@ let package = Package(
         .testTarget(name: "PerformanceTests", dependencies: ["Performance", "Theory"]),
         .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
         .testTarget(name: "SoundTests", dependencies: ["Sound"]),
-        .testTarget(name: "SessionTests", dependencies: ["Session"]),
+        .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
+        .testTarget(name: "SessionTests", dependencies: ["Session", "TestSupport"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "Theory", "MIDIFile"], exclude: ["make_fixtures.py"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Session", "MIDIFile"], resources: [.copy("Golden")]),
     ],

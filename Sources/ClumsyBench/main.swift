@@ -161,7 +161,7 @@ func runTier(_ tier: String, configuration: Configuration, directory: String, tr
             var sinks: [SessionSink] = []
             let path = directory + "/bench.mid"
             if tier != "simulator" {
-                sinks.append(try MIDIRecorder(path: path, configuration: configuration, sound: configuration.sound))
+                sinks.append(try MIDIRecorder(path: path, plan: SessionPlan(configuration: configuration)))
             }
             let simulator = Simulator(configuration: configuration, timesChipmunk: tier == "share")
             var progress: ((Double) -> Void)? = nil

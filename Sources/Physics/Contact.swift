@@ -4,9 +4,13 @@ public enum ContactTarget: Hashable, Sendable {
     case bouncer(Int)
     /// A key, by its `KeyObstacle.tag`.
     case key(Int)
+    /// A side wall or the ceiling of the ball's area (reported only with `recordsWallContacts`).
+    case wall
+    /// The floor of the ball's area, or a filler between the keys (only with `recordsWallContacts`).
+    case floor
 }
 
-/// One first contact between a ball and a bouncer or key, as the physics saw it.
+/// One first contact between a ball and a bouncer, a key (or a wall or floor), as the physics saw it.
 public struct Contact: Hashable, Sendable {
     /// Simulated time of the contact, seconds (the start of the sub-step that found it).
     public var time: Double

@@ -83,8 +83,12 @@ enum SoundFontFile {
         if (info.st_mode & S_IFMT) == S_IFDIR {
             throw .soundFontUnreadable(path: path, reason: "it is a directory")
         }
+        // A FIFO or socket would block the read (and FluidSynth) for ever: refuse it.
+        if (info.st_mode & S_IFMT) != S_IFREG {
+            throw .soundFontUnreadable(path: path, reason: "it is not a regular file (a FIFO, socket or device)")
+        }
         let fileSize = Int64(info.st_size)
-        let descriptor = open(path, O_RDONLY)
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK)
         guard descriptor >= 0 else {
             throw .soundFontUnreadable(path: path, reason: errorText(errno))
         }

@@ -1,6 +1,10 @@
 import Analysis
 import ArgumentParser
+import Presets
 import Session
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,11 +21,17 @@ struct Analyze: ParsableCommand {
     var json = false
 
     func run() throws {
+        // A FIFO, a directory or a device is refused (66) before the reader could block on it.
+        do {
+            close(try InputFile.open(file, what: "MIDI file"))
+        } catch {
+            throw fail(error)
+        }
         let analysis: MIDIAnalysis
         do {
             analysis = try MIDIAnalyzer.analyze(path: file)
         } catch {
-            TerminalOutput.standardError.write("clumsy: error: \(error)\n")
+            TerminalOutput.standardError.write("clumsy: error: \(Quote.message(error.description))\n")
             TerminalOutput.standardError.flush()
             throw ExitCode(error.exitStatus)
         }

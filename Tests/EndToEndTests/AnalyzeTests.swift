@@ -55,7 +55,7 @@ struct AnalyzeTests {
         #expect(histogram.count == 8 && histogram[4]["count"] as? Int == 16)
     }
 
-    @Test("a file that is not MIDI or is truncated: exit 65 naming the file; missing: 66; no file: 64")
+    @Test("a file that is not MIDI or is truncated: exit 65 naming the file; missing or a FIFO: 66; no file: 64")
     func badInput() throws {
         let directory = try fixtures()
         for name in ["notmidi.mid", "truncated.mid"] {
@@ -67,6 +67,11 @@ struct AnalyzeTests {
         let missing = try CLI.run(["analyze", directory.file("absent.mid")])
         #expect(missing.status == 66, "\(missing)")
         #expect(missing.stderr.contains("No such file"))
+        // A FIFO is refused at once (no writer would ever come), as a preset's is.
+        let fifo = directory.file("pipe.mid")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let piped = try CLI.run(["analyze", fifo])
+        #expect(piped.status == 66 && piped.stderr.contains("is a FIFO"), "\(piped)")
         let none = try CLI.run(["analyze"])
         #expect(none.status == 64, "\(none)")
     }

@@ -221,6 +221,10 @@ struct LogEvent: Decodable, Equatable {
     var degree: Int?
     var key: Int?
     var tone: Int?
+    /// The voice's name (the MIDI track name in lower case), on note lines.
+    var voice: String?
+    /// Physical hit time, seconds, when a note sounds later than its hit (quantised).
+    var hit: Double?
 }
 
 struct BadLogLine: Error, CustomStringConvertible {

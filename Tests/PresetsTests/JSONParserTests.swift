@@ -1,5 +1,5 @@
 import Testing
-@testable import Session
+@testable import Presets
 
 @Suite struct JSONParserTests {
     func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue { try JSONParser.parse(Array(text.utf8)) }
