@@ -9,8 +9,8 @@ OUT ?= out
 DURATION ?= 60
 
 # Debian packages: C libraries, the General MIDI SoundFonts, the LADSPA delay, sox and the
-# fluidsynth command (audio checks and benchmarks), valgrind (leak test).
-DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb-soundfont cmt sox fluidsynth valgrind time
+# fluidsynth command (audio checks and benchmarks), valgrind (leak test), procps (pgrep in the signal tests).
+DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb-soundfont cmt sox fluidsynth valgrind time procps
 # Python's mido is the independent MIDI reader the end-to-end tests compare against.
 PYTHON_PACKAGES := mido
 

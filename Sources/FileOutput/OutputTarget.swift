@@ -57,6 +57,19 @@ public struct OutputTarget: Sendable {
         guard !path.isEmpty else { throw .cannotCreate(path: path, reason: "the output path is empty") }
         if path.hasSuffix("/") { throw .cannotCreate(path: path, reason: "the output path names a directory, not a file") }
         var current = FilePath(path)
+        // A link to a special file is written in place through the link (open follows it,
+        // also /proc's links to pipes such as /dev/stdout, which readlink cannot name).
+        if let followed = try? POSIX.status(current, followingLinks: true) {
+            switch followed.type {
+            case .regular, .directory:
+                break
+            default:
+                file = current
+                kind = .special
+                identity = FileIdentity(followed)
+                return
+            }
+        }
         for _ in 0..<40 {
             guard let name = current.lastComponent, name.kind == .regular else {
                 throw .cannotCreate(path: path, reason: "the output path names a directory, not a file")
@@ -129,7 +142,7 @@ public struct OutputTarget: Sendable {
         do {
             status = try POSIX.status(directory, followingLinks: true)
         } catch {
-            throw .cannotCreate(path: requested, reason: "its directory '\(directory)': \(error.text)")
+            throw .cannotCreate(path: requested, reason: error.text)
         }
         guard status.type == .directory else {
             throw .cannotCreate(path: requested, reason: "'\(directory)' is not a directory")

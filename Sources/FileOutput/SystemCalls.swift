@@ -261,3 +261,36 @@ public enum DirectoryListing {
         return names
     }
 }
+
+/// Reading a whole input file, by the same rules as every other system call here.
+public enum InputBytes {
+    /// The bytes of `path`. - Throws: `SystemError` with the failing step.
+    public static func read(_ path: String) throws(SystemError) -> [UInt8] {
+        let fd = try POSIX.interruptible { () throws(Errno) in
+            do {
+                return try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec], retryOnInterrupt: false)
+            } catch let error as Errno {
+                throw error
+            } catch {
+                throw Errno.ioError
+            }
+        }
+        defer { try? POSIX.close(fd) }
+        var bytes: [UInt8] = []
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        defer { chunk.deallocate() }
+        while true {
+            let count = try POSIX.interruptible { () throws(Errno) in
+                do {
+                    return try fd.read(into: chunk, retryOnInterrupt: false)
+                } catch let error as Errno {
+                    throw error
+                } catch {
+                    throw Errno.ioError
+                }
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+    }
+}

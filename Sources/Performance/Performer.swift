@@ -96,6 +96,7 @@ public struct Performer: Sendable {
     /// The diatonic seventh chord on each degree (index 0 = degree 1).
     public let chords: [Chord]
     private let voices: VoiceTable
+    private let curves: [VelocityCurve]   // per voice
     private let bassNotes: [Int]          // per degree
     private var keysNotes: [[Int]]        // per degree, per chord tone (rewritten at each chord change under `smooth`)
     private var leader: VoiceLeader?      // `smooth` voicing only
@@ -109,6 +110,7 @@ public struct Performer: Sendable {
     public init(configuration: PerformerConfiguration, voices: VoiceTable) {
         self.configuration = configuration
         self.voices = voices
+        curves = voices.voices.map(\.curve)
         let key = configuration.key
         var chords: [Chord] = []
         var bass: [Int] = []
@@ -170,8 +172,7 @@ public struct Performer: Sendable {
             guard hit.speed >= configuration.bassMinimumSpeed, (1...7).contains(degree) else { return }
             // Under `smooth`, the new chord is voiced from the one it follows (the waiting one, if any).
             if degree != (pending?.degree ?? activeDegree) { lead(to: degree) }
-            let curve = voices[.bass].curve
-            let velocity = curve.velocity(forSpeed: hit.speed)
+            let velocity = curves[VoiceID.bass.rawValue].velocity(forSpeed: hit.speed)
             let change: Double
             switch configuration.chordChange {
             case .hit: change = hit.time
@@ -189,12 +190,16 @@ public struct Performer: Sendable {
             scheduler.schedule(NoteEvent(time: sounding, kind: .on, voice: .bass, note: bassNotes[degree - 1], velocity: velocity,
                                          ball: hit.ball, speed: hit.speed, degree: degree, hit: hit.time),
                                at: sounding, replacesVoice: configuration.chordChange != .hit)
-            if configuration.endsNonChordTones {
-                scheduler.changeChord(at: change, voice: .keys, pitchClasses: chordMasks[degree - 1], degree: degree)
+            if configuration.endsNonChordTones || configuration.chordChange != .hit {
+                // Key notes already queued for the change or later play the new chord; with
+                // `endsNonChordTones`, ringing ones that do not fit it end there.
+                scheduler.changeChord(at: change, voice: .keys,
+                                      pitchClasses: configuration.endsNonChordTones ? chordMasks[degree - 1] : 0xFFF,
+                                      degree: degree, notes: keysNotes[degree - 1])
             }
         case .key(let number, let tone):
             guard hit.speed >= configuration.keysMinimumSpeed, (1...4).contains(tone) else { return }
-            let velocity = voices[.keys].curve.velocity(forSpeed: hit.speed)
+            let velocity = curves[VoiceID.keys.rawValue].velocity(forSpeed: hit.speed)
             if let gate = configuration.dribble, hit.ball < lastKeyHit.count {
                 let isDribble = hit.time - lastKeyHit[hit.ball] < gate.window && velocity < gate.velocity
                 lastKeyHit[hit.ball] = hit.time
@@ -214,7 +219,7 @@ public struct Performer: Sendable {
             let drum: Drum?
             if isBass { drum = configuration.percussion.bassWalls } else if case .wall = hit.target { drum = configuration.percussion.walls } else { drum = configuration.percussion.floor }
             guard let drum, isBass || hit.speed >= configuration.keysMinimumSpeed else { return }
-            let curve = isBass ? voices[.bass].curve : voices[voice].curve
+            let curve = curves[isBass ? VoiceID.bass.rawValue : voice.rawValue]
             let sounding = scheduler.place(hit.time)
             scheduler.schedule(NoteEvent(time: sounding, kind: .on, voice: voice, note: drum.note, velocity: curve.velocity(forSpeed: hit.speed),
                                          ball: hit.ball, speed: hit.speed, degree: degreeAt(sounding), hit: hit.time,

@@ -38,6 +38,7 @@ public struct Scheduler: Sendable {
     private var head = 0
     private var sounding: [Sounding] = []
     private var pans: [Int]
+    private let noteLengths: [Double]
     private var sequence = 0
     private var lastDelivered = -Double.infinity
 
@@ -47,6 +48,7 @@ public struct Scheduler: Sendable {
         self.clock = clock
         self.feel = feel
         pans = voices.voices.map(\.openingPan)
+        noteLengths = voices.voices.map(\.noteLength)
         queue.reserveCapacity(1024)
         sounding.reserveCapacity(256)
     }
@@ -93,13 +95,33 @@ public struct Scheduler: Sendable {
     }
 
     /// At `time`, ends every sounding note of `voice` whose pitch class is not in `pitchClasses`
-    /// (bit n = pitch class n), and drops that voice's queued notes at or after `time` that are not either.
-    public mutating func changeChord(at time: Double, voice: VoiceID, pitchClasses: Int, degree: Int) {
+    /// (bit n = pitch class n). That voice's notes queued for `time` or later play the new chord:
+    /// a note of chord tone t becomes `notes[t - 1]` (one already queued for the same time and
+    /// pitch keeps the louder of the two).
+    public mutating func changeChord(at time: Double, voice: VoiceID, pitchClasses: Int, degree: Int, notes: [Int]) {
         var index = queue.count - 1
         while index >= head && queue[index].time >= time {
             let entry = queue[index]
-            if entry.kind == .on && entry.event.voice == voice && pitchClasses & (1 << (entry.event.note % 12)) == 0 {
-                queue.remove(at: index)
+            if entry.kind == .on && entry.event.voice == voice && (1...notes.count).contains(entry.event.tone) {
+                let note = notes[entry.event.tone - 1]
+                // Another note of the voice on the same line already playing that pitch: keep the louder.
+                var twin = index + 1
+                while twin < queue.count && queue[twin].time == entry.time {
+                    if queue[twin].kind == .on && queue[twin].event.voice == voice && queue[twin].event.note == note { break }
+                    twin += 1
+                }
+                if twin < queue.count && queue[twin].time == entry.time {
+                    if entry.event.velocity > queue[twin].event.velocity {
+                        queue[twin].event.velocity = entry.event.velocity
+                        queue[twin].event.ball = entry.event.ball
+                        queue[twin].event.speed = entry.event.speed
+                        queue[twin].event.hit = entry.event.hit
+                    }
+                    queue.remove(at: index)
+                } else {
+                    queue[index].event.note = note
+                    queue[index].event.degree = degree
+                }
             }
             index -= 1
         }
@@ -193,7 +215,7 @@ public struct Scheduler: Sendable {
             sequence += 1
             let token = sequence
             sounding.append(Sounding(voice: note.voice, note: note.note, token: token))
-            let off = NoteEvent(time: note.time + voices[note.voice].noteLength, kind: .off, voice: note.voice, note: note.note,
+            let off = NoteEvent(time: note.time + noteLengths[note.voice.rawValue], kind: .off, voice: note.voice, note: note.note,
                                 velocity: 0, degree: note.degree)
             insert(Entry(time: off.time, kind: .off, sequence: 0, event: off, token: token, extra: -1))
         }

@@ -193,7 +193,7 @@ public enum Settings {
                     if case .array(let items) = json, items.isEmpty { preset.percussion.stomp = []; return }
                     preset.percussion.stomp = try r.integerList(json, at: "percussion.stomp", range: 1...7, maximumCount: 7, what: "beat")
                 }),
-        .custom("percussion.stompDrum", type: "string", defaultText: "`\"kick\"`", accepted: "a drum name (see below)",
+        .custom("percussion.stompDrum", type: "string", defaultText: "`\"kick\"`", accepted: "a drum name (list below the table)",
                 doc: "the stomp's drum",
                 setDefault: { $0.percussion.stompDrum = Drum.named("kick")! },
                 read: { json, preset, r throws(SessionError) in
@@ -232,7 +232,7 @@ public enum Settings {
     /// A drum name from `Drum.catalog`, or `"none"`.
     private static func drum(_ path: String, _ keyPath: WritableKeyPath<Preset, Drum?> & Sendable, doc: String) -> Setting {
         .custom(path, type: "string", defaultText: "`\"none\"`",
-                accepted: "none, " + Drum.catalog.map(\.name).joined(separator: ", "), doc: doc,
+                accepted: "`none` or a drum name (list below the table)", doc: doc,
                 setDefault: { $0[keyPath: keyPath] = nil },
                 read: { json, preset, r throws(SessionError) in
                     let name = try r.choice(json, at: path, choices: ["none"] + Drum.catalog.map(\.name))

@@ -112,8 +112,10 @@ public enum SessionRunner {
     private static func locateSoundFont(_ request: RunRequest, configuration: Configuration) throws(SessionError) -> String? {
         guard request.audioPath != nil || request.isLive else { return nil }
         do throws(SoundError) {
-            return try SoundFontLocator.resolve(explicit: request.soundFont, environment: request.environment,
-                                                preset: configuration.preset.sound.soundFont)
+            let path = try SoundFontLocator.resolve(explicit: request.soundFont, environment: request.environment,
+                                                    preset: configuration.preset.sound.soundFont)
+            try SoundFontLocator.check(path)
+            return path
         } catch {
             throw SessionError(error)
         }

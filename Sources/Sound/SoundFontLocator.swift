@@ -59,6 +59,12 @@ public enum SoundFontLocator {
         throw .noSoundFont(tried: standardLocations)
     }
 
+    /// Checks that `path` is a readable, complete SoundFont (its RIFF header), before any
+    /// output is created. - Throws: the `SoundError` that names the problem.
+    public static func check(_ path: String) throws(SoundError) {
+        try SoundFontFile.validate(path: path)
+    }
+
     /// True when `path` names something that exists (following symbolic links) and is not a directory.
     static func fileExists(_ path: String) -> Bool {
         var info = stat()

@@ -9,8 +9,9 @@ struct Run: ParsableCommand {
         abstract: "Run a session and record it.",
         discussion: """
         With no --midi or --events, the performance is printed as readable lines, then a summary.
-        Exit status: 0 ok, 64 bad flag, 65 bad preset, 66 unknown preset or unreadable file,
-        73 output cannot be created, 74 write error, 130/143 interrupted (files complete up to then).
+        Exit status: 0 ok, 64 bad flag or an output over an input, 65 bad preset, 66 unknown preset or
+        unreadable file, 73 output cannot be created, 74 write error (also on stdout), 129/130/131/143
+        stopped by SIGHUP/SIGINT/SIGQUIT/SIGTERM (files complete up to then), 141 stdout's reader went away.
         """)
 
     @Argument(help: "A bundled preset's name (see `clumsy presets`) or a path to a preset file.")
@@ -23,7 +24,7 @@ struct Run: ParsableCommand {
     @OptionGroup(title: "Preset settings")
     var settings: SettingFlags
 
-    @Option(help: ArgumentHelp("Write a Standard MIDI File (format 1, tracks Bass and Keys).", valueName: "file.mid"))
+    @Option(help: ArgumentHelp("Write a Standard MIDI File (format 1, a track per voice: Bass, Keys, Drums).", valueName: "file.mid"))
     var midi: String?
 
     @Option(help: ArgumentHelp("Write the event log as JSON Lines.", valueName: "file.jsonl"))
@@ -44,7 +45,7 @@ struct Run: ParsableCommand {
     @Flag(help: "Play live through an audio driver, paced to the wall clock, until --duration or Ctrl-C.")
     var live = false
 
-    @Option(help: ArgumentHelp("Audio driver for --live (FluidSynth's: pulseaudio, pipewire, alsa, jack, file, …). With `file`, sound goes to --audio's file (default clumsy-live.wav) in real time.", valueName: "name"))
+    @Option(help: ArgumentHelp("Audio driver for --live (this FluidSynth has: \(AudioDrivers.list)). With `file`, sound goes to --audio's file (default clumsy-live.wav) in real time.", valueName: "name"))
     var audioDriver: String?
 
     @Flag(help: "Print nothing but errors.")

@@ -223,8 +223,10 @@ struct LogEvent: Decodable, Equatable {
     var tone: Int?
     /// The voice's name (the MIDI track name in lower case), on note lines.
     var voice: String?
-    /// Physical hit time, seconds, when a note sounds later than its hit (quantised).
+    /// Physical hit time, seconds (never after `t`, which is when the note sounds).
     var hit: Double?
+    /// What played a drum: wall, floor, stomp, metronome.
+    var source: String?
 }
 
 struct BadLogLine: Error, CustomStringConvertible {

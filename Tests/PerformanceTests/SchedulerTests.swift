@@ -122,6 +122,23 @@ import Theory
         #expect(band.noteOns.last?.note == 76 && band.noteOns.last?.degree == 4)
     }
 
+    @Test func keyNotesQueuedForTheChangePlayTheNewChord() {
+        var configuration = cMajorConfiguration()
+        configuration.chordChange = .bar
+        var band = Band(configuration: configuration, clock: Clock(tempo: 120, grid: Grid("1/4")!))
+        band.start()
+        // Key 1 (the root) struck at 1.6 s waits for 2.0 s; then the bass asks for V at 1.7 s.
+        band.play(Hit(time: 1.6, ball: 1, target: .key(number: 1, tone: 1), speed: 5))
+        band.play(Hit(time: 1.7, ball: 0, target: .degree(5), speed: 2))
+        // Key 2 (the 3rd) struck at 1.8 s also sounds at 2.0 s, after the change: B4 of G7.
+        band.play(Hit(time: 1.8, ball: 2, target: .key(number: 2, tone: 2), speed: 5))
+        band.run(through: 2.1)
+        let keys = band.noteOns.filter { $0.voice == .keys }
+        #expect(keys.map(\.note) == [67, 71], "the root of V (G4) and its 3rd (B4)")
+        #expect(keys.allSatisfy { $0.time == 2.0 && $0.degree == 5 })
+        #expect(band.noteOns.filter { $0.voice == .bass }.last?.time == 2.0)
+    }
+
     @Test func stompPlaysTheChosenBeatsOfTheBar() {
         var configuration = cMajorConfiguration()
         configuration.percussion = PercussionPlan(stompBeats: [1, 3], stompVelocity: 90)
