@@ -60,7 +60,7 @@ public struct WorldConfiguration: Sendable, Hashable {
     /// Downward acceleration of the piano balls, m/s² (9.81 = Earth). The bass ball ignores it.
     public var gravity: Double
 
-    /// The fixed timestep, seconds. Contacts are reported at sub-step times.
+    /// The fixed timestep, seconds. Contacts are stamped with the end time of the sub-step that found them.
     public var timestep: Double
     /// Chipmunk steps per timestep (≥ 1); see `WorldConfiguration.substeps(…)`.
     public var substeps: Int

@@ -6,9 +6,9 @@ import Glibc
 
 /// A session's description as written in a preset file, every optional field resolved to its default.
 ///
-/// The schema (fields, units, defaults, ranges) is documented in `Presets/README.md`;
-/// `Limits` holds the ranges. Decoding rejects unknown fields, wrong types and values out
-/// of range with the file and JSON field path.
+/// The schema (fields, units, defaults, ranges) is the settings table, `Settings.all`, and
+/// `Presets/README.md` shows it. Decoding walks the table: it rejects unknown fields, wrong
+/// types and values out of range with the file and JSON field path.
 public struct Preset: Sendable, Equatable {
     /// How the seven bouncers are arranged in the bass area.
     public enum Layout: String, Sendable, CaseIterable {

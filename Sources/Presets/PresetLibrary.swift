@@ -21,7 +21,7 @@ public enum PresetLibrary {
             }
             candidates.append(parent(of: parent(of: exe)) + "/share/clumsy/presets")
         }
-        // #filePath is Sources/Session/PresetLibrary.swift in the checkout that built us.
+        // #filePath is Sources/Presets/PresetLibrary.swift in the checkout that built us.
         candidates.append(parent(of: parent(of: parent(of: #filePath))) + "/Presets")
         var seen: [String] = []
         for candidate in candidates where isDirectory(candidate) && !seen.contains(candidate) {

@@ -70,7 +70,7 @@ public struct Setting: Sendable {
     }
 
     /// Accepted range with the unit, for messages.
-    var acceptedWithUnit: String { unit.isEmpty || !accepted.first!.isNumber ? accepted : "\(accepted) \(unit)" }
+    var acceptedWithUnit: String { unit.isEmpty || accepted.first?.isNumber != true ? accepted : "\(accepted) \(unit)" }
 
     // MARK: Kinds of row
 
@@ -101,6 +101,18 @@ public struct Setting: Sendable {
                 }
                 preset[keyPath: keyPath] = number
             })
+    }
+
+    /// The three rows of a velocity curve at `path`: `quiet` and `loud` impact speeds in
+    /// `unit` (loud must exceed quiet, see `Preset.checkRules`) and the `exponent`.
+    static func curve(_ path: String, _ quiet: WritableKeyPath<Preset, Double> & Sendable,
+                      _ loud: WritableKeyPath<Preset, Double> & Sendable, _ exponent: WritableKeyPath<Preset, Double> & Sendable,
+                      unit: String, default values: (quiet: Double, loud: Double, exponent: Double), quietDoc: String) -> [Setting] {
+        [.number(path + ".quiet", quiet, unit: unit, default: values.quiet, range: Limits.impactSpeed, doc: quietDoc),
+         .number(path + ".loud", loud, unit: unit, default: values.loud, range: Limits.impactSpeed,
+                 doc: "impact speed giving velocity 127 (greater than quiet)"),
+         .number(path + ".exponent", exponent, default: values.exponent, range: Limits.exponent,
+                 doc: "velocity curve exponent (1 = linear)")]
     }
 
     /// A whole number in `range`.

@@ -20,9 +20,10 @@ public enum SettingsReference {
     /// `readme` with the text between the markers replaced by `markdownTable()`, or nil when
     /// the markers are missing.
     public static func updating(readme: String) -> String? {
-        guard let begin = readme.range(of: beginMarker + "\n"), let end = readme.range(of: endMarker),
-              begin.upperBound <= end.lowerBound else { return nil }
-        return String(readme[..<begin.upperBound]) + markdownTable() + String(readme[end.lowerBound...])
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let begin = lines.firstIndex(where: { $0 == beginMarker }),
+              let end = lines.firstIndex(where: { $0 == endMarker }), begin < end else { return nil }
+        return lines[...begin].joined(separator: "\n") + "\n" + markdownTable() + lines[end...].joined(separator: "\n")
     }
 
     /// Swift source of the `SettingFlags` option group of `clumsy run`: one `@Option` per flag.
@@ -36,26 +37,23 @@ public enum SettingsReference {
         struct SettingFlags: ParsableArguments {
 
         """
-        for setting in Settings.flagged {
-            let name = swiftName(setting.flag!)
-            out += """
-                @Option(name: .customLong("\(setting.flag!)"), parsing: .unconditional,
-                        help: ArgumentHelp(Settings.setting(flag: "\(setting.flag!)")!.help, valueName: "\(setting.valueName)"))
-                var \(name): String?
-
-            """
-        }
+        // The declarations on one line (their help is read from the rows when --help runs):
+        // generated text that nobody edits, so it need not be laid out for reading.
+        out += "    " + Settings.flagged.map { setting in
+            let flag = setting.flag!
+            return "@Option(name: .customLong(\"\(flag)\"), parsing: .unconditional, help: Self.help(\"\(flag)\", \"\(setting.valueName)\")) var \(swiftName(flag)): String?"
+        }.joined(separator: "; ") + "\n"
+        let pairs = Settings.flagged.map { "(\"\($0.flag!)\", \(swiftName($0.flag!)))" }.joined(separator: ", ")
         out += """
+
             /// The flags given: flag name → text.
             var given: [String: String] {
-                var flags: [String: String] = [:]
+                let values: [(String, String?)] = [\(pairs)]
+                return Dictionary(uniqueKeysWithValues: values.compactMap { flag, text in text.map { (flag, $0) } })
+            }
 
-        """
-        for setting in Settings.flagged {
-            out += "        if let \(swiftName(setting.flag!)) { flags[\"\(setting.flag!)\"] = \(swiftName(setting.flag!)) }\n"
-        }
-        out += """
-                return flags
+            private static func help(_ flag: String, _ valueName: String) -> ArgumentHelp {
+                ArgumentHelp(Settings.setting(flag: flag)!.help, valueName: valueName)
             }
         }
 

@@ -46,7 +46,7 @@ public final class TextPrinter: SessionSink {
             case .percussion:
                 let source = EventLogWriter.drumSources[min(max(note.drum, 0), EventLogWriter.drumSources.count - 1)]
                 let who = note.ball >= 0 ? (note.ball == 0 ? "bass ball" : "piano \(note.ball)") : source
-                return time + Self.pad(who, 12) + "→ " + Self.pad(source, 7) + Self.pad(drumNames[note.note] ?? String(note.note), 10) + velocity
+                return time + Self.pad(who, 12) + "→ " + Self.pad(source, 7) + Self.pad(drumNames[note.note] ?? String(note.note), 15) + "  " + velocity
             }
         case .escape(_, let ball):
             return time + "escape: ball \(ball) left its area and was put back"

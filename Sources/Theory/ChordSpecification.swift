@@ -1,5 +1,3 @@
-import Foundation
-
 /// What chord a bouncer plays, as a preset would write it: its degree's diatonic chord, a Roman
 /// numeral in the session's key, a chord symbol on a fixed root, or intervals above the degree's root.
 public enum ChordSpecification: Sendable, Hashable, CustomStringConvertible {
@@ -15,7 +13,7 @@ public enum ChordSpecification: Sendable, Hashable, CustomStringConvertible {
     /// Parses a Roman numeral, a chord symbol, or an interval list ("0 4 7 10", "0,3,7", "[0, 4, 8]").
     /// Text starting with a digit or "[" is intervals; with I/V (after any ♭ ♯ b #) a numeral; with A–G a symbol.
     public init(parsing text: String) throws(TheoryError) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces
         guard let first = trimmed.first else { throw .unknownChord(text) }
         if first == "[" || first.isNumber {
             self = .intervals(try ChordSpecification.parseIntervals(trimmed, text: text))

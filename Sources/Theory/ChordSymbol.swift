@@ -1,5 +1,3 @@
-import Foundation
-
 /// A written chord symbol: a spelled root, a quality from the catalog, and an optional bass ("E♭maj7", "C/E").
 public struct ChordSymbol: Sendable, Hashable, CustomStringConvertible {
     /// The root as written.
@@ -19,7 +17,7 @@ public struct ChordSymbol: Sendable, Hashable, CustomStringConvertible {
     /// Parses "Cmaj7", "E♭m7", "F#ø7", "Bbm7b5", "Gsus4", "Dadd9", "C/E": a root, a suffix
     /// (see `ChordQuality.acceptedSuffixes`, case-sensitive: "M7" is maj7, "m7" minor seventh) and /bass.
     public init(parsing text: String) throws(TheoryError) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces
         guard let head = SpelledNote(parsing: Substring(trimmed)) else {
             throw .unknownChordSymbol(text, reason: "it does not start with a note name A–G")
         }

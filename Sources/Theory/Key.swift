@@ -1,5 +1,3 @@
-import Foundation
-
 /// A tonic paired with a scale, e.g. "C major", "D dorian" or "A minor pentatonic".
 ///
 /// The key also carries how its tonic is written (`spelledTonic`), from which every note, chord
@@ -32,10 +30,10 @@ public struct Key: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Parses text like "C major", "F# dorian", "E♭ harmonic minor", "a natural-minor" or "A minor pentatonic",
     /// keeping the tonic's spelling.
     public init?(parsing text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces
         guard let space = trimmed.firstIndex(where: \.isWhitespace),
               let tonic = SpelledPitchClass(name: String(trimmed[..<space])),
-              let scale = Scale.named(String(trimmed[space...]).trimmingCharacters(in: .whitespaces))
+              let scale = Scale.named(String(trimmed[space...]).trimmingSpaces)
         else { return nil }
         self.init(spelledTonic: tonic, scale: scale)
     }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A chord named by its degree in a key: "V", "ii7", "♭VII", "iv", "vii°7", and secondary chords
 /// "V/V", "V7/vi" (the chord before the slash, in the key of the chord after it).
 ///
@@ -29,7 +27,7 @@ public struct RomanNumeral: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses a numeral; throws naming what is accepted.
     public init(parsing text: String) throws(TheoryError) {
-        let pieces = text.trimmingCharacters(in: .whitespaces).split(separator: "/", omittingEmptySubsequences: false)
+        let pieces = text.trimmingSpaces.split(separator: "/", omittingEmptySubsequences: false)
         var parts: [Part] = []
         for piece in pieces {
             parts.append(try RomanNumeral.parsePart(piece, text: text))

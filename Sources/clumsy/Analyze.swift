@@ -11,7 +11,7 @@ struct Analyze: ParsableCommand {
         abstract: "Analyse any Standard MIDI File: key, chord timeline, time per chord and degree, velocities, tracks.",
         discussion: """
         Text for people (notes spelled for the estimated key with ♭ and ♯), or --json for programs (ASCII: Eb, F#, Bm7b5).
-        Exit status: 0 ok, 64 bad flag, 65 not a usable MIDI file (not MIDI, truncated), 66 cannot be read.
+        Exit status: 0 ok, 64 bad flag, 65 not a usable MIDI file (not MIDI, truncated), 66 cannot be read or is not a regular file (a FIFO, a directory).
         """)
 
     @Argument(help: ArgumentHelp("The MIDI file to analyse.", valueName: "file.mid"))

@@ -17,7 +17,7 @@ struct Presets: ParsableCommand {
             do {
                 description = Quote.text(try Preset.load(path: entry.path).description, limit: 200)
             } catch {
-                description = "(invalid: \(Quote.message(error.description)))"
+                description = "(invalid: \(Quote.text(error.description, limit: 200)))"
             }
             out.write(name + String(repeating: " ", count: width - name.count + 2) + description + "\n")
         }

@@ -152,6 +152,19 @@ import Theory
         #expect(stomps.allSatisfy { $0.note == 36 && $0.drum == 3 })
     }
 
+    @Test func metronomeClicksEveryBeatHighOnTheDownbeat() {
+        var configuration = cMajorConfiguration()
+        configuration.percussion = PercussionPlan(metronome: true)
+        var band = Band(configuration: configuration, voices: cMajorVoices(percussion: true),
+                        clock: Clock(tempo: 120, meter: Meter("6/8")!), feel: Feel(downbeatAccent: 0, strongAccent: 0))
+        band.start()
+        band.run(through: 1.6)   // eighth-note beats every 0.25 s: 0 … 1.5
+        let clicks = band.noteOns.filter { $0.voice.rawValue == 2 }
+        #expect(clicks.map(\.time) == [0, 0.25, 0.5, 0.75, 1, 1.25, 1.5])
+        #expect(clicks.map(\.note) == [76, 77, 77, 77, 77, 77, 76])
+        #expect(clicks.allSatisfy { $0.drum == 4 })
+    }
+
     @Test func deliveringOutOfOrderIsAProgrammingError() async {
         await #expect(processExitsWith: .failure) {
             var scheduler = Scheduler(voices: cMajorVoices(), clock: Clock(), feel: Feel())

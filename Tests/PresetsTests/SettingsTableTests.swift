@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Presets
 
@@ -8,22 +9,8 @@ let packageRoot: String = {
     return parts.joined(separator: "/")
 }()
 
-func readText(_ path: String) -> String? {
-    guard let file = fopen(path, "rb") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = fread(&chunk, 1, chunk.count, file)
-        if count == 0 { break }
-        bytes.append(contentsOf: chunk[0..<count])
-    }
-    return String(decoding: bytes, as: UTF8.self)
-}
-
-#if canImport(Glibc)
-import Glibc
-#endif
+/// A text file's contents, or nil.
+func readText(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
 
 @Suite struct SettingsTableTests {
     @Test("Presets/README.md holds the reference generated from the table (run `make docs`)")
