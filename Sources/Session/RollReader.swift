@@ -65,7 +65,7 @@ public enum RollReader {
         for (time, degree) in degrees where degree != current {
             guard let d = ScaleDegree(degree) else { continue }
             current = degree
-            marks.append(Roll.ChordMark(time: time, name: key.seventhChord(on: d).description, hue: degree - 1))
+            marks.append(Roll.ChordMark(time: time, name: key.symbol(of: key.seventhChord(on: d)), hue: degree - 1))
         }
         return marks
     }
@@ -236,13 +236,12 @@ public enum RollReader {
                     beatsPerBar: clock.meter.beats, duration: duration)
     }
 
-    /// The key a MIDI file's text names ("…; key C major" or "key A harmonic minor; …"), if any.
+    /// The key a MIDI file's text names ("…; key C major" or "key Eb harmonic minor; …"), if any.
     static func keyNamed(in text: String) -> Key? {
         for part in text.split(separator: ";") {
-            let words = part.split(separator: " ")
-            guard words.count >= 3, words[0] == "key", let tonic = PitchClass(name: String(words[1])),
-                  let scale = Scale.named(words[2...].joined(separator: " ")) else { continue }
-            return Key(tonic: tonic, scale: scale)
+            let trimmed = part.drop(while: { $0 == " " })
+            guard trimmed.hasPrefix("key "), let key = Key(parsing: String(trimmed.dropFirst(4))) else { continue }
+            return key
         }
         return nil
     }

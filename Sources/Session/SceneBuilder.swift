@@ -16,7 +16,7 @@ public enum SceneBuilder {
         let bouncers = layout.bouncers.map { b -> Scene.Bouncer in
             let degree = ScaleDegree(b.tag)!
             return Scene.Bouncer(center: point(b.center), radius: b.radius, label: key.romanNumeral(of: degree),
-                                 detail: key.seventhChord(on: degree).description, hue: b.tag - 1)
+                                 detail: key.symbol(of: key.seventhChord(on: degree)), hue: b.tag - 1)
         }
         let keys = layout.keys.map { k -> Scene.Key in
             let tone = plan.keyTones[k.tag - 1]
@@ -56,7 +56,10 @@ public enum SceneBuilder {
         case .bassBall:
             return (1...7).map(performer.bassNote(degree:))
         case .pianoBalls:
-            return (1...7).flatMap { d in (1...4).map { performer.keysNote(degree: d, tone: $0) } }
+            let fixed = (1...7).flatMap { d in (1...4).map { performer.keysNote(degree: d, tone: $0) } }
+            guard performer.voicing == .smooth else { return fixed }
+            let register = Performer.smoothRegister(base: performer.keysBase)
+            return fixed + [register.lowerBound, register.upperBound]
         case .percussion:
             let drums = performer.percussion
             var notes = [drums.bassWalls, drums.walls, drums.floor].compactMap { $0?.note }

@@ -195,13 +195,15 @@ final class VideoSink: SessionSink, StepObserver {
     private func changeChord(to newDegree: Int, at time: Double) {
         degree = newDegree
         guard let scaleDegree = ScaleDegree(newDegree) else { return }
-        let chord = key.seventhChord(on: scaleDegree).description
+        let chord = key.symbol(of: key.seventhChord(on: scaleDegree))
         renderer.chord = chord
         renderer.numeral = key.romanNumeral(of: scaleDegree) + " of " + key.description
         renderer.chordHue = newDegree - 1
         renderer.roll.chords.append(Roll.ChordMark(time: time, name: chord, hue: newDegree - 1))
         for i in keyTones.indices where i < renderer.keyNotes.count {
-            renderer.keyNotes[i] = Pitch(midi: performer.keysNote(degree: newDegree, tone: keyTones[i])).name
+            let pitch = key.spell(Pitch(midi: performer.keysNote(degree: newDegree, tone: keyTones[i])))
+            // Under smooth voicing the octave follows the voice leading: the name alone.
+            renderer.keyNotes[i] = performer.voicing == .smooth ? pitch.spelling.name() : pitch.name()
         }
     }
 
