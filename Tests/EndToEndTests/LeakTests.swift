@@ -6,7 +6,7 @@ import Testing
 enum ValgrindReport {
     /// Frames of the project's code: Swift-mangled symbols of its modules, and the executable's main.
     static let projectMarkers = ["$s5Sound", "$s7Session", "$s7Physics", "$s8MIDIFile", "$s10FileOutput", "$s11Performance",
-                                 "$s6Theory", "$s7Presets", "$s8Pictures", "$s6clumsy", "clumsy_main"]
+                                 "$s6Theory", "$s7Presets", "$s6Engine", "$s8Pictures", "$s6clumsy", "clumsy_main"]
 
     /// Known losses and errors of third-party code, given to valgrind with --suppressions:
     /// - libinstpatch (loaded by FluidSynth for DLS support) registers GObject types in
