@@ -18,6 +18,9 @@ let package = Package(
         // System libraries from Debian (libchipmunk-dev, libfluidsynth-dev).
         .systemLibrary(name: "CChipmunk", path: "Sources/CChipmunk"),
         .systemLibrary(name: "CFluidSynth", path: "Sources/CFluidSynth"),
+        // libsndfile1-dev (WAV/FLAC/Ogg writing at 16/24/32f bits) and libebur128-dev (EBU R128 loudness).
+        .systemLibrary(name: "CSndfile", path: "Sources/CSndfile"),
+        .systemLibrary(name: "CEBUR128", path: "Sources/CEBUR128"),
 
         .target(name: "Theory"),
         // Runtime exclusivity checks cost a fifth of all instructions in the stepping loop
@@ -27,7 +30,7 @@ let package = Package(
         .target(name: "Performance", dependencies: ["Theory"]),
         .target(name: "FileOutput"),
         .target(name: "MIDIFile", dependencies: ["FileOutput"]),
-        .target(name: "Sound", dependencies: ["CFluidSynth"]),
+        .target(name: "Sound", dependencies: ["CFluidSynth", "CSndfile", "CEBUR128"], swiftSettings: uncheckedExclusivityInRelease),
         .target(name: "Session", dependencies: ["Theory", "Physics", "Performance", "MIDIFile", "Sound", "FileOutput"],
                 swiftSettings: uncheckedExclusivityInRelease),
         .executableTarget(name: "clumsy", dependencies: [

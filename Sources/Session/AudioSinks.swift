@@ -12,7 +12,7 @@ extension SessionError {
             self = .noInput(error.description)
         case .notASoundFont, .soundFontTruncated, .soundFontLoadFailed:
             self = .data(error.description)
-        case .outputDirectoryMissing, .outputNotWritable, .openFailed:
+        case .outputDirectoryMissing, .outputNotWritable, .openFailed, .stemsDirectoryUnusable, .insufficientSpace:
             self = .cannotCreate(error.description)
         case .writeFailed, .rendererClosed:
             self = .io(error.description)
@@ -23,6 +23,97 @@ extension SessionError {
         case .synthesizerFailed, .outputInUse:
             self = .software(error.description)
         }
+    }
+}
+
+// MARK: - The mix plan: which voices become which parts (the one place to change)
+
+/// How the session's voices become the mix's parts: each voice's MIDI channels, tone,
+/// level (CC7) and pan (CC10). The MIDI file, the audio render, the stems and live play
+/// all take their channels and controllers from here, so the sound is what the MIDI file
+/// says. When the voices table arrives, `parts` and `NoteRouter` read it instead.
+///
+/// Today: the bass on MIDI channel 1, centred, at CC7 78 (−8.5 dB); the keys spread left
+/// to right by position (`keysPan` = position): key k of K plays on one of up to four
+/// channels (MIDI 2–5), one per pan zone from −0.8 (left) to +0.8 (right), at CC7 127
+/// (0 dB). Measured on `default` (60 s, pyloudnorm on the stems), that puts the keys about
+/// 2 LU above the bass (they were 2 LU below at equal levels).
+struct MixPlan: Sendable {
+    /// Keys' pan positions: the outermost zones sit at ∓`keysSpread`.
+    static let keysSpread = 0.8
+    /// The MIDI channels (0-based) of the keys' pan zones, left to right.
+    static let keysChannels = [1, 2, 3, 4]
+    /// CC7 of the bass and of the keys.
+    static let bassVolume = 78
+    static let keysVolume = 127
+
+    /// The parts, in mixing order: Bass, Keys.
+    let parts: [MixPart]
+    /// Number of keys (positions 1…keyCount).
+    let keyCount: Int
+    /// Keys' pan zones in use (1…4).
+    let zoneCount: Int
+
+    init(_ session: Configuration) {
+        keyCount = max(1, session.world.keys.count)
+        zoneCount = min(keyCount, Self.keysChannels.count)
+        let synthControllers = session.sound.controllers
+            .filter { $0.0 == 91 || $0.0 == 93 }
+            .map { PartChannel.Controller(number: Int($0.0), value: Int($0.1)) }
+        let bass = PartChannel(channel: 0, bank: session.bassTone.bank, program: session.bassTone.program,
+                               volume: Self.bassVolume, pan: 64, controllers: synthControllers)
+        let zones = zoneCount
+        let keys = (0..<zones).map { zone in
+            let position = zones == 1 ? 0 : -Self.keysSpread + 2 * Self.keysSpread * Double(zone) / Double(zones - 1)
+            return PartChannel(channel: Self.keysChannels[zone], bank: session.keysTone.bank, program: session.keysTone.program,
+                               volume: Self.keysVolume, pan: PartChannel.panValue(position), controllers: synthControllers)
+        }
+        parts = [MixPart(name: Voice.bass.name, channels: [bass]), MixPart(name: Voice.keys.name, channels: keys)]
+    }
+
+    /// The part (index into `parts`) of a voice.
+    func part(of voice: Voice) -> Int { voice == .bass ? 0 : 1 }
+
+    /// The pan zone channel of key 1…keyCount.
+    func keysChannel(key: Int) -> Int {
+        let zone = min(zoneCount - 1, max(0, (key - 1) * zoneCount / keyCount))
+        return Self.keysChannels[zone]
+    }
+}
+
+/// Gives each note its MIDI channel from the mix plan. A note-off goes to the channel of
+/// its note-on (the performer never sounds one pitch twice in a voice, so the pitch
+/// identifies the note). Each sink keeps its own router; all see the same events.
+struct NoteRouter {
+    let plan: MixPlan
+    private var keysChannelOfPitch = [Int](repeating: MixPlan.keysChannels[0], count: 128)
+
+    init(plan: MixPlan) { self.plan = plan }
+
+    /// The 0-based MIDI channel of `note`.
+    mutating func channel(for note: NoteEvent) -> Int {
+        guard note.voice == .keys else { return 0 }
+        if note.kind == .on, note.key > 0 {
+            let channel = plan.keysChannel(key: note.key)
+            keysChannelOfPitch[note.note] = channel
+            return channel
+        }
+        return keysChannelOfPitch[note.note]
+    }
+}
+
+/// Per-preset gains for live play, which cannot look ahead: the loudness gain (dB) that
+/// brought each bundled preset's 60 s render (seed 1, default effects, this mix plan) to
+/// −16 LUFS, lowered where needed so that render's true peak stays under −1 dBTP without a
+/// limiter. Measured with `clumsy run <preset> --duration 60 --audio x.wav --seed 1` (the
+/// summary's gain) — see the README. Unknown presets get `fallbackLiveGain`.
+enum LiveCalibration {
+    static let gains: [String: Double] = [:]
+    static let fallbackLiveGain = 0.0
+
+    /// The synth gain for live play of `preset`: FluidSynth's 0.5 raised by its calibrated dB.
+    static func synthGain(preset: String, base: Double) -> Double {
+        min(SamplerConfiguration.gainRange.upperBound, base * pow(10, (gains[preset] ?? fallbackLiveGain) / 20))
     }
 }
 
@@ -37,252 +128,124 @@ enum SamplerFactory {
             reverb: sound.reverb.map { Reverb(level: $0.level, roomSize: $0.room) })
     }
 
-    /// A sampler with each voice's program and controllers set, as the MIDI file has them.
-    static func make(_ samplerConfiguration: SamplerConfiguration, session: Configuration) throws(SessionError) -> Sampler {
+    /// One sampler playing every part's channels, set up as the MIDI file has them (live play).
+    static func make(_ samplerConfiguration: SamplerConfiguration, plan: MixPlan) throws(SessionError) -> Sampler {
         let sampler: Sampler
         do {
             sampler = try Sampler(configuration: samplerConfiguration)
         } catch {
             throw SessionError(error)
         }
-        for (voice, tone) in [(Voice.bass, session.bassTone), (Voice.keys, session.keysTone)] {
-            let channel = Int(MIDIRecorder.channel(of: voice))
-            sampler.select(channel: channel, bank: tone.bank, program: tone.program)
-            for (controller, value) in session.sound.controllers where controller == 91 || controller == 93 {
-                sampler.controlChange(channel: channel, controller: Int(controller), value: Int(value))
+        for channel in plan.parts.flatMap(\.channels) {
+            sampler.select(channel: channel.channel, bank: channel.bank, program: channel.program)
+            for controller in channel.placement + channel.controllers {
+                sampler.controlChange(channel: channel.channel, controller: controller.number, value: controller.value)
             }
         }
         return sampler
     }
+}
 
-    /// Sends one note event to a sampler.
-    static func play(_ note: NoteEvent, on sampler: Sampler) {
-        let channel = Int(MIDIRecorder.channel(of: note.voice))
-        if note.kind == .on {
-            sampler.noteOn(channel: channel, note: note.note, velocity: note.velocity)
-        } else {
-            sampler.noteOff(channel: channel, note: note.note)
+/// What `--stems`, `--loudness`, `--true-peak` and `--bit-depth` asked for.
+public struct MixRequest: Sendable, Equatable {
+    /// Directory for one audio file and one MIDI file per voice; nil = no stems.
+    public var stemsDirectory: String?
+    /// Target loudness, LUFS; nil = off.
+    public var loudness: Double? = -16
+    /// True-peak ceiling, dBTP.
+    public var truePeak: Double = -1
+    /// WAV/FLAC sample format: "16", "24" or "32f".
+    public var bitDepth: String = BitDepth.standard.rawValue
+
+    /// The defaults: no stems, −16 LUFS, −1 dBTP, 24-bit.
+    public init() {}
+
+    /// Why `bitDepth` cannot be used for the audio file `audioPath`, or nil if it can.
+    public static func problem(bitDepth: String, audioPath: String?) -> String? {
+        guard let depth = BitDepth(rawValue: bitDepth) else {
+            return "--bit-depth \(bitDepth) is not accepted; accepted: " + BitDepth.allCases.map(\.rawValue).joined(separator: ", ")
         }
+        if let audioPath, let format = AudioFileFormat(path: audioPath), !depth.isSupported(by: format) {
+            return "--bit-depth 32f needs a .wav file: FLAC stores 16- or 24-bit integers"
+        }
+        return nil
     }
 }
 
-/// Renders the session to an audio file through FluidSynth, faster than real time.
+/// Renders the session to an audio file (and stems) through one FluidSynth synth per part,
+/// faster than real time, then masters it (see `MixRenderer`).
 ///
 /// Each event sounds at frame round(t × rate), applied at FluidSynth's next 64-frame block
 /// boundary (1.45 ms at 44.1 kHz). After the last event the file runs on for the sampler's
 /// `tailDuration` so notes, echoes and reverb die away.
 ///
-/// Synthesis runs on its own thread, fed through a bounded queue, so on two cores the physics
-/// costs no wall time: a whole run takes about as long as the synthesis alone. The sampler
-/// sees exactly the same calls in the same order as it would on one thread, so the file is
-/// byte-identical either way.
+/// Every half simulated second the synths render that stretch on the worker threads while
+/// this thread simulates on and mixes the stretch before, so on two cores the physics
+/// costs no wall time.
 public final class AudioFileSink: SessionSink {
-    private let worker: RenderWorker
+    private let mixer: MixRenderer
+    private var router: NoteRouter
+    private let rate: Double
     /// The file being written.
     public let path: String
+    /// Loudness and true peak of the written mix, once finished.
+    public private(set) var report: MasteringReport?
 
-    /// Loads the SoundFont and opens `path` (format from its extension).
-    init(path: String, samplerConfiguration: SamplerConfiguration, session: Configuration) throws(SessionError) {
+    /// Loads the SoundFont into each part's synth and checks `path` (format from its extension) and the stems directory.
+    init(path: String, samplerConfiguration: SamplerConfiguration, session: Configuration, mix: MixRequest) throws(SessionError) {
         guard let format = AudioFileFormat(path: path) else {
             throw .usage("--audio \(path): the file name must end in .wav, .flac or .ogg")
         }
+        guard let bitDepth = BitDepth(rawValue: mix.bitDepth) else {
+            throw .usage("--bit-depth \(mix.bitDepth) is not accepted; accepted: 16, 24, 32f")
+        }
         self.path = path
-        let sampler = try SamplerFactory.make(samplerConfiguration, session: session)
-        let renderer: AudioFileRenderer
+        let plan = MixPlan(session)
+        router = NoteRouter(plan: plan)
+        rate = samplerConfiguration.sampleRate
         do {
-            renderer = try AudioFileRenderer(sampler: sampler, path: path, format: format)
+            mixer = try MixRenderer(parts: plan.parts, configuration: samplerConfiguration, mixPath: path,
+                                    stemsDirectory: mix.stemsDirectory, format: format,
+                                    mastering: Mastering(loudness: mix.loudness, truePeak: mix.truePeak, bitDepth: bitDepth),
+                                    expectedSeconds: session.duration)
         } catch {
             throw SessionError(error)
         }
-        worker = RenderWorker(sampler: sampler, renderer: renderer, rate: samplerConfiguration.sampleRate)
     }
 
     /// Seconds of audio after the session's end.
-    public var tailDuration: Double { worker.sampler.configuration.tailDuration }
+    public var tailDuration: Double { mixer.configuration.tailDuration }
 
-    private var pending: [SessionEvent] = []
-    private var pendingSince = 0.0
+    private var renderedThrough = 0.0
 
-    /// Events are handed to the synthesis thread in batches of about half a simulated second,
-    /// so the two threads meet a few times per second rather than every step.
     public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
         for event in events {
-            if case .note = event { pending.append(event) }
+            guard case .note(let note) = event else { continue }
+            let channel = router.channel(for: note)
+            let frame = Int64((note.time * rate).rounded())
+            mixer.send(MixEvent(frame: frame, channel: channel,
+                                kind: note.kind == .on ? .noteOn(note: note.note, velocity: note.velocity) : .noteOff(note: note.note)))
         }
-        if time - pendingSince >= 0.5 || pending.count >= 4096 {
-            try flush(through: time)
+        // Half a simulated second at a time, so the threads meet a few times per second.
+        if time - renderedThrough >= 0.5 {
+            renderedThrough = time
+            do {
+                try mixer.render(toFrame: Int64((time * rate).rounded()))
+            } catch {
+                throw SessionError(error)
+            }
         }
-    }
-
-    private func flush(through time: Double) throws(SessionError) {
-        pendingSince = time
-        guard !pending.isEmpty else { return }
-        let batch = pending
-        pending.removeAll(keepingCapacity: true)
-        if let error = worker.enqueue(batch) { throw error }
     }
 
     public func finish(at time: Double) throws(SessionError) {
-        try flush(through: time)
-        if let error = worker.finish(at: time + tailDuration) { throw error }
-    }
-
-    public func abandon() { worker.abandon() }
-}
-
-/// The synthesis thread of an `AudioFileSink`: a bounded queue of event batches in, audio out.
-final class RenderWorker: @unchecked Sendable {
-    let sampler: Sampler
-    private let renderer: AudioFileRenderer
-    private let rate: Double
-    private var mutex = pthread_mutex_t()
-    private var changed = pthread_cond_t()
-    private var thread: pthread_t?
-    // Guarded by `mutex`:
-    private var queue: [[SessionEvent]] = []
-    private var head = 0
-    private var endTime: Double?
-    private var isCancelled = false
-    private var isDone = false
-    private var failure: SessionError?
-
-    /// Batches (about half a simulated second each) that may wait before the simulator is held back.
-    static let capacity = 64
-
-    init(sampler: Sampler, renderer: AudioFileRenderer, rate: Double) {
-        self.sampler = sampler
-        self.renderer = renderer
-        self.rate = rate
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&changed, nil)
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var handle = pthread_t()
-        let started = pthread_create(&handle, nil, { context in
-            let worker = Unmanaged<RenderWorker>.fromOpaque(context!).takeRetainedValue()
-            worker.loop()
-            return nil
-        }, context)
-        if started == 0 {
-            thread = handle
-        } else {
-            Unmanaged<RenderWorker>.fromOpaque(context).release()
-            failure = .software("cannot start the audio rendering thread")
-            isDone = true
-        }
-    }
-
-    deinit {
-        pthread_cond_destroy(&changed)
-        pthread_mutex_destroy(&mutex)
-    }
-
-    /// Hands a batch to the thread (waiting while the queue is full); returns the thread's error, if any.
-    func enqueue(_ events: [SessionEvent]) -> SessionError? {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        while queue.count - head >= Self.capacity && failure == nil && !isDone {
-            pthread_cond_wait(&changed, &mutex)
-        }
-        if let failure { return failure }
-        queue.append(events)
-        pthread_cond_broadcast(&changed)
-        return nil
-    }
-
-    /// Renders everything queued, then up to `end` seconds, and completes the file.
-    func finish(at end: Double) -> SessionError? {
-        pthread_mutex_lock(&mutex)
-        endTime = end
-        pthread_cond_broadcast(&changed)
-        pthread_mutex_unlock(&mutex)
-        join()
-        pthread_mutex_lock(&mutex)
-        let result = failure
-        pthread_mutex_unlock(&mutex)
-        if result != nil { renderer.abandon() }
-        return result
-    }
-
-    /// Stops the thread and removes the partial file.
-    func abandon() {
-        pthread_mutex_lock(&mutex)
-        isCancelled = true
-        pthread_cond_broadcast(&changed)
-        pthread_mutex_unlock(&mutex)
-        join()
-        renderer.abandon()
-    }
-
-    private func join() {
-        if let thread {
-            pthread_join(thread, nil)
-            self.thread = nil
-        }
-    }
-
-    private func loop() {
-        while true {
-            pthread_mutex_lock(&mutex)
-            while head == queue.count && endTime == nil && !isCancelled {
-                pthread_cond_wait(&changed, &mutex)
-            }
-            if isCancelled {
-                isDone = true
-                pthread_cond_broadcast(&changed)
-                pthread_mutex_unlock(&mutex)
-                return
-            }
-            if head == queue.count, let end = endTime {
-                pthread_mutex_unlock(&mutex)
-                let error = complete(at: end)
-                pthread_mutex_lock(&mutex)
-                failure = failure ?? error
-                isDone = true
-                pthread_cond_broadcast(&changed)
-                pthread_mutex_unlock(&mutex)
-                return
-            }
-            let batch = queue[head]
-            head += 1
-            if head > 256 && head * 2 > queue.count {
-                queue.removeFirst(head)
-                head = 0
-            }
-            pthread_cond_broadcast(&changed)
-            pthread_mutex_unlock(&mutex)
-            if let error = render(batch) {
-                pthread_mutex_lock(&mutex)
-                failure = error
-                isDone = true
-                pthread_cond_broadcast(&changed)
-                pthread_mutex_unlock(&mutex)
-                return
-            }
-        }
-    }
-
-    private func render(_ events: [SessionEvent]) -> SessionError? {
         do {
-            for event in events {
-                guard case .note(let note) = event else { continue }
-                try renderer.render(toFrame: Int64((note.time * rate).rounded()))
-                SamplerFactory.play(note, on: sampler)
-            }
-            return nil
+            report = try mixer.finish(atFrame: Int64(((time + tailDuration) * rate).rounded(.up)))
         } catch {
-            return SessionError(error)
+            throw SessionError(error)
         }
     }
 
-    private func complete(at end: Double) -> SessionError? {
-        do {
-            try renderer.render(toSeconds: end)
-            try renderer.finish()
-            return nil
-        } catch {
-            return SessionError(error)
-        }
-    }
+    public func abandon() { mixer.abandon() }
 }
 
 /// Plays the session live through FluidSynth's audio driver; the simulator is paced to the wall clock.
@@ -296,7 +259,11 @@ public final class LiveSink: SessionSink {
     /// the end, and a file shorter than the time played (a full disk) is an error.
     init(samplerConfiguration: SamplerConfiguration, session: Configuration, driver: String?, fileName: String?,
          stop: StopSignal?) throws(SessionError) {
-        sampler = try SamplerFactory.make(samplerConfiguration, session: session)
+        var calibrated = samplerConfiguration
+        calibrated.gain = LiveCalibration.synthGain(preset: session.preset.name, base: samplerConfiguration.gain)
+        let plan = MixPlan(session)
+        router = NoteRouter(plan: plan)
+        sampler = try SamplerFactory.make(calibrated, plan: plan)
         self.stop = stop
         self.fileName = fileName
         if let fileName {
@@ -318,6 +285,7 @@ public final class LiveSink: SessionSink {
     }
 
     private let fileName: String?
+    private var router: NoteRouter
     private var temporaryName: String?
     private var started = 0.0
 
@@ -326,7 +294,13 @@ public final class LiveSink: SessionSink {
 
     public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
         for event in events {
-            if case .note(let note) = event { SamplerFactory.play(note, on: sampler) }
+            guard case .note(let note) = event else { continue }
+            let channel = router.channel(for: note)
+            if note.kind == .on {
+                sampler.noteOn(channel: channel, note: note.note, velocity: note.velocity)
+            } else {
+                sampler.noteOff(channel: channel, note: note.note)
+            }
         }
     }
 

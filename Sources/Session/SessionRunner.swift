@@ -1,4 +1,5 @@
 import Sound
+import Performance
 
 /// What a user asked `clumsy run` to do, already parsed.
 public struct RunRequest: Sendable {
@@ -26,6 +27,8 @@ public struct RunRequest: Sendable {
     public var audioDriver: String?
     /// Process environment (for CLUMSY_SOUNDFONT).
     public var environment: [String: String] = [:]
+    /// Stems, loudness, true peak and bit depth of an audio render.
+    public var mix = MixRequest()
 
     /// Creates a request.
     public init(preset: String = "default", duration: Double = 60, overrides: Overrides = Overrides(),
@@ -50,6 +53,8 @@ public enum SessionRunner {
         let preset = try PresetLibrary.load(request.preset)
         let configuration = try Configuration(preset: preset, overrides: request.overrides, duration: request.duration)
         var sinks: [SessionSink] = []
+        var audioSink: AudioFileSink?
+        var stemPaths: [String] = []
         do throws(SessionError) {
             if let path = request.midiPath {
                 sinks.append(try MIDIRecorder(path: path, configuration: configuration, sound: configuration.sound))
@@ -71,7 +76,18 @@ public enum SessionRunner {
                 // The file driver plays in real time into --audio's file: one sampler does both.
                 let liveFile = request.isLive && request.audioDriver == "file" ? (request.audioPath ?? "clumsy-live.wav") : nil
                 if let path = request.audioPath, liveFile == nil {
-                    sinks.append(try AudioFileSink(path: path, samplerConfiguration: samplerConfiguration, session: configuration))
+                    let sink = try AudioFileSink(path: path, samplerConfiguration: samplerConfiguration, session: configuration,
+                                                 mix: request.mix)
+                    sinks.append(sink)
+                    audioSink = sink
+                    // One MIDI file per voice beside the audio stems.
+                    if let directory = request.mix.stemsDirectory {
+                        for voice in Voice.allCases {
+                            let path = (directory.hasSuffix("/") ? directory : directory + "/") + voice.name.lowercased() + ".mid"
+                            sinks.append(try MIDIRecorder(path: path, configuration: configuration, sound: configuration.sound, only: voice))
+                            stemPaths.append(path)
+                        }
+                    }
                 }
                 if request.isLive {
                     sinks.append(try LiveSink(samplerConfiguration: samplerConfiguration, session: configuration,
@@ -105,7 +121,14 @@ public enum SessionRunner {
             if let path = request.midiPath { outputs.append(path) }
             if let path = request.eventsPath { outputs.append(path) }
             if let path = request.audioPath { outputs.append(path) }
-            standardOutput.write(describe(summary, configuration: configuration, outputs: outputs) + "\n")
+            if let directory = request.mix.stemsDirectory, let audioSink {
+                let format = AudioFileFormat(path: audioSink.path) ?? .wav
+                let names = MixPlan(configuration).parts.map { $0.stemFileName(format) } + stemPaths.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+                outputs.append("stems " + names.joined(separator: ", ") + " in " + directory)
+            }
+            var text = describe(summary, configuration: configuration, outputs: outputs)
+            if let report = audioSink?.report { text += "; " + report.description }
+            standardOutput.write(text + "\n")
             standardOutput.flush()
         }
         return summary

@@ -38,7 +38,7 @@ public final class AudioFileRenderer {
     private var handle: OpaquePointer?
     private var isClosed = false
 
-    private static let counter = Counter()
+    static let counter = Counter()
 
     /// Opens a temporary file next to `path` and attaches the renderer to `sampler`.
     /// - Parameters:
@@ -172,14 +172,14 @@ public final class AudioFileRenderer {
 }
 
 /// Splits a path into its directory ("." if none) and last component.
-private func splitPath(_ path: String) -> (directory: String, name: String) {
+func splitPath(_ path: String) -> (directory: String, name: String) {
     guard let slash = path.lastIndex(of: "/") else { return (".", path) }
     let directory = String(path[..<slash])
     return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
 }
 
 /// A thread-safe counter for unique temporary names within the process.
-private final class Counter: Sendable {
+final class Counter: Sendable {
     private let value = Mutex<Int>(0)
     func next() -> Int {
         value.withLock { value in

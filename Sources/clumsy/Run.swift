@@ -67,6 +67,18 @@ struct Run: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Reverb room size (\(Limits.text(Limits.unit))); needs the reverb on.", valueName: "x"))
     var room: Double?
 
+    @Option(help: ArgumentHelp("Also write one audio file per voice (bass.wav, keys.wav, … in --audio's format) and one MIDI file per voice (bass.mid, keys.mid) into this existing directory; they sum to the mix.", valueName: "dir"))
+    var stems: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Integrated loudness of --audio in LUFS (-40…0), or off (default -16).", valueName: "LUFS|off"))
+    var loudness: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("True-peak ceiling of --audio in dBTP (-9…0, default -1), kept by a look-ahead limiter.", valueName: "dBTP"))
+    var truePeak: Double?
+
+    @Option(help: ArgumentHelp("Sample format of WAV and FLAC files: 16 (TPDF-dithered), 24 (default) or 32f (WAV only).", valueName: "16|24|32f"))
+    var bitDepth: String?
+
     @Flag(help: "Switch the filter, delay and reverb off.")
     var dry = false
 
@@ -115,10 +127,41 @@ struct Run: ParsableCommand {
         if Set(outputs.map(canonicalPath)).count != outputs.count {
             throw ValidationError("--midi, --events and --audio must name different files")
         }
+        try validateMix()
         if let gravity { try check("--gravity", gravity, Limits.gravity, unit: "m/s²") }
         if let speed { try check("--speed", speed, Limits.speed, unit: "m/s") }
         if let midi, midi.isEmpty { throw ValidationError("--midi needs a file name") }
         if let events, events.isEmpty { throw ValidationError("--events needs a file name") }
+    }
+
+    /// The loudness target (nil = off), once `validate()` accepted it.
+    var loudnessValue: Double? {
+        guard let loudness else { return -16 }
+        return loudness.lowercased() == "off" ? nil : Double(loudness)
+    }
+
+    func validateMix() throws {
+        if let loudness, loudness.lowercased() != "off" {
+            guard let value = Double(loudness) else {
+                throw ValidationError("--loudness takes a loudness in LUFS (-40…0) or off, not \(loudness)")
+            }
+            try check("--loudness", value, -40...0, unit: "LUFS")
+        }
+        if let truePeak {
+            try check("--true-peak", truePeak, -9...0, unit: "dBTP")
+            if loudness?.lowercased() == "off" {
+                throw ValidationError("--true-peak needs the loudness normalisation on: drop --loudness off")
+            }
+        }
+        if let bitDepth {
+            if let problem = MixRequest.problem(bitDepth: bitDepth, audioPath: audio) { throw ValidationError(problem) }
+        }
+        let rendersFile = audio != nil && !live
+        for (flag, given) in [("--stems", stems != nil), ("--loudness", loudness != nil), ("--true-peak", truePeak != nil),
+                              ("--bit-depth", bitDepth != nil)] where given && !rendersFile {
+            throw ValidationError("\(flag) applies to an audio render: add --audio <file> (and not --live)")
+        }
+        if let stems, stems.isEmpty { throw ValidationError("--stems needs a directory") }
     }
 
     func run() throws {
@@ -140,6 +183,10 @@ struct Run: ParsableCommand {
         request.isLive = live
         request.audioDriver = audioDriver
         request.environment = ProcessInfoLite.environment
+        request.mix.stemsDirectory = stems
+        request.mix.loudness = loudnessValue
+        if let truePeak { request.mix.truePeak = truePeak }
+        if let bitDepth { request.mix.bitDepth = bitDepth }
         let summary: Summary
         do {
             summary = try SessionRunner.run(request, stop: stopSignal)
