@@ -8,7 +8,7 @@ import Darwin
 /// EBU R128 / ITU-R BS.1770 loudness of a stereo stream, measured by libebur128
 /// (integrated loudness from its histogram, so memory stays flat however long the
 /// stream; optionally the true peak, 4× oversampled). Owns the `ebur128_state`.
-final class LoudnessMeter {
+final class LoudnessMeter: @unchecked Sendable {
     private var state: UnsafeMutablePointer<ebur128_state>?
     let measuresTruePeak: Bool
 

@@ -288,6 +288,11 @@ public final class MixRenderer {
         let limiter = ceiling.map { TruePeakLimiter(ceiling: $0 / Double(gain), sampleRate: rate) }
         let delay = limiter?.delay ?? 0
         let finalMeter = writers == nil ? nil : try LoudnessMeter(sampleRate: rate, truePeak: true)
+        // The final measurement (true peak: 4× oversampling) runs on a thread of its own,
+        // one chunk behind, while this thread limits and writes.
+        let meterThread = finalMeter == nil ? nil : WorkerPool(threads: 1)
+        defer { meterThread?.wait(); meterThread?.shutDown() }
+        let meterBuffers = MeterBuffers()
         let tracks = spools.count
         let chunk = 16_384
         var input = [[Float]](repeating: [Float](repeating: 0, count: chunk * 2), count: tracks)
@@ -324,7 +329,11 @@ public final class MixRenderer {
                 if let writers {
                     try output.withUnsafeBufferPointer { (all) throws(SoundError) in
                         let out = UnsafeBufferPointer(rebasing: all[0..<ready * 2])
-                        if track == 0 { finalMeter?.add(out) }
+                        if track == 0, let finalMeter, let meterThread {
+                            meterThread.wait()
+                            let buffer = meterBuffers.next(copying: out)
+                            meterThread.start(jobs: 1) { _ in meterBuffers.measure(buffer, with: finalMeter) }
+                        }
                         // With stems, writers and pending are both [mix, stem 0, stem 1, …].
                         try writers[track].write(out)
                     }
@@ -408,6 +417,7 @@ public final class MixRenderer {
             }
             try emit()
         }
+        meterThread?.wait()
         var change = 0.0
         if writers == nil {
             if blockFill > 0 { blocks.append((blockBefore, blockAfter)) }
@@ -449,6 +459,24 @@ public final class MixRenderer {
         for entry in byDevice.values.sorted(by: { $0.directory < $1.directory }) where entry.bytes > entry.available {
             throw .insufficientSpace(directory: entry.directory, needed: Int64(entry.bytes), available: Int64(entry.available))
         }
+    }
+}
+
+/// Two alternating copies of mix chunks for the metering thread.
+private final class MeterBuffers: @unchecked Sendable {
+    private var buffers: [[Float]] = [[], []]
+    private var current = 0
+
+    /// Copies `samples` into the buffer not being measured; returns its index.
+    func next(copying samples: UnsafeBufferPointer<Float>) -> Int {
+        current ^= 1
+        buffers[current].removeAll(keepingCapacity: true)
+        buffers[current].append(contentsOf: samples)
+        return current
+    }
+
+    func measure(_ index: Int, with meter: LoudnessMeter) {
+        buffers[index].withUnsafeBufferPointer { meter.add($0) }
     }
 }
 

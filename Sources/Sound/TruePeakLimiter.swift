@@ -43,6 +43,9 @@ final class TruePeakLimiter {
         for k in taps.indices { taps[k] /= sum }
         return SIMD16<Float>(taps.map { Float($0) })
     }
+    /// The largest gain of any interpolation filter (sum of |coefficients|): an interval's
+    /// peak is at most this times the largest |sample| of its window.
+    private static let filterBound: Float = TruePeakLimiter.filters.map { ($0.replacing(with: 0, where: $0 .>= 0) * -1 + $0.replacing(with: 0, where: $0 .< 0)).sum() }.max()!
     private let filter1 = TruePeakLimiter.filters[0]
     private let filter2 = TruePeakLimiter.filters[1]
     private let filter3 = TruePeakLimiter.filters[2]
@@ -63,6 +66,8 @@ final class TruePeakLimiter {
     // Ring of released minima for the moving average.
     private var history: [Float]
     private var sum: Double
+    private var historySlot = 0
+    private var lastLoud = Int.min / 2
 
     /// A limiter for `ceiling` (linear, > 0) at `sampleRate`, ramping over `attack` seconds
     /// and recovering with time constant `release` seconds.
@@ -93,6 +98,9 @@ final class TruePeakLimiter {
         var dequeHead = self.dequeHead, dequeCount = self.dequeCount
         var released = self.released
         var sum = self.sum
+        var historySlot = self.historySlot
+        var lastLoud = self.lastLoud
+        let threshold = ceiling / Self.filterBound
         var smallest = Float(smallestGain)
         left.withUnsafeMutableBufferPointer { left in
         right.withUnsafeMutableBufferPointer { right in
@@ -116,7 +124,9 @@ final class TruePeakLimiter {
                 let wr = rightRaw.loadUnaligned(fromByteOffset: start, as: SIMD16<Float>.self)
                 // Interval [m, m+1] with m = count − 1 − halfTaps.
                 var interval: Float = 0
-                if count >= taps {
+                // Interpolate only while a sample loud enough to matter is in the window.
+                if max(abs(l), abs(r)) > threshold { lastLoud = count }
+                if count >= taps && count - lastLoud < taps {
                     interval = max(max(abs((wl * f1).sum()), abs((wl * f2).sum())), max(abs((wl * f3).sum()), abs((wr * f1).sum())))
                     interval = max(interval, max(abs((wr * f2).sum()), abs((wr * f3).sum())))
                 }
@@ -130,19 +140,24 @@ final class TruePeakLimiter {
                 previousInterval = interval
                 // Window minimum over the last `lookAhead` needs.
                 while dequeCount > 0 {
-                    let last = (dequeHead + dequeCount - 1) % capacity
+                    var last = dequeHead + dequeCount - 1
+                    if last >= capacity { last -= capacity }
                     if dequeValue[last] >= need { dequeCount -= 1 } else { break }
                 }
-                let tail = (dequeHead + dequeCount) % capacity
+                var tail = dequeHead + dequeCount
+                if tail >= capacity { tail -= capacity }
                 dequeIndex[tail] = j
                 dequeValue[tail] = need
                 dequeCount += 1
                 while dequeIndex[dequeHead] <= j - lookAhead {
-                    dequeHead = (dequeHead + 1) % capacity
+                    dequeHead += 1
+                    if dequeHead == capacity { dequeHead = 0 }
                     dequeCount -= 1
                 }
                 released = min(dequeValue[dequeHead], released + (1 - released) * releaseStep)
-                let slotHistory = (j + 4 * lookAhead) % lookAhead
+                let slotHistory = historySlot
+                historySlot += 1
+                if historySlot == lookAhead { historySlot = 0 }
                 sum += Double(released) - Double(history[slotHistory])
                 history[slotHistory] = released
                 let gain = min(1, Float(sum / Double(lookAhead)))
@@ -160,6 +175,8 @@ final class TruePeakLimiter {
         self.dequeCount = dequeCount
         self.released = released
         self.sum = sum
+        self.historySlot = historySlot
+        self.lastLoud = lastLoud
         smallestGain = Double(smallest)
     }
 }
