@@ -185,15 +185,15 @@ struct MixTests {
             #expect(singleErrorLine(result).contains("Not enough free disk space"), "\(result.stderr)")
             #expect(((try? FileManager.default.contentsOfDirectory(atPath: tmpfs.path)) ?? []).isEmpty)
         }
-        // While rendering: 30 s fits in 40 MB (scratch for two stems and three outputs); once the
-        // session has started, another file takes the rest of the space.
-        let (mounted, reason) = try TinyFileSystem.mount(kilobytes: 40_960)
+        // While rendering: 30 s dry needs about 50 MB (scratch for two stems, three outputs) and
+        // fits in 64 MB; once the session has started, another file takes the rest of the space.
+        let (mounted, reason) = try TinyFileSystem.mount(kilobytes: 65_536)
         guard let tmpfs = mounted else { try Test.cancel("cannot mount a tmpfs (needs root): \(reason)") }
         defer { tmpfs.unmount() }
         try FileManager.default.createDirectory(atPath: tmpfs.path + "/stems", withIntermediateDirectories: false)
         try Data("old".utf8).write(to: URL(fileURLWithPath: tmpfs.path + "/a.wav"))
         let filler = tmpfs.path + "/filler"
-        let result = try CLI.run(["run", "default", "--duration", "30", "--audio", tmpfs.path + "/a.wav", "--stems", tmpfs.path + "/stems",
+        let result = try CLI.run(["run", "default", "--duration", "30", "--dry", "--audio", tmpfs.path + "/a.wav", "--stems", tmpfs.path + "/stems",
                                   "--soundfont", smallSoundFont], timeout: 90) { _ in
             // The stems' MIDI files are opened right after the space check: then fill the disk.
             let deadline = Date().addingTimeInterval(30)
