@@ -102,13 +102,23 @@ struct NoteRouter {
     }
 }
 
-/// Per-preset gains for live play, which cannot look ahead: the loudness gain (dB) that
-/// brought each bundled preset's 60 s render (seed 1, default effects, this mix plan) to
-/// −16 LUFS, lowered where needed so that render's true peak stays under −1 dBTP without a
-/// limiter. Measured with `clumsy run <preset> --duration 60 --audio x.wav --seed 1` (the
-/// summary's gain) — see the README. Unknown presets get `fallbackLiveGain`.
+/// Per-preset gains for live play, which cannot look ahead: min(−16 − I, −1 − TP) dB, from
+/// the integrated loudness I and true peak TP of each bundled preset's 60 s render (seed 1,
+/// default effects, this mix plan, unnormalised), measured by ffmpeg:
+/// `clumsy run <preset> --duration 60 --seed 1 --audio x.wav --loudness off --bit-depth 32f`
+/// then `ffmpeg -i x.wav -af ebur128=peak=true -f null -`. So live play reaches −16 LUFS
+/// where the preset's peaks allow and otherwise stops 1 dB under full scale without a
+/// limiter. Unknown presets (files) get `fallbackLiveGain`.
 enum LiveCalibration {
-    static let gains: [String: Double] = [:]
+    static let gains: [String: Double] = [
+        "default": 8.4,            // I −28.1 LUFS, TP −9.4 dBTP
+        "dorian-drift": 5.7,       // I −22.9, TP −6.7
+        "lydian-moon": 6.8,        // I −25.0, TP −7.8
+        "minor-storm": 0.6,        // I −25.7, TP −1.6
+        "phrygian-scatter": 3.8,   // I −25.6, TP −4.8
+        "swarm": 4.6,              // I −30.3, TP −5.6
+    ]
+    /// dB for a preset that was not measured.
     static let fallbackLiveGain = 0.0
 
     /// The synth gain for live play of `preset`: FluidSynth's 0.5 raised by its calibrated dB.

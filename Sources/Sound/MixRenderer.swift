@@ -86,12 +86,6 @@ public final class MixRenderer {
         let (mixDirectory, _) = splitPath(mixPath)
         try Self.checkDirectory(mixDirectory, for: mixPath, isStems: false)
         if let stemsDirectory { try Self.checkDirectory(stemsDirectory, for: stemsDirectory, isStems: true) }
-        let tracks = stemsDirectory == nil ? 1 : parts.count
-        let frames = (expectedSeconds + configuration.tailDuration + 1) * configuration.sampleRate
-        let bytesPerFrame = Double(2 * (format == .ogg ? 1 : mastering.bitDepth.bytesPerSample))
-        var needs: [(String, Double)] = [(mixDirectory, frames * (8 * Double(tracks) + bytesPerFrame))]
-        if let stemsDirectory { needs.append((stemsDirectory, frames * bytesPerFrame * Double(parts.count))) }
-        try Self.checkSpace(needs, path: mixPath)
 
         // Synths: one per part; a part with several channels is split over up to `threads`
         // synths, so that one busy part (the keys) still spreads over the cores.
@@ -113,6 +107,13 @@ public final class MixRenderer {
             }
             units.append(try SynthUnit(part: entry.part, channels: entry.channels, configuration: configuration))
         }
+        // Disk space for the scratch files and the outputs (after the SoundFont, whose errors come first).
+        let tracks = stemsDirectory == nil ? 1 : parts.count
+        let frames = (expectedSeconds + configuration.tailDuration + 1) * configuration.sampleRate
+        let bytesPerFrame = Double(2 * (format == .ogg ? 1 : mastering.bitDepth.bytesPerSample))
+        var needs: [(String, Double)] = [(mixDirectory, frames * (8 * Double(tracks) + bytesPerFrame))]
+        if let stemsDirectory { needs.append((stemsDirectory, frames * bytesPerFrame * Double(parts.count))) }
+        try Self.checkSpace(needs, path: mixPath)
         self.units = units
         self.unitOfChannel = channelMap
         self.meter = try LoudnessMeter(sampleRate: rate, truePeak: false)

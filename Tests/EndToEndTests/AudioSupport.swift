@@ -66,6 +66,8 @@ struct WAVFile {
             if id == "fmt " {
                 guard size >= 16 else { throw fail("fmt chunk of \(size) bytes") }
                 format = (u16(body), u16(body + 2), u32(body + 4), u32(body + 8), u16(body + 12), u16(body + 14))
+                // WAVE_FORMAT_EXTENSIBLE (sox writes it for 24-bit): the sub-format's first two bytes are the tag.
+                if u16(body) == 0xFFFE, size >= 40 { format?.tag = u16(body + 24) }
             } else if id == "data" {
                 dataRange = body..<body + size
             }

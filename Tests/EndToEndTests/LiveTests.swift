@@ -105,8 +105,9 @@ struct InterruptedRenderTests {
             ["run", "default", "--duration", "3600", "--audio", "r.wav", "--midi", "r.mid", "--events", "r.jsonl",
              "--soundfont", smallSoundFont], in: directory.path, after: 1)
         #expect(result.status == 130 && !result.signalled && !result.timedOut, "\(result)")
-        // Stopping takes the current step plus rendering the tail (5.8 s of audio, fast).
-        #expect(afterSignal <= 2, "exited \(afterSignal) s after SIGINT")
+        // Stopping takes the current step, rendering the tail (5.8 s of audio, fast) and
+        // mastering what was rendered: two passes over it, slow in the debug build the tests run.
+        #expect(afterSignal <= 8, "exited \(afterSignal) s after SIGINT")
         let stoppedAt = try #require(interruptedAt(result.stdout), "stdout: \(result.stdout)")
         #expect(directory.entries() == ["r.jsonl", "r.mid", "r.wav"], "files: \(directory.entries())")
 

@@ -87,7 +87,7 @@ struct SoundFontErrorTests {
 struct DiskFullTests {
     static let earlier = "old"
 
-    @Test("A full disk during an audio render exits 74, removes the partial file and keeps the earlier one",
+    @Test("A disk too small for an audio render is refused up front (73), keeping the earlier file (filling during a render: MixTests)",
           .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"), .timeLimit(.minutes(1)))
     func audioDiskFull() throws {
         let (mounted, reason) = try TinyFileSystem.mount(kilobytes: 200)
@@ -99,10 +99,10 @@ struct DiskFullTests {
         // 600 s of audio is 100 MB: the 200 KB file system fills after about a second of sound.
         let result = try CLI.run(["run", "default", "--duration", "600", "--audio", target, "--midi", "m.mid", "--events", "e.jsonl",
                                   "--soundfont", smallSoundFont], in: other.path, timeout: 40)
-        #expect(result.status == 74 && !result.signalled && !result.timedOut, "\(result)")
+        #expect(result.status == 73 && !result.signalled && !result.timedOut, "\(result)")
         let message = singleErrorLine(result)
-        #expect(message.contains(target), "the message does not name the file: \(message)")
-        #expect(message.contains("No space left on device"), "the message does not say why: \(message)")
+        #expect(message.contains(tmpfs.path), "the message does not name the directory: \(message)")
+        #expect(message.contains("Not enough free disk space"), "the message does not say why: \(message)")
         #expect(result.stdout.isEmpty, "stdout: \(result.stdout)")
         let kept = bytes(of: target) == Array(Self.earlier.utf8)
         #expect(kept, "the earlier \(target) was changed")
