@@ -166,6 +166,8 @@ public struct MixRequest: Sendable, Equatable {
     public var truePeak: Double = -1
     /// WAV/FLAC sample format: "16", "24" or "32f".
     public var bitDepth: String = BitDepth.standard.rawValue
+    /// Synthesis threads; nil = one per core (`CLUMSY_THREADS` in the environment sets it).
+    public var threads: Int?
 
     /// The defaults: no stems, −16 LUFS, −1 dBTP, 24-bit.
     public init() {}
@@ -217,7 +219,7 @@ public final class AudioFileSink: SessionSink {
             mixer = try MixRenderer(parts: plan.parts, configuration: samplerConfiguration, mixPath: path,
                                     stemsDirectory: mix.stemsDirectory, format: format,
                                     mastering: Mastering(loudness: mix.loudness, truePeak: mix.truePeak, bitDepth: bitDepth),
-                                    expectedSeconds: session.duration)
+                                    expectedSeconds: session.duration, threads: mix.threads ?? MixRenderer.coreCount)
         } catch {
             throw SessionError(error)
         }

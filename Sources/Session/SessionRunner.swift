@@ -76,8 +76,12 @@ public enum SessionRunner {
                 // The file driver plays in real time into --audio's file: one sampler does both.
                 let liveFile = request.isLive && request.audioDriver == "file" ? (request.audioPath ?? "clumsy-live.wav") : nil
                 if let path = request.audioPath, liveFile == nil {
+                    var mix = request.mix
+                    if let text = request.environment["CLUMSY_THREADS"], let threads = Int(text), (1...64).contains(threads) {
+                        mix.threads = threads
+                    }
                     let sink = try AudioFileSink(path: path, samplerConfiguration: samplerConfiguration, session: configuration,
-                                                 mix: request.mix)
+                                                 mix: mix)
                     sinks.append(sink)
                     audioSink = sink
                     // One MIDI file per voice beside the audio stems.

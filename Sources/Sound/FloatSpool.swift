@@ -6,7 +6,7 @@ import Darwin
 
 /// An anonymous scratch file of 32-bit floats: created in a directory and unlinked at once,
 /// so nothing is left behind whatever happens; written once, then read back from the start
-/// as often as needed. Writes go through a 1 MiB buffer.
+/// as often as needed. Writes go through a 256 KiB buffer.
 final class FloatSpool {
     private let descriptor: Int32
     /// What the spool holds, for error messages (e.g. "the keys stem").
@@ -14,7 +14,7 @@ final class FloatSpool {
     /// The file it stands in for (for error messages).
     let path: String
     private var buffer: [Float] = []
-    private static let bufferFloats = 1 << 18
+    private static let bufferFloats = 1 << 16
     /// Floats written so far.
     private(set) var count: Int64 = 0
 

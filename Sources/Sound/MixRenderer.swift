@@ -23,8 +23,9 @@ import Darwin
 /// - Mastering is two-pass: the rendered float samples are spooled to an unlinked scratch
 ///   file beside the mix (one track, or one per part with stems: 8 bytes per frame per
 ///   track, 30.5 GB per track for 24 h at 44.1 kHz), measured with libebur128 while
-///   rendering, then read back: once to measure the limited loudness (only when the limiter
-///   has work to do) and once to write the files. Free disk space is checked up front.
+///   rendering, then read back: to estimate how much the limiter lowers the loudness (only
+///   when it has work to do; up to three times while the gain settles), and once to write
+///   the files. Free disk space is checked up front.
 /// - Files appear only when everything was written: each is written under a temporary
 ///   name and all are renamed at the end; any failure removes them all.
 public final class MixRenderer {
@@ -250,9 +251,17 @@ public final class MixRenderer {
             ceiling = linear(mastering.truePeak - Mastering.limiterMargin)
             // The limiter lowers the loudness a little. When it will act, run it once without
             // writing and raise the gain by what it took from the loud (gated) part of the mix.
+            // More gain means more limiting, so repeat (at most three analyses) until the gain
+            // settles within 0.05 dB: gain = target − measured − change(gain).
             if let ceiling, measured.isFinite, Double(samplePeak) * linear(gain) > ceiling / 2 {
-                let analysis = try process(gain: gain, ceiling: ceiling, writers: nil)
-                gain = min(Mastering.maximumGain, gain - analysis.loudnessChange)
+                let base = gain
+                for _ in 0..<3 {
+                    let analysis = try process(gain: gain, ceiling: ceiling, writers: nil, unlimitedLoudness: measured)
+                    let next = min(Mastering.maximumGain, base - analysis.loudnessChange)
+                    let settled = abs(next - gain) < 0.05
+                    gain = next
+                    if settled { break }
+                }
             }
         }
         var writers: [SoundFileWriter] = []
@@ -279,16 +288,15 @@ public final class MixRenderer {
 
     /// Reads the spool(s) back, applies `gain` dB and the limiter and, with `writers` (mix
     /// first, then one per part), writes the result and measures it with libebur128.
-    /// Without writers it only estimates how much the limiter changes the loudness: the
-    /// energy ratio, limited to unlimited, over the 400 ms blocks that pass BS.1770's
-    /// gates (unweighted: the limiter acts on a few milliseconds here and there, so the
-    /// K-weighting hardly changes the ratio).
-    private func process(gain decibels: Double, ceiling: Double?, writers: [SoundFileWriter]?)
+    /// Without writers it only measures (libebur128, integrated) how much the limiter
+    /// changes the loudness: limited loudness − (`unlimitedLoudness` + gain).
+    private func process(gain decibels: Double, ceiling: Double?, writers: [SoundFileWriter]?, unlimitedLoudness: Double = -.infinity)
         throws(SoundError) -> (loudness: Double, truePeak: Double, smallestGain: Double, loudnessChange: Double) {
         let gain = Float(linear(decibels))
         let limiter = ceiling.map { TruePeakLimiter(ceiling: $0 / Double(gain), sampleRate: rate) }
         let delay = limiter?.delay ?? 0
         let finalMeter = writers == nil ? nil : try LoudnessMeter(sampleRate: rate, truePeak: true)
+        let analysisMeter = writers == nil ? try LoudnessMeter(sampleRate: rate, truePeak: false) : nil
         // The final measurement (true peak: 4× oversampling) runs on a thread of its own,
         // one chunk behind, while this thread limits and writes.
         let meterThread = finalMeter == nil ? nil : WorkerPool(threads: 1)
@@ -306,10 +314,6 @@ public final class MixRenderer {
         var output = [Float](repeating: 0, count: (chunk + delay) * 2)
         var position: Int64 = 0
         var pushed = 0
-        // Analysis: energy per 400 ms block before and after the limiter.
-        let blockFrames = Int((0.4 * rate).rounded())
-        var blocks: [(before: Double, after: Double)] = []
-        var blockBefore = 0.0, blockAfter = 0.0, blockFill = 0
 
         func emit() throws(SoundError) {
             let ready = gains.count
@@ -339,22 +343,7 @@ public final class MixRenderer {
                         try writers[track].write(out)
                     }
                 } else if track == 0 {
-                    pending[0].withUnsafeBufferPointer { samples in
-                        for frame in 0..<ready {
-                            let l = Double(samples[2 * frame] * gain), r = Double(samples[2 * frame + 1] * gain)
-                            let e = l * l + r * r
-                            let g = Double(gains[frame])
-                            blockBefore += e
-                            blockAfter += e * g * g
-                            blockFill += 1
-                            if blockFill == blockFrames {
-                                blocks.append((blockBefore, blockAfter))
-                                blockBefore = 0
-                                blockAfter = 0
-                                blockFill = 0
-                            }
-                        }
-                    }
+                    output.withUnsafeBufferPointer { all in analysisMeter?.add(UnsafeBufferPointer(rebasing: all[0..<ready * 2])) }
                 }
                 if writers == nil { break }
                 pending[track].removeFirst(ready * 2)
@@ -420,13 +409,9 @@ public final class MixRenderer {
         }
         meterThread?.wait()
         var change = 0.0
-        if writers == nil {
-            if blockFill > 0 { blocks.append((blockBefore, blockAfter)) }
-            let loud = blocks.filter { $0.before > 0 }
-            let mean = loud.reduce(0.0) { $0 + $1.before } / Double(max(1, loud.count))
-            let gated = loud.filter { $0.before >= mean / 10 }
-            let before = gated.reduce(0.0) { $0 + $1.before }, after = gated.reduce(0.0) { $0 + $1.after }
-            if before > 0, after > 0 { change = 10 * log10(after / before) }
+        if let analysisMeter {
+            let limited = analysisMeter.integratedLoudness
+            if limited.isFinite, unlimitedLoudness.isFinite { change = limited - (unlimitedLoudness + decibels) }
         }
         return (finalMeter?.integratedLoudness ?? -.infinity, finalMeter?.truePeak ?? -.infinity,
                 limiter?.smallestGain ?? 1, change)
