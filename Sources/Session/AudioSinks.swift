@@ -106,7 +106,8 @@ struct NoteRouter {
 /// the integrated loudness I and true peak TP of each bundled preset's 60 s render (seed 1,
 /// default effects, this mix plan, unnormalised), measured by ffmpeg:
 /// `clumsy run <preset> --duration 60 --seed 1 --audio x.wav --loudness off --bit-depth 32f`
-/// then `ffmpeg -i x.wav -af ebur128=peak=true -f null -`. So live play reaches −16 LUFS
+/// then `ffmpeg -i x.wav -af ebur128=peak=true -f null -`, when offline renders used the
+/// live gain 0.5 (they now use 0.2, 7.96 dB lower: add that to today's measurement). So live play reaches −16 LUFS
 /// where the preset's peaks allow and otherwise stops 1 dB under full scale without a
 /// limiter. Unknown presets (files) get `fallbackLiveGain`.
 enum LiveCalibration {
@@ -215,8 +216,13 @@ public final class AudioFileSink: SessionSink {
         let plan = MixPlan(session)
         router = NoteRouter(plan: plan)
         rate = samplerConfiguration.sampleRate
+        // FluidSynth ends a voice once it falls below a noise floor relative to the synth's
+        // gain; at fluidsynth's own default gain (0.2) quiet tails end sooner than at 0.5 and
+        // synthesis is cheaper. Mastering sets the level afterwards anyway.
+        var renderConfiguration = samplerConfiguration
+        renderConfiguration.gain = AudioFileSink.renderGain
         do {
-            mixer = try MixRenderer(parts: plan.parts, configuration: samplerConfiguration, mixPath: path,
+            mixer = try MixRenderer(parts: plan.parts, configuration: renderConfiguration, mixPath: path,
                                     stemsDirectory: mix.stemsDirectory, format: format,
                                     mastering: Mastering(loudness: mix.loudness, truePeak: mix.truePeak, bitDepth: bitDepth),
                                     expectedSeconds: session.duration, threads: mix.threads ?? MixRenderer.coreCount)
@@ -227,6 +233,9 @@ public final class AudioFileSink: SessionSink {
 
     /// Seconds of audio after the session's end.
     public var tailDuration: Double { mixer.configuration.tailDuration }
+
+    /// FluidSynth's master gain for offline renders (its own default).
+    static let renderGain = 0.2
 
     private var renderedThrough = 0.0
 

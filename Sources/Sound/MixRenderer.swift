@@ -24,7 +24,7 @@ import Darwin
 ///   file beside the mix (one track, or one per part with stems: 8 bytes per frame per
 ///   track, 30.5 GB per track for 24 h at 44.1 kHz), measured with libebur128 while
 ///   rendering, then read back: to estimate how much the limiter lowers the loudness (only
-///   when it has work to do; up to three times while the gain settles), and once to write
+///   when it has work to do; again while the correction exceeds 1 dB, at most three times), and once to write
 ///   the files. Free disk space is checked up front.
 /// - Files appear only when everything was written: each is written under a temporary
 ///   name and all are renamed at the end; any failure removes them all.
@@ -251,16 +251,16 @@ public final class MixRenderer {
             ceiling = linear(mastering.truePeak - Mastering.limiterMargin)
             // The limiter lowers the loudness a little. When it will act, run it once without
             // writing and raise the gain by what it took from the loud (gated) part of the mix.
-            // More gain means more limiting, so repeat (at most three analyses) until the gain
-            // settles within 0.05 dB: gain = target − measured − change(gain).
+            // More gain means more limiting: when the first correction is large (over 1 dB),
+            // measure again at the corrected gain (at most three analyses in all).
             if let ceiling, measured.isFinite, Double(samplePeak) * linear(gain) > ceiling / 2 {
                 let base = gain
                 for _ in 0..<3 {
                     let analysis = try process(gain: gain, ceiling: ceiling, writers: nil, unlimitedLoudness: measured)
                     let next = min(Mastering.maximumGain, base - analysis.loudnessChange)
-                    let settled = abs(next - gain) < 0.05
+                    let step = abs(next - gain)
                     gain = next
-                    if settled { break }
+                    if step <= 1 { break }
                 }
             }
         }
