@@ -12,8 +12,8 @@ import Darwin
 ///
 /// - Parallelism: at most `threadCount` synthesis threads (the number of cores by default,
 ///   never more than the synths). A part that plays several MIDI channels is split by
-///   channel over up to `threadCount` synths (each with the same effects: mixing is linear,
-///   so their sum is the part), so a busy part still uses every core. When there are more
+///   channel over `synthsPerPart` (2) synths (each with the same effects: mixing is linear,
+///   so their sum is the part), so a busy part still uses two cores. When there are more
 ///   synths than threads, a free thread takes the next synth not yet rendered for the
 ///   current half second, so the work spreads over the cores. Which thread renders which
 ///   synth never changes a sample: every synth sees its own events in order, and sums are
@@ -61,6 +61,10 @@ public final class MixRenderer {
     private var partBuffer: [Float] = []
     private var isClosed = false
 
+    /// Most synths one part is split over (by channel): 2, the cores of the machine this was
+    /// tuned on. Fixed, so that a render is byte-identical on any number of cores.
+    public static let synthsPerPart = 2
+
     /// The number of cores this process may use.
     public static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
@@ -88,12 +92,13 @@ public final class MixRenderer {
         try Self.checkDirectory(mixDirectory, for: mixPath, isStems: false)
         if let stemsDirectory { try Self.checkDirectory(stemsDirectory, for: stemsDirectory, isStems: true) }
 
-        // Synths: one per part; a part with several channels is split over up to `threads`
-        // synths, so that one busy part (the keys) still spreads over the cores.
+        // Synths: one per part; a part with several channels is split over up to
+        // `synthsPerPart` synths, so that one busy part (the keys) still spreads over the
+        // cores. The split never depends on the number of cores, so neither does the output.
         let threadLimit = max(1, threads)
         var plan: [(part: Int, channels: [PartChannel])] = []
         for (index, part) in parts.enumerated() {
-            let shards = min(part.channels.count, threadLimit)
+            let shards = min(part.channels.count, Self.synthsPerPart)
             for shard in 0..<shards {
                 plan.append((index, part.channels.enumerated().filter { $0.offset % shards == shard }.map(\.element)))
             }

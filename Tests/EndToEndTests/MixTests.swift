@@ -108,6 +108,19 @@ struct MixTests {
         }
     }
 
+    @Test("One synthesis thread and two write the same bytes (the parts' split never depends on the cores)")
+    func threadCountInvariant() throws {
+        let directory = try TemporaryDirectory()
+        var copies: [[UInt8]] = []
+        for threads in ["1", "2"] {
+            let result = try CLI.run(["run", "default", "--duration", "6", "--audio", "t\(threads).wav", "--soundfont", smallSoundFont, "--quiet"],
+                                     environment: ["CLUMSY_THREADS": threads], in: directory.path, timeout: 120)
+            #expect(result.status == 0, "\(result)")
+            copies.append(try #require(bytes(of: directory.file("t\(threads).wav"))))
+        }
+        #expect(copies[0] == copies[1], "the render depends on the number of synthesis threads")
+    }
+
     @Test("Defaults reach −16 ± 0.5 LUFS with a true peak ≤ −1 dBTP (ffmpeg's meter); the summary says so; targets can be changed",
           arguments: [[String](), ["--loudness", "-23", "--true-peak", "-3"]])
     func loudness(_ flags: [String]) throws {
