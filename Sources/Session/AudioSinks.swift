@@ -1,5 +1,6 @@
 import Sound
 import Performance
+import FileOutput
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,78 +29,59 @@ extension SessionError {
 
 // MARK: - The mix plan: which voices become which parts (the one place to change)
 
-/// How the session's voices become the mix's parts: each voice's MIDI channels, tone,
-/// level (CC7) and pan (CC10). The MIDI file, the audio render, the stems and live play
-/// all take their channels and controllers from here, so the sound is what the MIDI file
-/// says. When the voices table arrives, `parts` and `NoteRouter` read it instead.
-///
-/// Today: the bass on MIDI channel 1, centred, at CC7 78 (−8.5 dB); the keys spread left
-/// to right by position (`keysPan` = position): key k of K plays on one of up to four
-/// channels (MIDI 2–5), one per pan zone from −0.8 (left) to +0.8 (right), at CC7 127
-/// (0 dB). Measured on `default` (60 s, pyloudnorm on the stems), that puts the keys about
-/// 2 LU above the bass (they were 2 LU below at equal levels).
+/// How the session's voices become the mix's parts: one part per row of the voices table,
+/// in table order, playing that voice's channels (a voice spread by position owns one
+/// channel per pan zone, see `Voice.spread`), each with the voice's tone, its level (CC7)
+/// and its channel's pan (CC10 and CC8). The MIDI files, the audio render, the stems and
+/// live play all take their channels and controllers from here, so the sound is what the
+/// MIDI file says.
 struct MixPlan: Sendable {
-    /// Keys' pan positions: the outermost zones sit at ∓`keysSpread`.
-    static let keysSpread = 0.8
-    /// The MIDI channels (0-based) of the keys' pan zones, left to right.
-    static let keysChannels = [1, 2, 3, 4]
-    /// CC7 of the bass and of the keys.
-    static let bassVolume = 78
-    static let keysVolume = 127
-
-    /// The parts, in mixing order: Bass, Keys.
+    /// The parts, in mixing order (the voices table's).
     let parts: [MixPart]
-    /// Number of keys (positions 1…keyCount).
-    let keyCount: Int
-    /// Keys' pan zones in use (1…4).
-    let zoneCount: Int
+    /// The voices, in table order (`parts[i]` is `voices[i]`).
+    let voices: [Voice]
 
-    init(_ session: Configuration) {
-        keyCount = max(1, session.world.keys.count)
-        zoneCount = min(keyCount, Self.keysChannels.count)
-        let synthControllers = session.sound.controllers
+    init(_ session: SessionPlan) {
+        voices = session.voices.voices
+        let sends = session.sound.controllers
             .filter { $0.0 == 91 || $0.0 == 93 }
             .map { PartChannel.Controller(number: Int($0.0), value: Int($0.1)) }
-        let bass = PartChannel(channel: 0, bank: session.bassTone.bank, program: session.bassTone.program,
-                               volume: Self.bassVolume, pan: 64, controllers: synthControllers)
-        let zones = zoneCount
-        let keys = (0..<zones).map { zone in
-            let position = zones == 1 ? 0 : -Self.keysSpread + 2 * Self.keysSpread * Double(zone) / Double(zones - 1)
-            return PartChannel(channel: Self.keysChannels[zone], bank: session.keysTone.bank, program: session.keysTone.program,
-                               volume: Self.keysVolume, pan: PartChannel.panValue(position), controllers: synthControllers)
+        parts = voices.map { voice in
+            MixPart(name: voice.name, channels: voice.channels.map { channel in
+                PartChannel(channel: channel.channel, bank: voice.tone.bank, program: voice.tone.program,
+                            volume: voice.level, pan: channel.pan, controllers: sends)
+            })
         }
-        parts = [MixPart(name: Voice.bass.name, channels: [bass]), MixPart(name: Voice.keys.name, channels: keys)]
-    }
-
-    /// The part (index into `parts`) of a voice.
-    func part(of voice: Voice) -> Int { voice == .bass ? 0 : 1 }
-
-    /// The pan zone channel of key 1…keyCount.
-    func keysChannel(key: Int) -> Int {
-        let zone = min(zoneCount - 1, max(0, (key - 1) * zoneCount / keyCount))
-        return Self.keysChannels[zone]
     }
 }
 
-/// Gives each note its MIDI channel from the mix plan. A note-off goes to the channel of
-/// its note-on (the performer never sounds one pitch twice in a voice, so the pitch
-/// identifies the note). Each sink keeps its own router; all see the same events.
+/// Gives each note its MIDI channel from the voices table: a note-on of a voice with several
+/// channels goes to its key's zone (`Voice.channelIndex(forKey:)`); a note-off goes to the
+/// channel of its note-on (the scheduler never sounds one pitch twice in a voice, so the
+/// pitch identifies the note). Each sink keeps its own router; all see the same events.
 struct NoteRouter {
-    let plan: MixPlan
-    private var keysChannelOfPitch = [Int](repeating: MixPlan.keysChannels[0], count: 128)
+    private let voices: [Voice]
+    private var channelOfPitch: [[Int]]
 
-    init(plan: MixPlan) { self.plan = plan }
+    init(voices: VoiceTable) {
+        self.voices = voices.voices
+        channelOfPitch = voices.voices.map { [Int](repeating: $0.channel, count: 128) }
+    }
 
     /// The 0-based MIDI channel of `note`.
     mutating func channel(for note: NoteEvent) -> Int {
-        guard note.voice == .keys else { return 0 }
-        if note.kind == .on, note.key > 0 {
-            let channel = plan.keysChannel(key: note.key)
-            keysChannelOfPitch[note.note] = channel
+        let voice = voices[note.voice.rawValue]
+        guard voice.channels.count > 1 else { return voice.channel }
+        if note.kind == .on {
+            let channel = voice.channels[voice.channelIndex(forKey: note.key)].channel
+            channelOfPitch[note.voice.rawValue][note.note] = channel
             return channel
         }
-        return keysChannelOfPitch[note.note]
+        return channelOfPitch[note.voice.rawValue][note.note]
     }
+
+    /// Every channel of `voice` (a controller event goes to all of them).
+    func channels(of voice: VoiceID) -> [Voice.Channel] { voices[voice.rawValue].channels }
 }
 
 /// Per-preset gains for live play, which cannot look ahead: min(−16 − I, −1 − TP) dB, from
@@ -118,11 +100,12 @@ enum LiveCalibration {
         "minor-storm": 0.6,        // I −25.7, TP −1.6
         "phrygian-scatter": 3.8,   // I −25.6, TP −4.8
         "swarm": 4.6,              // I −30.3, TP −5.6
+        // polska and pulse (added later) are not measured yet: `fallbackLiveGain`.
     ]
     /// dB for a preset that was not measured.
     static let fallbackLiveGain = 0.0
 
-    /// The synth gain for live play of `preset`: FluidSynth's 0.5 raised by its calibrated dB.
+    /// The synth gain for live play of `preset`: `base` (`sound.gain`) raised by its calibrated dB.
     static func synthGain(preset: String, base: Double) -> Double {
         min(SamplerConfiguration.gainRange.upperBound, base * pow(10, (gains[preset] ?? fallbackLiveGain) / 20))
     }
@@ -136,7 +119,7 @@ enum SamplerFactory {
             soundFont: soundFont, sampleRate: sampleRate, polyphony: polyphony,
             filter: sound.filter.map { LowPassFilter(cutoff: $0.cutoff, resonance: $0.resonance) },
             delay: sound.delay.map { Delay(time: $0.time, feedback: $0.feedback, mix: $0.mix) },
-            reverb: sound.reverb.map { Reverb(level: $0.level, roomSize: $0.room) })
+            reverb: sound.reverb.map { Reverb(level: $0.level, roomSize: $0.room) }, gain: sound.gain)
     }
 
     /// One sampler playing every part's channels, set up as the MIDI file has them (live play).
@@ -157,32 +140,16 @@ enum SamplerFactory {
     }
 }
 
-/// What `--stems`, `--loudness`, `--true-peak` and `--bit-depth` asked for.
+/// What `--stems` and `CLUMSY_THREADS` ask of an audio render (loudness, true peak and bit
+/// depth are preset settings: `sound.loudness`, `sound.truePeak`, `sound.bitDepth`).
 public struct MixRequest: Sendable, Equatable {
     /// Directory for one audio file and one MIDI file per voice; nil = no stems.
     public var stemsDirectory: String?
-    /// Target loudness, LUFS; nil = off.
-    public var loudness: Double? = -16
-    /// True-peak ceiling, dBTP.
-    public var truePeak: Double = -1
-    /// WAV/FLAC sample format: "16", "24" or "32f".
-    public var bitDepth: String = BitDepth.standard.rawValue
     /// Synthesis threads; nil = one per core (`CLUMSY_THREADS` in the environment sets it).
     public var threads: Int?
 
-    /// The defaults: no stems, −16 LUFS, −1 dBTP, 24-bit.
+    /// The defaults: no stems, one thread per core.
     public init() {}
-
-    /// Why `bitDepth` cannot be used for the audio file `audioPath`, or nil if it can.
-    public static func problem(bitDepth: String, audioPath: String?) -> String? {
-        guard let depth = BitDepth(rawValue: bitDepth) else {
-            return "--bit-depth \(bitDepth) is not accepted; accepted: " + BitDepth.allCases.map(\.rawValue).joined(separator: ", ")
-        }
-        if let audioPath, let format = AudioFileFormat(path: audioPath), !depth.isSupported(by: format) {
-            return "--bit-depth 32f needs a .wav file: FLAC stores 16- or 24-bit integers"
-        }
-        return nil
-    }
 }
 
 /// Renders the session to an audio file (and stems) through one FluidSynth synth per part,
@@ -205,26 +172,31 @@ public final class AudioFileSink: SessionSink {
     public private(set) var report: MasteringReport?
 
     /// Loads the SoundFont into each part's synth and checks `path` (format from its extension) and the stems directory.
-    init(path: String, samplerConfiguration: SamplerConfiguration, session: Configuration, mix: MixRequest) throws(SessionError) {
+    init(path: String, samplerConfiguration: SamplerConfiguration, session: SessionPlan, mix: MixRequest,
+         stop: StopSignal?) throws(SessionError) {
         guard let format = AudioFileFormat(path: path) else {
             throw .usage("--audio \(path): the file name must end in .wav, .flac or .ogg")
         }
-        guard let bitDepth = BitDepth(rawValue: mix.bitDepth) else {
-            throw .usage("--bit-depth \(mix.bitDepth) is not accepted; accepted: 16, 24, 32f")
+        let bitDepth = BitDepth(rawValue: session.sound.bitDepth.rawValue) ?? .standard
+        guard bitDepth.isSupported(by: format) else {
+            throw .usage("--audio \(path): bit depth 32f (sound.bitDepth, --bit-depth) needs a .wav file; FLAC stores 16- or 24-bit integers")
         }
         self.path = path
+        self.stop = stop
         let plan = MixPlan(session)
-        router = NoteRouter(plan: plan)
+        router = NoteRouter(voices: session.voices)
         rate = samplerConfiguration.sampleRate
         // FluidSynth ends a voice once it falls below a noise floor relative to the synth's
         // gain; at fluidsynth's own default gain (0.2) quiet tails end sooner than at 0.5 and
-        // synthesis is cheaper. Mastering sets the level afterwards anyway.
+        // synthesis is cheaper. Mastering sets the level afterwards anyway; with the loudness
+        // off, `sound.gain` still scales the render (0.5, the default, renders at 0.2).
         var renderConfiguration = samplerConfiguration
-        renderConfiguration.gain = AudioFileSink.renderGain
+        renderConfiguration.gain = samplerConfiguration.gain * AudioFileSink.renderGainScale
         do {
             mixer = try MixRenderer(parts: plan.parts, configuration: renderConfiguration, mixPath: path,
                                     stemsDirectory: mix.stemsDirectory, format: format,
-                                    mastering: Mastering(loudness: mix.loudness, truePeak: mix.truePeak, bitDepth: bitDepth),
+                                    mastering: Mastering(loudness: session.sound.loudness, truePeak: session.sound.truePeak,
+                                                         bitDepth: bitDepth),
                                     expectedSeconds: session.duration, threads: mix.threads ?? MixRenderer.coreCount)
         } catch {
             throw SessionError(error)
@@ -234,18 +206,33 @@ public final class AudioFileSink: SessionSink {
     /// Seconds of audio after the session's end.
     public var tailDuration: Double { mixer.configuration.tailDuration }
 
-    /// FluidSynth's master gain for offline renders (its own default).
-    static let renderGain = 0.2
+    /// Offline renders run at this fraction of `sound.gain`: the default 0.5 becomes 0.2,
+    /// FluidSynth's own default.
+    static let renderGainScale = 0.4
+
+    /// Seconds of tail after an interruption, so stopping stays fast.
+    public static let interruptedTail = 0.5
+
+    private let stop: StopSignal?
 
     private var renderedThrough = 0.0
 
     public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
         for event in events {
-            guard case .note(let note) = event else { continue }
-            let channel = router.channel(for: note)
-            let frame = Int64((note.time * rate).rounded())
-            mixer.send(MixEvent(frame: frame, channel: channel,
-                                kind: note.kind == .on ? .noteOn(note: note.note, velocity: note.velocity) : .noteOff(note: note.note)))
+            switch event {
+            case .note(let note):
+                let channel = router.channel(for: note)
+                let frame = Int64((note.time * rate).rounded())
+                mixer.send(MixEvent(frame: frame, channel: channel,
+                                    kind: note.kind == .on ? .noteOn(note: note.note, velocity: note.velocity) : .noteOff(note: note.note)))
+            case .control(let at, let voice, let controller, let value):
+                let frame = Int64((at * rate).rounded())
+                for channel in router.channels(of: voice) {
+                    mixer.send(MixEvent(frame: frame, channel: channel.channel, kind: .control(controller: controller, value: value)))
+                }
+            default:
+                continue
+            }
         }
         // Half a simulated second at a time, so the threads meet a few times per second.
         if time - renderedThrough >= 0.5 {
@@ -258,9 +245,13 @@ public final class AudioFileSink: SessionSink {
         }
     }
 
+    /// After a stop signal the tail is cut to `interruptedTail` seconds and the mix is mastered
+    /// in one quick pass (`MixRenderer.finish(atFrame:quickly:)`).
     public func finish(at time: Double) throws(SessionError) {
+        let stopped = stop?.isRaised == true
+        let tail = stopped ? min(tailDuration, Self.interruptedTail) : tailDuration
         do {
-            report = try mixer.finish(atFrame: Int64(((time + tailDuration) * rate).rounded(.up)))
+            report = try mixer.finish(atFrame: Int64(((time + tail) * rate).rounded(.up)), quickly: stopped)
         } catch {
             throw SessionError(error)
         }
@@ -278,27 +269,28 @@ public final class LiveSink: SessionSink {
     /// Starts the audio driver (nil = FluidSynth's default). With the `file` driver, `fileName`
     /// receives the sound: FluidSynth writes a temporary file beside it, renamed into place at
     /// the end, and a file shorter than the time played (a full disk) is an error.
-    init(samplerConfiguration: SamplerConfiguration, session: Configuration, driver: String?, fileName: String?,
+    init(samplerConfiguration: SamplerConfiguration, session: SessionPlan, driver: String?, fileName: String?,
          stop: StopSignal?) throws(SessionError) {
+        // Live play cannot look ahead: a gain calibrated per bundled preset instead of mastering.
         var calibrated = samplerConfiguration
-        calibrated.gain = LiveCalibration.synthGain(preset: session.preset.name, base: samplerConfiguration.gain)
-        let plan = MixPlan(session)
-        router = NoteRouter(plan: plan)
-        sampler = try SamplerFactory.make(calibrated, plan: plan)
+        calibrated.gain = LiveCalibration.synthGain(preset: session.name, base: samplerConfiguration.gain)
+        sampler = try SamplerFactory.make(calibrated, plan: MixPlan(session))
+        router = NoteRouter(voices: session.voices)
         self.stop = stop
         self.fileName = fileName
         if let fileName {
-            let directory = PresetLibrary.parent(of: fileName)
-            let base = fileName.split(separator: "/").last.map(String.init) ?? fileName
-            // FluidSynth picks the format from the extension: keep it on the temporary name.
-            let suffix = base.lastIndex(of: ".").map { String(base[$0...]) } ?? ""
-            temporaryName = (directory == "/" ? "" : directory) + "/." + base + ".\(getpid()).live.tmp" + suffix
-            guard PresetLibrary.isDirectory(directory), access(directory, W_OK) == 0 else {
-                throw .cannotCreate("cannot write \(fileName): the directory must exist and be writable")
+            guard let format = AudioFileFormat(path: fileName) else {
+                throw .usage("--audio \(fileName): the file name must end in .wav, .flac or .ogg")
+            }
+            self.format = format
+            do {
+                output = try OutputFile(path: fileName, byName: true)
+            } catch {
+                throw .cannotCreate("cannot write \(error.path): \(error.reason)")
             }
         }
         do {
-            live = try LiveAudio(sampler: sampler, driver: driver, fileName: temporaryName)
+            live = try LiveAudio(sampler: sampler, driver: driver, fileName: output?.writePath.string, format: format)
         } catch {
             throw SessionError(error)
         }
@@ -307,7 +299,8 @@ public final class LiveSink: SessionSink {
 
     private let fileName: String?
     private var router: NoteRouter
-    private var temporaryName: String?
+    private var output: OutputFile?
+    private var format: AudioFileFormat?
     private var started = 0.0
 
     /// The driver actually in use.
@@ -315,12 +308,20 @@ public final class LiveSink: SessionSink {
 
     public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
         for event in events {
-            guard case .note(let note) = event else { continue }
-            let channel = router.channel(for: note)
-            if note.kind == .on {
-                sampler.noteOn(channel: channel, note: note.note, velocity: note.velocity)
-            } else {
-                sampler.noteOff(channel: channel, note: note.note)
+            switch event {
+            case .note(let note):
+                let channel = router.channel(for: note)
+                if note.kind == .on {
+                    sampler.noteOn(channel: channel, note: note.note, velocity: note.velocity)
+                } else {
+                    sampler.noteOff(channel: channel, note: note.note)
+                }
+            case .control(_, let voice, let controller, let value):
+                for channel in router.channels(of: voice) {
+                    sampler.controlChange(channel: channel.channel, controller: controller, value: value)
+                }
+            default:
+                continue
             }
         }
     }
@@ -340,27 +341,29 @@ public final class LiveSink: SessionSink {
         try commitFile(rate: sampler.configuration.sampleRate)
     }
 
-    /// Renames the file driver's output into place after checking that it holds what was played.
+    /// Puts the file driver's output in place after checking that it holds what was played.
+    /// Only 16-bit WAV has a size known in advance; FLAC and Ogg must at least hold more than
+    /// their headers.
     private func commitFile(rate: Double) throws(SessionError) {
-        guard let fileName, let temporaryName else { return }
-        var info = stat()
+        guard let fileName, let output else { return }
         let played = WallClockPacer.now() - started
-        let expected = played * rate * 4   // 16-bit stereo
-        guard stat(temporaryName, &info) == 0, Double(info.st_size) >= 0.8 * expected - 65536 else {
-            unlink(temporaryName)
+        let size = Double(output.writtenSize ?? 0)
+        let expected = format == .wav ? 0.8 * played * rate * 4 - 65536 : (played > 1 ? 1024 : 1)
+        guard size >= expected else {
+            output.abandon()
             throw .io("cannot write \(fileName): the live file driver wrote less than was played (disk full?)")
         }
-        guard rename(temporaryName, fileName) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporaryName)
-            throw .io("cannot write \(fileName): \(reason)")
+        do {
+            try output.commit()
+        } catch {
+            throw .io("cannot write \(fileName): \(error.reason)")
         }
     }
 
     public func abandon() {
         sampler.allNotesOff()
         live.stop()
-        if let temporaryName { unlink(temporaryName) }
+        output?.abandon()
     }
 }
 

@@ -3,63 +3,73 @@ import Performance
 
 /// Records a session to a format 1 Standard MIDI File, streaming (flat memory).
 ///
-/// Track 0: tempo, 4/4, and a text event naming the program, preset, seed, gravity and speed.
-/// Track 1 "Bass" on channel 1, track 2 "Keys" on the keys' pan-zone channels (2–5, see
-/// `MixPlan`), each channel opening with bank select, program change, CC7 volume, CC10 pan, CC8 balance
-/// and the effect controllers (CC91 reverb send, CC74/CC71 filter) — what the sound uses.
-/// A stem file (`only:` a voice) holds track 0 and that voice's track.
+/// Track 0: the session's tempo and time signature, and a text event naming the program,
+/// preset, seed, gravity and speed. Then one track per row of the voices table, named after
+/// the voice, on the voice's channels (a voice spread by position has one per pan zone, see
+/// `MixPlan`), each channel opening with bank select (melodic banks only), program change,
+/// CC7 level, CC10 pan, CC8 balance and the effect controllers (CC91 reverb send, CC74/CC71
+/// filter) — what the sound uses. A stem file (`only:` a voice) holds track 0 and that
+/// voice's track. Events must arrive in time order: a tick earlier than the track's last is
+/// a programming error.
 public final class MIDIRecorder: SessionSink {
     /// Ticks per quarter note.
     public static let ticksPerQuarter: UInt16 = 960
 
     private let writer: MIDIFileWriter
     private let ticksPerSecond: Double
-    private var lastTick: [UInt64] = [0, 0, 0]
+    private var lastTick: [UInt64]
     private var router: NoteRouter
     /// The voice of a stem file, nil for the whole session.
-    private let voice: Voice?
+    private let voice: VoiceID?
 
     /// Opens `path` (created as a temporary now, so a bad path fails before the session runs);
     /// with `voice`, records only that voice (a stem).
-    public init(path: String, configuration: Configuration, sound: Preset.Sound?, only voice: Voice? = nil) throws(SessionError) {
-        let plan = MixPlan(configuration)
-        router = NoteRouter(plan: plan)
+    public init(path: String, plan: SessionPlan, only voice: VoiceID? = nil) throws(SessionError) {
+        let mix = MixPlan(plan)
+        router = NoteRouter(voices: plan.voices)
         self.voice = voice
+        let trackCount = voice == nil ? plan.voices.count + 1 : 2
         do {
-            writer = try MIDIFileWriter(path: path, trackCount: voice == nil ? 3 : 2, ticksPerQuarter: Self.ticksPerQuarter)
+            writer = try MIDIFileWriter(path: path, trackCount: trackCount, ticksPerQuarter: Self.ticksPerQuarter)
         } catch {
             throw .cannotCreate("cannot write MIDI file: \(error)")
         }
-        let preset = configuration.preset
-        ticksPerSecond = preset.tempo / 60 * Double(Self.ticksPerQuarter)
-        let text = "\(Clumsy.name) \(Clumsy.version); preset \(preset.name); seed \(configuration.seed); "
-            + "gravity \(Format.plain(preset.gravity)) m/s^2; speed \(Format.plain(preset.speed)) m/s; key \(preset.key.description)"
-        try append(.tempo(microsecondsPerQuarter: UInt32((60_000_000 / preset.tempo).rounded())), track: 0, tick: 0)
-        try append(.timeSignature(numerator: 4, denominatorPowerOfTwo: 2, clocksPerClick: 24, thirtySecondsPerQuarter: 8), track: 0, tick: 0)
+        lastTick = Array(repeating: 0, count: trackCount)
+        let clock = plan.clock
+        ticksPerSecond = clock.tempo / 60 * Double(Self.ticksPerQuarter)
+        let text = "\(Clumsy.name) \(Clumsy.version); preset \(Quote.ascii(plan.name)); seed \(plan.seed); "
+            + "gravity \(Format.plain(plan.gravity)) m/s^2; speed \(Format.plain(plan.speed)) m/s; key \(plan.key.description)"
+        let unitPower: UInt8 = clock.meter.unit == 8 ? 3 : 2
+        // MIDI clocks per metronome click: a quarter is 24; in x/8 the click is a dotted quarter when the bar divides in threes.
+        let click: UInt8 = clock.meter.unit == 8 ? (clock.meter.beats % 3 == 0 ? 36 : 12) : 24
+        try append(.tempo(microsecondsPerQuarter: UInt32((60_000_000 / clock.tempo).rounded())), track: 0, tick: 0)
+        try append(.timeSignature(numerator: UInt8(clock.meter.beats), denominatorPowerOfTwo: unitPower, clocksPerClick: click, thirtySecondsPerQuarter: 8), track: 0, tick: 0)
         try append(.text(text), track: 0, tick: 0)
-        for recorded in Voice.allCases where voice == nil || voice == recorded {
-            let track = self.track(of: recorded)
+        for (index, recorded) in plan.voices.voices.enumerated() where voice == nil || voice?.rawValue == index {
+            let track = self.track(of: VoiceID(rawValue: index))
             try append(.trackName(recorded.name), track: track, tick: 0)
-            for part in plan.parts[plan.part(of: recorded)].channels {
+            for part in mix.parts[index].channels {
                 let channel = UInt8(part.channel)
-                try append(.controlChange(channel: channel, controller: 0, value: UInt8(part.bank)), track: track, tick: 0)
+                if part.bank < 128 {
+                    try append(.controlChange(channel: channel, controller: 0, value: UInt8(part.bank)), track: track, tick: 0)
+                }
                 try append(.programChange(channel: channel, program: UInt8(part.program)), track: track, tick: 0)
                 for controller in part.placement {
                     try append(.controlChange(channel: channel, controller: UInt8(controller.number), value: UInt8(controller.value)),
                                track: track, tick: 0)
                 }
-                for (controller, value) in (sound?.controllers ?? []) {
+                for (controller, value) in plan.sound.controllers {
                     try append(.controlChange(channel: channel, controller: controller, value: value), track: track, tick: 0)
                 }
             }
         }
     }
 
-    /// The track of a voice: 1 and 2 in the session's file, 1 in a stem file.
-    private func track(of recorded: Voice) -> Int { voice == nil ? recorded.rawValue + 1 : 1 }
+    /// The track of a voice: its row + 1 in the session's file, 1 in a stem file.
+    private func track(of recorded: VoiceID) -> Int { voice == nil ? recorded.rawValue + 1 : 1 }
 
     private func append(_ message: MIDIMessage, track: Int, tick: UInt64) throws(SessionError) {
-        let tick = max(tick, lastTick[track])
+        precondition(tick >= lastTick[track], "MIDI event at tick \(tick) after tick \(lastTick[track]) on track \(track): events out of time order")
         lastTick[track] = tick
         do {
             try writer.append(MIDIEvent(tick: tick, message: message), track: track)
@@ -73,12 +83,23 @@ public final class MIDIRecorder: SessionSink {
 
     public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
         for event in events {
-            guard case .note(let note) = event, voice == nil || note.voice == voice else { continue }
-            let channel = UInt8(router.channel(for: note))
-            let message: MIDIMessage = note.kind == .on
-                ? .noteOn(channel: channel, note: UInt8(note.note), velocity: UInt8(note.velocity))
-                : .noteOff(channel: channel, note: UInt8(note.note), velocity: 0)
-            try append(message, track: track(of: note.voice), tick: tick(note.time))
+            switch event {
+            case .note(let note):
+                guard voice == nil || note.voice == voice else { continue }
+                let channel = UInt8(router.channel(for: note))
+                let message: MIDIMessage = note.kind == .on
+                    ? .noteOn(channel: channel, note: UInt8(note.note), velocity: UInt8(note.velocity))
+                    : .noteOff(channel: channel, note: UInt8(note.note), velocity: 0)
+                try append(message, track: track(of: note.voice), tick: tick(note.time))
+            case .control(let at, let controlled, let controller, let value):
+                guard voice == nil || controlled == voice else { continue }
+                for channel in router.channels(of: controlled) {
+                    try append(.controlChange(channel: UInt8(channel.channel), controller: UInt8(controller), value: UInt8(value)),
+                               track: track(of: controlled), tick: tick(at))
+                }
+            default:
+                continue
+            }
         }
     }
 

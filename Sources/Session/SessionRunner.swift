@@ -50,51 +50,45 @@ public enum SessionRunner {
     public static func run(_ request: RunRequest, stop: StopSignal?,
                            standardOutput: TerminalOutput = .standardOutput,
                            standardError: TerminalOutput = .standardError) throws(SessionError) -> Summary {
-        let preset = try PresetLibrary.load(request.preset)
+        let presetPath = try PresetLibrary.locate(request.preset)
+        let preset = try PresetLibrary.load(presetPath)
         let configuration = try Configuration(preset: preset, overrides: request.overrides, duration: request.duration)
+        let plan = SessionPlan(configuration: configuration)
+        let soundFont = try locateSoundFont(request, configuration: configuration)
+        // The file driver plays in real time into --audio's file: one sampler does both.
+        let liveFile = request.isLive && request.audioDriver == "file" ? (request.audioPath ?? "clumsy-live.wav") : nil
+        try checkOutputs(request, presetPath: presetPath, soundFont: soundFont, liveFile: liveFile, configuration: configuration)
         var sinks: [SessionSink] = []
         var audioSink: AudioFileSink?
         var stemPaths: [String] = []
         do throws(SessionError) {
             if let path = request.midiPath {
-                sinks.append(try MIDIRecorder(path: path, configuration: configuration, sound: configuration.sound))
+                sinks.append(try MIDIRecorder(path: path, plan: plan))
             }
             if let path = request.eventsPath {
-                sinks.append(try EventLogWriter(path: path))
+                sinks.append(try EventLogWriter(path: path, voices: plan.voices))
             }
-            if request.audioPath != nil || request.isLive {
-                let soundFont: String
-                do throws(SoundError) {
-                    soundFont = try SoundFontLocator.resolve(explicit: request.soundFont, environment: request.environment,
-                                                             preset: configuration.preset.sound.soundFont)
-                } catch {
-                    throw SessionError(error)
-                }
+            if let soundFont {
                 let samplerConfiguration = SamplerFactory.configuration(
                     soundFont: soundFont, sampleRate: request.sampleRate,
-                    polyphony: configuration.isCrowded ? 128 : 256, sound: configuration.sound)
-                // The file driver plays in real time into --audio's file: one sampler does both.
-                let liveFile = request.isLive && request.audioDriver == "file" ? (request.audioPath ?? "clumsy-live.wav") : nil
+                    polyphony: plan.isCrowded ? 128 : 256, sound: plan.sound)
                 if let path = request.audioPath, liveFile == nil {
                     var mix = request.mix
                     if let text = request.environment["CLUMSY_THREADS"], let threads = Int(text), (1...64).contains(threads) {
                         mix.threads = threads
                     }
-                    let sink = try AudioFileSink(path: path, samplerConfiguration: samplerConfiguration, session: configuration,
-                                                 mix: mix)
+                    let sink = try AudioFileSink(path: path, samplerConfiguration: samplerConfiguration, session: plan,
+                                                 mix: mix, stop: stop)
                     sinks.append(sink)
                     audioSink = sink
                     // One MIDI file per voice beside the audio stems.
-                    if let directory = request.mix.stemsDirectory {
-                        for voice in Voice.allCases {
-                            let path = (directory.hasSuffix("/") ? directory : directory + "/") + voice.name.lowercased() + ".mid"
-                            sinks.append(try MIDIRecorder(path: path, configuration: configuration, sound: configuration.sound, only: voice))
-                            stemPaths.append(path)
-                        }
+                    for (index, path) in stemMIDIPaths(request, plan: plan).enumerated() {
+                        sinks.append(try MIDIRecorder(path: path, plan: plan, only: VoiceID(rawValue: index)))
+                        stemPaths.append(path)
                     }
                 }
                 if request.isLive {
-                    sinks.append(try LiveSink(samplerConfiguration: samplerConfiguration, session: configuration,
+                    sinks.append(try LiveSink(samplerConfiguration: samplerConfiguration, session: plan,
                                               driver: request.audioDriver, fileName: liveFile, stop: stop))
                 }
             }
@@ -104,7 +98,7 @@ public enum SessionRunner {
         }
         let writesFiles = request.midiPath != nil || request.eventsPath != nil || request.audioPath != nil
         if !writesFiles && !request.isQuiet && !request.isLive {
-            sinks.append(TextPrinter(output: standardOutput, configuration: configuration))
+            sinks.append(TextPrinter(output: standardOutput, plan: plan))
         }
         let showsProgress = !request.isQuiet && standardError.isTerminal && writesFiles
         let progress: ((Double) -> Void)? = showsProgress ? { fraction in
@@ -112,7 +106,7 @@ public enum SessionRunner {
             standardError.write("\r  simulating \(Format.fixed(fraction * configuration.duration, decimals: 1)) / \(Format.fixed(configuration.duration, decimals: 1)) s  [\(percent)%]")
             standardError.flush()
         } : nil
-        let simulator = Simulator(configuration: configuration)
+        let simulator = Simulator(plan: plan)
         let pacer = request.isLive ? WallClockPacer() : nil
         let summary = try simulator.run(into: sinks, stop: stop, progress: request.isLive ? nil : progress,
                                         pacer: pacer.map { p in { time in p.wait(until: time) } })
@@ -127,10 +121,10 @@ public enum SessionRunner {
             if let path = request.audioPath { outputs.append(path) }
             if let directory = request.mix.stemsDirectory, let audioSink {
                 let format = AudioFileFormat(path: audioSink.path) ?? .wav
-                let names = MixPlan(configuration).parts.map { $0.stemFileName(format) } + stemPaths.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+                let names = MixPlan(plan).parts.map { $0.stemFileName(format) } + stemPaths.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
                 outputs.append("stems " + names.joined(separator: ", ") + " in " + directory)
             }
-            var text = describe(summary, configuration: configuration, outputs: outputs)
+            var text = describe(summary, plan: plan, outputs: outputs)
             if let report = audioSink?.report { text += "; " + report.description }
             standardOutput.write(text + "\n")
             standardOutput.flush()
@@ -138,12 +132,65 @@ public enum SessionRunner {
         return summary
     }
 
+    /// The stems' MIDI files, one per voice in table order (none without `--stems` or an audio render).
+    static func stemMIDIPaths(_ request: RunRequest, plan: SessionPlan) -> [String] {
+        guard let directory = request.mix.stemsDirectory, request.audioPath != nil, !request.isLive else { return [] }
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        return plan.voices.voices.map { prefix + $0.logName + ".mid" }
+    }
+
+    /// The SoundFont, when sound is asked for.
+    private static func locateSoundFont(_ request: RunRequest, configuration: Configuration) throws(SessionError) -> String? {
+        guard request.audioPath != nil || request.isLive else { return nil }
+        do throws(SoundError) {
+            let path = try SoundFontLocator.resolve(explicit: request.soundFont, environment: request.environment,
+                                                    preset: configuration.preset.sound.soundFont)
+            try SoundFontLocator.check(path)
+            return path
+        } catch {
+            throw SessionError(error)
+        }
+    }
+
+    /// Refuses outputs that would overwrite an input or each other (`OutputCheck`), and
+    /// audio that cannot fit (`AudioBudget`), before anything runs.
+    private static func checkOutputs(_ request: RunRequest, presetPath: String, soundFont: String?, liveFile: String?,
+                                     configuration: Configuration) throws(SessionError) {
+        var outputs: [OutputCheck.Named] = []
+        if let path = request.midiPath { outputs.append(("--midi", path)) }
+        if let path = request.eventsPath { outputs.append(("--events", path)) }
+        if liveFile == nil, let audio = request.audioPath, let directory = request.mix.stemsDirectory,
+           let format = AudioFileFormat(path: audio) {
+            let plan = SessionPlan(configuration: configuration)
+            let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+            for path in stemMIDIPaths(request, plan: plan) { outputs.append(("--stems", path)) }
+            for voice in plan.voices.voices { outputs.append(("--stems", prefix + voice.logName + "." + format.fileExtension)) }
+        }
+        if let path = liveFile { outputs.append((request.audioPath == nil ? "the live file driver's default output" : "--audio", path)) }
+        else if let path = request.audioPath { outputs.append(("--audio", path)) }
+        var inputs: [OutputCheck.Named] = [("the preset", presetPath)]
+        if let soundFont { inputs.append(("the SoundFont", soundFont)) }
+        inputs += OutputCheck.bundledFiles()
+        try OutputCheck.verify(outputs: outputs, inputs: inputs)
+        if let path = request.audioPath, liveFile == nil, let soundFont {
+            let tail = SamplerFactory.configuration(soundFont: soundFont, sampleRate: request.sampleRate, polyphony: 256,
+                                                    sound: configuration.sound).tailDuration
+            try AudioBudget.check(path: path, seconds: configuration.duration + tail, rate: request.sampleRate,
+                                  bytesPerSample: BitDepth(rawValue: configuration.sound.bitDepth.rawValue)?.bytesPerSample ?? 3)
+        }
+    }
+
     /// The one-line summary.
-    public static func describe(_ summary: Summary, configuration: Configuration, outputs: [String]) -> String {
+    public static func describe(_ summary: Summary, plan: SessionPlan, outputs: [String]) -> String {
         var text = summary.wasInterrupted ? "interrupted at " : ""
-        text += "\(Format.fixed(summary.duration, decimals: summary.duration < 10 ? 3 : 1)) s of \(configuration.preset.name) (seed \(configuration.seed), \(configuration.preset.key.description)): "
-        text += "\(summary.bassNotes) bass notes, \(summary.keyNotes) key notes, \(summary.kicks) kicks, \(summary.drops) drops, \(summary.escapes) escapes"
-        if !outputs.isEmpty { text += "; wrote " + outputs.joined(separator: ", ") }
+        text += "\(Format.fixed(summary.duration, decimals: summary.duration < 10 ? 3 : 1)) s of \(Quote.text(plan.name)) (seed \(plan.seed), \(plan.key.description)): "
+        // One count per voice, in table order: "12 bass notes, 300 keys notes, 40 drums notes".
+        for (index, voice) in plan.voices.voices.enumerated() {
+            let name = voice.source == .pianoBalls ? "key" : voice.logName
+            text += "\(summary.notes[index]) \(name) notes, "
+        }
+        text += "\(summary.kicks) kicks, \(summary.drops) drops, \(summary.escapes) escapes"
+        if !outputs.isEmpty { text += "; wrote " + outputs.map { Quote.text($0, limit: 2 * Quote.defaultLimit) }.joined(separator: ", ") }
         return text
     }
 }

@@ -26,6 +26,10 @@ import Darwin
 ///   rendering, then read back: to estimate how much the limiter lowers the loudness (only
 ///   when it has work to do; again while the correction exceeds 1 dB, at most three times), and once to write
 ///   the files. Free disk space is checked up front.
+/// - Mono: when every channel of every part is panned to the centre (CC10 64), each part is
+///   folded to mono (left = right = their mean) before it is summed and spooled, so a
+///   preset that pans everything to the centre is exactly mono even though most of the
+///   SoundFont's instruments are stereo samples (their left and right differ).
 /// - Files appear only when everything was written: each is written under a temporary
 ///   name and all are renamed at the end; any failure removes them all.
 public final class MixRenderer {
@@ -45,6 +49,8 @@ public final class MixRenderer {
     public var threadCount: Int { pool.threadCount }
     /// Synthesizers in use (at least one per part).
     public var synthCount: Int { units.count }
+    /// True when every part's channels are centred: the mix and the stems are folded to mono.
+    public let foldsToMono: Bool
 
     private let units: [SynthUnit]
     private let unitOfChannel: [Int]
@@ -60,6 +66,9 @@ public final class MixRenderer {
     private var mixBuffer: [Float] = []
     private var partBuffer: [Float] = []
     private var isClosed = false
+
+    /// Headroom under the true-peak ceiling, dB, for the sample peak of a mix mastered after a stop.
+    public static let quickStopHeadroom = 1.0
 
     /// Most synths one part is split over (by channel): 2, the cores of the machine this was
     /// tuned on. Fixed, so that a render is byte-identical on any number of cores.
@@ -87,6 +96,7 @@ public final class MixRenderer {
         self.format = format
         self.mastering = mastering
         self.rate = configuration.sampleRate
+        self.foldsToMono = parts.allSatisfy { $0.channels.allSatisfy { $0.pan == 64 } }
 
         let (mixDirectory, _) = splitPath(mixPath)
         try Self.checkDirectory(mixDirectory, for: mixPath, isStems: false)
@@ -170,9 +180,11 @@ public final class MixRenderer {
     }
 
     /// Renders to `frame`, then masters and writes the mix and the stems.
+    /// - Parameter quickly: a stop was asked for (a signal): master in one pass, without the
+    ///   limiter or the final measurement (see `master`), so stopping stays fast.
     /// - Returns: the loudness and true peak of the written mix.
     /// - Throws: `SoundError.writeFailed` (e.g. a full disk: no file is left behind).
-    public func finish(atFrame frame: Int64) throws(SoundError) -> MasteringReport {
+    public func finish(atFrame frame: Int64, quickly: Bool = false) throws(SoundError) -> MasteringReport {
         do {
             try render(toFrame: frame)
             pool.wait()
@@ -180,7 +192,7 @@ public final class MixRenderer {
             inFlight = nil
             pool.shutDown()
             for spool in spools { try spool.flush() }
-            let report = try master()
+            let report = try master(quickly: quickly)
             isClosed = true
             return report
         } catch {
@@ -217,6 +229,15 @@ public final class MixRenderer {
                     }
                 }
             }
+            if foldsToMono {
+                partBuffer.withUnsafeMutableBufferPointer { partSum in
+                    for frame in 0..<frames {
+                        let mean = (partSum[2 * frame] + partSum[2 * frame + 1]) * 0.5
+                        partSum[2 * frame] = mean
+                        partSum[2 * frame + 1] = mean
+                    }
+                }
+            }
             partBuffer.withUnsafeBufferPointer { partSum in
                 mixBuffer.withUnsafeMutableBufferPointer { mix in
                     if part == 0 {
@@ -247,11 +268,23 @@ public final class MixRenderer {
 
     // MARK: - Mastering
 
-    private func master() throws(SoundError) -> MasteringReport {
+    /// After a stop (`quickly`) there is no time for the limiter and its analysis: one static
+    /// gain brings the loudness measured while rendering to the target, lowered if needed so
+    /// the sample peak stays `quickStopHeadroom` dB under the ceiling (inter-sample peaks
+    /// rarely exceed sample peaks by more); the report then gives the expected loudness and
+    /// the sample peak after the gain, not a measurement.
+    private func master(quickly: Bool = false) throws(SoundError) -> MasteringReport {
         let measured = meter.integratedLoudness
         var gain = 0.0
         var ceiling: Double?
-        if let target = mastering.loudness {
+        if quickly {
+            if let target = mastering.loudness, measured.isFinite {
+                gain = min(Mastering.maximumGain, target - measured)
+                if samplePeak > 0 {
+                    gain = min(gain, mastering.truePeak - Self.quickStopHeadroom - 20 * log10(Double(samplePeak)))
+                }
+            }
+        } else if let target = mastering.loudness {
             if measured.isFinite { gain = min(Mastering.maximumGain, target - measured) }
             ceiling = linear(mastering.truePeak - Mastering.limiterMargin)
             // The limiter lowers the loudness a little. When it will act, run it once without
@@ -279,9 +312,15 @@ public final class MixRenderer {
                                                        bitDepth: mastering.bitDepth, sampleRate: rate, ditherSeed: UInt64(2 + index)))
                 }
             }
-            let result = try process(gain: gain, ceiling: ceiling, writers: writers)
+            var result = quickly ? (loudness: -Double.infinity, truePeak: -Double.infinity, smallestGain: 1.0, loudnessChange: 0.0)
+                : try process(gain: gain, ceiling: ceiling, writers: writers, measures: true)
+            if quickly { try writeScaled(gain: gain, writers: writers) }
             for writer in writers { try writer.close() }
             for writer in writers { try writer.commit() }
+            if quickly {
+                result.loudness = measured + gain
+                result.truePeak = samplePeak > 0 ? 20 * log10(Double(samplePeak)) + gain : -.infinity
+            }
             return MasteringReport(loudness: result.loudness, truePeak: result.truePeak, gain: gain,
                                    limiting: result.smallestGain < 1 ? 20 * log10(result.smallestGain) : 0,
                                    partLoudness: partMeters.map(\.integratedLoudness))
@@ -291,16 +330,52 @@ public final class MixRenderer {
         }
     }
 
+    /// The quick pass after a stop: reads the spool(s) back, applies `gain` dB and writes (mix
+    /// first, then one file per part), with no limiter and no measurement.
+    private func writeScaled(gain decibels: Double, writers: [SoundFileWriter]) throws(SoundError) {
+        let gain = Float(linear(decibels))
+        let tracks = spools.count
+        let chunk = 65_536
+        var input = [[Float]](repeating: [Float](repeating: 0, count: chunk), count: tracks)
+        var mix = [Float](repeating: 0, count: chunk)
+        var position: Int64 = 0
+        while true {
+            var count = 0
+            for track in 0..<tracks {
+                count = try input[track].withUnsafeMutableBufferPointer { (buffer) throws(SoundError) in
+                    try spools[track].read(at: position, into: buffer)
+                }
+            }
+            if count == 0 { break }
+            position += Int64(count)
+            try mix.withUnsafeMutableBufferPointer { (sum) throws(SoundError) in
+                for index in 0..<count { sum[index] = 0 }
+                for track in 0..<tracks {
+                    try input[track].withUnsafeMutableBufferPointer { (samples) throws(SoundError) in
+                        for index in 0..<count {
+                            sum[index] += samples[index]
+                            samples[index] *= gain
+                        }
+                        if tracks > 1 { try writers[track + 1].write(UnsafeBufferPointer(rebasing: samples[0..<count])) }
+                    }
+                }
+                for index in 0..<count { sum[index] *= gain }
+                try writers[0].write(UnsafeBufferPointer(rebasing: sum[0..<count]))
+            }
+        }
+    }
+
     /// Reads the spool(s) back, applies `gain` dB and the limiter and, with `writers` (mix
     /// first, then one per part), writes the result and measures it with libebur128.
     /// Without writers it only measures (libebur128, integrated) how much the limiter
     /// changes the loudness: limited loudness − (`unlimitedLoudness` + gain).
-    private func process(gain decibels: Double, ceiling: Double?, writers: [SoundFileWriter]?, unlimitedLoudness: Double = -.infinity)
+    private func process(gain decibels: Double, ceiling: Double?, writers: [SoundFileWriter]?, unlimitedLoudness: Double = -.infinity,
+                         measures: Bool = true)
         throws(SoundError) -> (loudness: Double, truePeak: Double, smallestGain: Double, loudnessChange: Double) {
         let gain = Float(linear(decibels))
         let limiter = ceiling.map { TruePeakLimiter(ceiling: $0 / Double(gain), sampleRate: rate) }
         let delay = limiter?.delay ?? 0
-        let finalMeter = writers == nil ? nil : try LoudnessMeter(sampleRate: rate, truePeak: true)
+        let finalMeter = writers == nil || !measures ? nil : try LoudnessMeter(sampleRate: rate, truePeak: true)
         let analysisMeter = writers == nil ? try LoudnessMeter(sampleRate: rate, truePeak: false) : nil
         // The final measurement (true peak: 4× oversampling) runs on a thread of its own,
         // one chunk behind, while this thread limits and writes.

@@ -1,4 +1,5 @@
 import CSndfile
+import FileOutput
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -33,14 +34,15 @@ public enum BitDepth: String, Sendable, CaseIterable, Hashable {
     }
 }
 
-/// Writes a stereo audio file through libsndfile, under a temporary name in the destination
-/// directory; `commit()` renames it into place, `abandon()` (or `deinit` without commit)
-/// removes it. Owns the `SNDFILE` handle.
+/// Writes a stereo audio file through libsndfile, under a temporary name from `OutputFile`
+/// (the one way to write a file: links followed, special files copied into); `commit()` puts
+/// it in place, `abandon()` (or `deinit` without commit) removes it. Owns the `SNDFILE` handle.
 final class SoundFileWriter {
     /// Where the finished file goes.
     let path: String
     /// The file being written.
     let temporaryPath: String
+    private let output: OutputFile
     let format: AudioFileFormat
     let bitDepth: BitDepth
     /// `SNDFILE *`, owned; nil once closed.
@@ -48,7 +50,6 @@ final class SoundFileWriter {
     private var isCommitted = false
     private var dither: TPDFDither
     private var shorts: [Int16] = []
-    private var ints: [Int32] = []
 
     /// Opens the temporary file. `ditherSeed` picks the dither noise (16-bit only), so the
     /// same seed writes the same bytes.
@@ -56,24 +57,23 @@ final class SoundFileWriter {
         guard !path.isEmpty, !path.hasSuffix("/") else {
             throw .outputNotWritable(path: path, reason: "the path does not name a file")
         }
-        let (directory, name) = splitPath(path)
-        var status = stat()
-        guard stat(directory, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
-            throw .outputDirectoryMissing(path: path)
-        }
-        guard access(directory, W_OK | X_OK) == 0 else {
-            throw .outputNotWritable(path: path, reason: "the directory \"\(directory)\" is not writable (\(errorText(errno)))")
-        }
-        if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
-            throw .outputNotWritable(path: path, reason: "a directory of that name exists")
-        }
         guard bitDepth.isSupported(by: format) else {
             throw .invalidConfiguration(field: "bitDepth", value: bitDepth.rawValue, accepted: "16 or 24 for FLAC")
         }
+        let output: OutputFile
+        do {
+            output = try OutputFile(path: path, byName: true)
+        } catch {
+            if case .cannotCreate = error, FileIdentity(path: PathName.directory(of: path)) == nil {
+                throw .outputDirectoryMissing(path: path)
+            }
+            throw .outputNotWritable(path: path, reason: error.reason)
+        }
+        self.output = output
         self.path = path
         self.format = format
         self.bitDepth = bitDepth
-        self.temporaryPath = directory + "/." + name + ".partial-\(getpid())-\(AudioFileRenderer.counter.next())"
+        self.temporaryPath = output.writePath.string
         self.dither = TPDFDither(seed: ditherSeed)
 
         var info = SF_INFO()
@@ -92,7 +92,7 @@ final class SoundFileWriter {
         }
         guard let opened = sf_open(temporaryPath, Int32(SFM_WRITE), &info) else {
             let reason = String(cString: sf_strerror(nil))
-            unlink(temporaryPath)
+            output.abandon()
             throw .openFailed(path: temporaryPath, format: format.rawValue, messages: [reason])
         }
         handle = opened
@@ -101,6 +101,8 @@ final class SoundFileWriter {
         if format == .ogg {
             sf_command(opened, Int32(SFC_SET_NORM_FLOAT), nil, Int32(SF_TRUE))
         }
+        // Floats beyond full scale are clipped when libsndfile converts them to integers (else they wrap).
+        sf_command(opened, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
     }
 
     deinit {
@@ -118,21 +120,19 @@ final class SoundFileWriter {
         } else if bitDepth == .int16 {
             if shorts.count < samples.count { shorts = [Int16](repeating: 0, count: samples.count) }
             shorts.withUnsafeMutableBufferPointer { out in
-                for index in 0..<samples.count {
-                    let value = (Double(samples[index]) * 32767 + dither.next()).rounded()
-                    out[index] = Int16(min(32767, max(-32768, value)))
+                for frame in 0..<frames {
+                    let left = samples[2 * frame], right = samples[2 * frame + 1]
+                    let leftNoise = dither.next()
+                    // A mono frame gets one dither value on both sides, so mono stays exactly mono.
+                    let rightNoise = left == right ? leftNoise : dither.next()
+                    out[2 * frame] = Int16(min(32767, max(-32768, (Double(left) * 32767 + leftNoise).rounded())))
+                    out[2 * frame + 1] = Int16(min(32767, max(-32768, (Double(right) * 32767 + rightNoise).rounded())))
                 }
             }
             written = shorts.withUnsafeBufferPointer { sf_writef_short(handle, $0.baseAddress, Int64(frames)) }
         } else {
-            if ints.count < samples.count { ints = [Int32](repeating: 0, count: samples.count) }
-            ints.withUnsafeMutableBufferPointer { out in
-                for index in 0..<samples.count {
-                    let value = (Double(samples[index]) * 8_388_607).rounded()
-                    out[index] = Int32(min(8_388_607, max(-8_388_608, value))) << 8
-                }
-            }
-            written = ints.withUnsafeBufferPointer { sf_writef_int(handle, $0.baseAddress, Int64(frames)) }
+            // 24-bit: libsndfile converts (rounds, and clips: see SFC_SET_CLIPPING in init).
+            written = sf_writef_float(handle, samples.baseAddress, Int64(frames))
         }
         if written != Int64(frames) {
             let reason = String(cString: sf_strerror(handle))
@@ -149,17 +149,17 @@ final class SoundFileWriter {
         self.handle = nil
         if pending != 0 || result != 0 {
             let code = pending != 0 ? pending : result
-            unlink(temporaryPath)
+            output.abandon()
             throw .writeFailed(path: path, reason: "closing the file failed (" + String(cString: sf_error_number(code)) + ")")
         }
     }
 
-    /// Renames the closed temporary file into place.
+    /// Puts the closed temporary file in place.
     func commit() throws(SoundError) {
-        if rename(temporaryPath, path) != 0 {
-            let code = errno
-            unlink(temporaryPath)
-            throw .writeFailed(path: path, reason: "renaming \"\(temporaryPath)\" failed: \(errorText(code))")
+        do {
+            try output.commit()
+        } catch {
+            throw .writeFailed(path: path, reason: error.reason)
         }
         isCommitted = true
     }
@@ -170,7 +170,7 @@ final class SoundFileWriter {
             sf_close(handle)
             self.handle = nil
         }
-        if !isCommitted { unlink(temporaryPath) }
+        if !isCommitted { output.abandon() }
     }
 }
 

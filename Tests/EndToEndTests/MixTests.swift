@@ -187,15 +187,18 @@ struct MixTests {
     @Test("Too little free space for the render is refused up front (73); a disk that fills while rendering exits 74 and leaves no partial mix or stem",
           .timeLimit(.minutes(2)))
     func diskSpace() throws {
-        // Up front: 600 s needs about 60 MB of scratch and output; the file system has 2 MB.
+        // Up front: 60 s (and the tail) at 24 bits is about 17 MB of WAV, which fits the 20 MB file
+        // system (the output budget lets it pass), but with the 23 MB float scratch file it does not:
+        // the mix's own check refuses it.
         do {
-            let (mounted, reason) = try TinyFileSystem.mount(kilobytes: 2048)
+            let (mounted, reason) = try TinyFileSystem.mount(kilobytes: 20 * 1024)
             guard let tmpfs = mounted else { try Test.cancel("cannot mount a tmpfs (needs root): \(reason)") }
             defer { tmpfs.unmount() }
-            let result = try CLI.run(["run", "default", "--duration", "600", "--audio", tmpfs.path + "/a.wav",
+            let result = try CLI.run(["run", "default", "--duration", "60", "--audio", tmpfs.path + "/a.wav",
                                       "--soundfont", smallSoundFont], timeout: 30)
             #expect(result.status == 73, "\(result)")
-            #expect(singleErrorLine(result).contains("Not enough free disk space"), "\(result.stderr)")
+            let message = singleErrorLine(result)
+            #expect(message.contains("Not enough free disk space"), "\(result.stderr)")
             #expect(((try? FileManager.default.contentsOfDirectory(atPath: tmpfs.path)) ?? []).isEmpty)
         }
         // While rendering: 30 s dry needs about 50 MB (scratch for two stems, three outputs) and
