@@ -313,7 +313,7 @@ public final class MixRenderer {
                 }
             }
             var result = quickly ? (loudness: -Double.infinity, truePeak: -Double.infinity, smallestGain: 1.0, loudnessChange: 0.0)
-                : try process(gain: gain, ceiling: ceiling, writers: writers, measures: true)
+                : try process(gain: gain, ceiling: ceiling, writers: writers)
             if quickly { try writeScaled(gain: gain, writers: writers) }
             for writer in writers { try writer.close() }
             for writer in writers { try writer.commit() }
@@ -369,13 +369,12 @@ public final class MixRenderer {
     /// first, then one per part), writes the result and measures it with libebur128.
     /// Without writers it only measures (libebur128, integrated) how much the limiter
     /// changes the loudness: limited loudness − (`unlimitedLoudness` + gain).
-    private func process(gain decibels: Double, ceiling: Double?, writers: [SoundFileWriter]?, unlimitedLoudness: Double = -.infinity,
-                         measures: Bool = true)
+    private func process(gain decibels: Double, ceiling: Double?, writers: [SoundFileWriter]?, unlimitedLoudness: Double = -.infinity)
         throws(SoundError) -> (loudness: Double, truePeak: Double, smallestGain: Double, loudnessChange: Double) {
         let gain = Float(linear(decibels))
         let limiter = ceiling.map { TruePeakLimiter(ceiling: $0 / Double(gain), sampleRate: rate) }
         let delay = limiter?.delay ?? 0
-        let finalMeter = writers == nil || !measures ? nil : try LoudnessMeter(sampleRate: rate, truePeak: true)
+        let finalMeter = writers == nil ? nil : try LoudnessMeter(sampleRate: rate, truePeak: true)
         let analysisMeter = writers == nil ? try LoudnessMeter(sampleRate: rate, truePeak: false) : nil
         // The final measurement (true peak: 4× oversampling) runs on a thread of its own,
         // one chunk behind, while this thread limits and writes.
