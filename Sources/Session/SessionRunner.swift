@@ -1,4 +1,5 @@
 import Sound
+import Performance
 
 /// What a user asked `clumsy run` to do, already parsed.
 public struct RunRequest: Sendable {
@@ -28,6 +29,8 @@ public struct RunRequest: Sendable {
     public var environment: [String: String] = [:]
     /// Video to render (with the session's sound), if any.
     public var video: VideoRequest?
+    /// Stems, loudness, true peak and bit depth of an audio render.
+    public var mix = MixRequest()
 
     /// Creates a request.
     public init(preset: String = "default", duration: Double = 60, overrides: Overrides = Overrides(),
@@ -60,6 +63,8 @@ public enum SessionRunner {
         try checkOutputs(request, presetPath: presetPath, soundFont: soundFont, liveFile: liveFile, configuration: configuration)
         var sinks: [SessionSink] = []
         var videoSink: VideoSink?
+        var audioSink: AudioFileSink?
+        var stemPaths: [String] = []
         do throws(SessionError) {
             if let path = request.midiPath {
                 sinks.append(try MIDIRecorder(path: path, plan: plan))
@@ -71,17 +76,34 @@ public enum SessionRunner {
                 let samplerConfiguration = SamplerFactory.configuration(
                     soundFont: soundFont, sampleRate: request.sampleRate,
                     polyphony: plan.isCrowded ? 128 : 256, sound: plan.sound)
+                var mix = request.mix
+                if let text = request.environment["CLUMSY_THREADS"], let threads = Int(text), (1...64).contains(threads) {
+                    mix.threads = threads
+                }
                 if let path = request.audioPath, liveFile == nil {
-                    sinks.append(try AudioFileSink(path: path, samplerConfiguration: samplerConfiguration, session: plan, stop: stop))
+                    let sink = try AudioFileSink(path: path, samplerConfiguration: samplerConfiguration, session: plan,
+                                                 mix: mix, stop: stop)
+                    sinks.append(sink)
+                    audioSink = sink
+                    // One MIDI file per voice beside the audio stems.
+                    for (index, path) in stemMIDIPaths(request, plan: plan).enumerated() {
+                        sinks.append(try MIDIRecorder(path: path, plan: plan, only: VoiceID(rawValue: index)))
+                        stemPaths.append(path)
+                    }
                 }
                 if let video = request.video, let ffmpeg {
-                    // The video's sound is the --audio file's render, or a temporary WAV beside the video.
-                    let audio = request.audioPath ?? VideoSink.temporaryName(for: video.path, suffix: "audio.wav")
-                    if request.audioPath == nil {
-                        sinks.append(try AudioFileSink(path: audio, samplerConfiguration: samplerConfiguration, session: plan, stop: stop))
+                    // The video's sound is the --audio file's render, or a temporary WAV (same mix, no stems) beside the video.
+                    var sound = audioSink
+                    if sound == nil {
+                        var temporaryMix = mix
+                        temporaryMix.stemsDirectory = nil
+                        let sink = try AudioFileSink(path: VideoSink.temporaryName(for: video.path, suffix: "audio.wav"),
+                                                     samplerConfiguration: samplerConfiguration, session: plan, mix: temporaryMix, stop: stop)
+                        sinks.append(sink)
+                        sound = sink
                     }
-                    let sink = try VideoSink(request: video, plan: plan, ffmpeg: ffmpeg, audioPath: audio,
-                                             removesAudio: request.audioPath == nil, tail: samplerConfiguration.tailDuration, stop: stop)
+                    let sink = try VideoSink(request: video, plan: plan, ffmpeg: ffmpeg, audioPath: sound!.path,
+                                             removesAudio: audioSink == nil, tail: sound!.tailDuration, stop: stop)
                     sinks.append(sink)
                     videoSink = sink
                 }
@@ -125,10 +147,24 @@ public enum SessionRunner {
             if let path = request.eventsPath { outputs.append(path) }
             if let path = request.audioPath { outputs.append(path) }
             if let video = request.video { outputs.append(video.path) }
-            standardOutput.write(describe(summary, plan: plan, outputs: outputs) + "\n")
+            if let directory = request.mix.stemsDirectory, let audioSink {
+                let format = AudioFileFormat(path: audioSink.path) ?? .wav
+                let names = MixPlan(plan).parts.map { $0.stemFileName(format) } + stemPaths.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+                outputs.append("stems " + names.joined(separator: ", ") + " in " + directory)
+            }
+            var text = describe(summary, plan: plan, outputs: outputs)
+            if let report = audioSink?.report { text += "; " + report.description }
+            standardOutput.write(text + "\n")
             standardOutput.flush()
         }
         return summary
+    }
+
+    /// The stems' MIDI files, one per voice in table order (none without `--stems` or an audio render).
+    static func stemMIDIPaths(_ request: RunRequest, plan: SessionPlan) -> [String] {
+        guard let directory = request.mix.stemsDirectory, request.audioPath != nil, !request.isLive else { return [] }
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        return plan.voices.voices.map { prefix + $0.logName + ".mid" }
     }
 
     /// The SoundFont, when sound is asked for.
@@ -151,6 +187,13 @@ public enum SessionRunner {
         var outputs: [OutputCheck.Named] = []
         if let path = request.midiPath { outputs.append(("--midi", path)) }
         if let path = request.eventsPath { outputs.append(("--events", path)) }
+        if liveFile == nil, let audio = request.audioPath, let directory = request.mix.stemsDirectory,
+           let format = AudioFileFormat(path: audio) {
+            let plan = SessionPlan(configuration: configuration)
+            let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+            for path in stemMIDIPaths(request, plan: plan) { outputs.append(("--stems", path)) }
+            for voice in plan.voices.voices { outputs.append(("--stems", prefix + voice.logName + "." + format.fileExtension)) }
+        }
         if let path = liveFile { outputs.append((request.audioPath == nil ? "the live file driver's default output" : "--audio", path)) }
         else if let path = request.audioPath { outputs.append(("--audio", path)) }
         if let video = request.video { outputs.append(("--video", video.path)) }
@@ -161,7 +204,8 @@ public enum SessionRunner {
         if let path = request.audioPath, liveFile == nil, let soundFont {
             let tail = SamplerFactory.configuration(soundFont: soundFont, sampleRate: request.sampleRate, polyphony: 256,
                                                     sound: configuration.sound).tailDuration
-            try AudioBudget.check(path: path, seconds: configuration.duration + tail, rate: request.sampleRate)
+            try AudioBudget.check(path: path, seconds: configuration.duration + tail, rate: request.sampleRate,
+                                  bytesPerSample: BitDepth(rawValue: configuration.sound.bitDepth.rawValue)?.bytesPerSample ?? 3)
         }
     }
 
