@@ -18,6 +18,10 @@ let package = Package(
         // System libraries from Debian (libchipmunk-dev, libfluidsynth-dev).
         .systemLibrary(name: "CChipmunk", path: "Sources/CChipmunk"),
         .systemLibrary(name: "CFluidSynth", path: "Sources/CFluidSynth"),
+        // Live MIDI and OSC (libjack-jackd2-dev, libasound2-dev, liblo-dev); only Studio imports them.
+        .systemLibrary(name: "CJack", path: "Sources/CJack"),
+        .systemLibrary(name: "CALSA", path: "Sources/CALSA"),
+        .systemLibrary(name: "CLo", path: "Sources/CLo"),
 
         .target(name: "Theory"),
         // Runtime exclusivity checks cost a fifth of all instructions in the stepping loop
@@ -28,7 +32,8 @@ let package = Package(
         .target(name: "FileOutput"),
         .target(name: "MIDIFile", dependencies: ["FileOutput"]),
         .target(name: "Sound", dependencies: ["CFluidSynth"]),
-        .target(name: "Session", dependencies: ["Theory", "Physics", "Performance", "MIDIFile", "Sound", "FileOutput"],
+        .target(name: "Studio", dependencies: ["CJack", "CALSA", "CLo"]),
+        .target(name: "Session", dependencies: ["Theory", "Physics", "Performance", "MIDIFile", "Sound", "FileOutput", "Studio"],
                 swiftSettings: uncheckedExclusivityInRelease),
         .executableTarget(name: "clumsy", dependencies: [
             "Session",
@@ -43,6 +48,7 @@ let package = Package(
         .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
         .testTarget(name: "SoundTests", dependencies: ["Sound"]),
         .testTarget(name: "SessionTests", dependencies: ["Session"]),
+        .testTarget(name: "StudioTests", dependencies: ["Studio"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Session", "MIDIFile"], resources: [.copy("Golden")]),
     ],
     swiftLanguageModes: [.v6]

@@ -111,14 +111,8 @@ public struct Configuration: Sendable {
         let d = 0.7071067811865476
         let direction = Vector(diagonal & 1 == 0 ? d : -d, diagonal & 2 == 0 ? d : -d)
 
-        let fastest = max(preset.speed, WorldConfiguration.pianoSpeedLimit(gravity: preset.gravity, height: layout.pianoArea.height))
-        // The smallest gap that a step must not jump: a ball's radius where balls meet balls,
-        // else a piano ball's radius plus a key's half thickness (12.5 points).
-        let keyHalfThickness = 12.5 * Preset.metresPerPoint
-        let pianoGap = preset.piano.collide ? preset.piano.radius : preset.piano.radius + keyHalfThickness
-        let smallest = min(preset.bass.radius, preset.bass.bouncerRadius, pianoGap, keyHalfThickness * 2)
         let crowded = preset.piano.count > Self.crowdSize
-        let substeps = WorldConfiguration.substeps(timestep: preset.timestep, fastestSpeed: fastest, smallestRadius: smallest)
+        let substeps = Self.substeps(preset, layout, gravity: preset.gravity, speed: preset.speed)
         world = WorldConfiguration(
             bassArea: layout.bassArea, pianoArea: layout.pianoArea, bouncers: layout.bouncers, keys: layout.keys,
             bassStart: layout.bassStart, bassVelocity: direction * preset.speed, bassRadius: preset.bass.radius,
@@ -207,6 +201,23 @@ public struct Configuration: Sendable {
             sound.reverb!.room = try within("--room", room, Limits.unit, "")
         }
         return sound
+    }
+
+    /// Chipmunk sub-steps per timestep for `preset` under `gravity` (m/s²) with the bass ball at
+    /// `speed` (m/s): no ball may jump the smallest gap in one Chipmunk step.
+    static func substeps(_ preset: Preset, _ layout: Layout, gravity: Double, speed: Double) -> Int {
+        let fastest = max(speed, WorldConfiguration.pianoSpeedLimit(gravity: gravity, height: layout.pianoArea.height))
+        // The smallest gap that a step must not jump: a ball's radius where balls meet balls,
+        // else a piano ball's radius plus a key's half thickness (12.5 points).
+        let keyHalfThickness = 12.5 * Preset.metresPerPoint
+        let pianoGap = preset.piano.collide ? preset.piano.radius : preset.piano.radius + keyHalfThickness
+        let smallest = min(preset.bass.radius, preset.bass.bouncerRadius, pianoGap, keyHalfThickness * 2)
+        return WorldConfiguration.substeps(timestep: preset.timestep, fastestSpeed: fastest, smallestRadius: smallest)
+    }
+
+    /// Sub-steps for this session under live `gravity` and bass `speed`.
+    func substeps(gravity: Double, speed: Double) -> Int {
+        Self.substeps(preset, layout, gravity: gravity, speed: speed)
     }
 
     /// Piano ball count above which a session is tuned for crowds: Chipmunk's sleeping and

@@ -10,14 +10,26 @@ public final class EventLogWriter: SessionSink {
     private let file: AtomicFile
     private var line: [UInt8] = []
 
+    private let timestep: Double?
+
     /// Opens `path` (a temporary is created now, so a bad path fails before the session runs).
-    public init(path: String) throws(SessionError) {
+    /// With a `replay` record (live sessions) the log opens with a `session` line saying how to
+    /// re-run it and closes with an `end` line giving the last step (`timestep` seconds each).
+    public init(path: String, replay: ReplayRecord? = nil) throws(SessionError) {
         do {
             file = try AtomicFile(path: path)
         } catch {
             throw .cannotCreate("cannot write event log: \(error)")
         }
         line.reserveCapacity(160)
+        timestep = replay?.timestep
+        if let replay {
+            do {
+                try file.write(replay.line + "\n")
+            } catch {
+                throw .io("cannot write event log: \(error)")
+            }
+        }
     }
 
     /// The JSON line (without newline) for one event, or nil for events not logged (note-offs).
@@ -34,6 +46,9 @@ public final class EventLogWriter: SessionSink {
             return "{\"t\":\(Format.fixed(time, decimals: 6)),\"kind\":\"kick\",\"ball\":0}"
         case .drop(let time, let ball):
             return "{\"t\":\(Format.fixed(time, decimals: 6)),\"kind\":\"drop\",\"ball\":\(ball)}"
+        case .control(let time, let step, let control):
+            let value = control.value.map { ",\"value\":\(Format.plain($0))" } ?? ""
+            return "{\"t\":\(Format.fixed(time, decimals: 6)),\"kind\":\"control\",\"step\":\(step),\"control\":\"\(control.name)\"\(value)}"
         }
     }
 
@@ -50,6 +65,9 @@ public final class EventLogWriter: SessionSink {
 
     public func finish(at time: Double) throws(SessionError) {
         do {
+            if let timestep {
+                try file.write("{\"t\":\(Format.fixed(time, decimals: 6)),\"kind\":\"end\",\"step\":\(Int64((time / timestep).rounded()))}\n")
+            }
             try file.commit()
         } catch {
             throw .io("cannot write event log: \(error)")

@@ -13,7 +13,10 @@ public final class MIDIRecorder: SessionSink {
     public static func channel(of voice: Voice) -> UInt8 { UInt8(voice.rawValue) }
 
     private let writer: MIDIFileWriter
-    private let ticksPerSecond: Double
+    private var ticksPerSecond: Double
+    // A live tempo change rebases the conversion: tick = baseTick + (t − baseTime) × ticksPerSecond.
+    private var baseTick: UInt64 = 0
+    private var baseTime = 0.0
     private var lastTick: [UInt64] = [0, 0, 0]
 
     /// Opens `path` (created as a temporary now, so a bad path fails before the session runs).
@@ -53,10 +56,18 @@ public final class MIDIRecorder: SessionSink {
     }
 
     /// The tick of a time in seconds.
-    func tick(_ time: Double) -> UInt64 { UInt64((time * ticksPerSecond).rounded()) }
+    func tick(_ time: Double) -> UInt64 { baseTick + UInt64(max(0, (time - baseTime) * ticksPerSecond).rounded()) }
 
     public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
         for event in events {
+            if case .control(let time, _, .tempo(let bpm)) = event {
+                // Seconds stay where they were; the bars follow the new tempo from here on.
+                baseTick = tick(time)
+                baseTime = time
+                ticksPerSecond = bpm / 60 * Double(Self.ticksPerQuarter)
+                try append(.tempo(microsecondsPerQuarter: UInt32((60_000_000 / bpm).rounded())), track: 0, tick: baseTick)
+                continue
+            }
             guard case .note(let note) = event else { continue }
             let channel = Self.channel(of: note.voice)
             let message: MIDIMessage = note.kind == .on

@@ -52,7 +52,7 @@ public enum PresetLibrary {
     /// Loads a preset by bundled name or by file path (anything with a `/` or ending in `.json`,
     /// or an existing file).
     public static func load(_ reference: String) throws(SessionError) -> Preset {
-        if reference.contains("/") || reference.hasSuffix(".json") || isFile(reference) {
+        if isPresetPath(reference) {
             return try Preset.load(path: reference)
         }
         let presets = bundled()
@@ -64,6 +64,11 @@ public enum PresetLibrary {
             throw .noInput("no preset named \"\(reference)\"; bundled presets: \(names) (or give a path to a .json file)")
         }
         return try Preset.load(path: match.path)
+    }
+
+    /// True when `reference` names a preset file rather than a bundled preset.
+    public static func isPresetPath(_ reference: String) -> Bool {
+        reference.contains("/") || reference.hasSuffix(".json") || isFile(reference)
     }
 
     static func executablePath() -> String? {

@@ -10,12 +10,14 @@ public enum SessionEvent: Sendable, Equatable {
     case kick(time: Double)
     /// A piano ball struck no key for too long and was dropped again from the top.
     case drop(time: Double, ball: Int)
+    /// A live control took effect at the start of `step` (simulated `time`).
+    case control(time: Double, step: Int64, control: Control)
 
     /// Simulated time, seconds.
     public var time: Double {
         switch self {
         case .note(let note): return note.time
-        case .escape(let time, _), .kick(let time), .drop(let time, _): return time
+        case .escape(let time, _), .kick(let time), .drop(let time, _), .control(let time, _, _): return time
         }
     }
 }

@@ -24,8 +24,23 @@ public struct RunRequest: Sendable {
     public var isLive = false
     /// Audio driver for live play (nil = FluidSynth's default).
     public var audioDriver: String?
-    /// Process environment (for CLUMSY_SOUNDFONT).
+    /// Process environment (for CLUMSY_SOUNDFONT, JACK_DEFAULT_SERVER).
     public var environment: [String: String] = [:]
+    /// `--midi-out`: live MIDI ports (with `--live`). The internal synthesizer then plays only
+    /// when `--audio-driver` is given too.
+    public var midiOut: MIDIOutKind?
+    /// `--connect`: JACK MIDI inputs to connect every port to.
+    public var connections: [String] = []
+    /// `--clock-out`: a `clock` port with MIDI clock, Start and Stop.
+    public var sendsClock = false
+    /// `--osc-out host:port`.
+    public var oscOut: String?
+    /// `--osc-in [addr:]port`.
+    public var oscIn: String?
+    /// For live runs: what the event log's `session` line records so that the run can be replayed.
+    public var replay: ReplayRecord?
+    /// Controls replayed at their steps (`clumsy replay`).
+    public var replayedControls: [TimedControl]?
 
     /// Creates a request.
     public init(preset: String = "default", duration: Double = 60, overrides: Overrides = Overrides(),
@@ -50,14 +65,37 @@ public enum SessionRunner {
         let preset = try PresetLibrary.load(request.preset)
         let configuration = try Configuration(preset: preset, overrides: request.overrides, duration: request.duration)
         var sinks: [SessionSink] = []
+        var liveMIDI: LiveMIDISink?
+        var oscIn: OSCControlSource?
+        defer { oscIn?.close() }
         do throws(SessionError) {
             if let path = request.midiPath {
                 sinks.append(try MIDIRecorder(path: path, configuration: configuration, sound: configuration.sound))
             }
             if let path = request.eventsPath {
-                sinks.append(try EventLogWriter(path: path))
+                var replay = request.replay
+                replay?.seed = configuration.seed
+                replay?.timestep = configuration.preset.timestep
+                replay?.presetName = configuration.preset.name
+                if let arguments = replay?.arguments, !arguments.contains("--seed") {
+                    replay?.arguments += ["--seed", String(configuration.seed)]
+                }
+                sinks.append(try EventLogWriter(path: path, replay: replay))
             }
-            if request.audioPath != nil || request.isLive {
+            if let kind = request.midiOut {
+                let sink = try LiveMIDISink.open(kind, clock: request.sendsClock, connections: request.connections,
+                                                 configuration: configuration, environment: request.environment, stop: stop)
+                liveMIDI = sink
+                sinks.append(sink)
+            }
+            if let target = request.oscOut {
+                sinks.append(try OSCOutSink(target: target, configuration: configuration))
+            }
+            if let listen = request.oscIn {
+                oscIn = try OSCControlSource(listen: listen)
+            }
+            let internalSound = request.midiOut == nil || request.audioDriver != nil
+            if request.audioPath != nil || (request.isLive && internalSound) {
                 let soundFont: String
                 do throws(SoundError) {
                     soundFont = try SoundFontLocator.resolve(explicit: request.soundFont, environment: request.environment,
@@ -73,7 +111,7 @@ public enum SessionRunner {
                 if let path = request.audioPath, liveFile == nil {
                     sinks.append(try AudioFileSink(path: path, samplerConfiguration: samplerConfiguration, session: configuration))
                 }
-                if request.isLive {
+                if request.isLive && internalSound {
                     sinks.append(try LiveSink(samplerConfiguration: samplerConfiguration, session: configuration,
                                               driver: request.audioDriver, fileName: liveFile, stop: stop))
                 }
@@ -93,9 +131,25 @@ public enum SessionRunner {
             standardError.flush()
         } : nil
         let simulator = Simulator(configuration: configuration)
-        let pacer = request.isLive ? WallClockPacer() : nil
+        var controlSources: [ControlSource] = []
+        if let replayed = request.replayedControls { controlSources.append(ReplayControls(replayed)) }
+        if let liveMIDI { controlSources.append(liveMIDI) }
+        if let oscIn { controlSources.append(oscIn) }
+        let controls: ControlSource? = controlSources.isEmpty ? nil
+            : controlSources.count == 1 ? controlSources[0] : ControlSources(controlSources)
+        let pace: ((Double) -> Void)?
+        if let liveMIDI, request.isLive {
+            pace = { time in liveMIDI.pace(until: time) }   // JACK: the server's frame time
+        } else if request.isLive {
+            let pacer = WallClockPacer()
+            pace = { time in pacer.wait(until: time) }
+        } else {
+            pace = nil
+        }
         let summary = try simulator.run(into: sinks, stop: stop, progress: request.isLive ? nil : progress,
-                                        pacer: pacer.map { p in { time in p.wait(until: time) } })
+                                        pacer: pace, controls: controls)
+        oscIn?.close()
+        if let failure = liveMIDI?.failure { throw failure }
         if showsProgress {
             standardError.write("\r\u{1B}[K")
             standardError.flush()

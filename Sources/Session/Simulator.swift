@@ -24,6 +24,9 @@ public final class Simulator {
     private var stillSince: [Double]
     private let keyTones: [Int]
     private(set) var summary = Summary()
+    private var controls: [Control] = []
+    private var gravity: Double
+    private var speed: Double
 
     /// Steps between two checks of the piano-ball rules.
     static let ruleInterval: Int64 = 12
@@ -48,15 +51,20 @@ public final class Simulator {
         events.reserveCapacity(256)
         notes.reserveCapacity(256)
         recentDegrees.reserveCapacity(Self.loopWindow)
+        controls.reserveCapacity(8)
+        gravity = configuration.preset.gravity
+        speed = configuration.preset.speed
     }
 
     /// Runs the whole session into `sinks`. Stops early (cleanly) when `stop` is raised.
     /// `progress` is called with the fraction done each time it passes a whole per cent.
     /// `pacer` is called after every step with the simulated time (live mode waits there).
+    /// `controls` is polled at the start of every step; what it returns takes effect in that step.
     @discardableResult
     public func run(into sinks: [SessionSink], stop: StopSignal? = nil,
                     progress: ((Double) -> Void)? = nil,
-                    pacer: ((Double) -> Void)? = nil) throws(SessionError) -> Summary {
+                    pacer: ((Double) -> Void)? = nil,
+                    controls source: ControlSource? = nil) throws(SessionError) -> Summary {
         let total = configuration.stepCount
         var percent = -1
         do {
@@ -68,6 +76,13 @@ public final class Simulator {
                 if let stop, stop.isRaised {
                     summary.wasInterrupted = true
                     break
+                }
+                if let source {
+                    guard source.poll(step: step, into: &controls) else {
+                        summary.wasInterrupted = true
+                        break
+                    }
+                    if !controls.isEmpty { apply(at: step) }
                 }
                 advance()
                 step += 1
@@ -91,6 +106,29 @@ public final class Simulator {
             for sink in sinks { sink.abandon() }
             throw error
         }
+    }
+
+    /// Applies the polled controls at the start of `step` and logs each.
+    private func apply(at step: Int64) {
+        let now = world.time
+        for control in controls {
+            events.append(.control(time: now, step: step, control: control))
+            switch control {
+            case .gravity(let value):
+                gravity = value
+                world.retune(gravity: gravity, bassSpeed: speed, substeps: configuration.substeps(gravity: gravity, speed: speed))
+            case .speed(let value):
+                speed = value
+                world.retune(gravity: gravity, bassSpeed: speed, substeps: configuration.substeps(gravity: gravity, speed: speed))
+            case .kick:
+                kickBass(at: now)
+            case .drop:
+                for ball in 1..<lastKeyHit.count { dropBall(ball, at: now) }
+            case .tempo:
+                break   // for the sinks: the MIDI clock and the MIDI file's tempo map
+            }
+        }
+        controls.removeAll(keepingCapacity: true)
     }
 
     private func deliver(to sinks: [SessionSink], through time: Double) throws(SessionError) {

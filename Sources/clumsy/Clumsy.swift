@@ -13,7 +13,7 @@ struct ClumsyCommand: ParsableCommand {
         commandName: "clumsy",
         abstract: "A physics world plays an instrument: a bass ball picks the harmony, piano balls play it.",
         version: "\(Clumsy.name) \(Clumsy.version)",
-        subcommands: [Run.self, Presets.self, Validate.self, Tones.self],
+        subcommands: [Run.self, Replay.self, Presets.self, Validate.self, Tones.self],
         defaultSubcommand: nil)
 }
 

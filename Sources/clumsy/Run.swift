@@ -76,6 +76,21 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("Audio driver for --live (FluidSynth's: pulseaudio, pipewire, alsa, jack, file, …). With `file`, sound goes to --audio's file (default clumsy-live.wav) in real time.", valueName: "name"))
     var audioDriver: String?
 
+    @Option(help: ArgumentHelp("With --live: send each voice's notes to live MIDI ports, `jack` (client clumsy, ports clumsy:bass, clumsy:keys, …; paced by the JACK server's clock) or `alsa` (sequencer client Clumsy). The internal synthesizer then stays silent unless --audio-driver is given.", valueName: "jack|alsa"))
+    var midiOut: String?
+
+    @Option(help: ArgumentHelp("With --midi-out jack: connect every port to this JACK MIDI input (repeatable).", valueName: "port"))
+    var connect: [String] = []
+
+    @Flag(help: "With --midi-out: a `clock` port sending MIDI clock (24 per quarter note at the session tempo), Start at the first note, Stop at the end.")
+    var clockOut = false
+
+    @Option(help: ArgumentHelp("With --live: send every event as OSC (/clumsy/note, /clumsy/chord, /clumsy/hit, …) to host:port.", valueName: "host:port"))
+    var oscOut: String?
+
+    @Option(help: ArgumentHelp("With --live: accept OSC controls (/clumsy/gravity, /clumsy/speed, /clumsy/tempo, /clumsy/kick, /clumsy/drop) on UDP [addr:]port (address 127.0.0.1 unless given).", valueName: "[addr:]port"))
+    var oscIn: String?
+
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
@@ -119,10 +134,33 @@ struct Run: ParsableCommand {
         if let speed { try check("--speed", speed, Limits.speed, unit: "m/s") }
         if let midi, midi.isEmpty { throw ValidationError("--midi needs a file name") }
         if let events, events.isEmpty { throw ValidationError("--events needs a file name") }
+        if let midiOut, MIDIOutKind(rawValue: midiOut) == nil {
+            throw ValidationError("--midi-out \(midiOut) is not accepted; expected jack or alsa")
+        }
+        for (flag, given) in [("--midi-out", midiOut != nil), ("--osc-out", oscOut != nil), ("--osc-in", oscIn != nil)] where given && !live {
+            throw ValidationError("\(flag) only applies with --live")
+        }
+        if !connect.isEmpty && midiOut != "jack" { throw ValidationError("--connect only applies with --midi-out jack") }
+        if clockOut && midiOut == nil { throw ValidationError("--clock-out needs --midi-out jack or alsa") }
+        if connect.contains(where: \.isEmpty) { throw ValidationError("--connect needs a JACK port name, e.g. fluidsynth:midi_00") }
     }
 
-    func run() throws {
-        installSignalHandlers()
+    /// The `clumsy run` arguments that shape the notes and the MIDI file (not the outputs):
+    /// what a live run's event log records so `clumsy replay` can run it again.
+    func replayArguments() -> [String] {
+        var arguments = [PresetLibrary.isPresetPath(preset) ? canonicalPath(preset) : preset]
+        if let seed { arguments += ["--seed", seed] }
+        let numbers: [(String, Double?)] = [("--gravity", gravity), ("--speed", speed), ("--resonance", resonance),
+                                             ("--feedback", feedback), ("--delay-mix", delayMix), ("--room", room)]
+        for case let (flag, value?) in numbers { arguments += [flag, "\(value)"] }
+        let texts: [(String, String?)] = [("--tone", tone), ("--filter", filter), ("--delay", delay), ("--reverb", reverb)]
+        for case let (flag, value?) in texts { arguments += [flag, value] }
+        if dry { arguments.append("--dry") }
+        return arguments
+    }
+
+    /// The request these flags describe.
+    func request() -> RunRequest {
         var overrides = Overrides(seed: seedValue, gravity: gravity, speed: speed, keysTone: tone)
         overrides.filter = filter.flatMap(EffectSetting.init)
         overrides.resonance = resonance
@@ -140,6 +178,22 @@ struct Run: ParsableCommand {
         request.isLive = live
         request.audioDriver = audioDriver
         request.environment = ProcessInfoLite.environment
+        request.midiOut = midiOut.flatMap(MIDIOutKind.init(rawValue:))
+        request.connections = connect
+        request.sendsClock = clockOut
+        request.oscOut = oscOut
+        request.oscIn = oscIn
+        if live { request.replay = ReplayRecord(arguments: replayArguments(), presetName: preset, seed: 0, timestep: 0) }
+        return request
+    }
+
+    func run() throws {
+        installSignalHandlers()
+        try perform(request())
+    }
+
+    /// Runs `request`, turning errors into exit statuses.
+    func perform(_ request: RunRequest) throws {
         let summary: Summary
         do {
             summary = try SessionRunner.run(request, stop: stopSignal)
