@@ -27,6 +27,7 @@ public final class JackMIDIOutput: LiveMIDIPort {
     /// Largest lag, seconds, before the origin moves.
     public let maximumLag: Double
     private var origin: UInt32 = 0
+    private var isStarted = false
     private var isClosed = false
     private var shifts = 0
 
@@ -72,6 +73,13 @@ public final class JackMIDIOutput: LiveMIDIPort {
                 }
             }
         }
+    }
+
+    /// Session time 0 is fixed by the first event or wait, not when the client opened: the
+    /// session's set-up (building the world, opening files) must not make the first notes late.
+    private func startIfNeeded() {
+        guard !isStarted else { return }
+        isStarted = true
         origin = jack_frame_time(state.pointee.client) &+ UInt32(leadFrames)
     }
 
@@ -85,6 +93,7 @@ public final class JackMIDIOutput: LiveMIDIPort {
 
     public func send(_ message: MIDIBytes, port: Int, at seconds: Double) -> Bool {
         guard !isClosed else { return false }
+        startIfNeeded()
         let at = frame(seconds)
         while clumsy_jack_push(state, at, Int32(port), Int32(message.count), message.status, message.data1, message.data2) == 0 {
             if isGone { return false }
@@ -95,6 +104,7 @@ public final class JackMIDIOutput: LiveMIDIPort {
 
     public func wait(until seconds: Double, shouldStop: () -> Bool) {
         guard !isClosed else { return }
+        startIfNeeded()
         let client = state.pointee.client
         while true {
             if isGone || shouldStop() { return }

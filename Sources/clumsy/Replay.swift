@@ -59,6 +59,8 @@ struct Replay: ParsableCommand {
         }
         var request = command.request()
         request.replayedControls = recorded.controls
+        // The replay's own log (--events) is then byte-identical to the live run's.
+        request.replay = ReplayRecord(arguments: recorded.arguments, presetName: "", seed: 0, timestep: recorded.timestep)
         try command.perform(request)
     }
 }

@@ -1,0 +1,288 @@
+import Foundation
+import MIDIFile
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The studio features against programs Clumsy did not write: a real JACK server (Debian's
+// jackd2, dummy backend: no sound card), jack_midi_dump reading the ports from outside, and
+// liblo's oscsend. Every process started here is stopped here.
+
+let jackd = firstExecutable(["/usr/bin/jackd"])
+let jackMIDIDump = firstExecutable(["/usr/bin/jack_midi_dump"])
+let jackLsp = firstExecutable(["/usr/bin/jack_lsp"])
+let oscsend = firstExecutable(["/usr/bin/oscsend"])
+let hasJack = jackd != nil && jackMIDIDump != nil && jackLsp != nil
+
+/// A background process whose output goes to a file; stopped (and reaped) by `stop()` or deinit.
+final class Background {
+    let process = Process()
+    let outputPath: String
+    private var isStopped = false
+
+    init(_ executable: String, _ arguments: [String], environment: [String: String], output: String) throws {
+        outputPath = output
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        try? handle.close()
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    /// SIGTERM (or `signal`), then SIGKILL after 3 s; waits for the exit.
+    func stop(signal number: Int32 = SIGTERM) {
+        guard !isStopped else { return }
+        isStopped = true
+        if process.isRunning { kill(process.processIdentifier, number) }
+        let deadline = Date().addingTimeInterval(3)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    var output: String { String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: outputPath))) ?? Data(), as: UTF8.self) }
+
+    deinit { stop() }
+}
+
+/// A JACK server of its own (`jackd --no-realtime -d dummy -r 48000 -p 256`) under a unique name.
+final class JackServer {
+    let name = "clumsy-test-\(getpid())-\(UUID().uuidString.prefix(8))"
+    let server: Background
+    var environment: [String: String] { ["JACK_DEFAULT_SERVER": name] }
+    var fullEnvironment: [String: String] {
+        var environment = CLI.environment
+        environment["JACK_DEFAULT_SERVER"] = name
+        environment["JACK_NO_AUDIO_RESERVATION"] = "1"
+        return environment
+    }
+
+    init(directory: TemporaryDirectory) throws {
+        var environment = CLI.environment
+        environment["JACK_DEFAULT_SERVER"] = name
+        environment["JACK_NO_AUDIO_RESERVATION"] = "1"
+        server = try Background(jackd!, ["--no-realtime", "-n", name, "-d", "dummy", "-r", "48000", "-p", "256"],
+                                environment: environment, output: directory.file("jackd.log"))
+        // Ready when jack_lsp can talk to it.
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let probe = try CLI.run([], executable: jackLsp!, environment: ["JACK_DEFAULT_SERVER": name], timeout: 5)
+            if probe.status == 0 && probe.stdout.contains("system:") { return }
+            usleep(100_000)
+        }
+        server.stop()
+        throw JackNotStarted(log: server.output)
+    }
+
+    /// A `jack_midi_dump -a <client>` reader (absolute frame times).
+    func dump(client: String, into path: String) throws -> Background {
+        let reader = try Background(jackMIDIDump!, ["-a", client], environment: fullEnvironment, output: path)
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            let ports = try CLI.run([], executable: jackLsp!, environment: ["JACK_DEFAULT_SERVER": name], timeout: 5)
+            if ports.stdout.contains("\(client):input") { return reader }
+            usleep(50_000)
+        }
+        reader.stop()
+        throw JackNotStarted(log: "jack_midi_dump did not register \(client):input")
+    }
+
+    func stop() { server.stop() }
+}
+
+struct JackNotStarted: Error, CustomStringConvertible {
+    var log: String
+    var description: String { "the test JACK server did not start:\n\(log.prefix(2000))" }
+}
+
+/// One message as jack_midi_dump -a printed it: absolute frame and bytes.
+struct DumpedMessage: Equatable {
+    var frame: Int
+    var bytes: [UInt8]
+}
+
+/// Parses `  27214: 90 30 7f note on …` lines.
+func parseDump(_ text: String) -> [DumpedMessage] {
+    text.split(separator: "\n").compactMap { line in
+        let parts = line.split(separator: ":", maxSplits: 1)
+        guard parts.count == 2, let frame = Int(parts[0].trimmingCharacters(in: .whitespaces)) else { return nil }
+        var bytes: [UInt8] = []
+        for word in parts[1].split(separator: " ") {
+            guard word.count == 2, let byte = UInt8(word, radix: 16) else { break }
+            bytes.append(byte)
+        }
+        return bytes.isEmpty ? nil : DumpedMessage(frame: frame, bytes: bytes)
+    }
+}
+
+/// Note messages of a MIDI file with their times in seconds: (seconds, [status, note, velocity]).
+func midiNotes(_ path: String) throws -> [(seconds: Double, bytes: [UInt8])] {
+    let contents = try MIDIFileReader.read(path: path)
+    let map = contents.tempoMap
+    var notes: [(Double, [UInt8])] = []
+    for track in contents.tracks {
+        for event in track {
+            switch event.message {
+            case .noteOn(let channel, let note, let velocity): notes.append((map.seconds(atTick: event.tick), [0x90 | channel, note, velocity]))
+            case .noteOff(let channel, let note, let velocity): notes.append((map.seconds(atTick: event.tick), [0x80 | channel, note, velocity]))
+            default: break
+            }
+        }
+    }
+    return notes
+}
+
+/// The lines of a live event log as JSON objects.
+func liveLog(_ path: String) throws -> [[String: Any]] {
+    let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+    return try text.split(separator: "\n").map { line in
+        try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not an object: \(line)")
+    }
+}
+
+@Suite("Studio: JACK, ALSA, OSC, replay", .serialized, .enabled(if: hasJack, "needs jackd2 (jackd, jack_midi_dump, jack_lsp)"))
+struct StudioEndToEndTests {
+    static let period = 256
+
+    @Test("A 10 s JACK session: the same notes as the MIDI file within one period, 24 ppqn clock, OSC gravity half way, replay byte-identical",
+          .enabled(if: oscsend != nil, "needs liblo-tools (oscsend)"))
+    func jackSessionWithClockOSCAndReplay() throws {
+        let directory = try TemporaryDirectory()
+        let jack = try JackServer(directory: directory)
+        defer { jack.stop() }
+        let reader = try jack.dump(client: "reader", into: directory.file("dump.txt"))
+        defer { reader.stop() }
+        let port = 20_000 + Int(getpid() % 20_000)
+        let result = try CLI.run(["run", "default", "--live", "--midi-out", "jack", "--clock-out", "--connect", "reader:input",
+                                  "--osc-in", "\(port)", "--duration", "10", "--midi", "live.mid", "--events", "live.jsonl", "--quiet"],
+                                 environment: jack.environment, in: directory.path, timeout: 40) { _ in
+            usleep(5_000_000)
+            for arguments in [["/clumsy/gravity", "f", "3.5"],
+                              ["/clumsy/gravity", "f", "nan"], ["/clumsy/gravity", "f", "nan"],   // the same problem twice: logged once
+                              ["/clumsy/gravity", "f", "1e30"], ["/clumsy/speed", "s", "fast"], ["/clumsy/nothing"],
+                              ["/clumsy/kick", "i", "1"], ["/clumsy/key", "ss", "D", "dorian"]] {
+                _ = try? CLI.run(["127.0.0.1", "\(port)"] + arguments, executable: oscsend!, timeout: 5)
+            }
+        }
+        try #require(result.status == 0 && !result.signalled, "\(result)")
+        #expect(result.elapsed >= 9.5 && result.elapsed < 16, "a 10 s live session took \(result.elapsed) s")
+        usleep(300_000)
+        reader.stop(signal: SIGINT)
+
+        // Malformed OSC: each distinct problem logged once, nothing else on stderr.
+        let problems = result.stderr.split(separator: "\n").map(String.init)
+        #expect(problems.count == 6, "stderr: \(result.stderr)")
+        #expect(problems.filter { $0.contains("nan") }.count == 1, "stderr: \(result.stderr)")
+        #expect(problems.allSatisfy { $0.hasSuffix("ignored") }, "stderr: \(result.stderr)")
+        #expect(problems.contains { $0.contains("/clumsy/key") && $0.contains("not supported live") })
+
+        // The event log: a session line, the gravity change at a step, an end line.
+        let log = try liveLog(directory.file("live.jsonl"))
+        #expect(log.first?["kind"] as? String == "session")
+        #expect(log.last?["kind"] as? String == "end" && log.last?["step"] as? Int == 2400)
+        let controls = log.filter { $0["kind"] as? String == "control" }
+        #expect(controls.count == 1, "controls: \(controls)")
+        let gravity = try #require(controls.first)
+        #expect(gravity["control"] as? String == "gravity" && gravity["value"] as? Double == 3.5)
+        let changedAt = try #require(gravity["t"] as? Double)
+        #expect(changedAt > 3 && changedAt < 8, "gravity changed at \(changedAt) s")
+
+        // What the independent reader got: the MIDI file's notes, in order per channel, each
+        // within one JACK period of its time (measured from the clock's Start).
+        let dumped = parseDump(reader.output)
+        let start = try #require(dumped.first { $0.bytes == [0xFA] }, "no MIDI Start in \(dumped.count) messages")
+        let stop = try #require(dumped.last { $0.bytes == [0xFC] }, "no MIDI Stop")
+        let expected = try midiNotes(directory.file("live.mid"))
+        let received = dumped.filter { $0.bytes.count == 3 && ($0.bytes[0] & 0xE0) == 0x80 }
+        #expect(received.count == expected.count, "JACK delivered \(received.count) note messages, the MIDI file has \(expected.count)")
+        var worst = 0.0
+        for channel in UInt8(0)...1 {
+            let want = expected.filter { $0.bytes[0] & 15 == channel }.sorted { $0.seconds < $1.seconds }
+            let got = received.filter { $0.bytes[0] & 15 == channel }
+            // Same-time events may come in either order: compare per time as multisets.
+            #expect(got.map { [$0.bytes[0] & 0xF0, $0.bytes[1], $0.bytes[2]] }.sorted { $0.lexicographicallyPrecedes($1) }
+                    == want.map { [$0.bytes[0] & 0xF0, $0.bytes[1], $0.bytes[2]] }.sorted { $0.lexicographicallyPrecedes($1) },
+                    "channel \(channel + 1): the notes differ")
+            for (a, b) in zip(got, want) {
+                let error = Double(a.frame - start.frame) / 48_000 - b.seconds
+                worst = max(worst, abs(error))
+            }
+        }
+        print("studio: \(received.count) note messages, worst timing error \(String(format: "%.2f", worst * 1000)) ms (one period = 5.33 ms)")
+        #expect(worst <= Double(Self.period) / 48_000, "a note came \(worst * 1000) ms from its time (one period: 5.33 ms)")
+
+        // 24 pulses per quarter note at 120 bpm for 10 s: 480 (+1 for the pulse at Start) ± 1.
+        let pulses = dumped.filter { $0.bytes == [0xF8] && $0.frame >= start.frame && $0.frame <= stop.frame }.count
+        print("studio: \(pulses) clock pulses between Start and Stop over \(Double(stop.frame - start.frame) / 48_000) s")
+        #expect(abs(pulses - 481) <= 1, "\(pulses) clock pulses in 10 s at 120 bpm")
+        #expect(abs(Double(stop.frame - start.frame) / 48_000 - 10) <= Double(Self.period) / 48_000)
+
+        // Replay: offline, faster than real time, byte-identical MIDI.
+        let replay = try CLI.run(["replay", "live.jsonl", "--midi", "replay.mid", "--events", "replay.jsonl", "--quiet"], in: directory.path)
+        try #require(replay.status == 0, "\(replay)")
+        #expect(replay.elapsed < 5, "replay took \(replay.elapsed) s")
+        let sameMIDI = bytes(of: directory.file("replay.mid")) == bytes(of: directory.file("live.mid"))
+        let sameLog = bytes(of: directory.file("replay.jsonl")) == bytes(of: directory.file("live.jsonl"))
+        #expect(sameMIDI, "replayed MIDI differs from the live run's")
+        #expect(sameLog, "replayed event log differs from the live run's")
+        // And the change mattered: the same session without it plays other notes.
+        let plain = try CLI.run(["run", "default", "--duration", "10", "--midi", "plain.mid", "--quiet"], in: directory.path)
+        try #require(plain.status == 0, "\(plain)")
+        let differs = bytes(of: directory.file("plain.mid")) != bytes(of: directory.file("live.mid"))
+        #expect(differs, "the gravity change made no difference")
+    }
+
+    @Test("No JACK server: exit 69 within 2 s, one line naming the server and how to start one")
+    func noServer() throws {
+        let name = "clumsy-absent-\(getpid())"
+        let result = try CLI.run(["run", "default", "--live", "--midi-out", "jack", "--duration", "5"],
+                                 environment: ["JACK_DEFAULT_SERVER": name], timeout: 10)
+        #expect(result.status == 69, "\(result)")
+        #expect(result.elapsed < 2, "took \(result.elapsed) s")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && result.stderr.contains(name) && result.stderr.contains("jackd"), "stderr: \(result.stderr)")
+    }
+
+    @Test("The JACK server dies mid-session: exit 74, files complete, no hang")
+    func serverDies() throws {
+        let directory = try TemporaryDirectory()
+        let jack = try JackServer(directory: directory)
+        defer { jack.stop() }
+        let result = try CLI.run(["run", "default", "--live", "--midi-out", "jack", "--clock-out", "--duration", "60",
+                                  "--midi", "d.mid", "--events", "d.jsonl", "--quiet"],
+                                 environment: jack.environment, in: directory.path, timeout: 30) { _ in
+            usleep(2_000_000)
+            jack.server.stop(signal: SIGKILL)
+        }
+        #expect(result.status == 74 && !result.timedOut, "\(result)")
+        #expect(result.elapsed < 8, "took \(result.elapsed) s after the server died at 2 s")
+        #expect(result.stderr.contains("JACK server") && result.stderr.contains(jack.name), "stderr: \(result.stderr)")
+        _ = try expectCompleteMIDI(directory.file("d.mid"))
+        let log = try liveLog(directory.file("d.jsonl"))
+        #expect(log.last?["kind"] as? String == "end", "the event log was not completed")
+    }
+
+    @Test("ALSA without /dev/snd/seq: exit 69 with one clear line", .enabled(if: !fileExists("/dev/snd/seq"), "a sequencer exists here"))
+    func alsaUnavailable() throws {
+        let result = try CLI.run(["run", "default", "--live", "--midi-out", "alsa", "--duration", "1"])
+        #expect(result.status == 69, "\(result)")
+        #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("/dev/snd/seq"), "stderr: \(result.stderr)")
+    }
+
+    @Test("Studio flags need --live (and --midi-out where they say so): exit 64")
+    func flagsNeedLive() throws {
+        for arguments in [["--midi-out", "jack"], ["--osc-in", "9000"], ["--osc-out", "127.0.0.1:9000"],
+                          ["--live", "--clock-out"], ["--live", "--midi-out", "midi"], ["--live", "--midi-out", "alsa", "--connect", "x:y"]] {
+            let result = try CLI.run(["run", "default", "--duration", "1"] + arguments)
+            #expect(result.status == 64, "\(result)")
+        }
+    }
+}
