@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "PerformanceTests", dependencies: ["Performance", "Theory"]),
         .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
         .testTarget(name: "SoundTests", dependencies: ["Sound"]),
-        .testTarget(name: "SessionTests", dependencies: ["Session"]),
+        .testTarget(name: "SessionTests", dependencies: ["Session", "Studio", "MIDIFile"]),
         .testTarget(name: "StudioTests", dependencies: ["Studio"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Session", "MIDIFile"], resources: [.copy("Golden")]),
     ],
