@@ -201,6 +201,7 @@ struct StudioEndToEndTests {
         #expect(gravity["control"] as? String == "gravity" && gravity["value"] as? Double == 3.5)
         let changedAt = try #require(gravity["t"] as? Double)
         #expect(changedAt > 3 && changedAt < 8, "gravity changed at \(changedAt) s")
+        print("studio: OSC gravity took effect at step \(gravity["step"] as? Int ?? -1) (t = \(changedAt) s)")
 
         // What the independent reader got: the MIDI file's notes, in order per channel, each
         // within one JACK period of its time. jack_midi_dump stamps events with its own frame
