@@ -297,6 +297,30 @@ struct StudioEndToEndTests {
         #expect(log.last?["kind"] as? String == "end", "the event log was not completed")
     }
 
+    @Test("Ctrl-C ends a JACK session with 130; the files are complete and the set replays byte-identically")
+    func interruptAndReplay() throws {
+        let directory = try TemporaryDirectory()
+        let jack = try JackServer(directory: directory)
+        defer { jack.stop() }
+        let result = try CLI.run(["run", "minor-storm", "--live", "--midi-out", "jack", "--clock-out", "--duration", "60",
+                                  "--gravity", "12", "--midi", "i.mid", "--events", "i.jsonl", "--quiet"],
+                                 environment: jack.environment, in: directory.path, timeout: 30) { pid in
+            usleep(2_500_000)
+            kill(pid, SIGINT)
+        }
+        #expect(result.status == 130 && !result.timedOut, "\(result)")
+        _ = try expectCompleteMIDI(directory.file("i.mid"))
+        let log = try liveLog(directory.file("i.jsonl"))
+        let arguments = try #require(log.first?["arguments"] as? [String], "no session line")
+        #expect(arguments.first == "minor-storm" && arguments.contains("--seed") && arguments.contains("12.0"), "\(arguments)")
+        let end = try #require(log.last, "empty log")
+        #expect(end["kind"] as? String == "end", "no end line: \(end)")
+        let replay = try CLI.run(["replay", "i.jsonl", "--midi", "r.mid", "--quiet"], in: directory.path)
+        try #require(replay.status == 0, "\(replay)")
+        let same = bytes(of: directory.file("r.mid")) == bytes(of: directory.file("i.mid"))
+        #expect(same, "the replay of an interrupted set differs from it")
+    }
+
     @Test("ALSA without /dev/snd/seq: exit 69 with one clear line", .enabled(if: !fileExists("/dev/snd/seq"), "a sequencer exists here"))
     func alsaUnavailable() throws {
         let result = try CLI.run(["run", "default", "--live", "--midi-out", "alsa", "--duration", "1"])
