@@ -16,17 +16,18 @@ public final class Simulator {
     private var performer: Performer
     private var kicks: SplitMix64
     private var drops: SplitMix64
-    private var events: [SessionEvent] = []
+    var events: [SessionEvent] = []
     private var notes: [NoteEvent] = []
     private var lastBouncerHit = 0.0
     private var recentDegrees: [Int] = []
-    private var lastKeyHit: [Double]
+    var lastKeyHit: [Double]
     private var stillSince: [Double]
     private let keyTones: [Int]
     private(set) var summary = Summary()
-    private var controls: [Control] = []
-    private var gravity: Double
-    private var speed: Double
+    // Live controls (Simulator+Controls.swift): polled at the start of each step.
+    var controls: [Control] = []
+    var gravity: Double
+    var speed: Double
 
     /// Steps between two checks of the piano-ball rules.
     static let ruleInterval: Int64 = 12
@@ -106,29 +107,6 @@ public final class Simulator {
             for sink in sinks { sink.abandon() }
             throw error
         }
-    }
-
-    /// Applies the polled controls at the start of `step` and logs each.
-    private func apply(at step: Int64) {
-        let now = world.time
-        for control in controls {
-            events.append(.control(time: now, step: step, control: control))
-            switch control {
-            case .gravity(let value):
-                gravity = value
-                world.retune(gravity: gravity, bassSpeed: speed, substeps: configuration.substeps(gravity: gravity, speed: speed))
-            case .speed(let value):
-                speed = value
-                world.retune(gravity: gravity, bassSpeed: speed, substeps: configuration.substeps(gravity: gravity, speed: speed))
-            case .kick:
-                kickBass(at: now)
-            case .drop:
-                for ball in 1..<lastKeyHit.count { dropBall(ball, at: now) }
-            case .tempo:
-                break   // for the sinks: the MIDI clock and the MIDI file's tempo map
-            }
-        }
-        controls.removeAll(keepingCapacity: true)
     }
 
     private func deliver(to sinks: [SessionSink], through time: Double) throws(SessionError) {
@@ -227,7 +205,7 @@ public final class Simulator {
         }
     }
 
-    private func kickBass(at now: Double) {
+    func kickBass(at now: Double) {
         var angle = 0.0
         repeat {
             angle = kicks.uniform(0...(2 * Double.pi))
@@ -239,7 +217,7 @@ public final class Simulator {
         events.append(.kick(time: now))
     }
 
-    private func dropBall(_ ball: Int, at now: Double) {
+    func dropBall(_ ball: Int, at now: Double) {
         let region = configuration.layout.dropRegion
         let r = configuration.preset.piano.radius
         var spot = Vector(drops.uniform(region.minX...region.maxX), drops.uniform(region.minY...region.maxY))
