@@ -10,7 +10,8 @@ struct Run: ParsableCommand {
         discussion: """
         With no --midi or --events, the performance is printed as readable lines, then a summary.
         Exit status: 0 ok, 64 bad flag, 65 bad preset, 66 unknown preset or unreadable file,
-        73 output cannot be created, 74 write error, 130/143 interrupted (files complete up to then).
+        69 no audio device, JACK server or ALSA sequencer, 73 output cannot be created,
+        74 write error or the JACK server went away, 130/143 interrupted (files complete up to then).
         """)
 
     @Argument(help: "A bundled preset's name (see `clumsy presets`) or a path to a preset file.")
