@@ -57,8 +57,11 @@ public final class ALSASequencerOutput: LiveMIDIPort {
 
     public func send(_ message: MIDIBytes, port: Int, at seconds: Double) -> Bool {
         guard !isClosed else { return false }
-        let bytes = [message.status, message.data1, message.data2]
-        if clumsy_seq_send(sequencer, encoder, ports[port], bytes, message.count) < 0 { failures += 1 }
+        var bytes = (message.status, message.data1, message.data2)   // no allocation per event
+        let result = withUnsafeBytes(of: &bytes) { raw in
+            clumsy_seq_send(sequencer, encoder, ports[port], raw.bindMemory(to: UInt8.self).baseAddress, message.count)
+        }
+        if result < 0 { failures += 1 }
         return true
     }
 
