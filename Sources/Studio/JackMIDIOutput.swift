@@ -55,12 +55,15 @@ public final class JackMIDIOutput: LiveMIDIPort {
         leadFrames = max(4 * periodFrames, Int(sampleRate * 0.04))
         self.maximumLag = maximumLag
         portNames = ports
+        // Every property is set, so a throw below runs deinit: mark the state closed first.
         for port in ports where clumsy_jack_add_port(state, port) < 0 {
             clumsy_jack_close(state, 0)
+            isClosed = true
             throw .unavailable("JACK refused the MIDI port \(name):\(port)")
         }
         guard jack_activate(state.pointee.client) == 0 else {
             clumsy_jack_close(state, 0)
+            isClosed = true
             throw .unavailable("JACK refused to activate the client \(name) on server \"\(server)\"")
         }
         for destination in connections {
@@ -69,6 +72,7 @@ public final class JackMIDIOutput: LiveMIDIPort {
                 let result = jack_connect(state.pointee.client, source, destination)
                 if result != 0 && result != EEXIST {
                     clumsy_jack_close(state, 1)
+                    isClosed = true
                     throw .usage("--connect \(destination): JACK cannot connect \(source) to it (no such MIDI input port on server \"\(server)\"; list them with `jack_lsp -t`)")
                 }
             }

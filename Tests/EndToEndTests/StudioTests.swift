@@ -346,6 +346,16 @@ struct StudioEndToEndTests {
         #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("/dev/snd/seq"), "stderr: \(result.stderr)")
     }
 
+    @Test("--connect to a port that does not exist: exit 64 naming it")
+    func connectToNothing() throws {
+        let directory = try TemporaryDirectory()
+        let jack = try JackServer(directory: directory)
+        defer { jack.stop() }
+        let result = try CLI.run(["run", "default", "--live", "--midi-out", "jack", "--connect", "nobody:input", "--duration", "2"],
+                                 environment: jack.environment, timeout: 20)
+        #expect(result.status == 64 && result.stderr.contains("nobody:input") && result.stderr.contains("jack_lsp"), "\(result)")
+    }
+
     @Test("Studio flags need --live (and --midi-out where they say so): exit 64")
     func flagsNeedLive() throws {
         for arguments in [["--midi-out", "jack"], ["--osc-in", "9000"], ["--osc-out", "127.0.0.1:9000"],
@@ -353,5 +363,47 @@ struct StudioEndToEndTests {
             let result = try CLI.run(["run", "default", "--duration", "1"] + arguments)
             #expect(result.status == 64, "\(result)")
         }
+    }
+}
+
+@Suite("Replay without JACK")
+struct ReplayTests {
+    @Test("Logs that are not a finished live run's are refused: 65 naming the file, 66 when missing")
+    func refusals() throws {
+        let directory = try TemporaryDirectory()
+        let offline = try CLI.run(["run", "default", "--duration", "2", "--events", "offline.jsonl", "--quiet"], in: directory.path)
+        try #require(offline.status == 0, "\(offline)")
+        let refused = try CLI.run(["replay", "offline.jsonl", "--midi", "x.mid"], in: directory.path)
+        #expect(refused.status == 65 && refused.stderr.contains("offline.jsonl") && refused.stderr.contains("session line"), "\(refused)")
+        let missing = try CLI.run(["replay", "nothing.jsonl"], in: directory.path)
+        #expect(missing.status == 66 && missing.stderr.contains("nothing.jsonl"), "\(missing)")
+        try directory.write("bad.jsonl", "{\"t\":0,\"kind\":\"session\",\"timestep\":0.004166666666666667,\"arguments\":[\"default\",\"--gravity\",\"500\"]}\n{\"t\":1,\"kind\":\"end\",\"step\":240}\n")
+        let badFlags = try CLI.run(["replay", "bad.jsonl", "--midi", "x.mid"], in: directory.path)
+        #expect(badFlags.status == 65 && badFlags.stderr.contains("bad.jsonl"), "\(badFlags)")
+        #expect(!fileExists(directory.file("x.mid")))
+    }
+
+    @Test("A hand-written live log replays its controls: the same notes as the run it describes")
+    func handWritten() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("set.jsonl", """
+            {"t":0.000000,"kind":"session","clumsy":"0.1.0","preset":"default","seed":"3","timestep":0.004166666666666667,"arguments":["default","--seed","3"]}
+            {"t":2.000000,"kind":"control","step":480,"control":"speed","value":4}
+            {"t":3.000000,"kind":"control","step":720,"control":"drop"}
+            {"t":6.000000,"kind":"end","step":1440}
+
+            """)
+        let a = try CLI.run(["replay", "set.jsonl", "--midi", "a.mid", "--events", "a.jsonl", "--quiet"], in: directory.path)
+        let b = try CLI.run(["replay", "set.jsonl", "--midi", "b.mid", "--quiet"], in: directory.path)
+        let plain = try CLI.run(["run", "default", "--seed", "3", "--duration", "6", "--midi", "p.mid", "--quiet"], in: directory.path)
+        try #require(a.status == 0 && b.status == 0 && plain.status == 0, "\(a)\n\(b)\n\(plain)")
+        let same = bytes(of: directory.file("a.mid")) == bytes(of: directory.file("b.mid"))
+        let changed = bytes(of: directory.file("a.mid")) != bytes(of: directory.file("p.mid"))
+        #expect(same && changed)
+        let log = try liveLog(directory.file("a.jsonl"))
+        #expect(log.filter { $0["kind"] as? String == "control" }.map { $0["step"] as? Int } == [480, 720])
+        #expect(log.filter { $0["kind"] as? String == "drop" }.allSatisfy { $0["t"] as? Double == 3 })
+        #expect(log.filter { $0["kind"] as? String == "drop" }.count == 4)
+        #expect(log.last?["step"] as? Int == 1440)
     }
 }
