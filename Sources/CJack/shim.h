@@ -35,6 +35,7 @@ typedef struct {
     _Atomic uint64_t late;          /* events whose frame had passed: sent at offset 0 */
     _Atomic uint64_t dropped;       /* events a full port buffer refused */
     _Atomic int64_t worst_late;     /* frames, largest lateness */
+    _Atomic uint64_t cycles;        /* process cycles run: a server that stops cycling has stalled */
     clumsy_jack_event ring[CLUMSY_JACK_RING];
 } clumsy_jack_state;
 
@@ -72,6 +73,7 @@ static int clumsy_jack_process(jack_nframes_t nframes, void *arg) {
         tail++;
     }
     atomic_store_explicit(&s->tail, tail, memory_order_release);
+    atomic_fetch_add_explicit(&s->cycles, 1, memory_order_release);
     return 0;
 }
 
@@ -142,6 +144,8 @@ static inline uint64_t clumsy_jack_delivered(clumsy_jack_state *s) { return atom
 static inline uint64_t clumsy_jack_late(clumsy_jack_state *s) { return atomic_load(&s->late); }
 static inline uint64_t clumsy_jack_dropped(clumsy_jack_state *s) { return atomic_load(&s->dropped); }
 static inline int64_t clumsy_jack_worst_late(clumsy_jack_state *s) { return atomic_load(&s->worst_late); }
+
+static inline uint64_t clumsy_jack_cycles(clumsy_jack_state *s) { return atomic_load_explicit(&s->cycles, memory_order_acquire); }
 
 static inline jack_port_t *clumsy_jack_port(clumsy_jack_state *s, int index) { return s->ports[index]; }
 

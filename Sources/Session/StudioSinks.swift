@@ -81,7 +81,7 @@ public final class LiveMIDISink: SessionSink, ControlSource {
     private func send(_ message: MIDIBytes, port index: Int, at time: Double) {
         guard failure == nil else { return }
         if !port.send(message, port: index, at: time) {
-            failure = .io("\(what) went away during the session; the files hold everything up to then")
+            failure = .io("\(what) went away (or stopped running) during the session; the files hold everything up to then")
         }
     }
 
@@ -129,7 +129,7 @@ public final class LiveMIDISink: SessionSink, ControlSource {
 
     public func poll(step: Int64, into controls: inout [Control]) -> Bool {
         if failure == nil && port.isGone {
-            failure = .io("\(what) went away during the session; the files hold everything up to then")
+            failure = .io("\(what) went away (or stopped running) during the session; the files hold everything up to then")
         }
         return failure == nil
     }

@@ -93,15 +93,41 @@ public final class JackMIDIOutput: LiveMIDIPort {
         origin &+ UInt32(truncatingIfNeeded: Int64((seconds * sampleRate).rounded()))
     }
 
-    public var isGone: Bool { clumsy_jack_is_shut_down(state) != 0 }
+    public var isGone: Bool { isStalled || (!isClosed && clumsy_jack_is_shut_down(state) != 0) }
+    private var isStalled = false
+    private var lastCycles: UInt64 = 0
+    private var lastCycleSeen = 0.0
+    /// Seconds without a single process cycle after which the server counts as stalled.
+    public static let stallTimeout = 2.0
+
+    /// Notes when the server last ran a cycle; marks it stalled after `stallTimeout` without one.
+    private func checkProgress() {
+        let cycles = clumsy_jack_cycles(state)
+        let now = Self.monotonicSeconds()
+        if cycles != lastCycles || lastCycleSeen == 0 {
+            lastCycles = cycles
+            lastCycleSeen = now
+        } else if now - lastCycleSeen > Self.stallTimeout {
+            isStalled = true
+        }
+    }
+
+    private static func monotonicSeconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
+    }
 
     public func send(_ message: MIDIBytes, port: Int, at seconds: Double) -> Bool {
         guard !isClosed else { return false }
         startIfNeeded()
         let at = frame(seconds)
         while clumsy_jack_push(state, at, Int32(port), Int32(message.count), message.status, message.data1, message.data2) == 0 {
+            // The ring is full: the callback empties it every period. A server that runs no
+            // cycle for `stallTimeout` (stopped, hung) counts as gone rather than hanging the session.
+            checkProgress()
             if isGone { return false }
-            usleep(1000)   // the ring is full: the callback empties it every period
+            usleep(1000)
         }
         return !isGone
     }
@@ -111,6 +137,7 @@ public final class JackMIDIOutput: LiveMIDIPort {
         startIfNeeded()
         let client = state.pointee.client
         while true {
+            checkProgress()
             if isGone || shouldStop() { return }
             let now = jack_frame_time(client)
             // Frames until this session time must be queued (lead frames before it sounds).
@@ -134,10 +161,23 @@ public final class JackMIDIOutput: LiveMIDIPort {
         while clumsy_jack_pending(state) > 0 && !isGone && waited < timeout {
             usleep(5000)
             waited += 0.005
+            checkProgress()
+        }
+        if !isGone {
+            // Is the server still cycling? (A stopped server would not answer the deactivate.)
+            let before = clumsy_jack_cycles(state)
+            var quiet = 0.0
+            while clumsy_jack_cycles(state) == before && quiet < Self.stallTimeout && clumsy_jack_is_shut_down(state) == 0 {
+                usleep(5000)
+                quiet += 0.005
+            }
+            if clumsy_jack_cycles(state) == before && clumsy_jack_is_shut_down(state) == 0 { isStalled = true }
         }
         finalReport = report()
         deliveredAtClose = clumsy_jack_delivered(state)
-        clumsy_jack_close(state, isGone ? 0 : 1)
+        // A stalled server would not answer a deactivate or close: leave the client to the
+        // process's exit then (the callback, if it ever runs again, finds its state intact).
+        if !isStalled { clumsy_jack_close(state, clumsy_jack_is_shut_down(state) != 0 ? 0 : 1) }
     }
 
     private var finalReport: String?

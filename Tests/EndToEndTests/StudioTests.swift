@@ -54,9 +54,14 @@ final class Background {
     deinit { stop() }
 }
 
-/// A JACK server of its own (`jackd --no-realtime -d dummy -r 48000 -p 256`) under a unique name.
+/// A JACK server of its own (`jackd --no-realtime -n <name> -d dummy -r 48000 -p 256`).
+///
+/// JACK's shared-memory registry holds at most 8 servers, and the entry of a server that was
+/// killed is reclaimed only when a server of the same name starts again. So the tests use a
+/// few fixed names (`clumsy-test-1` … `-4`), taking the first that starts: a name in use by a
+/// parallel run is skipped, and a killed server's entry is reclaimed by the next run.
 final class JackServer {
-    let name = "clumsy-test-\(getpid())-\(UUID().uuidString.prefix(8))"
+    let name: String
     let server: Background
     var environment: [String: String] { ["JACK_DEFAULT_SERVER": name] }
     var fullEnvironment: [String: String] {
@@ -66,21 +71,31 @@ final class JackServer {
         return environment
     }
 
+    static let names = (1...4).map { "clumsy-test-\($0)" }
+
     init(directory: TemporaryDirectory) throws {
-        var environment = CLI.environment
-        environment["JACK_DEFAULT_SERVER"] = name
-        environment["JACK_NO_AUDIO_RESERVATION"] = "1"
-        server = try Background(jackd!, ["--no-realtime", "-n", name, "-d", "dummy", "-r", "48000", "-p", "256"],
-                                environment: environment, output: directory.file("jackd.log"))
-        // Ready when jack_lsp can talk to it.
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            let probe = try CLI.run([], executable: jackLsp!, environment: ["JACK_DEFAULT_SERVER": name], timeout: 5)
-            if probe.status == 0 && probe.stdout.contains("system:") { return }
-            usleep(100_000)
+        var failures: [String] = []
+        for name in Self.names {
+            var environment = CLI.environment
+            environment["JACK_DEFAULT_SERVER"] = name
+            environment["JACK_NO_AUDIO_RESERVATION"] = "1"
+            let server = try Background(jackd!, ["--no-realtime", "-n", name, "-d", "dummy", "-r", "48000", "-p", "256"],
+                                        environment: environment, output: directory.file("jackd-\(name).log"))
+            // Ready when jack_lsp can talk to it; a server that exits (name taken) is skipped.
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline && server.isRunning {
+                let probe = try CLI.run([], executable: jackLsp!, environment: ["JACK_DEFAULT_SERVER": name], timeout: 5)
+                if probe.status == 0 && probe.stdout.contains("system:") && server.isRunning {
+                    self.name = name
+                    self.server = server
+                    return
+                }
+                usleep(100_000)
+            }
+            server.stop()
+            failures.append("\(name): \(server.output.suffix(300))")
         }
-        server.stop()
-        throw JackNotStarted(log: server.output)
+        throw JackNotStarted(log: failures.joined(separator: "\n"))
     }
 
     /// A `jack_midi_dump -a <client>` reader (absolute frame times).
@@ -337,6 +352,26 @@ struct StudioEndToEndTests {
         try #require(replay.status == 0, "\(replay)")
         let same = bytes(of: directory.file("r.mid")) == bytes(of: directory.file("i.mid"))
         #expect(same, "the replay of an interrupted set differs from it")
+    }
+
+    @Test("A JACK server that stops running cycles (SIGSTOP): exit 74 within seconds, files complete, no hang")
+    func serverStalls() throws {
+        let directory = try TemporaryDirectory()
+        let jack = try JackServer(directory: directory)
+        defer {
+            kill(jack.server.process.processIdentifier, SIGCONT)
+            jack.stop()
+        }
+        let result = try CLI.run(["run", "default", "--live", "--midi-out", "jack", "--duration", "60",
+                                  "--midi", "s.mid", "--events", "s.jsonl", "--quiet"],
+                                 environment: jack.environment, in: directory.path, timeout: 30) { _ in
+            usleep(2_000_000)
+            kill(jack.server.process.processIdentifier, SIGSTOP)
+        }
+        #expect(result.status == 74 && !result.timedOut, "\(result)")
+        #expect(result.elapsed < 10, "took \(result.elapsed) s after the server stopped at 2 s")
+        _ = try expectCompleteMIDI(directory.file("s.mid"))
+        #expect(try liveLog(directory.file("s.jsonl")).last?["kind"] as? String == "end", "the event log was not completed")
     }
 
     @Test("ALSA without /dev/snd/seq: exit 69 with one clear line", .enabled(if: !fileExists("/dev/snd/seq"), "a sequencer exists here"))
