@@ -1,7 +1,7 @@
 # Clumsy — two commands do everything on a fresh Debian machine:
 #   make run    install what is missing, build, render the default session into out/
 #   make test   install what is missing, build, run every test
-# Other targets: make bench, make soak, make fuzz, make clean.
+# Other targets: make bench, make soak, make fuzz, make docs, make clean.
 
 SHELL := /bin/bash
 SWIFT ?= swift
@@ -9,15 +9,15 @@ OUT ?= out
 DURATION ?= 60
 
 # Debian packages: C libraries, the General MIDI SoundFonts, the LADSPA delay, sox and the
-# fluidsynth command (audio checks and benchmarks), valgrind (leak test).
+# fluidsynth command (audio checks and benchmarks), valgrind (leak test), procps (pgrep in the signal tests).
 # Studio: JACK, ALSA and liblo headers; jackd2 (jackd, jack_midi_dump) and liblo-tools (oscsend,
 # oscdump) for the tests, which start their own dummy-backend JACK server and stop it again.
-DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb-soundfont cmt sox fluidsynth valgrind time \
+DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb-soundfont cmt sox fluidsynth valgrind time procps \
 	libjack-jackd2-dev libasound2-dev liblo-dev jackd2 liblo-tools
 # Python's mido is the independent MIDI reader the end-to-end tests compare against.
 PYTHON_PACKAGES := mido
 
-.PHONY: run test deps build release soak fuzz bench clean
+.PHONY: run test deps build release soak fuzz bench clean docs
 
 deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || echo $$p; done); \
@@ -68,6 +68,11 @@ fuzz: deps
 
 clean:
 	rm -rf .build $(OUT)
+
+# Regenerates the settings reference in Presets/README.md and the flags of `clumsy run`
+# (Sources/clumsy/SettingFlags.swift) from the settings table (Sources/Presets/Settings.swift).
+docs:
+	$(SWIFT) run clumsy-docs
 
 # Benchmarks (Benchmarks/bench.sh): one Markdown table in under ten minutes, release build.
 # bench-smoke runs the same code with tiny durations (seconds) on the debug build, so it never rots.

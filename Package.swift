@@ -13,6 +13,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
     ],
     targets: [
         // System libraries from Debian (libchipmunk-dev, libfluidsynth-dev).
@@ -29,27 +30,37 @@ let package = Package(
         // checks still apply; debug builds and tests keep the runtime checks.
         .target(name: "Physics", dependencies: ["CChipmunk"], swiftSettings: uncheckedExclusivityInRelease),
         .target(name: "Performance", dependencies: ["Theory"]),
-        .target(name: "FileOutput"),
+        // One way to write a file (swift-system's FilePath, FileDescriptor and Errno underneath).
+        .target(name: "FileOutput", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "MIDIFile", dependencies: ["FileOutput"]),
-        .target(name: "Sound", dependencies: ["CFluidSynth"]),
+        .target(name: "Sound", dependencies: ["CFluidSynth", "FileOutput"]),
         .target(name: "Studio", dependencies: ["CJack", "CALSA", "CLo"]),
-        .target(name: "Session", dependencies: ["Theory", "Physics", "Performance", "MIDIFile", "Sound", "FileOutput", "Studio"],
+        // The preset format, strict JSON, the settings table, validation and the bundled library.
+        .target(name: "Presets", dependencies: ["Theory", "Performance", "FileOutput"]),
+        .target(name: "Session", dependencies: ["Theory", "Physics", "Performance", "Presets", "MIDIFile", "Sound", "FileOutput", "Studio"],
                 swiftSettings: uncheckedExclusivityInRelease),
+        // What only tests use: the preset fuzzer and the JSON writer.
+        .target(name: "TestSupport", dependencies: ["Presets", "Session"]),
         .executableTarget(name: "clumsy", dependencies: [
-            "Session",
+            "Session", "Presets", "FileOutput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `make bench`: in-process bare Chipmunk stepping versus the full simulator (Benchmarks/bench.sh).
-        .executableTarget(name: "clumsy-bench", dependencies: ["Session", "Physics"], path: "Sources/ClumsyBench"),
+        // `make docs`: the settings reference and the generated flags, from the settings table.
+        .executableTarget(name: "clumsy-docs", dependencies: ["Presets"], path: "Sources/ClumsyDocs"),
+        .executableTarget(name: "clumsy-bench", dependencies: [
+            "Session", "Physics", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], path: "Sources/ClumsyBench"),
 
         .testTarget(name: "TheoryTests", dependencies: ["Theory"]),
         .testTarget(name: "PhysicsTests", dependencies: ["Physics"]),
         .testTarget(name: "PerformanceTests", dependencies: ["Performance", "Theory"]),
         .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
         .testTarget(name: "SoundTests", dependencies: ["Sound"]),
-        .testTarget(name: "SessionTests", dependencies: ["Session", "Studio", "MIDIFile"]),
+        .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
+        .testTarget(name: "SessionTests", dependencies: ["Session", "TestSupport", "Studio", "MIDIFile"]),
         .testTarget(name: "StudioTests", dependencies: ["Studio"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["Session", "MIDIFile"], resources: [.copy("Golden")]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Session", "MIDIFile"], exclude: ["Help"], resources: [.copy("Golden")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,18 +1,15 @@
-/// An output file that appears at its final path atomically, or not at all.
+/// An output file that appears at its final path atomically, or not at all: an
+/// `OutputFile` (the one way Clumsy creates outputs) with a 64 KiB write buffer.
 ///
-/// Bytes are written, through a 64 KiB buffer, to a hidden temporary file
-/// (`.<basename>.<pid>.<random>.tmp`) in the same directory as `path`.
-/// `commit()` renames it over `path` in one step; until then any earlier
-/// file at `path` is untouched, and it stays untouched if anything fails.
-/// `abandon()` (also run by `deinit` and after any write failure) deletes
-/// the temporary file, so error paths never leave debris behind.
+/// Bytes go to a hidden temporary beside the target (see `TemporaryName`); `commit()`
+/// renames it over the target in one step; until then any earlier file there is untouched,
+/// and it stays untouched if anything fails. `abandon()` (also run by `deinit` and after any
+/// write failure) deletes the temporary, so error paths never leave debris behind.
 ///
-/// Creating the temporary file happens in `init`, so a bad output path is
-/// reported before any expensive work starts.
-///
-/// A path that names an existing special file (a device such as /dev/null or
-/// /dev/full, a FIFO) is written directly: there is nothing to rename over, and
-/// renaming over a device node would replace it.
+/// The temporary is created in `init`, so a bad output path is reported before any
+/// expensive work starts. A symbolic link is written through (its target is replaced, the
+/// link stays); a special file (a device such as /dev/null or /dev/full, a FIFO) is
+/// written in place.
 ///
 /// Not thread-safe: use from one thread (or actor) at a time.
 public final class AtomicFile {
@@ -21,8 +18,8 @@ public final class AtomicFile {
 
     /// The final path, as given to `init`.
     public let path: String
-    /// The hidden temporary file in the same directory, replaced onto `path` by `commit()`.
-    public let temporaryPath: String
+    /// Where the bytes go until `commit()`: the hidden temporary, or the special file itself.
+    public var temporaryPath: String { file.writePath.string }
 
     private enum State {
         case open
@@ -31,56 +28,21 @@ public final class AtomicFile {
         case abandoned
     }
 
+    private let file: OutputFile
     private let output: BufferedDescriptor
     private var state: State = .open
     /// True when `path` is a special file written in place (no temporary, no rename).
-    public let isDirect: Bool
+    public var isDirect: Bool { file.isInPlace }
 
-    /// Creates the temporary file next to `path` (mode 0644 before umask,
-    /// `O_CREAT|O_EXCL`).
+    /// Resolves `path` (`OutputTarget`) and creates its temporary (mode 0644 before umask,
+    /// `O_CREAT|O_EXCL`) or opens the special file.
     ///
-    /// - Throws: `FileOutputError.cannotCreate` with the `strerror` text if
-    ///   the directory is missing or not writable, or if `path` names a directory.
+    /// - Throws: `FileOutputError.cannotCreate` with the reason if the directory is
+    ///   missing or not writable, the name is too long, or `path` names a directory.
     public init(path: String) throws(FileOutputError) {
-        guard !path.isEmpty else {
-            throw .cannotCreate(path: path, reason: "the output path is empty")
-        }
-        let (directory, basename) = AtomicFile.split(path)
-        guard !basename.isEmpty, basename != ".", basename != ".." else {
-            throw .cannotCreate(path: path, reason: "the output path names a directory, not a file")
-        }
-        if POSIX.isDirectory(path) {
-            throw .cannotCreate(path: path, reason: "a directory already exists at that path")
-        }
         self.path = path
-        if POSIX.isSpecialFile(path) {
-            do {
-                let fd = try POSIX.open(path, POSIX.writeOnly, mode: 0)
-                self.temporaryPath = path
-                self.output = BufferedDescriptor(fd: fd, capacity: AtomicFile.bufferCapacity)
-                self.isDirect = true
-                return
-            } catch {
-                throw .cannotCreate(path: path, reason: error.text)
-            }
-        }
-        self.isDirect = false
-        let shortName = String(basename.prefix(100))
-        var attempt = 0
-        while true {
-            let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-            let candidate = "\(directory)/.\(shortName).\(POSIX.processID).\(suffix).tmp"
-            do {
-                let fd = try POSIX.open(candidate, POSIX.createExclusiveFlags | POSIX.writeOnly, mode: 0o644)
-                self.temporaryPath = candidate
-                self.output = BufferedDescriptor(fd: fd, capacity: AtomicFile.bufferCapacity)
-                return
-            } catch {
-                attempt += 1
-                if error.code == POSIX.alreadyExists && attempt < 16 { continue }
-                throw .cannotCreate(path: path, reason: error.text)
-            }
-        }
+        file = try OutputFile(path: path)
+        output = BufferedDescriptor(fd: file.descriptor!, capacity: AtomicFile.bufferCapacity)
     }
 
     deinit {
@@ -162,10 +124,10 @@ public final class AtomicFile {
         }
     }
 
-    /// Flushes, closes and renames the temporary file onto `path`,
-    /// atomically replacing any earlier file there. No `fsync`.
+    /// Flushes and commits the `OutputFile`: the temporary is renamed onto `path` (synced
+    /// first when it replaces an earlier file), or the special file is closed.
     /// Calling `write` or `commit` afterwards is a programmer error.
-    /// - Throws: `.writeFailed` if flushing or closing fails, `.commitFailed`
+    /// - Throws: `.writeFailed` if flushing, syncing or closing fails, `.commitFailed`
     ///   if the rename fails; in both cases the temporary file is deleted and
     ///   the earlier file at `path` is left untouched.
     public func commit() throws(FileOutputError) {
@@ -176,16 +138,10 @@ public final class AtomicFile {
             throw fail(.writeFailed(path: path, reason: error.text))
         }
         do {
-            try output.close()
+            try file.commit()
         } catch {
-            throw fail(.writeFailed(path: path, reason: "closing the file: \(error.text)"))
-        }
-        if !isDirect {
-            do {
-                try POSIX.rename(temporaryPath, path)
-            } catch {
-                throw fail(.commitFailed(path: path, reason: error.text))
-            }
+            state = .failed(error)
+            throw error
         }
         state = .committed
     }
@@ -195,8 +151,8 @@ public final class AtomicFile {
     public func abandon() {
         switch state {
         case .open:
-            output.closeIgnoringErrors()
-            if !isDirect { POSIX.unlinkIgnoringErrors(temporaryPath) }
+            output.discard()
+            file.abandon()
             state = .abandoned
         case .failed:
             state = .abandoned
@@ -217,18 +173,10 @@ public final class AtomicFile {
     /// Cleans up after a failure and remembers the error for later calls.
     private func fail(_ error: FileOutputError) -> FileOutputError {
         if case .open = state {
-            output.closeIgnoringErrors()
-            if !isDirect { POSIX.unlinkIgnoringErrors(temporaryPath) }
+            output.discard()
+            file.abandon()
         }
         state = .failed(error)
         return error
-    }
-
-    /// Splits "a/b/c.mid" into ("a/b", "c.mid"); "c.mid" into (".", "c.mid").
-    static func split(_ path: String) -> (directory: String, basename: String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-        let directory = String(path[..<slash])
-        let basename = String(path[path.index(after: slash)...])
-        return (directory.isEmpty ? "/" : directory, basename)
     }
 }

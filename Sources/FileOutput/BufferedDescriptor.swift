@@ -1,10 +1,12 @@
-/// A file descriptor with a fixed-size write buffer in front of it.
+import SystemPackage
+
+/// A fixed-size write buffer in front of a file descriptor that someone else owns (and closes).
 ///
-/// The buffer is flushed with `write(2)` when it would overflow, on
-/// `flush()`, and before `close()`. Every system call result is checked.
+/// The buffer is flushed with `write(2)` when it would overflow and on `flush()`. Every
+/// system call result is checked.
 final class BufferedDescriptor {
-    /// The descriptor; owned, closed by `close()` or `deinit`.
-    let fd: Int32
+    /// The descriptor written to; not owned.
+    let fd: FileDescriptor
     /// Buffer capacity in bytes.
     let capacity: Int
     /// Bytes currently held in memory, not yet written to the descriptor.
@@ -12,10 +14,9 @@ final class BufferedDescriptor {
     /// Bytes already handed to `write(2)` successfully.
     private(set) var flushedCount = 0
     private let storage: UnsafeMutableRawPointer
-    private var isClosed = false
 
-    /// Takes ownership of `fd`; `capacity` is the buffer size in bytes (> 0).
-    init(fd: Int32, capacity: Int) {
+    /// Writes to `fd`; `capacity` is the buffer size in bytes (> 0).
+    init(fd: FileDescriptor, capacity: Int) {
         precondition(capacity > 0, "buffer capacity must be positive")
         self.fd = fd
         self.capacity = capacity
@@ -24,7 +25,6 @@ final class BufferedDescriptor {
 
     deinit {
         storage.deallocate()
-        if !isClosed { try? POSIX.close(fd) }
     }
 
     /// Total bytes accepted so far (flushed plus buffered).
@@ -33,7 +33,6 @@ final class BufferedDescriptor {
     /// Appends bytes, flushing first if they do not fit; writes blocks at
     /// least as large as the buffer straight through.
     func append(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
-        precondition(!isClosed, "write after close")
         let count = bytes.count
         guard count > 0, let base = bytes.baseAddress else { return }
         if count > capacity - bufferedCount { try flush() }
@@ -48,7 +47,6 @@ final class BufferedDescriptor {
 
     /// Appends a single byte.
     func append(byte: UInt8) throws(SystemError) {
-        precondition(!isClosed, "write after close")
         if bufferedCount == capacity { try flush() }
         storage.storeBytes(of: byte, toByteOffset: bufferedCount, as: UInt8.self)
         bufferedCount += 1
@@ -64,16 +62,6 @@ final class BufferedDescriptor {
         flushedCount += count
     }
 
-    /// Closes the descriptor without flushing. Idempotent.
-    func close() throws(SystemError) {
-        guard !isClosed else { return }
-        isClosed = true
-        bufferedCount = 0
-        try POSIX.close(fd)
-    }
-
-    /// Closes, ignoring any error. Idempotent.
-    func closeIgnoringErrors() {
-        try? close()
-    }
+    /// Forgets buffered bytes (before the descriptor is closed on an error path).
+    func discard() { bufferedCount = 0 }
 }

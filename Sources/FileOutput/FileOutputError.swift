@@ -33,7 +33,8 @@ public enum FileOutputError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .cannotCreate(let path, let reason):
-            return "cannot create output file '\(path)': \(reason) (its directory must exist and be writable)"
+            let hint = reason.hasPrefix("the ") || reason.hasPrefix("a ") || reason.hasPrefix("too many") ? "" : " (its directory must exist and be writable)"
+            return "cannot create output file '\(path)': \(reason)\(hint)"
         case .writeFailed(let path, let reason):
             return "cannot write output file '\(path)': \(reason)"
         case .commitFailed(let path, let reason):

@@ -1,8 +1,10 @@
+import SystemPackage
+
 /// An anonymous scratch file for staging a stream of bytes that is later
 /// copied into an `AtomicFile` (for example one MIDI track whose length is
 /// only known at the end).
 ///
-/// The file is created in a given directory and unlinked immediately, so it
+/// The file is created in a given directory (named like every temporary, see `TemporaryName`) and unlinked immediately, so it
 /// never shows up in a directory listing and vanishes when closed, even if
 /// the process crashes. Writes go through an in-memory buffer of
 /// `bufferCapacity` bytes, so memory use stays flat however much is spooled.
@@ -17,6 +19,7 @@ public final class SpoolFile {
     /// In-memory buffer size in bytes.
     public let bufferCapacity: Int
 
+    private let fd: FileDescriptor
     private let storage: BufferedDescriptor
     private var failure: FileOutputError?
     private var isClosed = false
@@ -31,30 +34,32 @@ public final class SpoolFile {
         precondition(bufferCapacity > 0, "spool buffer capacity must be positive")
         self.outputPath = outputPath
         self.bufferCapacity = bufferCapacity
+        let folder = FilePath(directory)
+        TemporaryName.removeStale(in: folder)
         var attempt = 0
         while true {
-            let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-            let candidate = "\(directory)/.spool.\(POSIX.processID).\(suffix).tmp"
+            let candidate = folder.appending(TemporaryName.make(for: "spool"))
             do {
-                let fd = try POSIX.open(candidate, POSIX.createExclusiveFlags | POSIX.readWrite, mode: 0o600)
+                let fd = try POSIX.openForWriting(candidate, exclusive: true, readable: true)
                 POSIX.unlinkIgnoringErrors(candidate)
+                self.fd = fd
                 self.storage = BufferedDescriptor(fd: fd, capacity: bufferCapacity)
                 return
             } catch {
                 attempt += 1
-                if error.code == POSIX.alreadyExists && attempt < 16 { continue }
+                if error.code == Errno.fileExists.rawValue && attempt < 16 { continue }
                 throw .cannotCreate(path: outputPath, reason: "creating a temporary spool file in '\(directory)': \(error.text)")
             }
         }
     }
 
+    deinit { close() }
+
     /// Where to spool for an output at `path`: its directory ("." if it has none), where
     /// `AtomicFile` puts its temporary file; for a special file (/dev/full, a FIFO), `$TMPDIR` or /tmp.
     public static func directory(of path: String) -> String {
-        if POSIX.isSpecialFile(path) {
-            return POSIX.temporaryDirectory
-        }
-        return AtomicFile.split(path).directory
+        guard let target = try? OutputTarget(path: path) else { return "." }
+        return target.isSpecial ? POSIX.temporaryDirectory.string : target.directory.string
     }
 
     /// Total bytes spooled so far (on disk plus buffered).
@@ -102,7 +107,7 @@ public final class SpoolFile {
             let wanted = min(chunkSize, total - offset)
             let got: Int
             do {
-                got = try POSIX.pread(storage.fd, chunk.baseAddress!, wanted, offset)
+                got = try POSIX.pread(fd, chunk.baseAddress!, wanted, offset)
             } catch {
                 throw fail(SystemError(code: error.code, step: "reading back the temporary spool"))
             }
@@ -118,7 +123,8 @@ public final class SpoolFile {
     public func close() {
         guard !isClosed else { return }
         isClosed = true
-        storage.closeIgnoringErrors()
+        storage.discard()
+        try? POSIX.close(fd)
     }
 
     private func checkUsable() throws(FileOutputError) {

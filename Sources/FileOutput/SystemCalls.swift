@@ -1,3 +1,5 @@
+import SystemPackage
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -7,167 +9,288 @@ import Darwin
 #endif
 
 /// An operating-system error: the `errno` value and its `strerror` text.
-struct SystemError: Error, Equatable {
+public struct SystemError: Error, Equatable, Sendable {
     /// The `errno` value.
-    var code: Int32
+    public var code: Int32
     /// Optional step description prefixed to the text, e.g. "closing".
-    var step: String?
+    public var step: String?
+
+    /// An error with `errno` value `code`.
+    public init(code: Int32, step: String? = nil) {
+        self.code = code
+        self.step = step
+    }
+
+    init(_ errno: Errno, step: String? = nil) {
+        self.init(code: errno.rawValue, step: step)
+    }
 
     /// `strerror(code)`, prefixed with the failing step if there is one.
-    var text: String {
+    public var text: String {
         let message = String(cString: strerror(code))
         if let step { return "\(step): \(message)" }
         return message
     }
 
-    /// The current thread's `errno`, captured immediately after a failed call.
-    static func current(_ step: String? = nil) -> SystemError {
-        SystemError(code: errno, step: step)
-    }
+    /// True for "file too large" (a `ulimit -f` limit): handled like a full disk.
+    var isOutOfSpace: Bool { code == ENOSPC || code == EFBIG || code == EDQUOT }
 }
 
-/// Thin, module-qualified wrappers over the POSIX calls this module uses,
-/// so that methods named `write`/`close` never shadow the system functions.
+/// A request to give up on blocking system calls, raised from a signal handler.
+///
+/// Clumsy installs its SIGINT/SIGTERM/SIGHUP/SIGQUIT handlers without `SA_RESTART`, so a
+/// signal makes a blocked `open` (a FIFO without a reader) or `write` (a stalled pipe) fail
+/// with `EINTR`. Every loop in this module retries `EINTR` only while no interruption was
+/// requested; after one it fails, and writes to a descriptor that is not writable within
+/// `Interruption.writeGrace` fail too, so a stop never waits on a reader that went away.
+public enum Interruption {
+    private static let signal = Atomic<Int32>(0)
+
+    /// Records the signal (async-signal-safe: one atomic store).
+    public static func request(_ number: Int32) {
+        _ = signal.compareExchange(expected: 0, desired: number, ordering: .relaxed)
+    }
+
+    /// The signal that asked to stop, or 0.
+    public static var requested: Int32 { signal.load(ordering: .relaxed) }
+
+    /// True once a stop was requested.
+    public static var isRequested: Bool { requested != 0 }
+
+    /// How long, in milliseconds, a write after a stop request may wait for its reader.
+    public static let writeGrace: Int32 = 200
+}
+
+/// The few system calls this module makes, on swift-system's `FileDescriptor` and `FilePath`.
+///
+/// swift-system retries `EINTR` itself when asked (`retryOnInterrupt`); here it is told not
+/// to, and `interruptible` retries only while no stop was requested (see `Interruption`).
+/// What swift-system 1.8 lacks — `rename`, `unlink`, `fsync`, `readlink`, `realpath`,
+/// `statvfs`, `kill`, `poll` — is called from Glibc here, and only here.
 enum POSIX {
-    /// `open(2)`; returns the descriptor or throws the `errno`.
-    static func open(_ path: String, _ flags: Int32, mode: mode_t) throws(SystemError) -> Int32 {
+    /// Runs `body` again after `EINTR` unless a stop was requested.
+    static func interruptible<T>(_ body: () throws(Errno) -> T) throws(SystemError) -> T {
         while true {
-            #if canImport(Glibc)
-            let fd = Glibc.open(path, flags, mode)
-            #elseif canImport(Musl)
-            let fd = Musl.open(path, flags, mode)
-            #else
-            let fd = Darwin.open(path, flags, mode)
-            #endif
-            if fd >= 0 { return fd }
-            if errno == EINTR { continue }
-            throw SystemError.current()
+            do {
+                return try body()
+            } catch .interrupted where !Interruption.isRequested {
+                continue
+            } catch {
+                throw SystemError(error)
+            }
         }
     }
 
-    /// Writes all `count` bytes, retrying after partial writes and `EINTR`.
-    static func writeAll(_ fd: Int32, _ base: UnsafeRawPointer, _ count: Int) throws(SystemError) {
+    /// Opens `path` for writing (a special file in place, or a new file with `O_CREAT|O_EXCL`).
+    static func openForWriting(_ path: FilePath, exclusive: Bool, readable: Bool = false) throws(SystemError) -> FileDescriptor {
+        var options: FileDescriptor.OpenOptions = [.closeOnExec]
+        if exclusive { options.formUnion([.create, .exclusiveCreate]) }
+        let mode: FileDescriptor.AccessMode = readable ? .readWrite : .writeOnly
+        return try interruptible { () throws(Errno) in
+            do {
+                return try FileDescriptor.open(path, mode, options: options,
+                                               permissions: exclusive ? [.ownerReadWrite, .groupRead, .otherRead] : nil,
+                                               retryOnInterrupt: false)
+            } catch let error as Errno {
+                throw error
+            } catch {
+                throw Errno.ioError
+            }
+        }
+    }
+
+    /// Opens an input for reading without blocking (a FIFO opens at once; it is refused by the caller).
+    static func openForReading(_ path: FilePath) throws(SystemError) -> FileDescriptor {
+        try interruptible { () throws(Errno) in
+            do {
+                return try FileDescriptor.open(path, .readOnly, options: [.closeOnExec, .nonBlocking], retryOnInterrupt: false)
+            } catch let error as Errno {
+                throw error
+            } catch {
+                throw Errno.ioError
+            }
+        }
+    }
+
+    /// Writes all `count` bytes, retrying after partial writes.
+    static func writeAll(_ fd: FileDescriptor, _ base: UnsafeRawPointer, _ count: Int) throws(SystemError) {
         var done = 0
         while done < count {
-            #if canImport(Glibc)
-            let n = Glibc.write(fd, base + done, count - done)
-            #elseif canImport(Musl)
-            let n = Musl.write(fd, base + done, count - done)
-            #else
-            let n = Darwin.write(fd, base + done, count - done)
-            #endif
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SystemError.current()
+            if Interruption.isRequested { try waitWritable(fd) }
+            let n = try interruptible { () throws(Errno) in
+                do {
+                    return try fd.write(UnsafeRawBufferPointer(start: base + done, count: count - done), retryOnInterrupt: false)
+                } catch let error as Errno {
+                    throw error
+                } catch {
+                    throw Errno.ioError
+                }
             }
             if n == 0 { throw SystemError(code: EIO, step: "write(2) made no progress") }
             done += n
         }
     }
 
-    /// `pread(2)` retried on `EINTR`; returns the number of bytes read (0 at end of file).
-    static func pread(_ fd: Int32, _ base: UnsafeMutableRawPointer, _ count: Int, _ offset: Int) throws(SystemError) -> Int {
-        while true {
-            #if canImport(Glibc)
-            let n = Glibc.pread(fd, base, count, off_t(offset))
-            #elseif canImport(Musl)
-            let n = Musl.pread(fd, base, count, off_t(offset))
-            #else
-            let n = Darwin.pread(fd, base, count, off_t(offset))
-            #endif
-            if n >= 0 { return n }
-            if errno == EINTR { continue }
-            throw SystemError.current()
+    /// After a stop request: waits at most `Interruption.writeGrace` for `fd` to take bytes.
+    private static func waitWritable(_ fd: FileDescriptor) throws(SystemError) {
+        var entry = pollfd(fd: fd.rawValue, events: Int16(POLLOUT), revents: 0)
+        let ready = poll(&entry, 1, Interruption.writeGrace)
+        if ready == 0 { throw SystemError(code: EINTR, step: "the reader did not take the output after the stop signal") }
+    }
+
+    /// `pread(2)`; returns the number of bytes read (0 at end of file).
+    static func pread(_ fd: FileDescriptor, _ base: UnsafeMutableRawPointer, _ count: Int, _ offset: Int) throws(SystemError) -> Int {
+        try interruptible { () throws(Errno) in
+            do {
+                return try fd.read(fromAbsoluteOffset: Int64(offset), into: UnsafeMutableRawBufferPointer(start: base, count: count),
+                                   retryOnInterrupt: false)
+            } catch let error as Errno {
+                throw error
+            } catch {
+                throw Errno.ioError
+            }
         }
     }
 
-    /// `pwrite(2)` of all bytes at `offset`, retrying partial writes and `EINTR`.
-    static func pwriteAll(_ fd: Int32, _ base: UnsafeRawPointer, _ count: Int, _ offset: Int) throws(SystemError) {
-        var done = 0
-        while done < count {
-            #if canImport(Glibc)
-            let n = Glibc.pwrite(fd, base + done, count - done, off_t(offset + done))
-            #elseif canImport(Musl)
-            let n = Musl.pwrite(fd, base + done, count - done, off_t(offset + done))
-            #else
-            let n = Darwin.pwrite(fd, base + done, count - done, off_t(offset + done))
-            #endif
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SystemError.current()
-            }
-            if n == 0 { throw SystemError(code: EIO, step: "pwrite(2) made no progress") }
-            done += n
+    /// `pwrite(2)` of all bytes at `offset`.
+    static func pwriteAll(_ fd: FileDescriptor, _ base: UnsafeRawPointer, _ count: Int, _ offset: Int) throws(SystemError) {
+        do {
+            _ = try fd.writeAll(toAbsoluteOffset: Int64(offset), UnsafeRawBufferPointer(start: base, count: count))
+        } catch let error as Errno {
+            throw SystemError(error)
+        } catch {
+            throw SystemError(code: EIO)
         }
     }
 
     /// `close(2)`; an error here can be a deferred write error. Never retried
     /// (on Linux the descriptor is released even when `close` fails).
-    static func close(_ fd: Int32) throws(SystemError) {
-        #if canImport(Glibc)
-        let result = Glibc.close(fd)
-        #elseif canImport(Musl)
-        let result = Musl.close(fd)
-        #else
-        let result = Darwin.close(fd)
-        #endif
-        if result != 0 { throw SystemError.current() }
+    static func close(_ fd: FileDescriptor) throws(SystemError) {
+        do {
+            try fd.close()
+        } catch let error as Errno {
+            throw SystemError(error)
+        } catch {
+            throw SystemError(code: EIO)
+        }
+    }
+
+    /// `fsync(2)`: the file's bytes reach the disk before it replaces an earlier file.
+    static func sync(_ fd: FileDescriptor) throws(SystemError) {
+        if fsync(fd.rawValue) != 0 { throw SystemError(code: errno, step: "fsync") }
     }
 
     /// `rename(2)`: atomically replaces `to` with `from`.
-    static func rename(_ from: String, _ to: String) throws(SystemError) {
-        #if canImport(Glibc)
-        let result = Glibc.rename(from, to)
-        #elseif canImport(Musl)
-        let result = Musl.rename(from, to)
-        #else
-        let result = Darwin.rename(from, to)
-        #endif
-        if result != 0 { throw SystemError.current() }
+    static func rename(_ from: FilePath, _ to: FilePath) throws(SystemError) {
+        let result = from.withPlatformString { source in to.withPlatformString { target in systemRename(source, target) } }
+        if result != 0 { throw SystemError(code: errno) }
     }
 
     /// `unlink(2)`, ignoring errors (used only for cleanup).
-    static func unlinkIgnoringErrors(_ path: String) {
-        #if canImport(Glibc)
-        _ = Glibc.unlink(path)
-        #elseif canImport(Musl)
-        _ = Musl.unlink(path)
-        #else
-        _ = Darwin.unlink(path)
-        #endif
+    static func unlinkIgnoringErrors(_ path: FilePath) {
+        _ = path.withPlatformString { unlink($0) }
     }
 
-    /// True if `path` exists and is a directory (follows symbolic links).
-    static func isDirectory(_ path: String) -> Bool {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return false }
-        return (info.st_mode & S_IFMT) == S_IFDIR
+    /// `stat` or `lstat` of `path`.
+    static func status(_ path: FilePath, followingLinks: Bool) throws(SystemError) -> Stat {
+        do {
+            return try path.stat(followTargetSymlink: followingLinks)
+        } catch {
+            throw SystemError(error)
+        }
     }
 
-    /// True if `path` exists and is neither a regular file nor a directory
-    /// (a character device such as /dev/null or /dev/full, a FIFO, a socket).
-    static func isSpecialFile(_ path: String) -> Bool {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return false }
-        let kind = info.st_mode & S_IFMT
-        return kind != S_IFREG && kind != S_IFDIR
+    /// The target of the symbolic link at `path`.
+    static func linkTarget(_ path: FilePath) throws(SystemError) -> FilePath {
+        var buffer = [CChar](repeating: 0, count: 4097)
+        let count = path.withPlatformString { readlink($0, &buffer, 4096) }
+        guard count >= 0 else { throw SystemError(code: errno, step: "reading the symbolic link") }
+        return FilePath(String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+
+    /// The absolute path of an existing directory or file, all links resolved; nil if that fails.
+    static func realPath(_ path: FilePath) -> FilePath? {
+        guard let resolved = path.withPlatformString({ realpath($0, nil) }) else { return nil }
+        defer { free(resolved) }
+        return FilePath(String(cString: resolved))
+    }
+
+    /// Bytes available to this user on the file system holding `directory`; nil if unknown.
+    static func availableBytes(in directory: FilePath) -> Int64? {
+        var info = statvfs()
+        guard directory.withPlatformString({ statvfs($0, &info) }) == 0 else { return nil }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
+    /// True unless process `pid` certainly does not exist (`kill(pid, 0)` fails with `ESRCH`).
+    static func processMayExist(_ pid: Int32) -> Bool {
+        guard pid > 0 else { return false }
+        return kill(pid, 0) == 0 || errno != ESRCH
     }
 
     /// `$TMPDIR`, or /tmp.
-    static var temporaryDirectory: String {
-        if let value = getenv("TMPDIR"), let text = String(validatingCString: value), !text.isEmpty { return text }
+    static var temporaryDirectory: FilePath {
+        if let value = getenv("TMPDIR"), let text = String(validatingCString: value), !text.isEmpty { return FilePath(text) }
         return "/tmp"
     }
 
-    /// The process id, used to make temporary names unique.
+    /// The process id, part of every temporary name.
     static var processID: Int32 { getpid() }
+}
 
-    /// Flags for creating a fresh, exclusive file for writing.
-    static var createExclusiveFlags: Int32 { O_CREAT | O_EXCL | O_CLOEXEC }
-    /// `O_WRONLY`.
-    static var writeOnly: Int32 { O_WRONLY }
-    /// `O_RDWR`.
-    static var readWrite: Int32 { O_RDWR }
-    /// `EEXIST`.
-    static var alreadyExists: Int32 { EEXIST }
+/// `rename(3)` under a name that `POSIX.rename` does not shadow.
+private func systemRename(_ source: UnsafePointer<CChar>, _ target: UnsafePointer<CChar>) -> Int32 {
+    rename(source, target)
+}
+
+/// The entry names of a directory (readdir(3)), without "." and "..".
+public enum DirectoryListing {
+    /// Entry names of `directory`, unsorted; empty if it cannot be read.
+    public static func names(in directory: String) -> [String] { names(in: FilePath(directory)) }
+
+    static func names(in directory: FilePath) -> [String] {
+        guard let handle = directory.withPlatformString({ opendir($0) }) else { return [] }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+}
+
+/// Reading a whole input file, by the same rules as every other system call here.
+public enum InputBytes {
+    /// The bytes of `path`. - Throws: `SystemError` with the failing step.
+    public static func read(_ path: String) throws(SystemError) -> [UInt8] {
+        let fd = try POSIX.interruptible { () throws(Errno) in
+            do {
+                return try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec], retryOnInterrupt: false)
+            } catch let error as Errno {
+                throw error
+            } catch {
+                throw Errno.ioError
+            }
+        }
+        defer { try? POSIX.close(fd) }
+        var bytes: [UInt8] = []
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        defer { chunk.deallocate() }
+        while true {
+            let count = try POSIX.interruptible { () throws(Errno) in
+                do {
+                    return try fd.read(into: chunk, retryOnInterrupt: false)
+                } catch let error as Errno {
+                    throw error
+                } catch {
+                    throw Errno.ioError
+                }
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+    }
 }

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import FileOutput
 
 /// Reads Standard MIDI Files (formats 0, 1 and 2, ticks-per-quarter time
 /// division).
@@ -39,40 +33,10 @@ public enum MIDIFileReader {
     }
 
     private static func loadFile(_ path: String) throws(MIDIFileError) -> [UInt8] {
-        func failure(_ step: String) -> MIDIFileError {
-            .cannotRead(path: path, reason: "\(step): \(String(cString: strerror(errno)))")
+        do {
+            return try InputBytes.read(path)
+        } catch {
+            throw .cannotRead(path: path, reason: error.text)
         }
-        var fd: Int32
-        repeat {
-            fd = open(path, O_RDONLY | O_CLOEXEC)
-        } while fd < 0 && errno == EINTR
-        guard fd >= 0 else {
-            throw .cannotRead(path: path, reason: String(cString: strerror(errno)))
-        }
-        defer { _ = close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { raw in
-                systemRead(fd, raw.baseAddress!, raw.count)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw failure("reading")
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
-        return bytes
-    }
-
-    private static func systemRead(_ fd: Int32, _ base: UnsafeMutableRawPointer, _ count: Int) -> Int {
-        #if canImport(Glibc)
-        return Glibc.read(fd, base, count)
-        #elseif canImport(Musl)
-        return Musl.read(fd, base, count)
-        #else
-        return Darwin.read(fd, base, count)
-        #endif
     }
 }

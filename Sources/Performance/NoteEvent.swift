@@ -1,30 +1,26 @@
-/// The two instruments of a session.
-public enum Voice: Int, Sendable, Hashable, CaseIterable, Codable {
-    /// The bass ball's voice: roots of the scale degrees.
-    case bass = 0
-    /// The piano balls' voice: chord tones of the active chord.
-    case keys = 1
-
-    /// The name used for MIDI track names and logs ("Bass", "Keys").
-    public var name: String { self == .bass ? "Bass" : "Keys" }
-}
-
-/// A note starting or ending, with the hit that caused it.
+/// A note starting or ending (or a voice's controller changing), with the hit that caused it.
 ///
 /// A flat value (no allocation) so the hot path can produce them by the thousand.
 public struct NoteEvent: Sendable, Hashable {
-    /// Whether a note starts or ends.
-    public enum Kind: Sendable, Hashable { case on, off }
+    /// Whether a note starts or ends, or a controller changes.
+    public enum Kind: Sendable, Hashable {
+        /// A note starts.
+        case on
+        /// A note ends.
+        case off
+        /// The voice's controller number `note` takes the value `velocity` (CC10 pan before a keys note).
+        case control
+    }
 
-    /// Simulated time, seconds.
+    /// Simulated time at which it sounds, seconds.
     public var time: Double
-    /// Note-on or note-off.
+    /// Note-on, note-off or controller.
     public var kind: Kind
-    /// Which instrument.
-    public var voice: Voice
-    /// MIDI note number, 0…127.
+    /// Which row of the voices table.
+    public var voice: VoiceID
+    /// MIDI note number, 0…127 (the controller number for `.control`).
     public var note: Int
-    /// MIDI velocity 1…127 for note-ons; 0 for note-offs.
+    /// MIDI velocity 1…127 for note-ons; 0 for note-offs; the controller value for `.control`.
     public var velocity: Int
     /// The ball that struck (0 = bass ball, also for the opening note; 1…N piano balls); -1 for note-offs.
     public var ball: Int
@@ -36,11 +32,17 @@ public struct NoteEvent: Sendable, Hashable {
     public var key: Int
     /// Chord tone 1…4 (root, 3rd, 5th, 7th) for key hits, else 0.
     public var tone: Int
+    /// Simulated time of the physical hit, seconds: `time` or earlier (quantised notes sound later).
+    public var hit: Double
+    /// What was struck, for percussion: 0 none, 1 a wall, 2 the floor, 3 the stomp, 4 the metronome.
+    public var drum: Int
 
-    /// Creates an event.
-    public init(time: Double, kind: Kind, voice: Voice, note: Int, velocity: Int,
-                ball: Int = -1, speed: Double = 0, degree: Int, key: Int = 0, tone: Int = 0) {
+    /// Creates an event (`hit` defaults to `time`).
+    public init(time: Double, kind: Kind, voice: VoiceID, note: Int, velocity: Int,
+                ball: Int = -1, speed: Double = 0, degree: Int, key: Int = 0, tone: Int = 0, hit: Double? = nil, drum: Int = 0) {
         self.time = time
+        self.hit = hit ?? time
+        self.drum = drum
         self.kind = kind
         self.voice = voice
         self.note = note
@@ -61,6 +63,10 @@ public struct Hit: Sendable, Hashable {
         case degree(Int)
         /// Key number 1…K, playing chord tone 1…4.
         case key(number: Int, tone: Int)
+        /// A side wall (or the ceiling) of the ball's area.
+        case wall
+        /// The floor of the piano area (between and below the keys).
+        case floor
     }
 
     /// Simulated time, seconds.

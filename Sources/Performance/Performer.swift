@@ -1,6 +1,30 @@
 import Theory
 
-/// Everything the performer needs to turn hits into notes.
+/// When a bass hit's chord takes over.
+public enum ChordChange: String, Sendable, Hashable, CaseIterable {
+    /// At the hit (the original app).
+    case hit
+    /// On the next beat line.
+    case beat
+    /// On the next bar line.
+    case bar
+}
+
+/// The keys' dribble gate: a ball that strikes again soon and softly is not heard again.
+public struct DribbleGate: Sendable, Hashable {
+    /// A re-strike by the same ball within this many seconds of its last key hit is a dribble.
+    public var window: Double
+    /// A dribble below this velocity (1…127) is dropped; the note already sounding rings on.
+    public var velocity: Int
+
+    /// Creates a gate.
+    public init(window: Double, velocity: Int) {
+        self.window = window
+        self.velocity = velocity
+    }
+}
+
+/// Everything the performer needs to turn hits into note intents.
 public struct PerformerConfiguration: Sendable, Hashable {
     /// Key and scale of the session.
     public var key: Key
@@ -10,67 +34,82 @@ public struct PerformerConfiguration: Sendable, Hashable {
     public var keysBase: Pitch
     /// How the active chord's tones are placed in the keys register.
     public var voicing: Voicing
-    /// Bass velocity from impact speed (m/s).
-    public var bassCurve: VelocityCurve
-    /// Keys velocity from impact speed (m/s).
-    public var keysCurve: VelocityCurve
-    /// Bass note length, seconds (> 0).
-    public var bassNoteLength: Double
-    /// Keys note length, seconds (> 0).
-    public var keysNoteLength: Double
     /// Bass hits slower than this along the normal are ignored, m/s.
     public var bassMinimumSpeed: Double
-    /// Key hits slower than this along the normal are ignored (resting contacts), m/s.
+    /// Key (and piano-ball drum) hits slower than this along the normal are ignored (resting contacts), m/s.
     public var keysMinimumSpeed: Double
+    /// When a new chord takes over.
+    public var chordChange: ChordChange
+    /// End ringing key notes that are not tones of the new chord when the chord changes.
+    public var endsNonChordTones: Bool
+    /// The keys' dribble gate, or nil for none.
+    public var dribble: DribbleGate?
+    /// CC10 value for each key's notes (left to right), or nil to leave the keys' pan alone.
+    public var keyPans: [Int]?
+    /// Drums.
+    public var percussion: PercussionPlan
+    /// Number of piano balls (for per-ball state).
+    public var pianoBalls: Int
 
-    /// Creates a configuration.
+    /// Creates a configuration; the musical-time settings default to the original app's behaviour.
     public init(key: Key, bassBase: Pitch, keysBase: Pitch, voicing: Voicing,
-                bassCurve: VelocityCurve, keysCurve: VelocityCurve,
-                bassNoteLength: Double, keysNoteLength: Double,
-                bassMinimumSpeed: Double, keysMinimumSpeed: Double) {
+                bassMinimumSpeed: Double, keysMinimumSpeed: Double,
+                chordChange: ChordChange = .hit, endsNonChordTones: Bool = false, dribble: DribbleGate? = nil,
+                keyPans: [Int]? = nil, percussion: PercussionPlan = PercussionPlan(), pianoBalls: Int = 4) {
         self.key = key
         self.bassBase = bassBase
         self.keysBase = keysBase
         self.voicing = voicing
-        self.bassCurve = bassCurve
-        self.keysCurve = keysCurve
-        self.bassNoteLength = bassNoteLength
-        self.keysNoteLength = keysNoteLength
         self.bassMinimumSpeed = bassMinimumSpeed
         self.keysMinimumSpeed = keysMinimumSpeed
+        self.chordChange = chordChange
+        self.endsNonChordTones = endsNonChordTones
+        self.dribble = dribble
+        self.keyPans = keyPans
+        self.percussion = percussion
+        self.pianoBalls = pianoBalls
     }
 }
 
-/// Turns hits into note events: keeps the harmony (the active chord) and every sounding note.
+extension PerformerConfiguration {
+    /// The bass note (MIDI) of degree 1…7.
+    public func bassNote(degree: Int) -> Int {
+        key.bassPitch(of: ScaleDegree.all[degree - 1], base: bassBase).midi
+    }
+
+    /// The keys note (MIDI) of chord tone 1…4 of degree 1…7's chord.
+    public func keysNote(degree: Int, tone: Int) -> Int {
+        voicing.pitches(of: key.seventhChord(on: ScaleDegree.all[degree - 1]), base: keysBase)[tone - 1].midi
+    }
+}
+
+/// Turns hits into note intents for the scheduler: keeps the harmony (the active chord and a
+/// chord change waiting for its beat or bar line), the keys' dribble gate, and the percussion.
 ///
-/// Pure and deterministic: no clock, no randomness, no I/O. Events come out in time order
-/// provided hits and `release(through:)` calls arrive in time order.
+/// Pure and deterministic: no clock reading, no randomness, no I/O. Hits must arrive in time
+/// order, with `advance(through:)` after each step's hits.
 public struct Performer: Sendable {
     /// The configuration in use.
     public let configuration: PerformerConfiguration
     /// Scale degree (1…7) of the active chord; the session starts on 1.
     public private(set) var activeDegree = 1
-    /// Notes sounding now, as (voice, note) → scheduled note-off time in seconds.
-    public var soundingCount: Int { pending.count }
-
     /// The diatonic seventh chord on each degree (index 0 = degree 1).
     public let chords: [Chord]
+    private let voices: VoiceTable
+    private let curves: [VelocityCurve]   // per voice
     private let bassNotes: [Int]          // per degree
     private let keysNotes: [[Int]]        // per degree, per chord tone
-    private var pending: [Pending] = []   // sorted by (time, sequence)
-    private var sequence = 0
+    private let chordMasks: [Int]         // per degree: pitch classes of the keys' notes
+    private let percussionVoice: VoiceID?
+    private var pending: (degree: Int, time: Double)?
+    private var lastKeyHit: [Double]      // per ball
+    private var nextBeat = 0
 
-    private struct Pending: Sendable {
-        var time: Double
-        var sequence: Int
-        var voice: Voice
-        var note: Int
-        var degree: Int
-    }
-
-    /// Creates a performer; nothing sounds until `start(at:)`.
-    public init(configuration: PerformerConfiguration) {
+    /// Creates a performer for a session with these voices; nothing sounds until `start`.
+    public init(configuration: PerformerConfiguration, voices: VoiceTable) {
         self.configuration = configuration
+        self.voices = voices
+        curves = voices.voices.map(\.curve)
         let key = configuration.key
         var chords: [Chord] = []
         var bass: [Int] = []
@@ -84,7 +123,9 @@ public struct Performer: Sendable {
         self.chords = chords
         self.bassNotes = bass
         self.keysNotes = keys
-        pending.reserveCapacity(256)
+        chordMasks = keys.map { notes in notes.reduce(0) { $0 | 1 << (($1 % 12 + 12) % 12) } }
+        percussionVoice = voices.id(of: .percussion)
+        lastKeyHit = Array(repeating: -.infinity, count: configuration.pianoBalls + 1)
     }
 
     /// The active chord.
@@ -96,65 +137,104 @@ public struct Performer: Sendable {
     /// The keys note (MIDI) of chord tone 1…4 of degree 1…7's chord.
     public func keysNote(degree: Int, tone: Int) -> Int { keysNotes[degree - 1][tone - 1] }
 
-    /// Opens the session: chord I becomes active and its root sounds in the bass.
-    public mutating func start(at time: Double, into events: inout [NoteEvent]) {
+    /// Opens the session at `time`: chord I becomes active and its root sounds in the bass, loud.
+    public mutating func start(at time: Double, scheduler: inout Scheduler) {
         activeDegree = 1
-        strike(time: time, voice: .bass, note: bassNotes[0], velocity: configuration.bassCurve.velocity(forSpeed: configuration.bassCurve.loudSpeed),
-               ball: 0, speed: 0, key: 0, tone: 0, into: &events)
+        pending = nil
+        let bass = voices[.bass]
+        scheduler.schedule(NoteEvent(time: time, kind: .on, voice: .bass, note: bassNotes[0],
+                                     velocity: bass.curve.velocity(forSpeed: bass.curve.loudSpeed), ball: 0, speed: 0, degree: 1),
+                           at: time)
+        advance(through: time, scheduler: &scheduler)
     }
 
-    /// Plays a hit: note-offs due before it first, then (if fast enough) the note.
-    public mutating func perform(_ hit: Hit, into events: inout [NoteEvent]) {
-        release(through: hit.time, into: &events)
+    /// Plays a hit.
+    public mutating func perform(_ hit: Hit, scheduler: inout Scheduler) {
+        if let change = pending, hit.time >= change.time { activeDegree = change.degree; pending = nil }
         switch hit.target {
         case .degree(let degree):
             guard hit.speed >= configuration.bassMinimumSpeed, (1...7).contains(degree) else { return }
-            activeDegree = degree
-            strike(time: hit.time, voice: .bass, note: bassNotes[degree - 1],
-                   velocity: configuration.bassCurve.velocity(forSpeed: hit.speed),
-                   ball: hit.ball, speed: hit.speed, key: 0, tone: 0, into: &events)
+            let velocity = curves[VoiceID.bass.rawValue].velocity(forSpeed: hit.speed)
+            let change: Double
+            switch configuration.chordChange {
+            case .hit: change = hit.time
+            case .beat: change = scheduler.clock.nextBeat(atOrAfter: hit.time)
+            case .bar: change = scheduler.clock.nextBar(atOrAfter: hit.time)
+            }
+            let sounding: Double
+            if configuration.chordChange == .hit {
+                activeDegree = degree
+                sounding = scheduler.place(hit.time)
+            } else {
+                pending = (degree, change)
+                sounding = change
+            }
+            scheduler.schedule(NoteEvent(time: sounding, kind: .on, voice: .bass, note: bassNotes[degree - 1], velocity: velocity,
+                                         ball: hit.ball, speed: hit.speed, degree: degree, hit: hit.time),
+                               at: sounding, replacesVoice: configuration.chordChange != .hit)
+            if configuration.endsNonChordTones || configuration.chordChange != .hit {
+                // Key notes already queued for the change or later play the new chord; with
+                // `endsNonChordTones`, ringing ones that do not fit it end there.
+                scheduler.changeChord(at: change, voice: .keys,
+                                      pitchClasses: configuration.endsNonChordTones ? chordMasks[degree - 1] : 0xFFF,
+                                      degree: degree, notes: keysNotes[degree - 1])
+            }
         case .key(let number, let tone):
             guard hit.speed >= configuration.keysMinimumSpeed, (1...4).contains(tone) else { return }
-            strike(time: hit.time, voice: .keys, note: keysNotes[activeDegree - 1][tone - 1],
-                   velocity: configuration.keysCurve.velocity(forSpeed: hit.speed),
-                   ball: hit.ball, speed: hit.speed, key: number, tone: tone, into: &events)
+            let velocity = curves[VoiceID.keys.rawValue].velocity(forSpeed: hit.speed)
+            if let gate = configuration.dribble, hit.ball < lastKeyHit.count {
+                let isDribble = hit.time - lastKeyHit[hit.ball] < gate.window && velocity < gate.velocity
+                lastKeyHit[hit.ball] = hit.time
+                if isDribble { return }
+            }
+            let sounding = scheduler.place(hit.time)
+            var degree = activeDegree
+            if let change = pending, sounding >= change.time { degree = change.degree }
+            let pan = configuration.keyPans.map { $0[min(max(number, 1), $0.count) - 1] }
+            scheduler.schedule(NoteEvent(time: sounding, kind: .on, voice: .keys, note: keysNotes[degree - 1][tone - 1],
+                                         velocity: velocity, ball: hit.ball, speed: hit.speed, degree: degree,
+                                         key: number, tone: tone, hit: hit.time),
+                               at: sounding, pan: pan)
+        case .wall, .floor:
+            guard let voice = percussionVoice else { return }
+            let isBass = hit.ball == 0
+            let drum: Drum?
+            if isBass { drum = configuration.percussion.bassWalls } else if case .wall = hit.target { drum = configuration.percussion.walls } else { drum = configuration.percussion.floor }
+            guard let drum, isBass || hit.speed >= configuration.keysMinimumSpeed else { return }
+            let curve = curves[isBass ? VoiceID.bass.rawValue : voice.rawValue]
+            let sounding = scheduler.place(hit.time)
+            scheduler.schedule(NoteEvent(time: sounding, kind: .on, voice: voice, note: drum.note, velocity: curve.velocity(forSpeed: hit.speed),
+                                         ball: hit.ball, speed: hit.speed, degree: degreeAt(sounding), hit: hit.time,
+                                         drum: hit.target == .floor ? 2 : 1),
+                               at: sounding)
         }
     }
 
-    /// Emits the note-offs due at or before `time`, each at its own time, in order.
-    public mutating func release(through time: Double, into events: inout [NoteEvent]) {
-        var count = 0
-        while count < pending.count && pending[count].time <= time { count += 1 }
-        guard count > 0 else { return }
-        for item in pending[0..<count] {
-            events.append(NoteEvent(time: item.time, kind: .off, voice: item.voice, note: item.note, velocity: 0, degree: item.degree))
+    /// The step ending at `time` is over: a waiting chord change due by then takes over, and the
+    /// stomp and metronome play their beats up to `time`.
+    public mutating func advance(through time: Double, scheduler: inout Scheduler) {
+        if let change = pending, time >= change.time { activeDegree = change.degree; pending = nil }
+        guard let voice = percussionVoice else { return }
+        let plan = configuration.percussion
+        guard plan.metronome || !plan.stompBeats.isEmpty else { return }
+        let clock = scheduler.clock
+        while clock.beatTime(nextBeat) <= time {
+            let at = clock.beatTime(nextBeat)
+            let beat = nextBeat % clock.meter.beats
+            nextBeat += 1
+            if plan.stompBeats.contains(beat + 1) {
+                scheduler.schedule(NoteEvent(time: at, kind: .on, voice: voice, note: plan.stomp.note, velocity: plan.stompVelocity,
+                                             degree: degreeAt(at), drum: 3), at: at)
+            }
+            if plan.metronome {
+                scheduler.schedule(NoteEvent(time: at, kind: .on, voice: voice, note: beat == 0 ? 76 : 77, velocity: beat == 0 ? 100 : 80,
+                                             degree: degreeAt(at), drum: 4), at: at)
+            }
         }
-        pending.removeFirst(count)
     }
 
-    /// Ends every sounding note at `time` (the end of a session or an interruption).
-    public mutating func releaseAll(at time: Double, into events: inout [NoteEvent]) {
-        for item in pending {
-            events.append(NoteEvent(time: min(item.time, time), kind: .off, voice: item.voice, note: item.note, velocity: 0, degree: item.degree))
-        }
-        pending.removeAll(keepingCapacity: true)
-    }
-
-    private mutating func strike(time: Double, voice: Voice, note: Int, velocity: Int, ball: Int, speed: Double,
-                                 key: Int, tone: Int, into events: inout [NoteEvent]) {
-        // A pitch struck again while sounding is ended first, never doubled.
-        if let index = pending.firstIndex(where: { $0.voice == voice && $0.note == note }) {
-            let old = pending.remove(at: index)
-            events.append(NoteEvent(time: time, kind: .off, voice: voice, note: note, velocity: 0, degree: old.degree))
-        }
-        events.append(NoteEvent(time: time, kind: .on, voice: voice, note: note, velocity: velocity,
-                                ball: ball, speed: speed, degree: activeDegree, key: key, tone: tone))
-        let length = voice == .bass ? configuration.bassNoteLength : configuration.keysNoteLength
-        sequence += 1
-        let item = Pending(time: time + length, sequence: sequence, voice: voice, note: note, degree: activeDegree)
-        // Insert keeping (time, sequence) order; later sequences go after equal times.
-        var index = pending.count
-        while index > 0 && pending[index - 1].time > item.time { index -= 1 }
-        pending.insert(item, at: index)
+    private func degreeAt(_ time: Double) -> Int {
+        if let change = pending, time >= change.time { return change.degree }
+        return activeDegree
     }
 }

@@ -4,11 +4,16 @@ public enum ContactTarget: Hashable, Sendable {
     case bouncer(Int)
     /// A key, by its `KeyObstacle.tag`.
     case key(Int)
+    /// A side wall or the ceiling of the ball's area (reported only with `recordsWallContacts`).
+    case wall
+    /// The floor of the ball's area, or a filler between the keys (only with `recordsWallContacts`).
+    case floor
 }
 
-/// One first contact between a ball and a bouncer or key, as the physics saw it.
+/// One first contact between a ball and a bouncer, a key (or a wall or floor), as the physics saw it.
 public struct Contact: Hashable, Sendable {
-    /// Simulated time of the contact, seconds (the start of the sub-step that found it).
+    /// Simulated time of the contact, seconds: the end of the sub-step that found it (the
+    /// time the world has reached once that `cpSpaceStep` returns).
     public var time: Double
     /// The ball: 0 is the bass ball, 1…N the piano balls.
     public var ball: Int
@@ -28,7 +33,7 @@ public struct Contact: Hashable, Sendable {
 
 /// A ball found outside its area (or with a non-finite position) and put back.
 public struct Escape: Hashable, Sendable {
-    /// Simulated time, seconds.
+    /// Simulated time, seconds: the end of the sub-step after which it was found.
     public var time: Double
     /// The ball: 0 is the bass ball, 1…N the piano balls.
     public var ball: Int

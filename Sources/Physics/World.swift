@@ -229,6 +229,10 @@ public final class World {
 
     // MARK: Building
 
+    /// Tags of the static walls (user data only: reported in wall contacts, no effect on the physics).
+    private static let wallTag = -2
+    private static let floorTag = -3
+
     private enum CollisionType {
         static let bassBall: cpCollisionType = 1
         static let pianoBall: cpCollisionType = 2
@@ -263,8 +267,9 @@ public final class World {
             cpBBNew(area.minX - t, area.minY - t, area.maxX + t, area.minY),   // floor
             cpBBNew(area.minX - t, area.maxY, area.maxX + t, area.maxY + t),   // ceiling
         ]
-        for box in boxes {
-            addStatic(cpBoxShapeNew2(staticBody, box, 0), type: CollisionType.wall, category: category, mask: mask, tag: -1)
+        for (index, box) in boxes.enumerated() {
+            addStatic(cpBoxShapeNew2(staticBody, box, 0), type: CollisionType.wall, category: category, mask: mask,
+                      tag: index == 2 ? Self.floorTag : Self.wallTag)
         }
     }
 
@@ -279,7 +284,7 @@ public final class World {
         }
         for filler in config.fillers {
             let shape = cpBoxShapeNew2(staticBody, cpBBNew(filler.minX, filler.minY, filler.maxX, filler.maxY), 0)!
-            addStatic(shape, type: CollisionType.wall, category: Category.pianoWorld, mask: Category.pianoBall, tag: -1)
+            addStatic(shape, type: CollisionType.wall, category: Category.pianoWorld, mask: Category.pianoBall, tag: Self.floorTag)
         }
         for key in config.keys {
             let f = key.frame
@@ -334,7 +339,11 @@ public final class World {
             world.recordContact(arbiter)
             return 1
         }
-        for (a, b) in [(CollisionType.bassBall, CollisionType.bouncer), (CollisionType.pianoBall, CollisionType.key)] {
+        var pairs = [(CollisionType.bassBall, CollisionType.bouncer), (CollisionType.pianoBall, CollisionType.key)]
+        if configuration.recordsWallContacts {
+            pairs += [(CollisionType.bassBall, CollisionType.wall), (CollisionType.pianoBall, CollisionType.wall)]
+        }
+        for (a, b) in pairs {
             let handler = cpSpaceAddCollisionHandler(space, a, b)!
             handler.pointee.beginFunc = begin
             handler.pointee.userData = owner
@@ -354,7 +363,12 @@ public final class World {
         let point = cpArbiterGetPointA(arbiter, 0)
         let velocity = Vector(cpBodyGetVelocityAtWorldPoint(body, point))
         let speed = abs(velocity.dot(normal))
-        let target: ContactTarget = cpShapeGetCollisionType(targetShape) == CollisionType.bouncer ? .bouncer(tag) : .key(tag)
+        let target: ContactTarget
+        switch cpShapeGetCollisionType(targetShape) {
+        case CollisionType.bouncer: target = .bouncer(tag)
+        case CollisionType.key: target = .key(tag)
+        default: target = tag == Self.floorTag ? .floor : .wall
+        }
         contacts.append(Contact(time: substepTime, ball: ball, target: target, speed: speed))
     }
 

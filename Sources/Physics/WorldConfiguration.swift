@@ -51,13 +51,16 @@ public struct WorldConfiguration: Sendable, Hashable {
     /// Silent static boxes in the piano area (no contacts reported), e.g. filling the gaps
     /// between keys so that small balls cannot wedge into them.
     public var fillers: [Rect] = []
+    /// Whether balls striking walls and the floor are reported as contacts (for percussion).
+    /// Off by default: it adds collision callbacks and changes nothing else.
+    public var recordsWallContacts = false
     /// Use Chipmunk's spatial hash instead of its bounding-box tree: (cell size in metres,
     /// number of cells). Faster for many balls of one size; nil keeps the tree.
     public var spatialHash: SpatialHash?
     /// Downward acceleration of the piano balls, m/s² (9.81 = Earth). The bass ball ignores it.
     public var gravity: Double
 
-    /// The fixed timestep, seconds. Contacts are reported at sub-step times.
+    /// The fixed timestep, seconds. Contacts are stamped with the end time of the sub-step that found them.
     public var timestep: Double
     /// Chipmunk steps per timestep (≥ 1); see `WorldConfiguration.substeps(…)`.
     public var substeps: Int

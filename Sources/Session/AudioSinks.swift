@@ -1,5 +1,7 @@
 import Sound
 import Performance
+import FileOutput
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,34 +36,50 @@ enum SamplerFactory {
             soundFont: soundFont, sampleRate: sampleRate, polyphony: polyphony,
             filter: sound.filter.map { LowPassFilter(cutoff: $0.cutoff, resonance: $0.resonance) },
             delay: sound.delay.map { Delay(time: $0.time, feedback: $0.feedback, mix: $0.mix) },
-            reverb: sound.reverb.map { Reverb(level: $0.level, roomSize: $0.room) })
+            reverb: sound.reverb.map { Reverb(level: $0.level, roomSize: $0.room) }, gain: sound.gain)
     }
 
     /// A sampler with each voice's program and controllers set, as the MIDI file has them.
-    static func make(_ samplerConfiguration: SamplerConfiguration, session: Configuration) throws(SessionError) -> Sampler {
+    static func make(_ samplerConfiguration: SamplerConfiguration, session: SessionPlan) throws(SessionError) -> Sampler {
         let sampler: Sampler
         do {
             sampler = try Sampler(configuration: samplerConfiguration)
         } catch {
             throw SessionError(error)
         }
-        for (voice, tone) in [(Voice.bass, session.bassTone), (Voice.keys, session.keysTone)] {
-            let channel = Int(MIDIRecorder.channel(of: voice))
-            sampler.select(channel: channel, bank: tone.bank, program: tone.program)
+        for voice in session.voices.voices {
+            sampler.select(channel: voice.channel, bank: voice.tone.bank, program: voice.tone.program)
+            sampler.controlChange(channel: voice.channel, controller: 7, value: voice.level)
+            sampler.controlChange(channel: voice.channel, controller: 10, value: voice.openingPan)
             for (controller, value) in session.sound.controllers where controller == 91 || controller == 93 {
-                sampler.controlChange(channel: channel, controller: Int(controller), value: Int(value))
+                sampler.controlChange(channel: voice.channel, controller: Int(controller), value: Int(value))
             }
         }
         return sampler
     }
 
-    /// Sends one note event to a sampler.
-    static func play(_ note: NoteEvent, on sampler: Sampler) {
-        let channel = Int(MIDIRecorder.channel(of: note.voice))
-        if note.kind == .on {
-            sampler.noteOn(channel: channel, note: note.note, velocity: note.velocity)
-        } else {
-            sampler.noteOff(channel: channel, note: note.note)
+    /// Sends one note or controller event to a sampler on its voice's channel (`channels[voice]`).
+    static func play(_ event: SessionEvent, channels: [Int], on sampler: Sampler) {
+        switch event {
+        case .note(let note):
+            let channel = channels[note.voice.rawValue]
+            if note.kind == .on {
+                sampler.noteOn(channel: channel, note: note.note, velocity: note.velocity)
+            } else {
+                sampler.noteOff(channel: channel, note: note.note)
+            }
+        case .control(_, let voice, let controller, let value):
+            sampler.controlChange(channel: channels[voice.rawValue], controller: controller, value: value)
+        default:
+            break
+        }
+    }
+
+    /// True for the events a sampler plays (notes and controllers).
+    static func isPlayed(_ event: SessionEvent) -> Bool {
+        switch event {
+        case .note, .control: return true
+        default: return false
         }
     }
 }
@@ -78,11 +96,13 @@ enum SamplerFactory {
 /// byte-identical either way.
 public final class AudioFileSink: SessionSink {
     private let worker: RenderWorker
+    private let stop: StopSignal?
     /// The file being written.
     public let path: String
 
     /// Loads the SoundFont and opens `path` (format from its extension).
-    init(path: String, samplerConfiguration: SamplerConfiguration, session: Configuration) throws(SessionError) {
+    init(path: String, samplerConfiguration: SamplerConfiguration, session: SessionPlan, stop: StopSignal?) throws(SessionError) {
+        self.stop = stop
         guard let format = AudioFileFormat(path: path) else {
             throw .usage("--audio \(path): the file name must end in .wav, .flac or .ogg")
         }
@@ -94,7 +114,8 @@ public final class AudioFileSink: SessionSink {
         } catch {
             throw SessionError(error)
         }
-        worker = RenderWorker(sampler: sampler, renderer: renderer, rate: samplerConfiguration.sampleRate)
+        worker = RenderWorker(sampler: sampler, renderer: renderer, rate: samplerConfiguration.sampleRate,
+                              channels: session.voices.voices.map(\.channel))
     }
 
     /// Seconds of audio after the session's end.
@@ -106,9 +127,7 @@ public final class AudioFileSink: SessionSink {
     /// Events are handed to the synthesis thread in batches of about half a simulated second,
     /// so the two threads meet a few times per second rather than every step.
     public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
-        for event in events {
-            if case .note = event { pending.append(event) }
-        }
+        for event in events where SamplerFactory.isPlayed(event) { pending.append(event) }
         if time - pendingSince >= 0.5 || pending.count >= 4096 {
             try flush(through: time)
         }
@@ -122,10 +141,15 @@ public final class AudioFileSink: SessionSink {
         if let error = worker.enqueue(batch) { throw error }
     }
 
+    /// After a stop signal the tail is cut to `interruptedTail` seconds, so stopping stays fast.
     public func finish(at time: Double) throws(SessionError) {
         try flush(through: time)
-        if let error = worker.finish(at: time + tailDuration) { throw error }
+        let tail = stop?.isRaised == true ? min(tailDuration, Self.interruptedTail) : tailDuration
+        if let error = worker.finish(at: time + tail) { throw error }
     }
+
+    /// Seconds of tail after an interruption.
+    public static let interruptedTail = 0.5
 
     public func abandon() { worker.abandon() }
 }
@@ -135,26 +159,25 @@ final class RenderWorker: @unchecked Sendable {
     let sampler: Sampler
     private let renderer: AudioFileRenderer
     private let rate: Double
-    private var mutex = pthread_mutex_t()
-    private var changed = pthread_cond_t()
+    private let channels: [Int]
+    private enum Message {
+        case batch([SessionEvent])
+        case end(Double)
+    }
+    private let queue = BoundedQueue<Message>(capacity: RenderWorker.capacity)
+    private let failure = Mutex<SessionError?>(nil)
     private var thread: pthread_t?
-    // Guarded by `mutex`:
-    private var queue: [[SessionEvent]] = []
-    private var head = 0
-    private var endTime: Double?
-    private var isCancelled = false
-    private var isDone = false
-    private var failure: SessionError?
 
-    /// Batches (about half a simulated second each) that may wait before the simulator is held back.
-    static let capacity = 64
+    /// Batches (about half a simulated second each) that may wait before the simulator is
+    /// held back: enough to keep both threads busy, few enough that a stop renders at most
+    /// about 1 s of queued audio before the tail.
+    static let capacity = 2
 
-    init(sampler: Sampler, renderer: AudioFileRenderer, rate: Double) {
+    init(sampler: Sampler, renderer: AudioFileRenderer, rate: Double, channels: [Int]) {
+        self.channels = channels
         self.sampler = sampler
         self.renderer = renderer
         self.rate = rate
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&changed, nil)
         let context = Unmanaged.passRetained(self).toOpaque()
         var handle = pthread_t()
         let started = pthread_create(&handle, nil, { context in
@@ -166,49 +189,30 @@ final class RenderWorker: @unchecked Sendable {
             thread = handle
         } else {
             Unmanaged<RenderWorker>.fromOpaque(context).release()
-            failure = .software("cannot start the audio rendering thread")
-            isDone = true
+            failure.withLock { $0 = .software("cannot start the audio rendering thread") }
+            queue.cancel()
         }
-    }
-
-    deinit {
-        pthread_cond_destroy(&changed)
-        pthread_mutex_destroy(&mutex)
     }
 
     /// Hands a batch to the thread (waiting while the queue is full); returns the thread's error, if any.
     func enqueue(_ events: [SessionEvent]) -> SessionError? {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        while queue.count - head >= Self.capacity && failure == nil && !isDone {
-            pthread_cond_wait(&changed, &mutex)
-        }
-        if let failure { return failure }
-        queue.append(events)
-        pthread_cond_broadcast(&changed)
-        return nil
+        if queue.push(.batch(events)) { return nil }
+        return failure.withLock { $0 } ?? .software("the audio rendering thread stopped early")
     }
 
     /// Renders everything queued, then up to `end` seconds, and completes the file.
     func finish(at end: Double) -> SessionError? {
-        pthread_mutex_lock(&mutex)
-        endTime = end
-        pthread_cond_broadcast(&changed)
-        pthread_mutex_unlock(&mutex)
+        queue.push(.end(end))
+        queue.close()
         join()
-        pthread_mutex_lock(&mutex)
-        let result = failure
-        pthread_mutex_unlock(&mutex)
+        let result = failure.withLock { $0 }
         if result != nil { renderer.abandon() }
         return result
     }
 
     /// Stops the thread and removes the partial file.
     func abandon() {
-        pthread_mutex_lock(&mutex)
-        isCancelled = true
-        pthread_cond_broadcast(&changed)
-        pthread_mutex_unlock(&mutex)
+        queue.cancel()
         join()
         renderer.abandon()
     }
@@ -221,41 +225,18 @@ final class RenderWorker: @unchecked Sendable {
     }
 
     private func loop() {
-        while true {
-            pthread_mutex_lock(&mutex)
-            while head == queue.count && endTime == nil && !isCancelled {
-                pthread_cond_wait(&changed, &mutex)
-            }
-            if isCancelled {
-                isDone = true
-                pthread_cond_broadcast(&changed)
-                pthread_mutex_unlock(&mutex)
-                return
-            }
-            if head == queue.count, let end = endTime {
-                pthread_mutex_unlock(&mutex)
-                let error = complete(at: end)
-                pthread_mutex_lock(&mutex)
-                failure = failure ?? error
-                isDone = true
-                pthread_cond_broadcast(&changed)
-                pthread_mutex_unlock(&mutex)
-                return
-            }
-            let batch = queue[head]
-            head += 1
-            if head > 256 && head * 2 > queue.count {
-                queue.removeFirst(head)
-                head = 0
-            }
-            pthread_cond_broadcast(&changed)
-            pthread_mutex_unlock(&mutex)
-            if let error = render(batch) {
-                pthread_mutex_lock(&mutex)
-                failure = error
-                isDone = true
-                pthread_cond_broadcast(&changed)
-                pthread_mutex_unlock(&mutex)
+        while let message = queue.pop() {
+            switch message {
+            case .batch(let events):
+                if let error = render(events) {
+                    failure.withLock { $0 = $0 ?? error }
+                    queue.cancel()
+                    return
+                }
+            case .end(let end):
+                if let error = complete(at: end) {
+                    failure.withLock { $0 = $0 ?? error }
+                }
                 return
             }
         }
@@ -263,10 +244,9 @@ final class RenderWorker: @unchecked Sendable {
 
     private func render(_ events: [SessionEvent]) -> SessionError? {
         do {
-            for event in events {
-                guard case .note(let note) = event else { continue }
-                try renderer.render(toFrame: Int64((note.time * rate).rounded()))
-                SamplerFactory.play(note, on: sampler)
+            for event in events where SamplerFactory.isPlayed(event) {
+                try renderer.render(toFrame: Int64((event.time * rate).rounded()))
+                SamplerFactory.play(event, channels: channels, on: sampler)
             }
             return nil
         } catch {
@@ -294,23 +274,25 @@ public final class LiveSink: SessionSink {
     /// Starts the audio driver (nil = FluidSynth's default). With the `file` driver, `fileName`
     /// receives the sound: FluidSynth writes a temporary file beside it, renamed into place at
     /// the end, and a file shorter than the time played (a full disk) is an error.
-    init(samplerConfiguration: SamplerConfiguration, session: Configuration, driver: String?, fileName: String?,
+    init(samplerConfiguration: SamplerConfiguration, session: SessionPlan, driver: String?, fileName: String?,
          stop: StopSignal?) throws(SessionError) {
         sampler = try SamplerFactory.make(samplerConfiguration, session: session)
+        channels = session.voices.voices.map(\.channel)
         self.stop = stop
         self.fileName = fileName
         if let fileName {
-            let directory = PresetLibrary.parent(of: fileName)
-            let base = fileName.split(separator: "/").last.map(String.init) ?? fileName
-            // FluidSynth picks the format from the extension: keep it on the temporary name.
-            let suffix = base.lastIndex(of: ".").map { String(base[$0...]) } ?? ""
-            temporaryName = (directory == "/" ? "" : directory) + "/." + base + ".\(getpid()).live.tmp" + suffix
-            guard PresetLibrary.isDirectory(directory), access(directory, W_OK) == 0 else {
-                throw .cannotCreate("cannot write \(fileName): the directory must exist and be writable")
+            guard let format = AudioFileFormat(path: fileName) else {
+                throw .usage("--audio \(fileName): the file name must end in .wav, .flac or .ogg")
+            }
+            self.format = format
+            do {
+                output = try OutputFile(path: fileName, byName: true)
+            } catch {
+                throw .cannotCreate("cannot write \(error.path): \(error.reason)")
             }
         }
         do {
-            live = try LiveAudio(sampler: sampler, driver: driver, fileName: temporaryName)
+            live = try LiveAudio(sampler: sampler, driver: driver, fileName: output?.writePath.string, format: format)
         } catch {
             throw SessionError(error)
         }
@@ -318,16 +300,16 @@ public final class LiveSink: SessionSink {
     }
 
     private let fileName: String?
-    private var temporaryName: String?
+    private let channels: [Int]
+    private var output: OutputFile?
+    private var format: AudioFileFormat?
     private var started = 0.0
 
     /// The driver actually in use.
     public var driver: String { live.driver }
 
     public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
-        for event in events {
-            if case .note(let note) = event { SamplerFactory.play(note, on: sampler) }
-        }
+        for event in events { SamplerFactory.play(event, channels: channels, on: sampler) }
     }
 
     public func finish(at time: Double) throws(SessionError) {
@@ -345,27 +327,29 @@ public final class LiveSink: SessionSink {
         try commitFile(rate: sampler.configuration.sampleRate)
     }
 
-    /// Renames the file driver's output into place after checking that it holds what was played.
+    /// Puts the file driver's output in place after checking that it holds what was played.
+    /// Only 16-bit WAV has a size known in advance; FLAC and Ogg must at least hold more than
+    /// their headers.
     private func commitFile(rate: Double) throws(SessionError) {
-        guard let fileName, let temporaryName else { return }
-        var info = stat()
+        guard let fileName, let output else { return }
         let played = WallClockPacer.now() - started
-        let expected = played * rate * 4   // 16-bit stereo
-        guard stat(temporaryName, &info) == 0, Double(info.st_size) >= 0.8 * expected - 65536 else {
-            unlink(temporaryName)
+        let size = Double(output.writtenSize ?? 0)
+        let expected = format == .wav ? 0.8 * played * rate * 4 - 65536 : (played > 1 ? 1024 : 1)
+        guard size >= expected else {
+            output.abandon()
             throw .io("cannot write \(fileName): the live file driver wrote less than was played (disk full?)")
         }
-        guard rename(temporaryName, fileName) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporaryName)
-            throw .io("cannot write \(fileName): \(reason)")
+        do {
+            try output.commit()
+        } catch {
+            throw .io("cannot write \(fileName): \(error.reason)")
         }
     }
 
     public func abandon() {
         sampler.allNotesOff()
         live.stop()
-        if let temporaryName { unlink(temporaryName) }
+        output?.abandon()
     }
 }
 

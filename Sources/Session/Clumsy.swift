@@ -1,3 +1,6 @@
+// The preset format and the settings table are part of a session's vocabulary.
+@_exported import Presets
+
 /// The program's identity, written into every MIDI file.
 public enum Clumsy {
     /// Program name.

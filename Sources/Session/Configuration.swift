@@ -5,54 +5,20 @@ import Performance
 import Glibc
 #endif
 
-/// Values given on the command line that override the preset's (nil = keep the preset's).
+/// Values given on the command line that override the preset's.
 public struct Overrides: Sendable, Equatable {
-    /// Random seed.
-    public var seed: UInt64?
-    /// Gravity, m/s².
-    public var gravity: Double?
-    /// Bass ball speed, m/s.
-    public var speed: Double?
-    /// Keys tone name.
-    public var keysTone: String?
-    /// Low-pass cutoff in Hz, or off.
-    public var filter: EffectSetting?
-    /// Low-pass resonance, dB (needs the filter on).
-    public var resonance: Double?
-    /// Delay time in seconds, or off.
-    public var delay: EffectSetting?
-    /// Delay feedback 0…0.95 (needs the delay on).
-    public var feedback: Double?
-    /// Delay wet mix 0…1 (needs the delay on).
-    public var delayMix: Double?
-    /// Reverb level 0…1, or off.
-    public var reverb: EffectSetting?
-    /// Reverb room size 0…1 (needs the reverb on).
-    public var room: Double?
+    /// Flag name (without dashes) → the text given, for the flags of the settings table
+    /// (`Settings.flagged`); checked when the configuration is resolved.
+    public var flags: [String: String] = [:]
     /// Switch filter, delay and reverb off.
     public var isDry = false
 
-    /// No overrides.
+    /// Overrides of the seed, gravity, speed and keys tone (nil = keep the preset's).
     public init(seed: UInt64? = nil, gravity: Double? = nil, speed: Double? = nil, keysTone: String? = nil) {
-        self.seed = seed
-        self.gravity = gravity
-        self.speed = speed
-        self.keysTone = keysTone
-    }
-}
-
-/// An effect flag's value: a number, or `off`.
-public enum EffectSetting: Sendable, Equatable {
-    /// The effect is switched off.
-    case off
-    /// The effect is on with this main value (Hz, seconds or level).
-    case value(Double)
-
-    /// Parses "off" or a number.
-    public init?(_ text: String) {
-        if text.lowercased() == "off" { self = .off; return }
-        guard let number = Double(text) else { return nil }
-        self = .value(number)
+        if let seed { flags["seed"] = String(seed) }
+        if let gravity { flags["gravity"] = "\(gravity)" }
+        if let speed { flags["speed"] = "\(speed)" }
+        if let keysTone { flags["tone"] = keysTone }
     }
 }
 
@@ -79,25 +45,9 @@ public struct Configuration: Sendable {
 
     /// Resolves `preset` with `overrides` for a session of `duration` seconds.
     public init(preset: Preset, overrides: Overrides = Overrides(), duration: Double) throws(SessionError) {
-        var preset = preset
-        if let seed = overrides.seed { preset.seed = seed }
-        if let gravity = overrides.gravity {
-            guard Limits.gravity.contains(gravity) else { throw .usage("--gravity \(gravity) is out of range; accepted: \(Limits.text(Limits.gravity, unit: "m/s²"))") }
-            preset.gravity = gravity
-        }
-        if let speed = overrides.speed {
-            guard Limits.speed.contains(speed) else { throw .usage("--speed \(speed) is out of range; accepted: \(Limits.text(Limits.speed, unit: "m/s"))") }
-            preset.speed = speed
-        }
-        if let tone = overrides.keysTone {
-            guard Tone.keys(named: tone) != nil else {
-                throw .usage("--tone \(tone) is not a keys tone; accepted: \(Tone.keysCatalog.map(\.name).joined(separator: ", "))")
-            }
-            preset.keys.tone = tone
-        }
-        preset.sound = try Self.applySound(overrides, to: preset.sound)
+        let preset = try preset.applying(flags: overrides.flags, dry: overrides.isDry)
         guard Limits.duration.contains(duration) else {
-            throw .usage("--duration \(duration) is out of range; accepted: \(Limits.text(Limits.duration, unit: "s"))")
+            throw .usage("--duration \(Format.plain(duration)) is out of range; accepted: \(Limits.text(Limits.duration, unit: "s"))")
         }
         self.preset = preset
         self.duration = duration
@@ -112,7 +62,8 @@ public struct Configuration: Sendable {
         let direction = Vector(diagonal & 1 == 0 ? d : -d, diagonal & 2 == 0 ? d : -d)
 
         let crowded = preset.piano.count > Self.crowdSize
-        let substeps = Self.substeps(preset, layout, gravity: preset.gravity, speed: preset.speed)
+        let substeps = Self.substeps(timestep: preset.timestep, gravity: preset.gravity, speed: preset.speed,
+                                     height: layout.pianoArea.height, smallestGap: Self.smallestGap(preset))
         world = WorldConfiguration(
             bassArea: layout.bassArea, pianoArea: layout.pianoArea, bouncers: layout.bouncers, keys: layout.keys,
             bassStart: layout.bassStart, bassVelocity: direction * preset.speed, bassRadius: preset.bass.radius,
@@ -129,13 +80,9 @@ public struct Configuration: Sendable {
 
         performer = PerformerConfiguration(
             key: preset.key, bassBase: preset.bass.register, keysBase: preset.keys.register, voicing: preset.keys.voicing,
-            // The bass curve is written in fractions of the bass speed.
-            bassCurve: preset.bass.velocity.curve.scaled(by: preset.speed),
-            keysCurve: preset.keys.velocity.curve,
-            bassNoteLength: preset.bass.noteLength, keysNoteLength: preset.keys.noteLength,
             bassMinimumSpeed: 0, keysMinimumSpeed: preset.keys.minimumSpeed)
         // Every note must be a valid MIDI note.
-        let probe = Performer(configuration: performer)
+        let probe = performer
         for degree in 1...7 {
             guard (0...127).contains(probe.bassNote(degree: degree)) else {
                 throw .preset(file: preset.source, field: "bass.register", message: "puts bass notes outside MIDI 0…127")
@@ -146,78 +93,20 @@ public struct Configuration: Sendable {
         }
     }
 
-    private static func within(_ flag: String, _ value: Double, _ range: ClosedRange<Double>, _ unit: String) throws(SessionError) -> Double {
-        guard value.isFinite, range.contains(value) else {
-            throw .usage("\(flag) \(value) is out of range; accepted: \(Limits.text(range, unit: unit))")
-        }
-        return value
-    }
-
-    /// Applies the effect flags to a preset's sound block.
-    static func applySound(_ o: Overrides, to preset: Preset.Sound) throws(SessionError) -> Preset.Sound {
-        var sound = preset
-        if o.isDry {
-            let conflicting = [("--filter", o.filter != nil), ("--resonance", o.resonance != nil), ("--delay", o.delay != nil),
-                               ("--feedback", o.feedback != nil), ("--delay-mix", o.delayMix != nil),
-                               ("--reverb", o.reverb != nil), ("--room", o.room != nil)].filter(\.1).map(\.0)
-            guard conflicting.isEmpty else {
-                throw .usage("--dry switches every effect off; it cannot be combined with \(conflicting.joined(separator: ", "))")
-            }
-            sound.filter = nil
-            sound.delay = nil
-            sound.reverb = nil
-            return sound
-        }
-        switch o.filter {
-        case .off?: sound.filter = nil
-        case .value(let hz)?: sound.filter = (try within("--filter", hz, Limits.cutoff, "Hz"), sound.filter?.resonance ?? 0)
-        case nil: break
-        }
-        if let resonance = o.resonance {
-            guard sound.filter != nil else { throw .usage("--resonance needs the filter on: add --filter <Hz>") }
-            sound.filter!.resonance = try within("--resonance", resonance, Limits.resonance, "dB")
-        }
-        switch o.delay {
-        case .off?: sound.delay = nil
-        case .value(let time)?:
-            sound.delay = (try within("--delay", time, Limits.delayTime, "s"), sound.delay?.feedback ?? 0.3, sound.delay?.mix ?? 0.2)
-        case nil: break
-        }
-        if let feedback = o.feedback {
-            guard sound.delay != nil else { throw .usage("--feedback needs the delay on: add --delay <s>") }
-            sound.delay!.feedback = try within("--feedback", feedback, Limits.feedback, "")
-        }
-        if let mix = o.delayMix {
-            guard sound.delay != nil else { throw .usage("--delay-mix needs the delay on: add --delay <s>") }
-            sound.delay!.mix = try within("--delay-mix", mix, Limits.unit, "")
-        }
-        switch o.reverb {
-        case .off?: sound.reverb = nil
-        case .value(let level)?: sound.reverb = (try within("--reverb", level, Limits.unit, ""), sound.reverb?.room ?? 0.5)
-        case nil: break
-        }
-        if let room = o.room {
-            guard sound.reverb != nil else { throw .usage("--room needs the reverb on: add --reverb <level>") }
-            sound.reverb!.room = try within("--room", room, Limits.unit, "")
-        }
-        return sound
-    }
-
-    /// Chipmunk sub-steps per timestep for `preset` under `gravity` (m/s²) with the bass ball at
-    /// `speed` (m/s): no ball may jump the smallest gap in one Chipmunk step.
-    static func substeps(_ preset: Preset, _ layout: Layout, gravity: Double, speed: Double) -> Int {
-        let fastest = max(speed, WorldConfiguration.pianoSpeedLimit(gravity: gravity, height: layout.pianoArea.height))
-        // The smallest gap that a step must not jump: a ball's radius where balls meet balls,
-        // else a piano ball's radius plus a key's half thickness (12.5 points).
+    /// The smallest gap of `preset` that a Chipmunk step must not jump, metres: a ball's radius
+    /// where balls meet balls, else a piano ball's radius plus a key's half thickness (12.5 points).
+    static func smallestGap(_ preset: Preset) -> Double {
         let keyHalfThickness = 12.5 * Preset.metresPerPoint
         let pianoGap = preset.piano.collide ? preset.piano.radius : preset.piano.radius + keyHalfThickness
-        let smallest = min(preset.bass.radius, preset.bass.bouncerRadius, pianoGap, keyHalfThickness * 2)
-        return WorldConfiguration.substeps(timestep: preset.timestep, fastestSpeed: fastest, smallestRadius: smallest)
+        return min(preset.bass.radius, preset.bass.bouncerRadius, pianoGap, keyHalfThickness * 2)
     }
 
-    /// Sub-steps for this session under live `gravity` and bass `speed`.
-    func substeps(gravity: Double, speed: Double) -> Int {
-        Self.substeps(preset, layout, gravity: gravity, speed: speed)
+    /// Chipmunk sub-steps per timestep of `timestep` seconds under `gravity` (m/s²) with the bass
+    /// ball at `speed` (m/s), in a piano area `height` metres high, so that no ball jumps
+    /// `smallestGap` in one Chipmunk step (also used when a live control changes gravity or speed).
+    static func substeps(timestep: Double, gravity: Double, speed: Double, height: Double, smallestGap: Double) -> Int {
+        let fastest = max(speed, WorldConfiguration.pianoSpeedLimit(gravity: gravity, height: height))
+        return WorldConfiguration.substeps(timestep: timestep, fastestSpeed: fastest, smallestRadius: smallestGap)
     }
 
     /// Piano ball count above which a session is tuned for crowds: Chipmunk's sleeping and

@@ -3,15 +3,16 @@
 /// A control takes effect at the start of a step and is recorded in the event log with that
 /// step, so a live set can be replayed exactly (`clumsy replay`).
 public enum Control: Sendable, Equatable {
-    /// Gravity on the piano balls, m/s² (`Limits.gravity`).
+    /// Gravity on the piano balls, m/s² (the range of the settings table's `gravity` row).
     case gravity(Double)
-    /// The bass ball's constant speed, m/s (`Limits.speed`).
+    /// The bass ball's constant speed, m/s (the `speed` row's range).
     case speed(Double)
     /// Kick the bass ball off in a new (seeded) direction.
     case kick
     /// Drop every piano ball again from the top (seeded spots).
     case drop
-    /// Session tempo, beats per minute (`Limits.tempo`): the MIDI clock and the MIDI file's tempo map.
+    /// Session tempo, beats per minute (the `tempo` row's range): the grid, beats and bars from
+    /// then on, the MIDI clock and the MIDI file's tempo map.
     case tempo(Double)
 
     /// The control's name in the event log and in OSC paths (`/clumsy/<name>`).
@@ -33,10 +34,14 @@ public enum Control: Sendable, Equatable {
         }
     }
 
-    /// Builds a control from its name and value, checking the value's range.
+    /// Builds a control from its name and value, checking the value against the range of the
+    /// settings table's row of the same name (the flag's range).
     /// Returns a sentence saying what is accepted when the name or value is not.
     public static func make(name: String, value: Double?) -> Result<Control, ControlRejection> {
-        func number(_ range: ClosedRange<Double>, _ unit: String, _ build: (Double) -> Control) -> Result<Control, ControlRejection> {
+        func number(_ build: (Double) -> Control) -> Result<Control, ControlRejection> {
+            let row = Settings.setting(flag: name)!
+            let range = row.numberRange!
+            let unit = row.unit
             guard let value else { return .failure(ControlRejection("\(name) needs one number in \(Limits.text(range, unit: unit))")) }
             guard value.isFinite, range.contains(value) else {
                 return .failure(ControlRejection("\(name) \(Format.plain(value)) is out of range; accepted: \(Limits.text(range, unit: unit))"))
@@ -44,9 +49,9 @@ public enum Control: Sendable, Equatable {
             return .success(build(value))
         }
         switch name {
-        case "gravity": return number(Limits.gravity, "m/s²", Control.gravity)
-        case "speed": return number(Limits.speed, "m/s", Control.speed)
-        case "tempo": return number(Limits.tempo, "bpm", Control.tempo)
+        case "gravity": return number(Control.gravity)
+        case "speed": return number(Control.speed)
+        case "tempo": return number(Control.tempo)
         case "kick", "drop":
             guard value == nil else { return .failure(ControlRejection("\(name) takes no value")) }
             return .success(name == "kick" ? .kick : .drop)

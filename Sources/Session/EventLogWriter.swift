@@ -1,27 +1,30 @@
 import FileOutput
 import Performance
 
-/// Writes the session's events as JSON Lines, one object per hit, escape, kick or drop.
+/// Writes the session's events as JSON Lines, one object per note, escape, kick or drop.
 ///
-/// Fields: `t` (seconds, 6 decimals), `kind` (`bass`, `key`, `escape`, `kick`, `drop`),
-/// `ball`, and for notes `speed` (m/s, 4 decimals), `note`, `velocity`, `degree`,
-/// plus `key` and `tone` for key hits. Note-offs are not logged. Written atomically.
+/// Fields: `t` (seconds, 6 decimals: when it sounds), `kind` (`bass`, `key`, `drum`, `escape`,
+/// `kick`, `drop`), `ball`, and for notes `voice` (the voice's name in lower case), `hit` (the
+/// physical hit, seconds, never after `t`), `speed` (m/s, 4 decimals), `note`, `velocity`,
+/// `degree`, plus `key` and `tone` for key hits and `source` (`wall`, `floor`, `stomp`,
+/// `metronome`) for drums. Note-offs and controllers are not logged. A live session's log
+/// also opens with a `session` line (`ReplayRecord`), records each live control as a `control`
+/// line with its `step`, and closes with an `end` line. Written atomically.
 public final class EventLogWriter: SessionSink {
     private let file: AtomicFile
-    private var line: [UInt8] = []
-
+    private let lines: Lines
     private let timestep: Double?
 
     /// Opens `path` (a temporary is created now, so a bad path fails before the session runs).
     /// With a `replay` record (live sessions) the log opens with a `session` line saying how to
     /// re-run it and closes with an `end` line giving the last step (`timestep` seconds each).
-    public init(path: String, replay: ReplayRecord? = nil) throws(SessionError) {
+    public init(path: String, voices: VoiceTable, replay: ReplayRecord? = nil) throws(SessionError) {
         do {
             file = try AtomicFile(path: path)
         } catch {
             throw .cannotCreate("cannot write event log: \(error)")
         }
-        line.reserveCapacity(160)
+        lines = Lines(voices: voices)
         timestep = replay?.timestep
         if let replay {
             do {
@@ -32,29 +35,54 @@ public final class EventLogWriter: SessionSink {
         }
     }
 
-    /// The JSON line (without newline) for one event, or nil for events not logged (note-offs).
-    public static func line(for event: SessionEvent) -> String? {
-        switch event {
-        case .note(let note):
-            guard note.kind == .on else { return nil }
-            var text = "{\"t\":\(Format.fixed(note.time, decimals: 6)),\"kind\":\"\(note.voice == .bass ? "bass" : "key")\",\"ball\":\(note.ball),\"speed\":\(Format.fixed(note.speed, decimals: 4)),\"note\":\(note.note),\"velocity\":\(note.velocity),\"degree\":\(note.degree)"
-            if note.voice == .keys { text += ",\"key\":\(note.key),\"tone\":\(note.tone)" }
-            return text + "}"
-        case .escape(let time, let ball):
-            return "{\"t\":\(Format.fixed(time, decimals: 6)),\"kind\":\"escape\",\"ball\":\(ball)}"
-        case .kick(let time):
-            return "{\"t\":\(Format.fixed(time, decimals: 6)),\"kind\":\"kick\",\"ball\":0}"
-        case .drop(let time, let ball):
-            return "{\"t\":\(Format.fixed(time, decimals: 6)),\"kind\":\"drop\",\"ball\":\(ball)}"
-        case .control(let time, let step, let control):
-            let value = control.value.map { ",\"value\":\(Format.plain($0))" } ?? ""
-            return "{\"t\":\(Format.fixed(time, decimals: 6)),\"kind\":\"control\",\"step\":\(step),\"control\":\"\(control.name)\"\(value)}"
+    /// The JSON line (without newline) for one event, or nil for events not logged (note-offs, controllers).
+    public func line(for event: SessionEvent) -> String? { lines.line(for: event) }
+
+    /// Formats events as the log's lines for a session's voices.
+    public struct Lines: Sendable {
+        /// The voices table.
+        public let voices: VoiceTable
+
+        /// Lines for a session with these voices.
+        public init(voices: VoiceTable) { self.voices = voices }
+
+        /// The JSON line (without newline) for one event, or nil for events not logged (note-offs, controllers).
+        public func line(for event: SessionEvent) -> String? {
+            switch event {
+            case .note(let note):
+                guard note.kind == .on else { return nil }
+                let voice = voices[note.voice]
+                let kind: String
+                switch voice.source {
+                case .bassBall: kind = "bass"
+                case .pianoBalls: kind = "key"
+                case .percussion: kind = "drum"
+                }
+                var text = "{\"t\":\(Format.fixed(note.time, decimals: 6)),\"kind\":\"\(kind)\",\"voice\":\"\(voice.logName)\",\"ball\":\(note.ball),\"hit\":\(Format.fixed(note.hit, decimals: 6)),\"speed\":\(Format.fixed(note.speed, decimals: 4)),\"note\":\(note.note),\"velocity\":\(note.velocity),\"degree\":\(note.degree)"
+                if voice.source == .pianoBalls { text += ",\"key\":\(note.key),\"tone\":\(note.tone)" }
+                if voice.source == .percussion, note.drum > 0, note.drum < EventLogWriter.drumSources.count { text += ",\"source\":\"\(EventLogWriter.drumSources[note.drum])\"" }
+                return text + "}"
+            case .escape(let time, let ball):
+                return "{\"t\":\(Format.fixed(time, decimals: 6)),\"kind\":\"escape\",\"ball\":\(ball)}"
+            case .kick(let time):
+                return "{\"t\":\(Format.fixed(time, decimals: 6)),\"kind\":\"kick\",\"ball\":0}"
+            case .drop(let time, let ball):
+                return "{\"t\":\(Format.fixed(time, decimals: 6)),\"kind\":\"drop\",\"ball\":\(ball)}"
+            case .live(let time, let step, let control):
+                let value = control.value.map { ",\"value\":\(Format.plain($0))" } ?? ""
+                return "{\"t\":\(Format.fixed(time, decimals: 6)),\"kind\":\"control\",\"step\":\(step),\"control\":\"\(control.name)\"\(value)}"
+            case .control:
+                return nil
+            }
         }
     }
 
+    /// What a drum note's `source` field says, by `NoteEvent.drum`.
+    static let drumSources = ["", "wall", "floor", "stomp", "metronome"]
+
     public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
         for event in events {
-            guard let text = Self.line(for: event) else { continue }
+            guard let text = line(for: event) else { continue }
             do {
                 try file.write(text + "\n")
             } catch {

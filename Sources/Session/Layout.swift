@@ -77,6 +77,18 @@ public struct Layout: Sendable, Equatable {
             bassStart = spot
         }
 
+        // In the original layout every switched-on bouncer must be reachable: a ball too big
+        // for the gaps between bouncers (or between a bouncer and a wall) would be shut in a
+        // pocket for good. (The ring and scatter layouts refuse overlaps above; the ring's
+        // own gaps are not checked here, see the README.)
+        let unreachable = preset.layout == .original
+            ? unreachableBouncers(bouncers, in: bassArea, from: bassStart, ballRadius: preset.bass.radius) : []
+        guard unreachable.isEmpty else {
+            let names = unreachable.map { "\($0)" }.joined(separator: ", ")
+            throw .preset(file: preset.source, field: "bass.radius",
+                          message: "a bass ball of radius \(Format.plain(preset.bass.radius)) m cannot pass between bouncers of radius \(Format.plain(radius)) m in the \(preset.layout.rawValue) layout, so it never reaches degree \(names); use a smaller ball or bouncer radius")
+        }
+
         // Keys: the original's four at x = 573, 703, 833, 961 points (124 × 25) or evenly spread.
         let count = preset.keys.tones.count
         var keys: [KeyObstacle] = []
@@ -109,6 +121,58 @@ public struct Layout: Sendable, Equatable {
         if pianoArea.maxX > left { fillers.append(Rect(minX: left, minY: 0, maxX: pianoArea.maxX, maxY: keyHeight)) }
         return Layout(bassArea: bassArea, pianoArea: pianoArea, bouncers: bouncers, keys: keys,
                       bassStart: bassStart, pianoStarts: starts, dropRegion: dropRegion, fillers: fillers)
+    }
+
+    /// Degrees of the bouncers that a ball of `ballRadius` could touch from somewhere in the
+    /// area but never from where it starts: it is shut out of them. A flood fill over a 2 cm
+    /// grid of the places its centre can be. (A bouncer no ball position touches at all, such
+    /// as a tiny one in a corner, shuts nothing in and is not reported.)
+    static func unreachableBouncers(_ bouncers: [CircleObstacle], in area: Rect, from start: Vector,
+                                    ballRadius r: Double) -> [Int] {
+        let cell = 0.02
+        let columns = Int((area.width / cell).rounded(.up)) + 1
+        let rows = Int((area.height / cell).rounded(.up)) + 1
+        func point(_ index: Int) -> Vector {
+            Vector(area.minX + Double(index % columns) * cell, area.minY + Double(index / columns) * cell)
+        }
+        func isFree(_ p: Vector) -> Bool {
+            area.contains(p, inset: r) && bouncers.allSatisfy { ($0.center - p).length >= $0.radius + r }
+        }
+        var seen = [Bool](repeating: false, count: columns * rows)
+        let startColumn = min(columns - 1, max(0, Int(((start.x - area.minX) / cell).rounded())))
+        let startRow = min(rows - 1, max(0, Int(((start.y - area.minY) / cell).rounded())))
+        var stack = [startRow * columns + startColumn]
+        var reached = Set<Int>()
+        seen[stack[0]] = true
+        while let index = stack.popLast() {
+            let p = point(index)
+            // The start itself may sit a little off the grid's free cells; let it through.
+            guard isFree(p) || (p - start).length < cell * 1.5 else { continue }
+            for bouncer in bouncers where !reached.contains(bouncer.tag)
+                && (bouncer.center - p).length <= bouncer.radius + r + cell * 1.5 {
+                reached.insert(bouncer.tag)
+            }
+            let column = index % columns
+            for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                let c = column + dx
+                let row = index / columns + dy
+                guard c >= 0, c < columns, row >= 0, row < rows else { continue }
+                let next = row * columns + c
+                if !seen[next] {
+                    seen[next] = true
+                    stack.append(next)
+                }
+            }
+        }
+        var touchable = Set<Int>()
+        for index in 0..<(columns * rows) {
+            let p = point(index)
+            guard isFree(p) else { continue }
+            for bouncer in bouncers where (bouncer.center - p).length <= bouncer.radius + r + cell * 1.5 {
+                touchable.insert(bouncer.tag)
+            }
+        }
+        return bouncers.map(\.tag).filter { touchable.contains($0) && !reached.contains($0) }
     }
 
     private static func freeSpot(in area: Rect, avoiding bouncers: [CircleObstacle], radius: Double) -> Vector? {

@@ -28,9 +28,31 @@ public struct ReplayRecord: Sendable, Equatable {
 
     /// The log's first line (no newline).
     public var line: String {
-        "{\"t\":0.000000,\"kind\":\"session\",\"clumsy\":\(JSONWriter.text(.string(Clumsy.version))),"
-            + "\"preset\":\(JSONWriter.text(.string(presetName))),\"seed\":\"\(seed)\",\"timestep\":\(Format.plain(timestep)),"
-            + "\"arguments\":\(JSONWriter.text(.array(arguments.map { .string($0) })))}"
+        "{\"t\":0.000000,\"kind\":\"session\",\"clumsy\":\(Self.json(Clumsy.version)),"
+            + "\"preset\":\(Self.json(presetName)),\"seed\":\"\(seed)\",\"timestep\":\(Format.plain(timestep)),"
+            + "\"arguments\":[\(arguments.map(Self.json).joined(separator: ","))]}"
+    }
+
+    /// `text` as a JSON string literal.
+    static func json(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
     }
 }
 
@@ -51,8 +73,11 @@ public struct ReplayLog: Sendable, Equatable {
     /// Reads `path`. Errors name the file, the line and what was expected (exit 65), or say the
     /// file cannot be read (66).
     public static func read(path: String) throws(SessionError) -> ReplayLog {
-        guard let stream = fopen(path, "r") else {
-            throw .noInput("\(path): cannot open event log: \(String(cString: strerror(errno)))")
+        // A regular file only: never blocks on a FIFO (see InputFile).
+        let fd = try InputFile.open(path, what: "event log")
+        guard let stream = fdopen(fd, "r") else {
+            close(fd)
+            throw .noInput("\(Quote.text(path)): cannot open event log: \(String(cString: strerror(errno)))")
         }
         defer { fclose(stream) }
         var buffer: UnsafeMutablePointer<CChar>?
@@ -66,7 +91,7 @@ public struct ReplayLog: Sendable, Equatable {
         while true {
             let count = getline(&buffer, &capacity, stream)
             if count < 0 {
-                if ferror(stream) != 0 { throw .noInput("\(path): cannot read event log: \(String(cString: strerror(errno)))") }
+                if ferror(stream) != 0 { throw .noInput("\(Quote.text(path)): cannot read event log: \(String(cString: strerror(errno)))") }
                 break
             }
             number += 1
@@ -97,23 +122,23 @@ public struct ReplayLog: Sendable, Equatable {
                     guard case .string(let s) = item else { throw bad("\"arguments\" must hold strings") }
                     list.append(s)
                 }
-                guard case .number(let dt)? = member("timestep"), dt > 0, dt.isFinite else { throw bad("the session line needs a positive \"timestep\"") }
+                guard case .number(let dt, _)? = member("timestep"), dt > 0, dt.isFinite else { throw bad("the session line needs a positive \"timestep\"") }
                 arguments = list
                 timestep = dt
             case "control":
                 guard arguments != nil else { throw bad("a control before the session line") }
-                guard case .number(let step)? = member("step"), step >= 0, step == step.rounded(), step < 9e15 else {
+                guard case .number(let step, _)? = member("step"), step >= 0, step == step.rounded(), step < 9e15 else {
                     throw bad("a control needs a whole \"step\" ≥ 0")
                 }
                 guard case .string(let name)? = member("control") else { throw bad("a control needs a \"control\" name") }
                 var number: Double?
-                if case .number(let x)? = member("value") { number = x }
+                if case .number(let x, _)? = member("value") { number = x }
                 switch Control.make(name: name, value: number) {
                 case .success(let control): controls.append(TimedControl(step: Int64(step), control: control))
                 case .failure(let rejection): throw bad(rejection.description)
                 }
             default: // end
-                guard case .number(let step)? = member("step"), step >= 1, step == step.rounded(), step < 9e15 else {
+                guard case .number(let step, _)? = member("step"), step >= 1, step == step.rounded(), step < 9e15 else {
                     throw bad("the end line needs a whole \"step\" ≥ 1")
                 }
                 endStep = Int64(step)

@@ -10,14 +10,16 @@ public enum SessionEvent: Sendable, Equatable {
     case kick(time: Double)
     /// A piano ball struck no key for too long and was dropped again from the top.
     case drop(time: Double, ball: Int)
+    /// A voice's MIDI controller changed (CC10 pan before a keys note placed by its key).
+    case control(time: Double, voice: VoiceID, controller: Int, value: Int)
     /// A live control took effect at the start of `step` (simulated `time`).
-    case control(time: Double, step: Int64, control: Control)
+    case live(time: Double, step: Int64, control: Control)
 
     /// Simulated time, seconds.
     public var time: Double {
         switch self {
         case .note(let note): return note.time
-        case .escape(let time, _), .kick(let time), .drop(let time, _), .control(let time, _, _): return time
+        case .escape(let time, _), .kick(let time), .drop(let time, _), .control(let time, _, _, _), .live(let time, _, _): return time
         }
     }
 }
@@ -38,10 +40,12 @@ public protocol SessionSink: AnyObject {
 public struct Summary: Sendable, Equatable {
     /// Simulated seconds run.
     public var duration: Double = 0
+    /// Notes played per voice, in the voices table's order (the opening tonic included in the bass's).
+    public var notes: [Int]
     /// Bass notes played (the opening tonic included).
-    public var bassNotes = 0
+    public var bassNotes: Int { notes[VoiceID.bass.rawValue] }
     /// Keys notes played.
-    public var keyNotes = 0
+    public var keyNotes: Int { notes[VoiceID.keys.rawValue] }
     /// Balls put back after escaping.
     public var escapes = 0
     /// Kicks given to the bass ball.
@@ -52,4 +56,7 @@ public struct Summary: Sendable, Equatable {
     public var wasInterrupted = false
     /// Number of fixed timesteps taken.
     public var steps: Int64 = 0
+
+    /// An empty summary for a session with `voices` voices.
+    public init(voices: Int = 2) { notes = Array(repeating: 0, count: voices) }
 }

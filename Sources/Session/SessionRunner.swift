@@ -42,6 +42,9 @@ public struct RunRequest: Sendable {
     /// Controls replayed at their steps (`clumsy replay`).
     public var replayedControls: [TimedControl]?
 
+    /// True unless live MIDI ports take the notes instead (`--midi-out` without `--audio-driver`).
+    public var playsInternalSound: Bool { midiOut == nil || audioDriver != nil }
+
     /// Creates a request.
     public init(preset: String = "default", duration: Double = 60, overrides: Overrides = Overrides(),
                 midiPath: String? = nil, eventsPath: String? = nil, isQuiet: Bool = false) {
@@ -62,57 +65,53 @@ public enum SessionRunner {
     public static func run(_ request: RunRequest, stop: StopSignal?,
                            standardOutput: TerminalOutput = .standardOutput,
                            standardError: TerminalOutput = .standardError) throws(SessionError) -> Summary {
-        let preset = try PresetLibrary.load(request.preset)
+        let presetPath = try PresetLibrary.locate(request.preset)
+        let preset = try PresetLibrary.load(presetPath)
         let configuration = try Configuration(preset: preset, overrides: request.overrides, duration: request.duration)
+        let plan = SessionPlan(configuration: configuration)
+        let soundFont = try locateSoundFont(request, configuration: configuration)
+        // The file driver plays in real time into --audio's file: one sampler does both.
+        let liveFile = request.isLive && request.audioDriver == "file" ? (request.audioPath ?? "clumsy-live.wav") : nil
+        try checkOutputs(request, presetPath: presetPath, soundFont: soundFont, liveFile: liveFile, configuration: configuration)
         var sinks: [SessionSink] = []
         var liveMIDI: LiveMIDISink?
         var oscIn: OSCControlSource?
         defer { oscIn?.close() }
         do throws(SessionError) {
             if let path = request.midiPath {
-                sinks.append(try MIDIRecorder(path: path, configuration: configuration, sound: configuration.sound))
+                sinks.append(try MIDIRecorder(path: path, plan: plan))
             }
             if let path = request.eventsPath {
                 var replay = request.replay
-                replay?.seed = configuration.seed
-                replay?.timestep = configuration.preset.timestep
-                replay?.presetName = configuration.preset.name
+                replay?.seed = plan.seed
+                replay?.timestep = plan.world.timestep
+                replay?.presetName = plan.name
                 if let arguments = replay?.arguments, !arguments.contains("--seed") {
-                    replay?.arguments += ["--seed", String(configuration.seed)]
+                    replay?.arguments += ["--seed", String(plan.seed)]
                 }
-                sinks.append(try EventLogWriter(path: path, replay: replay))
+                sinks.append(try EventLogWriter(path: path, voices: plan.voices, replay: replay))
             }
             if let kind = request.midiOut {
                 let sink = try LiveMIDISink.open(kind, clock: request.sendsClock, connections: request.connections,
-                                                 configuration: configuration, environment: request.environment, stop: stop)
+                                                 plan: plan, environment: request.environment, stop: stop)
                 liveMIDI = sink
                 sinks.append(sink)
             }
             if let target = request.oscOut {
-                sinks.append(try OSCOutSink(target: target, configuration: configuration))
+                sinks.append(try OSCOutSink(target: target, plan: plan))
             }
             if let listen = request.oscIn {
                 oscIn = try OSCControlSource(listen: listen)
             }
-            let internalSound = request.midiOut == nil || request.audioDriver != nil
-            if request.audioPath != nil || (request.isLive && internalSound) {
-                let soundFont: String
-                do throws(SoundError) {
-                    soundFont = try SoundFontLocator.resolve(explicit: request.soundFont, environment: request.environment,
-                                                             preset: configuration.preset.sound.soundFont)
-                } catch {
-                    throw SessionError(error)
-                }
+            if let soundFont {
                 let samplerConfiguration = SamplerFactory.configuration(
                     soundFont: soundFont, sampleRate: request.sampleRate,
-                    polyphony: configuration.isCrowded ? 128 : 256, sound: configuration.sound)
-                // The file driver plays in real time into --audio's file: one sampler does both.
-                let liveFile = request.isLive && request.audioDriver == "file" ? (request.audioPath ?? "clumsy-live.wav") : nil
+                    polyphony: plan.isCrowded ? 128 : 256, sound: plan.sound)
                 if let path = request.audioPath, liveFile == nil {
-                    sinks.append(try AudioFileSink(path: path, samplerConfiguration: samplerConfiguration, session: configuration))
+                    sinks.append(try AudioFileSink(path: path, samplerConfiguration: samplerConfiguration, session: plan, stop: stop))
                 }
-                if request.isLive && internalSound {
-                    sinks.append(try LiveSink(samplerConfiguration: samplerConfiguration, session: configuration,
+                if request.isLive && request.playsInternalSound {
+                    sinks.append(try LiveSink(samplerConfiguration: samplerConfiguration, session: plan,
                                               driver: request.audioDriver, fileName: liveFile, stop: stop))
                 }
             }
@@ -122,7 +121,7 @@ public enum SessionRunner {
         }
         let writesFiles = request.midiPath != nil || request.eventsPath != nil || request.audioPath != nil
         if !writesFiles && !request.isQuiet && !request.isLive {
-            sinks.append(TextPrinter(output: standardOutput, configuration: configuration))
+            sinks.append(TextPrinter(output: standardOutput, plan: plan))
         }
         let showsProgress = !request.isQuiet && standardError.isTerminal && writesFiles
         let progress: ((Double) -> Void)? = showsProgress ? { fraction in
@@ -130,7 +129,7 @@ public enum SessionRunner {
             standardError.write("\r  simulating \(Format.fixed(fraction * configuration.duration, decimals: 1)) / \(Format.fixed(configuration.duration, decimals: 1)) s  [\(percent)%]")
             standardError.flush()
         } : nil
-        let simulator = Simulator(configuration: configuration)
+        let simulator = Simulator(plan: plan)
         var controlSources: [ControlSource] = []
         if let replayed = request.replayedControls { controlSources.append(ReplayControls(replayed)) }
         if let liveMIDI { controlSources.append(liveMIDI) }
@@ -159,18 +158,56 @@ public enum SessionRunner {
             if let path = request.midiPath { outputs.append(path) }
             if let path = request.eventsPath { outputs.append(path) }
             if let path = request.audioPath { outputs.append(path) }
-            standardOutput.write(describe(summary, configuration: configuration, outputs: outputs) + "\n")
+            standardOutput.write(describe(summary, plan: plan, outputs: outputs) + "\n")
             standardOutput.flush()
         }
         return summary
     }
 
+    /// The SoundFont, when sound is asked for.
+    private static func locateSoundFont(_ request: RunRequest, configuration: Configuration) throws(SessionError) -> String? {
+        guard request.audioPath != nil || (request.isLive && request.playsInternalSound) else { return nil }
+        do throws(SoundError) {
+            let path = try SoundFontLocator.resolve(explicit: request.soundFont, environment: request.environment,
+                                                    preset: configuration.preset.sound.soundFont)
+            try SoundFontLocator.check(path)
+            return path
+        } catch {
+            throw SessionError(error)
+        }
+    }
+
+    /// Refuses outputs that would overwrite an input or each other (`OutputCheck`), and
+    /// audio that cannot fit (`AudioBudget`), before anything runs.
+    private static func checkOutputs(_ request: RunRequest, presetPath: String, soundFont: String?, liveFile: String?,
+                                     configuration: Configuration) throws(SessionError) {
+        var outputs: [OutputCheck.Named] = []
+        if let path = request.midiPath { outputs.append(("--midi", path)) }
+        if let path = request.eventsPath { outputs.append(("--events", path)) }
+        if let path = liveFile { outputs.append((request.audioPath == nil ? "the live file driver's default output" : "--audio", path)) }
+        else if let path = request.audioPath { outputs.append(("--audio", path)) }
+        var inputs: [OutputCheck.Named] = [("the preset", presetPath)]
+        if let soundFont { inputs.append(("the SoundFont", soundFont)) }
+        inputs += OutputCheck.bundledFiles()
+        try OutputCheck.verify(outputs: outputs, inputs: inputs)
+        if let path = request.audioPath, liveFile == nil, let soundFont {
+            let tail = SamplerFactory.configuration(soundFont: soundFont, sampleRate: request.sampleRate, polyphony: 256,
+                                                    sound: configuration.sound).tailDuration
+            try AudioBudget.check(path: path, seconds: configuration.duration + tail, rate: request.sampleRate)
+        }
+    }
+
     /// The one-line summary.
-    public static func describe(_ summary: Summary, configuration: Configuration, outputs: [String]) -> String {
+    public static func describe(_ summary: Summary, plan: SessionPlan, outputs: [String]) -> String {
         var text = summary.wasInterrupted ? "interrupted at " : ""
-        text += "\(Format.fixed(summary.duration, decimals: summary.duration < 10 ? 3 : 1)) s of \(configuration.preset.name) (seed \(configuration.seed), \(configuration.preset.key.description)): "
-        text += "\(summary.bassNotes) bass notes, \(summary.keyNotes) key notes, \(summary.kicks) kicks, \(summary.drops) drops, \(summary.escapes) escapes"
-        if !outputs.isEmpty { text += "; wrote " + outputs.joined(separator: ", ") }
+        text += "\(Format.fixed(summary.duration, decimals: summary.duration < 10 ? 3 : 1)) s of \(Quote.text(plan.name)) (seed \(plan.seed), \(plan.key.description)): "
+        // One count per voice, in table order: "12 bass notes, 300 keys notes, 40 drums notes".
+        for (index, voice) in plan.voices.voices.enumerated() {
+            let name = voice.source == .pianoBalls ? "key" : voice.logName
+            text += "\(summary.notes[index]) \(name) notes, "
+        }
+        text += "\(summary.kicks) kicks, \(summary.drops) drops, \(summary.escapes) escapes"
+        if !outputs.isEmpty { text += "; wrote " + outputs.map { Quote.text($0, limit: 2 * Quote.defaultLimit) }.joined(separator: ", ") }
         return text
     }
 }

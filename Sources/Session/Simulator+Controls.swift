@@ -8,20 +8,22 @@ extension Simulator {
     func apply(at step: Int64) {
         let now = world.time
         for control in controls {
-            events.append(.control(time: now, step: step, control: control))
+            events.append(.live(time: now, step: step, control: control))
             switch control {
             case .gravity(let value):
                 gravity = value
-                world.retune(gravity: gravity, bassSpeed: speed, substeps: configuration.substeps(gravity: gravity, speed: speed))
+                world.retune(gravity: gravity, bassSpeed: speed, substeps: plan.substeps(gravity: gravity, speed: speed))
             case .speed(let value):
                 speed = value
-                world.retune(gravity: gravity, bassSpeed: speed, substeps: configuration.substeps(gravity: gravity, speed: speed))
+                world.retune(gravity: gravity, bassSpeed: speed, substeps: plan.substeps(gravity: gravity, speed: speed))
             case .kick:
                 kickBass(at: now)
             case .drop:
                 for ball in 1..<lastKeyHit.count { dropBall(ball, at: now) }
-            case .tempo:
-                break   // for the sinks: the MIDI clock and the MIDI file's tempo map
+            case .tempo(let bpm):
+                // The grid, beats and bars from here on; the sinks follow it too (the MIDI
+                // clock and the MIDI file's tempo map).
+                scheduler.changeTempo(to: bpm, at: now)
             }
         }
         controls.removeAll(keepingCapacity: true)

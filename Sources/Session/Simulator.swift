@@ -4,16 +4,17 @@ import Performance
 import Glibc
 #endif
 
-/// The fixed-step loop: physics → contacts → performer → sinks.
+/// The fixed-step loop: physics → contacts → performer → scheduler → sinks.
 ///
 /// Simulated time is the only clock: step n ends at t = n·dt. Offline it runs as fast as
 /// the CPU allows; a `Pacer` can hold it to the wall clock for live play.
 public final class Simulator {
     /// The session being simulated.
-    public let configuration: Configuration
+    public let plan: SessionPlan
     /// The physics world.
     public let world: World
     private var performer: Performer
+    var scheduler: Scheduler
     private var kicks: SplitMix64
     private var drops: SplitMix64
     var events: [SessionEvent] = []
@@ -23,7 +24,7 @@ public final class Simulator {
     var lastKeyHit: [Double]
     private var stillSince: [Double]
     private let keyTones: [Int]
-    private(set) var summary = Summary()
+    private(set) var summary: Summary
     // Live controls (Simulator+Controls.swift): polled at the start of each step.
     var controls: [Control] = []
     var gravity: Double
@@ -35,26 +36,33 @@ public final class Simulator {
     /// Speed below which a piano ball counts as lying still, m/s.
     static let stillSpeed = 0.05
 
+    /// Builds the plan of `configuration` with the default musical time and simulates it.
+    public convenience init(configuration: Configuration, timesChipmunk: Bool = false) {
+        self.init(plan: SessionPlan(configuration: configuration), timesChipmunk: timesChipmunk)
+    }
+
     /// Seconds of the loop window: the last hits inspected for a two-bouncer loop.
     static let loopWindow = 12
 
-    /// Builds the world and the performer for `configuration`. `timesChipmunk` makes the
+    /// Builds the world, the performer and the scheduler for `plan`. `timesChipmunk` makes the
     /// world measure its time inside Chipmunk (`World.chipmunkSeconds`, for benchmarks).
-    public init(configuration: Configuration, timesChipmunk: Bool = false) {
-        self.configuration = configuration
-        world = World(configuration: configuration.world, timesChipmunk: timesChipmunk)
-        performer = Performer(configuration: configuration.performer)
-        kicks = SplitMix64(seed: configuration.seed, stream: RandomStream.kicks.rawValue)
-        drops = SplitMix64(seed: configuration.seed, stream: RandomStream.drops.rawValue)
-        lastKeyHit = Array(repeating: 0, count: configuration.world.pianoStarts.count + 1)
-        stillSince = Array(repeating: -1, count: configuration.world.pianoStarts.count + 1)
-        keyTones = configuration.preset.keys.tones
+    public init(plan: SessionPlan, timesChipmunk: Bool = false) {
+        self.plan = plan
+        world = World(configuration: plan.world, timesChipmunk: timesChipmunk)
+        performer = Performer(configuration: plan.performer, voices: plan.voices)
+        scheduler = Scheduler(voices: plan.voices, clock: plan.clock, feel: plan.feel)
+        kicks = SplitMix64(seed: plan.seed, stream: RandomStream.kicks.rawValue)
+        drops = SplitMix64(seed: plan.seed, stream: RandomStream.drops.rawValue)
+        lastKeyHit = Array(repeating: 0, count: plan.world.pianoStarts.count + 1)
+        stillSince = Array(repeating: -1, count: plan.world.pianoStarts.count + 1)
+        keyTones = plan.keyTones
+        summary = Summary(voices: plan.voices.count)
         events.reserveCapacity(256)
         notes.reserveCapacity(256)
         recentDegrees.reserveCapacity(Self.loopWindow)
         controls.reserveCapacity(8)
-        gravity = configuration.preset.gravity
-        speed = configuration.preset.speed
+        gravity = plan.gravity
+        speed = plan.speed
     }
 
     /// Runs the whole session into `sinks`. Stops early (cleanly) when `stop` is raised.
@@ -66,10 +74,11 @@ public final class Simulator {
                     progress: ((Double) -> Void)? = nil,
                     pacer: ((Double) -> Void)? = nil,
                     controls source: ControlSource? = nil) throws(SessionError) -> Summary {
-        let total = configuration.stepCount
+        let total = plan.stepCount
         var percent = -1
         do {
-            performer.start(at: 0, into: &notes)
+            performer.start(at: 0, scheduler: &scheduler)
+            scheduler.deliver(through: 0, into: &notes)
             flush()
             try deliver(to: sinks, through: 0)
             var step: Int64 = 0
@@ -95,7 +104,7 @@ public final class Simulator {
                 pacer?(world.time)
             }
             let end = world.time
-            performer.releaseAll(at: end, into: &notes)
+            scheduler.finish(at: end, into: &notes)
             flush()
             try deliver(to: sinks, through: end)
             summary.duration = end
@@ -118,10 +127,15 @@ public final class Simulator {
     /// Moves performer output into the step's events.
     private func flush() {
         for note in notes {
-            if note.kind == .on {
-                if note.voice == .bass { summary.bassNotes += 1 } else { summary.keyNotes += 1 }
+            switch note.kind {
+            case .on:
+                summary.notes[note.voice.rawValue] += 1
+                events.append(.note(note))
+            case .off:
+                events.append(.note(note))
+            case .control:
+                events.append(.control(time: note.time, voice: note.voice, controller: note.note, value: note.velocity))
             }
-            events.append(.note(note))
         }
         notes.removeAll(keepingCapacity: true)
     }
@@ -139,11 +153,16 @@ public final class Simulator {
                 noteDegree(degree)
             case .key(let number):
                 hit = Hit(time: contact.time, ball: contact.ball, target: .key(number: number, tone: keyTones[number - 1]), speed: contact.speed)
-                if contact.speed >= configuration.performer.keysMinimumSpeed { lastKeyHit[contact.ball] = contact.time }
+                if contact.speed >= plan.performer.keysMinimumSpeed { lastKeyHit[contact.ball] = contact.time }
+            case .wall:
+                hit = Hit(time: contact.time, ball: contact.ball, target: .wall, speed: contact.speed)
+            case .floor:
+                hit = Hit(time: contact.time, ball: contact.ball, target: .floor, speed: contact.speed)
             }
-            performer.perform(hit, into: &notes)
+            performer.perform(hit, scheduler: &scheduler)
         }
-        performer.release(through: now, into: &notes)
+        performer.advance(through: now, scheduler: &scheduler)
+        scheduler.deliver(through: now, into: &notes)
         flush()
         if !world.escapes.isEmpty {
             for escape in world.escapes { events.append(.escape(time: escape.time, ball: escape.ball)) }
@@ -166,7 +185,7 @@ public final class Simulator {
     }
 
     private func applyRules(at now: Double) {
-        let preset = configuration.preset
+        let rules = plan.rules
         // The bass ball must keep choosing harmony: kick it when it stops hitting bouncers
         // or ping-pongs between two of them.
         var looping = false
@@ -178,15 +197,15 @@ public final class Simulator {
                 if second == first { second = degree } else if degree != second { looping = false; break }
             }
         }
-        if now - lastBouncerHit >= preset.bass.kickAfter || looping {
+        if now - lastBouncerHit >= rules.kickAfter || looping {
             kickBass(at: now)
         }
         // Piano balls that lie still, or have found a place where they strike no key,
         // are dropped again from the top.
         // Checked every `ruleInterval` steps (0.05 s at 240 Hz): cheap for a thousand balls.
         guard world.stepCount % Self.ruleInterval == 0 else { return }
-        let redrop = preset.piano.redropAfter
-        let rest = preset.piano.restAfter
+        let redrop = rules.redropAfter
+        let rest = rules.restAfter
         let stillSpeedSquared = Self.stillSpeed * Self.stillSpeed
         for ball in 1..<lastKeyHit.count {
             if world.isSleeping(ball: ball) {
@@ -218,11 +237,11 @@ public final class Simulator {
     }
 
     func dropBall(_ ball: Int, at now: Double) {
-        let region = configuration.layout.dropRegion
-        let r = configuration.preset.piano.radius
+        let region = plan.layout.dropRegion
+        let r = plan.rules.pianoRadius
         var spot = Vector(drops.uniform(region.minX...region.maxX), drops.uniform(region.minY...region.maxY))
         // Balls that pass through each other need no clear spot.
-        for _ in 0..<(configuration.preset.piano.collide ? 4 : 0) {
+        for _ in 0..<(plan.rules.pianoBallsCollide ? 4 : 0) {
             var clear = true
             for other in 1..<lastKeyHit.count where other != ball {
                 if (world.position(ofBall: other) - spot).length < 2.05 * r { clear = false; break }

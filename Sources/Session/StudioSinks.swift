@@ -35,6 +35,7 @@ public final class LiveMIDISink: SessionSink, ControlSource {
     private let port: LiveMIDIPort
     private let stop: StopSignal?
     private let clockPort: Int?
+    private let channels: [Int]          // per voice
     private var pulseInterval: Double
     private var nextPulse = 0.0
     private var isClockRunning = false
@@ -43,35 +44,38 @@ public final class LiveMIDISink: SessionSink, ControlSource {
     public private(set) var failure: SessionError?
     private let what: String
 
-    /// Port names for a session: one per voice (lower-case voice names), then `clock`.
-    public static func portNames(clock: Bool) -> [String] {
-        Voice.allCases.map { $0.name.lowercased() } + (clock ? ["clock"] : [])
+    /// Port names for a session: one per row of the voices table (`bass`, `keys`, `drums`, …),
+    /// then `clock`.
+    public static func portNames(voices: VoiceTable, clock: Bool) -> [String] {
+        voices.voices.map(\.logName) + (clock ? ["clock"] : [])
     }
 
-    /// Wraps an opened port (`ports` as `portNames(clock:)`); `tempo` in bpm.
-    public init(port: LiveMIDIPort, clock: Bool, tempo: Double, stop: StopSignal?, what: String) {
+    /// Wraps an opened port (`ports` as `portNames(voices:clock:)`); `tempo` in bpm.
+    public init(port: LiveMIDIPort, voices: VoiceTable, clock: Bool, tempo: Double, stop: StopSignal?, what: String) {
         self.port = port
         self.stop = stop
         self.what = what
-        clockPort = clock ? Voice.allCases.count : nil
+        channels = voices.voices.map(\.channel)
+        clockPort = clock ? voices.count : nil
         pulseInterval = 60 / (tempo * 24)
     }
 
-    /// Opens `--midi-out kind` for `configuration`.
-    public static func open(_ kind: MIDIOutKind, clock: Bool, connections: [String], configuration: Configuration,
+    /// Opens `--midi-out kind` for `plan`.
+    public static func open(_ kind: MIDIOutKind, clock: Bool, connections: [String], plan: SessionPlan,
                             environment: [String: String], stop: StopSignal?) throws(SessionError) -> LiveMIDISink {
-        let names = portNames(clock: clock)
+        let names = portNames(voices: plan.voices, clock: clock)
+        let tempo = plan.clock.tempo
         do throws(StudioError) {
             switch kind {
             case .jack:
                 let output = try JackMIDIOutput(ports: names, connections: connections, environment: environment)
                 let server = JackMIDIOutput.serverName(environment: environment)
-                return LiveMIDISink(port: output, clock: clock, tempo: configuration.preset.tempo, stop: stop,
+                return LiveMIDISink(port: output, voices: plan.voices, clock: clock, tempo: tempo, stop: stop,
                                     what: "the JACK server \"\(server)\"")
             case .alsa:
                 guard connections.isEmpty else { throw .usage("--connect works with --midi-out jack; with ALSA, subscribe with aconnect") }
                 let output = try ALSASequencerOutput(ports: names)
-                return LiveMIDISink(port: output, clock: clock, tempo: configuration.preset.tempo, stop: stop, what: "the ALSA sequencer")
+                return LiveMIDISink(port: output, voices: plan.voices, clock: clock, tempo: tempo, stop: stop, what: "the ALSA sequencer")
             }
         } catch {
             throw SessionError(error)
@@ -104,12 +108,16 @@ public final class LiveMIDISink: SessionSink, ControlSource {
                     nextPulse = note.time
                 }
                 clock(through: note.time)
-                let channel = Int(MIDIRecorder.channel(of: note.voice))
+                let channel = channels[note.voice.rawValue]
                 let message: MIDIBytes = note.kind == .on
                     ? .noteOn(channel: channel, note: note.note, velocity: note.velocity)
                     : .noteOff(channel: channel, note: note.note)
                 send(message, port: note.voice.rawValue, at: note.time)
-            case .control(let at, _, .tempo(let bpm)):
+            case .control(let at, let voice, let controller, let value):
+                // A voice's controller (CC10 pan before a key's note), on that voice's port.
+                send(.controlChange(channel: channels[voice.rawValue], controller: controller, value: value),
+                     port: voice.rawValue, at: at)
+            case .live(let at, _, .tempo(let bpm)):
                 clock(through: at)
                 pulseInterval = 60 / (bpm * 24)
                 if isClockRunning, nextPulse > at + pulseInterval { nextPulse = at + pulseInterval }
@@ -153,22 +161,24 @@ public final class LiveMIDISink: SessionSink, ControlSource {
 ///
 /// `/clumsy/note s:voice i:note i:velocity` (velocity 0 ends the note), `/clumsy/chord
 /// i:degree s:symbol` at every bass note, `/clumsy/hit i:ball s:target f:speed` for every
-/// struck note (`target` is `degree N` or `key N`), and `/clumsy/kick`, `/clumsy/drop
+/// struck note (`target` is `degree N`, `key N`, or for drums `wall`, `floor` or `bass wall`), and `/clumsy/kick`, `/clumsy/drop
 /// i:ball`, `/clumsy/escape i:ball`, `/clumsy/control s:name f:value`.
 public final class OSCOutSink: SessionSink {
     private let sender: OSCSender
     private let chords: [String]
     private let voiceNames: [String]
+    private let sources: [Voice.Source]
 
     /// Resolves `target` (`host:port`).
-    public init(target: String, configuration: Configuration) throws(SessionError) {
+    public init(target: String, plan: SessionPlan) throws(SessionError) {
         do {
             sender = try OSCSender(target: target)
         } catch {
             throw SessionError(error)
         }
-        chords = ScaleDegree.all.map { configuration.preset.key.seventhChord(on: $0).symbol }
-        voiceNames = Voice.allCases.map { $0.name.lowercased() }
+        chords = ScaleDegree.all.map { plan.key.seventhChord(on: $0).symbol }
+        voiceNames = plan.voices.voices.map(\.logName)
+        sources = plan.voices.voices.map(\.source)
     }
 
     public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
@@ -178,11 +188,17 @@ public final class OSCOutSink: SessionSink {
                 let velocity = note.kind == .on ? note.velocity : 0
                 sender.send(OSCMessage(path: "/clumsy/note", arguments: [.string(voiceNames[note.voice.rawValue]), .int(Int32(note.note)), .int(Int32(velocity))]))
                 guard note.kind == .on else { continue }
-                if note.voice == .bass {
+                let source = sources[note.voice.rawValue]
+                if source == .bassBall {
                     sender.send(OSCMessage(path: "/clumsy/chord", arguments: [.int(Int32(note.degree)), .string(chords[note.degree - 1])]))
                 }
                 if note.speed > 0 {
-                    let target = note.voice == .bass ? "degree \(note.degree)" : "key \(note.key)"
+                    let target: String
+                    switch source {
+                    case .bassBall: target = "degree \(note.degree)"
+                    case .pianoBalls: target = "key \(note.key)"
+                    case .percussion: target = note.ball == 0 ? "bass wall" : (note.drum == 2 ? "floor" : "wall")
+                    }
                     sender.send(OSCMessage(path: "/clumsy/hit", arguments: [.int(Int32(note.ball)), .string(target), .float(Float(note.speed))]))
                 }
             case .kick:
@@ -191,7 +207,9 @@ public final class OSCOutSink: SessionSink {
                 sender.send(OSCMessage(path: "/clumsy/drop", arguments: [.int(Int32(ball))]))
             case .escape(_, let ball):
                 sender.send(OSCMessage(path: "/clumsy/escape", arguments: [.int(Int32(ball))]))
-            case .control(_, _, let control):
+            case .control:
+                continue   // a voice's controller (pan): not an event of the performance
+            case .live(_, _, let control):
                 sender.send(OSCMessage(path: "/clumsy/control", arguments: [.string(control.name), .float(Float(control.value ?? 0))]))
             }
         }

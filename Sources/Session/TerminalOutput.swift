@@ -1,9 +1,14 @@
+import FileOutput
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Buffered writes to a file descriptor (stdout or stderr) that never throw:
-/// a closed pipe (EPIPE) just stops further output.
+/// Buffered writes to a file descriptor (stdout or stderr) that never throw, but remember
+/// the first failure so the command can report it (`failure`) and exit with 74.
+///
+/// A reader that went away (`EPIPE`) raises `brokenPipeStop` with SIGPIPE's number, so a
+/// session printing into `| head -1` stops at once instead of simulating into the void.
+/// After a stop signal a write waits at most `Interruption.writeGrace` for a stalled reader.
 public final class TerminalOutput {
     /// Standard output.
     nonisolated(unsafe) public static let standardOutput = TerminalOutput(descriptor: 1)
@@ -12,8 +17,14 @@ public final class TerminalOutput {
 
     private let descriptor: Int32
     private var buffer: [UInt8] = []
-    /// False once the reader went away.
+    /// False once a write failed (the reader went away, the disk is full, the descriptor is closed).
     public private(set) var isOpen = true
+    /// The `errno` of the first failed write, if any.
+    public private(set) var failure: Int32?
+    /// True once anything was written (or tried to be).
+    public private(set) var wasUsed = false
+    /// Raised with SIGPIPE (13) when a write fails with `EPIPE`.
+    nonisolated(unsafe) public var brokenPipeStop: StopSignal?
 
     /// Wraps a descriptor.
     public init(descriptor: Int32) {
@@ -26,23 +37,44 @@ public final class TerminalOutput {
 
     /// Appends text; flushes when the buffer passes 64 KiB.
     public func write(_ text: String) {
+        wasUsed = true
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// Records a failure without writing (a descriptor found closed at start-up).
+    public func markFailed(_ code: Int32) {
+        if failure == nil { failure = code }
+        isOpen = false
     }
 
     /// Writes everything buffered.
     public func flush() {
         defer { buffer.removeAll(keepingCapacity: true) }
-        guard isOpen else { return }
+        guard !buffer.isEmpty else { return }
+        guard isOpen else {
+            if failure == nil { failure = EBADF }
+            return
+        }
         var offset = 0
         while offset < buffer.count {
+            if Interruption.isRequested {
+                var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                if poll(&entry, 1, Interruption.writeGrace) == 0 { fail(EAGAIN); return }
+            }
             let written = buffer.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 {
-                if errno == EINTR { continue }
-                isOpen = false
+                if errno == EINTR && !Interruption.isRequested { continue }
+                fail(errno)
                 return
             }
             offset += written
         }
+    }
+
+    private func fail(_ code: Int32) {
+        isOpen = false
+        if failure == nil { failure = code }
+        if code == EPIPE { brokenPipeStop?.raise(SIGPIPE) }
     }
 }

@@ -4,16 +4,18 @@ import Performance
 /// Prints the performance as readable lines: time, who hit what, note, velocity, speed.
 public final class TextPrinter: SessionSink {
     private let output: TerminalOutput
-    private let key: Key
+    private let voices: VoiceTable
     private let chords: [String]
     private let numerals: [String]
+    private let drumNames: [Int: String]
 
-    /// Prints to `output` for a session in `configuration`'s key.
-    public init(output: TerminalOutput, configuration: Configuration) {
+    /// Prints to `output` for a session planned by `plan`.
+    public init(output: TerminalOutput, plan: SessionPlan) {
         self.output = output
-        key = configuration.preset.key
-        numerals = ScaleDegree.all.map { configuration.preset.key.romanNumeral(of: $0) }
-        chords = ScaleDegree.all.map { configuration.preset.key.seventhChord(on: $0).symbol }
+        voices = plan.voices
+        numerals = ScaleDegree.all.map { plan.key.romanNumeral(of: $0) }
+        chords = ScaleDegree.all.map { plan.key.seventhChord(on: $0).symbol }
+        drumNames = Dictionary(Drum.catalog.map { ($0.note, $0.name) }, uniquingKeysWith: { a, _ in a })
     }
 
     private static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
@@ -32,12 +34,17 @@ public final class TextPrinter: SessionSink {
             let pitch = Self.pad(Pitch(midi: note.note).name, 4)
             let velocity = "vel " + Self.pad(String(note.velocity), 3, right: true)
             let speed = Self.pad(Format.fixed(note.speed, decimals: 2), 6, right: true) + " m/s"
-            if note.voice == .bass {
+            switch voices[note.voice].source {
+            case .bassBall:
                 let what = note.ball == 0 && note.speed == 0 ? "start" : "bass ball"
                 return time + Self.pad(what, 12) + "→ " + Self.pad(numerals[note.degree - 1], 7) + pitch + "  " + velocity + "  " + speed + "  " + chords[note.degree - 1]
-            } else {
+            case .pianoBalls:
                 let tone = ["root", "3rd", "5th", "7th"][note.tone - 1]
                 return time + Self.pad("piano \(note.ball)", 12) + "→ " + Self.pad("key \(note.key)", 7) + pitch + "  " + velocity + "  " + speed + "  " + tone + " of " + chords[note.degree - 1]
+            case .percussion:
+                let source = EventLogWriter.drumSources[min(max(note.drum, 0), EventLogWriter.drumSources.count - 1)]
+                let who = note.ball >= 0 ? (note.ball == 0 ? "bass ball" : "piano \(note.ball)") : source
+                return time + Self.pad(who, 12) + "→ " + Self.pad(source, 7) + Self.pad(drumNames[note.note] ?? String(note.note), 15) + "  " + velocity
             }
         case .escape(_, let ball):
             return time + "escape: ball \(ball) left its area and was put back"
@@ -45,8 +52,10 @@ public final class TextPrinter: SessionSink {
             return time + "kick: the bass ball was sent off in a new direction"
         case .drop(_, let ball):
             return time + "drop: piano \(ball) was dropped again from the top"
-        case .control(_, _, let control):
+        case .live(_, _, let control):
             return time + "control: " + control.name + (control.value.map { " " + Format.plain($0) } ?? "")
+        case .control:
+            return nil
         }
     }
 

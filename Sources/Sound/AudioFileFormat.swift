@@ -1,3 +1,5 @@
+import FileOutput
+
 /// The audio file formats FluidSynth's renderer writes (through libsndfile), all
 /// stereo at the sampler's sample rate.
 public enum AudioFileFormat: String, Sendable, CaseIterable, Codable {
@@ -12,7 +14,7 @@ public enum AudioFileFormat: String, Sendable, CaseIterable, Codable {
     /// The format named by the extension of `path`, case-insensitive: `.wav`/`.wave`,
     /// `.flac`, `.ogg`/`.oga`; nil for anything else.
     public init?(path: String) {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let name = PathName.name(of: path)
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
         switch name[name.index(after: dot)...].lowercased() {
         case "wav", "wave": self = .wav

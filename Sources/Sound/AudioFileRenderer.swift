@@ -1,5 +1,5 @@
 import CFluidSynth
-import Synchronization
+import FileOutput
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,9 +10,10 @@ import Darwin
 /// asked for (rounded up to whole 64-frame blocks), as fast as the CPU allows, never
 /// reading the wall clock.
 ///
-/// The file is written under a temporary name in the destination directory
-/// (`.<name>.partial-<pid>-<n>`) and renamed to `path` by `finish()`, so `path` either
-/// holds a complete file or is untouched. `abandon()`, a write error and `deinit`
+/// The file is created the one way every output is (`OutputFile`): FluidSynth writes a
+/// hidden temporary beside the target (links followed; for a special file such as a FIFO,
+/// a scratch file copied into it at the end), renamed to `path` by `finish()`, so `path`
+/// either holds a complete file or is untouched. `abandon()`, a write error and `deinit`
 /// (without `finish()`) remove the temporary file.
 ///
 /// Owns FluidSynth's file renderer handle and keeps the sampler alive, so the renderer
@@ -33,12 +34,11 @@ public final class AudioFileRenderer {
     }
 
     /// The temporary file being written.
-    let temporaryPath: String
+    var temporaryPath: String { output.writePath.string }
+    private let output: OutputFile
     /// `fluid_file_renderer_t *`, owned; nil once closed.
     private var handle: OpaquePointer?
     private var isClosed = false
-
-    private static let counter = Counter()
 
     /// Opens a temporary file next to `path` and attaches the renderer to `sampler`.
     /// - Parameters:
@@ -50,27 +50,16 @@ public final class AudioFileRenderer {
     ///   if FluidSynth cannot open the file.
     public init(sampler: Sampler, path: String, format: AudioFileFormat) throws(SoundError) {
         FluidLog.install()
-        guard !path.isEmpty, !path.hasSuffix("/") else {
-            throw .outputNotWritable(path: path, reason: "the path does not name a file")
+        let output: OutputFile
+        do {
+            output = try OutputFile(path: path, byName: true)
+        } catch {
+            if case .cannotCreate = error, FileIdentity(path: PathName.directory(of: path)) == nil {
+                throw .outputDirectoryMissing(path: path)
+            }
+            throw .outputNotWritable(path: path, reason: error.reason)
         }
-        let (directory, name) = splitPath(path)
-        var info = stat()
-        guard stat(directory, &info) == 0 else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { throw .outputDirectoryMissing(path: path) }
-            throw .outputNotWritable(path: path, reason: "its directory cannot be examined: \(errorText(code))")
-        }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw .outputDirectoryMissing(path: path)
-        }
-        guard access(directory, W_OK | X_OK) == 0 else {
-            throw .outputNotWritable(path: path, reason: "the directory \"\(directory)\" is not writable (\(errorText(errno)))")
-        }
-        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-            throw .outputNotWritable(path: path, reason: "a directory of that name exists")
-        }
-
-        let temporary = directory + "/." + name + ".partial-\(getpid())-\(Self.counter.next())"
+        let temporary = output.writePath.string
         try sampler.attachOutput("an audio file renderer for \"\(path)\"")
 
         let settings = sampler.settings
@@ -83,14 +72,14 @@ public final class AudioFileRenderer {
             return new_fluid_file_renderer(sampler.synth)
         }
         guard let created else {
-            unlink(temporary)
+            output.abandon()
             sampler.detachOutput()
             throw .openFailed(path: temporary, format: format.rawValue, messages: messages)
         }
         self.sampler = sampler
         self.path = path
         self.format = format
-        self.temporaryPath = temporary
+        self.output = output
         self.handle = created
     }
 
@@ -142,12 +131,11 @@ public final class AudioFileRenderer {
             abandon()
             throw .writeFailed(path: path, reason: Self.reason(messages, fallback: "closing the file failed"))
         }
-        // No fsync, like every other output of Clumsy: the rename makes the file appear
-        // whole or not at all; durability across a power cut is the file system's business.
-        if rename(temporaryPath, path) != 0 {
-            let code = errno
+        do {
+            try output.commit()
+        } catch {
             abandon()
-            throw .writeFailed(path: path, reason: "renaming \"\(temporaryPath)\" failed: \(errorText(code))")
+            throw .writeFailed(path: path, reason: error.reason)
         }
         isClosed = true
         sampler.detachOutput()
@@ -161,30 +149,12 @@ public final class AudioFileRenderer {
             _ = FluidLog.capturing { delete_fluid_file_renderer(handle) }
             self.handle = nil
         }
-        unlink(temporaryPath)
+        output.abandon()
         isClosed = true
         sampler.detachOutput()
     }
 
     private static func reason(_ messages: [String], fallback: String) -> String {
         messages.isEmpty ? fallback : messages.joined(separator: "; ")
-    }
-}
-
-/// Splits a path into its directory ("." if none) and last component.
-private func splitPath(_ path: String) -> (directory: String, name: String) {
-    guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-    let directory = String(path[..<slash])
-    return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
-}
-
-/// A thread-safe counter for unique temporary names within the process.
-private final class Counter: Sendable {
-    private let value = Mutex<Int>(0)
-    func next() -> Int {
-        value.withLock { value in
-            value += 1
-            return value
-        }
     }
 }

@@ -22,7 +22,7 @@ public final class LiveAudio: @unchecked Sendable {
     public let driver: String
     /// `fluid_audio_driver_t *`, owned; nil once stopped.
     private var handle: OpaquePointer?
-    private let lock = PthreadLock()
+    private let lock = ConditionLock()
 
     /// Starts the audio driver on `sampler`.
     /// - Parameters:
@@ -30,12 +30,13 @@ public final class LiveAudio: @unchecked Sendable {
     ///   - driver: a name from `availableDrivers` ("pulseaudio", "alsa", "jack", "file",
     ///     …), or nil for FluidSynth's default (`audio.driver`, "alsa" on Debian 12).
     ///   - fileName: for the "file" driver, the file to write (required there); ignored otherwise.
+    ///   - format: the file's format, when `fileName` (a temporary) does not say it by its extension.
     /// - Throws: `SoundError.unknownAudioDriver` for a name this FluidSynth lacks,
     ///   `.invalidConfiguration` for the file driver without `fileName`, `.outputInUse`
     ///   if the sampler already has an output, and `.audioDriverFailed` naming the driver
     ///   when it cannot start (no device or server). Messages that ALSA or a sound server
     ///   library print to stderr while the driver starts are part of that error instead.
-    public init(sampler: Sampler, driver: String?, fileName: String? = nil) throws(SoundError) {
+    public init(sampler: Sampler, driver: String?, fileName: String? = nil, format: AudioFileFormat? = nil) throws(SoundError) {
         FluidLog.install()
         let settings = sampler.settings
         let available = Self.availableDrivers
@@ -61,7 +62,7 @@ public final class LiveAudio: @unchecked Sendable {
         try sampler.attachOutput("the live audio driver \"\(name)\"")
         if name == "file", let fileName {
             fluid_settings_setstr(settings, "audio.file.name", fileName)
-            fluid_settings_setstr(settings, "audio.file.type", AudioFileFormat(path: fileName)?.fluidFileType ?? "wav")
+            fluid_settings_setstr(settings, "audio.file.type", (format ?? AudioFileFormat(path: fileName))?.fluidFileType ?? "wav")
             fluid_settings_setstr(settings, "audio.file.format", "s16")
         }
         fluid_settings_setstr(settings, "audio.driver", name)
@@ -117,19 +118,6 @@ public final class LiveAudio: @unchecked Sendable {
             fluid_settings_foreach_option(settings, "audio.driver", Unmanaged.passUnretained(names).toOpaque(), collect)
         }
         return names.values
-    }
-}
-
-/// A plain pthread mutex guarding `LiveAudio`'s handle (which is not `Sendable`, so
-/// `Synchronization.Mutex` would need a `sending` dance for it).
-private final class PthreadLock: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
-    func withLock<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return body()
     }
 }
 

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Everything a `Sampler` needs to start: the SoundFont, the audio format, the voice
 /// budget and the effects.

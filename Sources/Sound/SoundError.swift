@@ -1,3 +1,4 @@
+import FileOutput
 /// Everything that can go wrong in the `Sound` module.
 ///
 /// Each case says what was wrong, which file, driver or field it concerns, what was
@@ -117,8 +118,4 @@ private func details(_ messages: [String]) -> String {
     messages.isEmpty ? "" : " (reported: " + messages.joined(separator: "; ") + ")"
 }
 
-private func directoryName(_ path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "." }
-    let directory = String(path[..<slash])
-    return directory.isEmpty ? "/" : directory
-}
+private func directoryName(_ path: String) -> String { PathName.directory(of: path) }

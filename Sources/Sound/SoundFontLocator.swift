@@ -59,6 +59,12 @@ public enum SoundFontLocator {
         throw .noSoundFont(tried: standardLocations)
     }
 
+    /// Checks that `path` is a readable, complete SoundFont (its RIFF header), before any
+    /// output is created. - Throws: the `SoundError` that names the problem.
+    public static func check(_ path: String) throws(SoundError) {
+        try SoundFontFile.validate(path: path)
+    }
+
     /// True when `path` names something that exists (following symbolic links) and is not a directory.
     static func fileExists(_ path: String) -> Bool {
         var info = stat()
@@ -83,8 +89,12 @@ enum SoundFontFile {
         if (info.st_mode & S_IFMT) == S_IFDIR {
             throw .soundFontUnreadable(path: path, reason: "it is a directory")
         }
+        // A FIFO or socket would block the read (and FluidSynth) for ever: refuse it.
+        if (info.st_mode & S_IFMT) != S_IFREG {
+            throw .soundFontUnreadable(path: path, reason: "it is not a regular file (a FIFO, socket or device)")
+        }
         let fileSize = Int64(info.st_size)
-        let descriptor = open(path, O_RDONLY)
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK)
         guard descriptor >= 0 else {
             throw .soundFontUnreadable(path: path, reason: errorText(errno))
         }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A tonic pitch class paired with a seven-note scale, e.g. "C major" or "D dorian".
 public struct Key: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The tonic (degree 1).
@@ -11,16 +9,6 @@ public struct Key: Sendable, Hashable, Codable, CustomStringConvertible {
     public init(tonic: PitchClass, scale: Scale) {
         self.tonic = tonic
         self.scale = scale
-    }
-
-    /// Parses text like "C major", "F# dorian", "Eb harmonic minor" or "a natural-minor".
-    public init?(parsing text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard let space = trimmed.firstIndex(where: \.isWhitespace),
-              let tonic = PitchClass(name: String(trimmed[..<space])),
-              let scale = Scale.named(String(trimmed[space...]).trimmingCharacters(in: .whitespaces))
-        else { return nil }
-        self.init(tonic: tonic, scale: scale)
     }
 
     /// Tonic name and scale display name, e.g. "C major" or "A harmonic minor".

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A concrete pitch identified by its MIDI note number (middle C = 60 = C4).
 public struct Pitch: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
@@ -68,16 +70,7 @@ public struct Pitch: Sendable, Hashable, Comparable, Codable, CustomStringConver
 
     /// Decodes from a MIDI number or a name such as "C4".
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let number = try? container.decode(Int.self) {
-            self.init(midi: number)
-        } else {
-            let text = try container.decode(String.self)
-            guard let parsed = Pitch(name: text) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "Invalid pitch name \"\(text)\"")
-            }
-            self = parsed
-        }
+        self = try decoder.singleValueContainer().decodeNumberOrName(Pitch.init(midi:), Pitch.init(name:), what: "pitch name")
     }
 
     /// Encodes as the MIDI note number.
@@ -88,4 +81,16 @@ public struct Pitch: Sendable, Hashable, Comparable, Codable, CustomStringConver
 
     /// Middle C, MIDI 60.
     public static let middleC = Pitch(midi: 60)
+}
+
+extension SingleValueDecodingContainer {
+    /// A value written either as a whole number or as a name (Pitch, PitchClass).
+    func decodeNumberOrName<Value>(_ number: (Int) -> Value, _ name: (String) -> Value?, what: String) throws -> Value {
+        if let value = try? decode(Int.self) { return number(value) }
+        let text = try decode(String.self)
+        guard let parsed = name(text) else {
+            throw DecodingError.dataCorruptedError(in: self, debugDescription: "Invalid \(what) \"\(text)\"")
+        }
+        return parsed
+    }
 }

@@ -41,16 +41,7 @@ public struct PitchClass: Sendable, Hashable, Comparable, CaseIterable, Codable,
 
     /// Decodes from an integer (wrapped modulo 12) or a note name string such as "F#".
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let number = try? container.decode(Int.self) {
-            self.init(number)
-        } else {
-            let text = try container.decode(String.self)
-            guard let parsed = PitchClass(name: text) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "Invalid pitch class name \"\(text)\"")
-            }
-            self = parsed
-        }
+        self = try decoder.singleValueContainer().decodeNumberOrName(PitchClass.init(_:), PitchClass.init(name:), what: "pitch class name")
     }
 
     /// Encodes as its sharp-spelled name, e.g. "F#".

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileOutput
 import Session
 #if canImport(Glibc)
 import Glibc
@@ -15,12 +16,46 @@ struct ClumsyCommand: ParsableCommand {
         version: "\(Clumsy.name) \(Clumsy.version)",
         subcommands: [Run.self, Replay.self, Presets.self, Validate.self, Tones.self],
         defaultSubcommand: nil)
+
+    /// ArgumentParser's `main`, with signals, standard streams and error messages made safe:
+    /// see `Signals`, `StandardStreams` and `Quote.message`.
+    static func main() {
+        StandardStreams.prepare()
+        Signals.install()
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+            try StandardStreams.finish()
+            if Interruption.isRequested { throw ExitCode(128 + Interruption.requested) }
+        } catch {
+            if let code = error as? ExitCode { exit(withError: code) }
+            if exitCode(for: error) == .success {
+                // --help, --version: printed here so that a failed stdout is noticed.
+                TerminalOutput.standardOutput.write(fullMessage(for: error) + "\n")
+                do {
+                    try StandardStreams.finish()
+                } catch {
+                    exit(withError: error)
+                }
+                exit(withError: ExitCode.success)
+            }
+            // ArgumentParser's own messages quote the user's input: escape and cut it.
+            TerminalOutput.standardOutput.flush()
+            let err = TerminalOutput.standardError
+            err.write(Quote.message(fullMessage(for: error)) + "\n")
+            err.flush()
+            exit(withError: ExitCode(exitCode(for: error).rawValue))
+        }
+    }
 }
 
 /// Prints a Session error the way every subcommand does and exits with its status.
+/// An error that a stop signal caused (an interrupted `open` of a FIFO, say) ends with the
+/// signal's status, 128 + its number.
 func fail(_ error: SessionError) -> ExitCode {
+    if Interruption.isRequested { return ExitCode(128 + Interruption.requested) }
     TerminalOutput.standardOutput.flush()
-    TerminalOutput.standardError.write("clumsy: error: \(error)\n")
+    TerminalOutput.standardError.write("clumsy: error: \(Quote.message(error.description))\n")
     TerminalOutput.standardError.flush()
     return ExitCode(error.exitStatus)
 }

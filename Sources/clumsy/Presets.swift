@@ -10,15 +10,16 @@ struct Presets: ParsableCommand {
         guard !presets.isEmpty else {
             throw fail(.noInput("the bundled presets were not found (set CLUMSY_PRESETS to the Presets directory)"))
         }
-        let width = presets.map(\.name.count).max() ?? 0
+        let width = presets.map { Quote.text($0.name).count }.max() ?? 0
         for entry in presets {
+            let name = Quote.text(entry.name)
             let description: String
             do {
-                description = try Preset.load(path: entry.path).description
+                description = Quote.text(try Preset.load(path: entry.path).description, limit: 200)
             } catch {
-                description = "(invalid: \(error))"
+                description = "(invalid: \(Quote.text(error.description, limit: 200)))"
             }
-            out.write(entry.name + String(repeating: " ", count: width - entry.name.count + 2) + description + "\n")
+            out.write(name + String(repeating: " ", count: width - name.count + 2) + description + "\n")
         }
         out.flush()
     }
@@ -44,10 +45,10 @@ struct Validate: ParsableCommand {
             do {
                 let preset = try PresetLibrary.load(file)
                 _ = try Configuration(preset: preset, duration: 1)
-                out.write("ok: \(file)\n")
+                out.write("ok: \(Quote.text(file, limit: 2 * Quote.defaultLimit))\n")
             } catch {
                 out.flush()
-                err.write("clumsy: error: \(error)\n")
+                err.write("clumsy: error: \(Quote.message(error.description))\n")
                 err.flush()
                 status = max(status, error.exitStatus == 66 ? 66 : 65)
             }

@@ -24,8 +24,8 @@ struct Replay: ParsableCommand {
     @Option(help: ArgumentHelp("Render audio to a .wav, .flac or .ogg file through FluidSynth.", valueName: "file"))
     var audio: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Audio sample rate in Hz (\(Limits.text(Limits.sampleRate))).", valueName: "Hz"))
-    var sampleRate: Double = 44_100
+    @Option(parsing: .unconditional, help: ArgumentHelp("Audio sample rate in Hz, a whole number (\(Limits.text(Limits.sampleRate)); default 44100).", valueName: "Hz"))
+    var sampleRate: String?
 
     @Option(help: ArgumentHelp("SoundFont file (.sf2/.sf3).", valueName: "file"))
     var soundfont: String?
@@ -34,18 +34,22 @@ struct Replay: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        try check("--sample-rate", sampleRate, Limits.sampleRate, unit: "Hz")
+        if let sampleRate {
+            guard let rate = Int(sampleRate), Limits.sampleRate.contains(rate) else {
+                throw ValidationError("--sample-rate \(sampleRate) is not accepted; expected a whole number of Hz in \(Limits.text(Limits.sampleRate))")
+            }
+        }
     }
 
     func run() throws {
-        installSignalHandlers()
         let recorded: ReplayLog
         do {
             recorded = try ReplayLog.read(path: log)
         } catch {
             throw fail(error)
         }
-        var arguments = recorded.arguments + ["--duration", "\(recorded.duration)", "--sample-rate", "\(sampleRate)"]
+        var arguments = recorded.arguments + ["--duration", "\(recorded.duration)"]
+        if let sampleRate { arguments += ["--sample-rate", sampleRate] }
         if let midi { arguments += ["--midi", midi] }
         if let events { arguments += ["--events", events] }
         if let audio { arguments += ["--audio", audio] }
@@ -58,6 +62,15 @@ struct Replay: ParsableCommand {
             throw fail(.preset(file: log, field: "line 1", message: "the session line's arguments are not accepted: \(Run.message(for: error))"))
         }
         var request = command.request()
+        // The recorded flags' values are checked with the preset: a bad one is the log's fault.
+        do throws(SessionError) {
+            _ = try Configuration(preset: try PresetLibrary.load(request.preset), overrides: request.overrides, duration: request.duration)
+        } catch {
+            if case .usage(let message) = error {
+                throw fail(.preset(file: log, field: "line 1", message: "the session line's arguments are not accepted: \(message)"))
+            }
+            throw fail(error)
+        }
         request.replayedControls = recorded.controls
         // The replay's own log (--events) is then byte-identical to the live run's.
         request.replay = ReplayRecord(arguments: recorded.arguments, presetName: "", seed: 0, timestep: recorded.timestep)

@@ -221,6 +221,12 @@ struct LogEvent: Decodable, Equatable {
     var degree: Int?
     var key: Int?
     var tone: Int?
+    /// The voice's name (the MIDI track name in lower case), on note lines.
+    var voice: String?
+    /// Physical hit time, seconds (never after `t`, which is when the note sounds).
+    var hit: Double?
+    /// What played a drum: wall, floor, stomp, metronome.
+    var source: String?
 }
 
 struct BadLogLine: Error, CustomStringConvertible {

@@ -2,14 +2,57 @@ import Testing
 import Theory
 @testable import Performance
 
-func cMajorPerformer(keysLength: Double = 0.5, bassLength: Double = 1.0) -> Performer {
-    Performer(configuration: PerformerConfiguration(
-        key: Key(tonic: PitchClass(0), scale: .major), bassBase: Pitch(midi: 48), keysBase: Pitch(midi: 60),
-        voicing: .folded,
-        bassCurve: VelocityCurve(quietSpeed: 0, loudSpeed: 2, exponent: 1),
-        keysCurve: VelocityCurve(quietSpeed: 0.5, loudSpeed: 10, exponent: 0.7),
-        bassNoteLength: bassLength, keysNoteLength: keysLength,
-        bassMinimumSpeed: 0, keysMinimumSpeed: 0.3))
+/// The two voices of the original app, C major, and a clock that does nothing unless told.
+func cMajorVoices(keysLength: Double = 0.5, bassLength: Double = 1.0, percussion: Bool = false) -> VoiceTable {
+    var rows = [
+        Voice(name: "Bass", channel: 0, tone: Tone.bassCatalog[0], curve: VelocityCurve(quietSpeed: 0, loudSpeed: 2, exponent: 1),
+              noteLength: bassLength, source: .bassBall),
+        Voice(name: "Keys", channel: 1, tone: Tone.keysCatalog[0], curve: VelocityCurve(quietSpeed: 0.5, loudSpeed: 10, exponent: 0.7),
+              noteLength: keysLength, pan: .position, source: .pianoBalls),
+    ]
+    if percussion {
+        rows.append(Voice(name: "Drums", channel: 9, tone: Drum.kit, curve: VelocityCurve(quietSpeed: 0.5, loudSpeed: 10),
+                          noteLength: 0.1, source: .percussion))
+    }
+    return VoiceTable(rows)
+}
+
+func cMajorConfiguration() -> PerformerConfiguration {
+    PerformerConfiguration(key: Key(tonic: PitchClass(0), scale: .major), bassBase: Pitch(midi: 48), keysBase: Pitch(midi: 60),
+                           voicing: .folded, bassMinimumSpeed: 0, keysMinimumSpeed: 0.3)
+}
+
+/// A performer and its scheduler, played hit by hit (each hit's step ends at the hit).
+struct Band {
+    var performer: Performer
+    var scheduler: Scheduler
+    var events: [NoteEvent] = []
+
+    init(configuration: PerformerConfiguration = cMajorConfiguration(), voices: VoiceTable = cMajorVoices(),
+         clock: Clock = Clock(), feel: Feel = Feel()) {
+        performer = Performer(configuration: configuration, voices: voices)
+        scheduler = Scheduler(voices: voices, clock: clock, feel: feel)
+    }
+
+    mutating func start() {
+        performer.start(at: 0, scheduler: &scheduler)
+        scheduler.deliver(through: 0, into: &events)
+    }
+
+    /// Plays a hit, then ends a step at the hit's time.
+    mutating func play(_ hit: Hit) {
+        performer.perform(hit, scheduler: &scheduler)
+        run(through: hit.time)
+    }
+
+    mutating func run(through time: Double) {
+        performer.advance(through: time, scheduler: &scheduler)
+        scheduler.deliver(through: time, into: &events)
+    }
+
+    mutating func finish(at time: Double) { scheduler.finish(at: time, into: &events) }
+
+    var noteOns: [NoteEvent] { events.filter { $0.kind == .on } }
 }
 
 @Suite struct VelocityCurveTests {
@@ -44,81 +87,107 @@ func cMajorPerformer(keysLength: Double = 0.5, bassLength: Double = 1.0) -> Perf
 
 @Suite struct PerformerTests {
     @Test func startsOnChordOneWithTheTonicInTheBass() {
-        var performer = cMajorPerformer()
-        var events: [NoteEvent] = []
-        performer.start(at: 0, into: &events)
-        #expect(events.count == 1)
-        #expect(events[0].kind == .on && events[0].voice == .bass && events[0].note == 48 && events[0].time == 0)
-        #expect(performer.activeChord.symbol == "Cmaj7")
+        var band = Band()
+        band.start()
+        #expect(band.events.count == 1)
+        #expect(band.events[0].kind == .on && band.events[0].voice == .bass && band.events[0].note == 48 && band.events[0].time == 0)
+        #expect(band.performer.activeChord.symbol == "Cmaj7")
     }
 
     @Test func bassHitChangesTheActiveChordAndKeysFollowIt() {
-        var performer = cMajorPerformer()
-        var events: [NoteEvent] = []
-        performer.start(at: 0, into: &events)
-        performer.perform(Hit(time: 1, ball: 0, target: .degree(5), speed: 2), into: &events)
-        #expect(performer.activeDegree == 5)
-        #expect(events.last?.note == 55)        // G3
-        #expect(events.last?.velocity == 127)
+        var band = Band()
+        band.start()
+        band.play(Hit(time: 1, ball: 0, target: .degree(5), speed: 2))
+        #expect(band.performer.activeDegree == 5)
+        #expect(band.noteOns.last?.note == 55)        // G3
+        #expect(band.noteOns.last?.velocity == 127)
         // Keys 1…4 of V7 in the folded voicing: G4 B4 D4 F5.
         var notes: [Int] = []
         for tone in 1...4 {
-            performer.perform(Hit(time: 1.1 + Double(tone), ball: 1, target: .key(number: tone, tone: tone), speed: 5), into: &events)
-            notes.append(events.last!.note)
-            #expect(events.last?.degree == 5 && events.last?.tone == tone && events.last?.key == tone)
+            band.play(Hit(time: 1.1 + Double(tone), ball: 1, target: .key(number: tone, tone: tone), speed: 5))
+            let last = band.noteOns.last!
+            notes.append(last.note)
+            #expect(last.degree == 5 && last.tone == tone && last.key == tone)
         }
         #expect(notes == [67, 71, 62, 77])
     }
 
     @Test func restrikeEndsTheOldNoteFirst() {
-        var performer = cMajorPerformer(keysLength: 2)
-        var events: [NoteEvent] = []
-        performer.perform(Hit(time: 1.0, ball: 1, target: .key(number: 1, tone: 1), speed: 5), into: &events)
-        performer.perform(Hit(time: 1.5, ball: 2, target: .key(number: 1, tone: 1), speed: 6), into: &events)
-        let c4 = events.filter { $0.note == 60 }
+        var band = Band(voices: cMajorVoices(keysLength: 2))
+        band.play(Hit(time: 1.0, ball: 1, target: .key(number: 1, tone: 1), speed: 5))
+        band.play(Hit(time: 1.5, ball: 2, target: .key(number: 1, tone: 1), speed: 6))
+        let c4 = band.events.filter { $0.note == 60 && $0.kind != .control }
         #expect(c4.map(\.kind) == [.on, .off, .on])
         #expect(c4[1].time == 1.5)
-        #expect(performer.soundingCount == 1)
+        #expect(band.scheduler.soundingCount == 1)
         // Only one note-off remains for C4, at 1.5 + 2.
-        events.removeAll()
-        performer.release(through: 10, into: &events)
-        #expect(events.count == 1 && events[0].time == 3.5 && events[0].kind == .off)
+        band.events.removeAll()
+        band.run(through: 10)
+        #expect(band.events.count == 1 && band.events[0].time == 3.5 && band.events[0].kind == .off)
     }
 
     @Test func everyNoteOnGetsExactlyOneNoteOffInTimeOrder() {
-        var performer = cMajorPerformer()
-        var events: [NoteEvent] = []
-        performer.start(at: 0, into: &events)
-        var t = 0.0
-        var generator = 12345
-        for _ in 0..<500 {
-            generator = (generator &* 1103515245 &+ 12345) & 0x7FFF_FFFF
-            t += Double(generator % 300) / 1000
-            let target: Hit.Target = generator % 5 == 0 ? .degree(1 + generator % 7) : .key(number: 1 + generator % 4, tone: 1 + generator % 4)
-            performer.perform(Hit(time: t, ball: 1, target: target, speed: Double(generator % 90) / 10), into: &events)
-        }
-        performer.releaseAll(at: t + 5, into: &events)
-        #expect(zip(events, events.dropFirst()).allSatisfy { $0.time <= $1.time })
-        var sounding: Set<Int> = []
-        for event in events {
-            let id = event.voice.rawValue * 128 + event.note
-            if event.kind == .on {
-                #expect(!sounding.contains(id), "doubled note \(event.note) at \(event.time)")
-                sounding.insert(id)
-            } else {
-                #expect(sounding.remove(id) != nil, "note-off without note-on at \(event.time)")
+        for clock in [Clock(), Clock(grid: Grid("1/16")!, swing: 0.3), Clock(tempo: 97, meter: Meter("7/8")!, grid: Grid("1/8t")!, strength: 0.6)] {
+            var band = Band(clock: clock)
+            band.start()
+            var t = 0.0
+            var generator = 12345
+            for _ in 0..<500 {
+                generator = (generator &* 1103515245 &+ 12345) & 0x7FFF_FFFF
+                t += Double(generator % 300) / 1000
+                let target: Hit.Target = generator % 5 == 0 ? .degree(1 + generator % 7) : .key(number: 1 + generator % 4, tone: 1 + generator % 4)
+                band.play(Hit(time: t, ball: 1, target: target, speed: Double(generator % 90) / 10))
             }
+            band.finish(at: t + 5)
+            #expect(zip(band.events, band.events.dropFirst()).allSatisfy { $0.time <= $1.time })
+            var sounding: Set<Int> = []
+            for event in band.events where event.kind != .control {
+                let id = event.voice.rawValue * 128 + event.note
+                if event.kind == .on {
+                    #expect(!sounding.contains(id), "doubled note \(event.note) at \(event.time)")
+                    #expect(event.time >= event.hit, "a note sounds before its hit")
+                    sounding.insert(id)
+                } else {
+                    #expect(sounding.remove(id) != nil, "note-off without note-on at \(event.time)")
+                }
+            }
+            #expect(sounding.isEmpty)
         }
-        #expect(sounding.isEmpty)
     }
 
     @Test func slowKeyContactsAreNotHits() {
-        var performer = cMajorPerformer()
-        var events: [NoteEvent] = []
-        performer.perform(Hit(time: 1, ball: 1, target: .key(number: 1, tone: 1), speed: 0.1), into: &events)
-        #expect(events.isEmpty)
-        performer.perform(Hit(time: 1, ball: 1, target: .key(number: 1, tone: 1), speed: 0.31), into: &events)
-        #expect(events.count == 1)
+        var band = Band()
+        band.play(Hit(time: 1, ball: 1, target: .key(number: 1, tone: 1), speed: 0.1))
+        #expect(band.noteOns.isEmpty)
+        band.play(Hit(time: 1, ball: 1, target: .key(number: 1, tone: 1), speed: 0.31))
+        #expect(band.noteOns.count == 1)
+    }
+
+    @Test func keysArePannedByPositionOnlyWhenThePanChanges() {
+        var configuration = cMajorConfiguration()
+        configuration.keyPans = [10, 50, 80, 120]
+        var band = Band(configuration: configuration)
+        band.play(Hit(time: 1, ball: 1, target: .key(number: 1, tone: 1), speed: 5))
+        band.play(Hit(time: 2, ball: 1, target: .key(number: 1, tone: 1), speed: 5))
+        band.play(Hit(time: 3, ball: 1, target: .key(number: 4, tone: 4), speed: 5))
+        let controls = band.events.filter { $0.kind == .control }
+        #expect(controls.map(\.velocity) == [10, 120])
+        #expect(controls.allSatisfy { $0.note == 10 })
+        // Each controller comes right before its note.
+        let firstControl = band.events.firstIndex { $0.kind == .control }!
+        #expect(band.events[firstControl + 1].kind == .on && band.events[firstControl + 1].time == band.events[firstControl].time)
+    }
+
+    @Test func dribbleGateDropsSoftQuickRestrikesOfOneBall() {
+        var configuration = cMajorConfiguration()
+        configuration.dribble = DribbleGate(window: 0.25, velocity: 40)
+        var band = Band(configuration: configuration)
+        band.play(Hit(time: 1.0, ball: 1, target: .key(number: 1, tone: 1), speed: 8))   // loud: plays
+        band.play(Hit(time: 1.1, ball: 1, target: .key(number: 2, tone: 2), speed: 1))   // soft, soon: dropped
+        band.play(Hit(time: 1.2, ball: 2, target: .key(number: 2, tone: 2), speed: 1))   // another ball: plays
+        band.play(Hit(time: 1.3, ball: 1, target: .key(number: 3, tone: 3), speed: 8))   // loud: plays
+        band.play(Hit(time: 2.0, ball: 1, target: .key(number: 3, tone: 3), speed: 1))   // soft but late: plays
+        #expect(band.noteOns.map(\.hit) == [1.0, 1.2, 1.3, 2.0])
     }
 
     @Test func toneCatalogsHaveTheOriginalSounds() {

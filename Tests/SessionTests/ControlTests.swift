@@ -9,12 +9,12 @@ import Glibc
 
 /// Runs `preset` with `controls` replayed at their steps, into a MIDI file and a log.
 private func run(_ name: String, seconds: Double, controls: [TimedControl]) throws -> (events: [SessionEvent], midi: [UInt8]) {
-    let configuration = try Configuration(preset: try bundled(name), duration: seconds)
+    let plan = SessionPlan(configuration: try Configuration(preset: try bundled(name), duration: seconds))
     let sink = CollectingSink()
     let path = "/tmp/clumsy-control-test-\(UInt32.random(in: 0...UInt32.max)).mid"
     defer { _ = unlink(path) }
-    let recorder = try MIDIRecorder(path: path, configuration: configuration, sound: configuration.sound)
-    try Simulator(configuration: configuration).run(into: [sink, recorder], controls: ReplayControls(controls))
+    let recorder = try MIDIRecorder(path: path, plan: plan)
+    try Simulator(plan: plan).run(into: [sink, recorder], controls: ReplayControls(controls))
     let bytes = try #require(readAll(path))
     return (sink.events, bytes)
 }
@@ -70,7 +70,7 @@ private func readAll(_ path: String) -> [UInt8]? {
                         TimedControl(step: 1800, control: .drop), TimedControl(step: 2000, control: .speed(4))]
         let (events, _) = try run("default", seconds: 10, controls: controls)
         let logged = events.compactMap { event -> (Double, Int64, Control)? in
-            if case .control(let t, let step, let control) = event { return (t, step, control) } else { return nil }
+            if case .live(let t, let step, let control) = event { return (t, step, control) } else { return nil }
         }
         #expect(logged.map(\.2) == controls.map(\.control))
         #expect(logged.map(\.1) == controls.map(\.step))
@@ -79,7 +79,8 @@ private func readAll(_ path: String) -> [UInt8]? {
         #expect(events.contains { if case .kick(let t) = $0 { return abs(t - 5) < 1e-9 } else { return false } })
         #expect(events.filter { if case .drop(let t, _) = $0 { return abs(t - 7.5) < 1e-9 } else { return false } }.count == 4)
         #expect(zip(events, events.dropFirst()).allSatisfy { $0.time <= $1.time })
-        for line in events.compactMap(EventLogWriter.line(for:)) where line.contains("control") {
+        let lines = EventLogWriter.Lines(voices: SessionPlan(configuration: try Configuration(preset: try bundled("default"), duration: 10)).voices)
+        for line in events.compactMap({ lines.line(for: $0) }) where line.contains("control") {
             #expect(line.contains("\"step\":"))
         }
     }
@@ -98,10 +99,10 @@ private func readAll(_ path: String) -> [UInt8]? {
     @Test func aTempoChangeGoesIntoTheMIDIFileWithoutMovingTheNotesInTime() throws {
         let path = "/tmp/clumsy-tempo-test-\(UInt32.random(in: 0...UInt32.max)).mid"
         defer { _ = unlink(path) }
-        let configuration = try Configuration(preset: try bundled("default"), duration: 10)
+        let plan = SessionPlan(configuration: try Configuration(preset: try bundled("default"), duration: 10))
         let sink = CollectingSink()
-        let recorder = try MIDIRecorder(path: path, configuration: configuration, sound: configuration.sound)
-        try Simulator(configuration: configuration).run(into: [sink, recorder], controls: ReplayControls([TimedControl(step: 1200, control: .tempo(90))]))
+        let recorder = try MIDIRecorder(path: path, plan: plan)
+        try Simulator(plan: plan).run(into: [sink, recorder], controls: ReplayControls([TimedControl(step: 1200, control: .tempo(90))]))
         let contents = try MIDIFileReader.read(path: path)
         let tempos = contents.tracks[0].compactMap { event -> UInt32? in
             if case .tempo(let microseconds) = event.message { return microseconds } else { return nil }
@@ -119,12 +120,41 @@ private func readAll(_ path: String) -> [UInt8]? {
         for (a, b) in zip(times.sorted(), expected.sorted()) { #expect(abs(a - b) < 0.001, "\(a) vs \(b)") }
     }
 
+    @Test func aTempoChangeMovesTheBeatsOfTheSessionClockAndTheMIDIFileFollows() throws {
+        // polska: 3/4 at 112 bpm, a stomp on beats 1 and 3. Half tempo from 10 s on.
+        let path = "/tmp/clumsy-tempo-beats-\(UInt32.random(in: 0...UInt32.max)).mid"
+        defer { _ = unlink(path) }
+        let plan = SessionPlan(configuration: try Configuration(preset: try bundled("polska"), duration: 20))
+        let drums = try #require(plan.voices.id(of: .percussion))
+        let sink = CollectingSink()
+        let recorder = try MIDIRecorder(path: path, plan: plan)
+        try Simulator(plan: plan).run(into: [sink, recorder], controls: ReplayControls([TimedControl(step: 2400, control: .tempo(56))]))
+        let stomps = sink.events.compactMap { event -> Double? in
+            if case .note(let note) = event, note.kind == .on, note.voice == drums, note.drum == 3 { return note.time } else { return nil }
+        }
+        func gaps(_ times: [Double], beat: Double) -> [Double] { zip(times, times.dropFirst()).map { ($1 - $0) / beat } }
+        let before = stomps.filter { $0 < 10 }, after = stomps.filter { $0 > 10 }
+        #expect(before.count > 10 && after.count > 5)
+        for gap in gaps(before, beat: 60.0 / 112) + gaps(after, beat: 60.0 / 56) {
+            #expect(abs(gap - 1) < 1e-6 || abs(gap - 2) < 1e-6, "stomps \(gap) beats apart")
+        }
+        // The MIDI file counts beats on: every stomp sits on a quarter note (960 ticks), ±1 tick.
+        let contents = try MIDIFileReader.read(path: path)
+        let ticks = contents.tracks[drums.rawValue + 1].compactMap { event -> UInt64? in
+            if case .noteOn(_, let note, let velocity) = event.message, velocity > 0, Int(note) == plan.performer.percussion.stomp.note { return event.tick }
+            return nil
+        }
+        #expect(ticks.count == stomps.count)
+        for tick in ticks { #expect(min(tick % 960, 960 - tick % 960) <= 1, "stomp at tick \(tick)") }
+    }
+
     @Test func aLiveLogReadsBackForReplay() throws {
         let path = "/tmp/clumsy-replay-test-\(UInt32.random(in: 0...UInt32.max)).jsonl"
         defer { _ = unlink(path) }
         let record = ReplayRecord(arguments: ["default", "--gravity", "4.0", "--seed", "7"], presetName: "default", seed: 7, timestep: 1.0 / 240)
-        let writer = try EventLogWriter(path: path, replay: record)
-        try writer.record([.control(time: 1, step: 240, control: .gravity(2.5)), .control(time: 1, step: 240, control: .kick),
+        let voices = SessionPlan(configuration: try Configuration(preset: try bundled("default"), duration: 10)).voices
+        let writer = try EventLogWriter(path: path, voices: voices, replay: record)
+        try writer.record([.live(time: 1, step: 240, control: .gravity(2.5)), .live(time: 1, step: 240, control: .kick),
                            .kick(time: 1)], through: 1)
         try writer.finish(at: 2.5)
         let log = try ReplayLog.read(path: path)

@@ -1,5 +1,6 @@
 import Testing
 @testable import Session
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

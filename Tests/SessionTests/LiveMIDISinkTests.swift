@@ -22,21 +22,23 @@ final class RecordingPort: LiveMIDIPort {
 }
 
 @Suite struct LiveMIDISinkTests {
-    private func session(_ seconds: Double, port: RecordingPort, controls: [TimedControl] = []) throws -> (LiveMIDISink, [SessionEvent]) {
-        let configuration = try Configuration(preset: try bundled("default"), duration: seconds)
-        let sink = LiveMIDISink(port: port, clock: true, tempo: configuration.preset.tempo, stop: nil, what: "the test port")
+    private func session(_ seconds: Double, port: RecordingPort, preset: String = "default", controls: [TimedControl] = []) throws -> (LiveMIDISink, [SessionEvent]) {
+        let plan = SessionPlan(configuration: try Configuration(preset: try bundled(preset), duration: seconds))
+        let sink = LiveMIDISink(port: port, voices: plan.voices, clock: true, tempo: plan.clock.tempo, stop: nil, what: "the test port")
         let collector = CollectingSink()
-        try Simulator(configuration: configuration).run(into: [sink, collector], pacer: { sink.pace(until: $0) },
+        try Simulator(plan: plan).run(into: [sink, collector], pacer: { sink.pace(until: $0) },
                                                         controls: ControlSources([ReplayControls(controls), sink]))
         return (sink, collector.events)
     }
 
     @Test func notesGoToTheirVoicePortAtTheirTimeWithTheClockAround() throws {
-        let port = RecordingPort(ports: LiveMIDISink.portNames(clock: true))
+        let voices = SessionPlan(configuration: try Configuration(preset: try bundled("default"), duration: 10)).voices
+        let port = RecordingPort(ports: LiveMIDISink.portNames(voices: voices, clock: true))
         #expect(port.portNames == ["bass", "keys", "clock"])
         let (_, events) = try session(10, port: port)
         let notes = events.compactMap { event -> NoteEvent? in if case .note(let n) = event { return n } else { return nil } }
-        let sentNotes = port.sent.filter { $0.port < 2 }
+        // Pan changes (CC10) go to their voice's port too, before the note they place.
+        let sentNotes = port.sent.filter { $0.port < 2 && $0.bytes[0] & 0xF0 != 0xB0 }
         #expect(sentNotes.count == notes.count)
         for (sent, note) in zip(sentNotes, notes) {
             #expect(sent.port == note.voice.rawValue && sent.seconds == note.time)
@@ -54,8 +56,22 @@ final class RecordingPort: LiveMIDIPort {
         #expect(port.waits.count == 2400 && port.closed)
     }
 
+    @Test func everyVoiceOfTheTableHasItsPortAndChannel() throws {
+        // pulse has drums: a third port, on the voice's channel (10, the GM kit).
+        let plan = SessionPlan(configuration: try Configuration(preset: try bundled("pulse"), duration: 10))
+        let port = RecordingPort(ports: LiveMIDISink.portNames(voices: plan.voices, clock: true))
+        #expect(port.portNames == ["bass", "keys", "drums", "clock"])
+        let (_, events) = try session(10, port: port, preset: "pulse")
+        let drumNotes = events.filter { if case .note(let n) = $0 { return n.voice.rawValue == 2 } else { return false } }
+        let sentDrums = port.sent.filter { $0.port == 2 && $0.bytes[0] & 0xF0 != 0xB0 }
+        #expect(!drumNotes.isEmpty && sentDrums.count == drumNotes.count)
+        #expect(sentDrums.allSatisfy { $0.bytes[0] & 0x0F == 9 })
+        #expect(port.sent.filter { $0.port == 3 }.first?.bytes == [0xFA])
+    }
+
     @Test func aTempoChangeChangesThePulseRateFromThen() throws {
-        let port = RecordingPort(ports: LiveMIDISink.portNames(clock: true))
+        let voices = SessionPlan(configuration: try Configuration(preset: try bundled("default"), duration: 10)).voices
+        let port = RecordingPort(ports: LiveMIDISink.portNames(voices: voices, clock: true))
         _ = try session(10, port: port, controls: [TimedControl(step: 1200, control: .tempo(60))])
         let pulses = port.sent.filter { $0.port == 2 && $0.bytes == [0xF8] }
         // 5 s at 120 bpm (240 pulses from 0) and 5 s at 60 bpm (120 more), ±1.
@@ -65,12 +81,12 @@ final class RecordingPort: LiveMIDIPort {
     }
 
     @Test func aPortThatGoesAwayEndsTheSessionCleanlyWithAnIOError() throws {
-        let port = RecordingPort(ports: LiveMIDISink.portNames(clock: false))
-        let configuration = try Configuration(preset: try bundled("default"), duration: 60)
-        let sink = LiveMIDISink(port: port, clock: false, tempo: 120, stop: nil, what: "the test port")
+        let plan = SessionPlan(configuration: try Configuration(preset: try bundled("default"), duration: 60))
+        let port = RecordingPort(ports: LiveMIDISink.portNames(voices: plan.voices, clock: false))
+        let sink = LiveMIDISink(port: port, voices: plan.voices, clock: false, tempo: 120, stop: nil, what: "the test port")
         let collector = CollectingSink()
         var steps = 0
-        let summary = try Simulator(configuration: configuration).run(into: [sink, collector], pacer: { _ in
+        let summary = try Simulator(plan: plan).run(into: [sink, collector], pacer: { _ in
             steps += 1
             if steps == 480 { port.isGone = true }
         }, controls: sink)

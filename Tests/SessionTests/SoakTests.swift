@@ -12,14 +12,17 @@ final class SoakSink: SessionSink {
     var lastKeyNote = -1.0
     var lastBassNote = -1.0
     var keyNotes = 0
+    let log: EventLogWriter.Lines
+
+    init(voices: VoiceTable) { log = EventLogWriter.Lines(voices: voices) }
 
     func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
         for event in events {
             if case .note(let note) = event, note.kind == .on {
-                if note.voice == .keys { lastKeyNote = note.time; keyNotes += 1 } else { lastBassNote = note.time }
+                if note.voice == .keys { lastKeyNote = note.time; keyNotes += 1 } else if note.voice == .bass { lastBassNote = note.time }
                 #expect(note.speed.isFinite && note.time.isFinite)
             }
-            guard let line = EventLogWriter.line(for: event) else { continue }
+            guard let line = log.line(for: event) else { continue }
             for byte in line.utf8 {
                 hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
             }
@@ -47,7 +50,7 @@ final class SoakSink: SessionSink {
         func once() throws -> (SoakSink, Summary, Simulator) {
             let configuration = try Configuration(preset: preset, duration: duration)
             let simulator = Simulator(configuration: configuration)
-            let sink = SoakSink()
+            let sink = SoakSink(voices: simulator.plan.voices)
             let summary = try simulator.run(into: [sink])
             return (sink, summary, simulator)
         }

@@ -1,5 +1,18 @@
+import Foundation
 import Testing
 @testable import Theory
+
+extension Key {
+    /// Parses text like "C major", "F# dorian", "Eb harmonic minor" or "a natural-minor" (test helper).
+    init?(parsing text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let space = trimmed.firstIndex(where: \.isWhitespace),
+              let tonic = PitchClass(name: String(trimmed[..<space])),
+              let scale = Scale.named(String(trimmed[space...]).trimmingCharacters(in: .whitespaces))
+        else { return nil }
+        self.init(tonic: tonic, scale: scale)
+    }
+}
 
 /// Parses space-separated note names into pitch classes (test helper).
 func pcs(_ names: String) -> [PitchClass] {

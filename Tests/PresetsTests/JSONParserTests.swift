@@ -1,5 +1,5 @@
 import Testing
-@testable import Session
+@testable import Presets
 
 @Suite struct JSONParserTests {
     func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue { try JSONParser.parse(Array(text.utf8)) }
@@ -11,6 +11,14 @@ import Testing
             ("b", .string("x\nyé🎹")),
             ("c", .object([])),
         ]))
+    }
+
+    @Test func keepsIntegersAbove2To53Exactly() throws {
+        #expect(try parse("18446744073709551615") == .number(18446744073709551615.0, exact: UInt64.max))
+        #expect(try parse("9007199254740993") == .number(9007199254740992.0, exact: 9_007_199_254_740_993))
+        #expect(try parse("9007199254740991") == .number(9007199254740991))   // below 2^53: a Double is exact
+        #expect(try parse("18446744073709551616") == .number(18446744073709551616.0))   // beyond UInt64: no exact value
+        #expect(try parse("1e19") == .number(1e19))
     }
 
     @Test(arguments: [

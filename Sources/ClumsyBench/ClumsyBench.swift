@@ -27,22 +27,15 @@
 //
 // --trace prints, on stderr, the wall time and sleeping balls at every 5 % of each tier's first run.
 
+import ArgumentParser
 import Physics
 import Session
 #if canImport(Glibc)
 import Glibc
 #endif
 
-struct Options {
-    var preset = "default"
-    var duration = 3600.0
-    var repetitions = 3
-    var tiers = ["bare", "world", "simulator", "midi", "share"]
-    var trace = false
-}
-
-let knownTiers: Set = ["bare", "world", "simulator", "midi", "share"]
-let usage = "usage: clumsy-bench [--preset name] [--duration s] [--repetitions n] [--tiers bare,world,simulator,midi,share] [--trace]"
+/// The tiers, in the order they run within a repetition.
+let knownTiers = ["bare", "world", "simulator", "midi", "share"]
 
 func fail(_ message: String) -> Never {
     let line = Array("clumsy-bench: \(message)\n".utf8)
@@ -50,37 +43,41 @@ func fail(_ message: String) -> Never {
     exit(64)
 }
 
-func parse(_ arguments: [String]) -> Options {
-    var options = Options()
-    var index = 0
-    func value() -> String {
-        index += 1
-        guard index < arguments.count else { fail("\(arguments[index - 1]) needs a value") }
-        return arguments[index]
-    }
-    while index < arguments.count {
-        switch arguments[index] {
-        case "--preset": options.preset = value()
-        case "--duration":
-            guard let d = Double(value()), d > 0 else { fail("--duration needs a positive number of seconds") }
-            options.duration = d
-        case "--repetitions":
-            guard let n = Int(value()), n > 0 else { fail("--repetitions needs a positive integer") }
-            options.repetitions = n
-        case "--tiers":
-            options.tiers = value().split(separator: ",").map(String.init)
-            guard !options.tiers.isEmpty, options.tiers.allSatisfy(knownTiers.contains) else {
-                fail("--tiers takes a comma-separated list of bare, world, simulator, midi, share")
-            }
-        case "--trace": options.trace = true
-        case "-h", "--help":
-            print(usage)
-            exit(0)
-        default: fail("unknown argument \(arguments[index])")
+@main
+struct ClumsyBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "clumsy-bench",
+        abstract: "Step one preset's world four ways in one process and print one result line per tier.",
+        discussion: "Tiers: bare (Chipmunk alone), world (plus the World's rules and contacts), simulator (plus performer, kicks, redrops), midi (plus the MIDI file), share (midi, timing Chipmunk's part). Benchmarks/bench.sh reads the output.")
+
+    @Option(help: ArgumentHelp("A bundled preset's name or a preset file.", valueName: "name"))
+    var preset = "default"
+
+    @Option(help: ArgumentHelp("Simulated seconds per run (a positive number).", valueName: "s"))
+    var duration = 3600.0
+
+    @Option(help: ArgumentHelp("Runs of every tier; the median is reported (a positive integer).", valueName: "n"))
+    var repetitions = 3
+
+    @Option(help: ArgumentHelp("Comma-separated tiers to run: \(knownTiers.joined(separator: ", ")).", valueName: "list"))
+    var tiers = knownTiers.joined(separator: ",")
+
+    @Flag(help: "Print the wall time and sleeping balls at every 5 % of each tier's first run, on stderr.")
+    var trace = false
+
+    var tierList: [String] { tiers.split(separator: ",").map(String.init) }
+
+    func validate() throws {
+        guard duration.isFinite, duration > 0 else { throw ValidationError("--duration needs a positive number of seconds, not \(duration)") }
+        guard repetitions > 0 else { throw ValidationError("--repetitions needs a positive integer, not \(repetitions)") }
+        guard !tierList.isEmpty, tierList.allSatisfy(knownTiers.contains) else {
+            throw ValidationError("--tiers takes a comma-separated list of \(knownTiers.joined(separator: ", ")), not \(tiers)")
         }
-        index += 1
     }
-    return options
+
+    func run() throws {
+        bench(preset: preset, duration: duration, repetitions: repetitions, tiers: tierList, tracing: trace)
+    }
 }
 
 /// Monotonic wall time, seconds.
@@ -161,7 +158,7 @@ func runTier(_ tier: String, configuration: Configuration, directory: String, tr
             var sinks: [SessionSink] = []
             let path = directory + "/bench.mid"
             if tier != "simulator" {
-                sinks.append(try MIDIRecorder(path: path, configuration: configuration, sound: configuration.sound))
+                sinks.append(try MIDIRecorder(path: path, plan: SessionPlan(configuration: configuration)))
             }
             let simulator = Simulator(configuration: configuration, timesChipmunk: tier == "share")
             var progress: ((Double) -> Void)? = nil
@@ -192,26 +189,6 @@ func runTier(_ tier: String, configuration: Configuration, directory: String, tr
     }
 }
 
-let options = parse(Array(CommandLine.arguments.dropFirst()))
-let configuration: Configuration
-do {
-    configuration = try Configuration(preset: try PresetLibrary.load(options.preset), duration: options.duration)
-} catch {
-    fail("\(error)")
-}
-
-let temporary = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-var template = Array((temporary + "/clumsy-bench.XXXXXX").utf8CString)
-guard let made = mkdtemp(&template) else { fail("cannot create a temporary directory") }
-let directory = String(cString: made)
-
-let world = configuration.world
-print("preset=\(options.preset) duration=\(options.duration) steps=\(configuration.stepCount) "
-      + "timestep=\(fixed(world.timestep, 6)) substeps=\(world.substeps) iterations=\(world.iterations) "
-      + "balls=\(world.pianoStarts.count + 1) sleeping=\(world.sleepTimeThreshold.map { fixed($0, 2) } ?? "off") "
-      + "repetitions=\(options.repetitions)")
-fflush(nil)
-
 /// Chipmunk's part of the share tier: median seconds inside cpSpaceStep, their share of
 /// the run, and the rate Chipmunk alone would reach on this trajectory.
 func shareDetails(wall: Double, chipmunkWalls: [Double], duration: Double) -> String {
@@ -220,25 +197,47 @@ func shareDetails(wall: Double, chipmunkWalls: [Double], duration: Double) -> St
         + " chipmunk_rate=\(fixed(duration / chipmunk, 1))"
 }
 
-var walls: [String: [Double]] = [:]
-var cpus: [String: [Double]] = [:]
-var details: [String: String] = [:]
-var chipmunkWalls: [Double] = []
-for repetition in 0..<options.repetitions {
-    for tier in options.tiers {
-        let cpuStart = cpuNow()
-        let result = runTier(tier, configuration: configuration, directory: directory, tracing: options.trace && repetition == 0)
-        cpus[tier, default: []].append(cpuNow() - cpuStart)
-        walls[tier, default: []].append(result.wall)
-        details[tier] = result.details
-        if let chipmunk = result.chipmunk { chipmunkWalls.append(chipmunk) }
+/// Runs every tier `repetitions` times, interleaved, and prints the result lines.
+func bench(preset: String, duration: Double, repetitions: Int, tiers: [String], tracing: Bool) {
+    let configuration: Configuration
+    do {
+        configuration = try Configuration(preset: try PresetLibrary.load(preset), duration: duration)
+    } catch {
+        fail("\(error)")
     }
+
+    let temporary = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    var template = Array((temporary + "/clumsy-bench.XXXXXX").utf8CString)
+    guard let made = mkdtemp(&template) else { fail("cannot create a temporary directory") }
+    let directory = String(cString: made)
+
+    let world = configuration.world
+    print("preset=\(preset) duration=\(duration) steps=\(configuration.stepCount) "
+          + "timestep=\(fixed(world.timestep, 6)) substeps=\(world.substeps) iterations=\(world.iterations) "
+          + "balls=\(world.pianoStarts.count + 1) sleeping=\(world.sleepTimeThreshold.map { fixed($0, 2) } ?? "off") "
+          + "repetitions=\(repetitions)")
+    fflush(nil)
+
+    var walls: [String: [Double]] = [:]
+    var cpus: [String: [Double]] = [:]
+    var details: [String: String] = [:]
+    var chipmunkWalls: [Double] = []
+    for repetition in 0..<repetitions {
+        for tier in tiers {
+            let cpuStart = cpuNow()
+            let result = runTier(tier, configuration: configuration, directory: directory, tracing: tracing && repetition == 0)
+            cpus[tier, default: []].append(cpuNow() - cpuStart)
+            walls[tier, default: []].append(result.wall)
+            details[tier] = result.details
+            if let chipmunk = result.chipmunk { chipmunkWalls.append(chipmunk) }
+        }
+    }
+    for tier in tiers {
+        let samples = walls[tier]!
+        let wall = median(samples)
+        print("tier=\(tier) rate=\(fixed(duration / wall, 1)) wall=\(fixed(wall, 4)) cpu=\(fixed(median(cpus[tier]!), 4)) "
+              + "samples=\(samples.map { fixed($0, 4) }.joined(separator: ",")) \(details[tier]!)"
+              + (tier == "share" ? shareDetails(wall: wall, chipmunkWalls: chipmunkWalls, duration: duration) : ""))
+    }
+    rmdir(directory)
 }
-for tier in options.tiers {
-    let samples = walls[tier]!
-    let wall = median(samples)
-    print("tier=\(tier) rate=\(fixed(options.duration / wall, 1)) wall=\(fixed(wall, 4)) cpu=\(fixed(median(cpus[tier]!), 4)) "
-          + "samples=\(samples.map { fixed($0, 4) }.joined(separator: ",")) \(details[tier]!)"
-          + (tier == "share" ? shareDetails(wall: wall, chipmunkWalls: chipmunkWalls, duration: options.duration) : ""))
-}
-rmdir(directory)

@@ -1,3 +1,6 @@
+import Presets
+import Session
+
 /// Mutates preset files at random (seeded) to check that the decoder and the simulator
 /// meet hostile input with clean errors or valid sessions: never a crash, never a hang.
 public struct PresetFuzzer {
@@ -98,7 +101,7 @@ public struct PresetFuzzer {
             let index = rng.below(items.count)
             if rng.below(3) == 0 { items.remove(at: index) } else { items[index] = mutate(items[index], depth: depth + 1) }
             return .array(items)
-        case .number(let n):
+        case .number(let n, _):
             return rng.below(2) == 0 ? .number(Self.extremes[rng.below(Self.extremes.count)]) : .number(n * rng.uniform(-3...3))
         default:
             return randomLeaf()

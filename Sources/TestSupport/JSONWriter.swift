@@ -1,3 +1,5 @@
+import Presets
+
 /// Writes a `JSONValue` back as compact JSON text (used to build and mutate presets in tests and the fuzzer).
 public enum JSONWriter {
     /// Compact JSON for `value`. Non-finite numbers are written as their Swift spelling, which
@@ -12,7 +14,8 @@ public enum JSONWriter {
         switch value {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
-        case .number(let n): out += n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : "\(n)"
+        case .number(_, let exact?): out += String(exact)
+        case .number(let n, nil): out += n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : "\(n)"
         case .string(let s): quote(s, into: &out)
         case .array(let items):
             out += "["

@@ -1,3 +1,4 @@
+import FileOutput
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,7 +21,7 @@ public enum PresetLibrary {
             }
             candidates.append(parent(of: parent(of: exe)) + "/share/clumsy/presets")
         }
-        // #filePath is Sources/Session/PresetLibrary.swift in the checkout that built us.
+        // #filePath is Sources/Presets/PresetLibrary.swift in the checkout that built us.
         candidates.append(parent(of: parent(of: parent(of: #filePath))) + "/Presets")
         var seen: [String] = []
         for candidate in candidates where isDirectory(candidate) && !seen.contains(candidate) {
@@ -33,12 +34,7 @@ public enum PresetLibrary {
     public static func bundled() -> [(name: String, path: String)] {
         guard let directory = directories().first else { return [] }
         var found: [(name: String, path: String)] = []
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
+        for name in DirectoryListing.names(in: directory) {
             guard name.hasSuffix(".json"), !name.hasPrefix(".") else { continue }
             found.append((String(name.dropLast(5)), directory + "/" + name))
         }
@@ -52,18 +48,24 @@ public enum PresetLibrary {
     /// Loads a preset by bundled name or by file path (anything with a `/` or ending in `.json`,
     /// or an existing file).
     public static func load(_ reference: String) throws(SessionError) -> Preset {
+        try Preset.load(path: locate(reference))
+    }
+
+    /// The file a preset reference names: the path itself, or the bundled preset's file.
+    /// - Throws: `SessionError.noInput` for an unknown bundled name.
+    public static func locate(_ reference: String) throws(SessionError) -> String {
         if isPresetPath(reference) {
-            return try Preset.load(path: reference)
+            return reference
         }
         let presets = bundled()
         guard let match = presets.first(where: { $0.name == reference }) else {
             let names = presets.map(\.name).joined(separator: ", ")
             if presets.isEmpty {
-                throw .noInput("no preset named \"\(reference)\", and the bundled presets were not found (set CLUMSY_PRESETS to the Presets directory)")
+                throw .noInput("no preset named \"\(Quote.text(reference))\", and the bundled presets were not found (set CLUMSY_PRESETS to the Presets directory)")
             }
-            throw .noInput("no preset named \"\(reference)\"; bundled presets: \(names) (or give a path to a .json file)")
+            throw .noInput("no preset named \"\(Quote.text(reference))\"; bundled presets: \(names) (or give a path to a .json file)")
         }
-        return try Preset.load(path: match.path)
+        return match.path
     }
 
     /// True when `reference` names a preset file rather than a bundled preset.
@@ -78,17 +80,17 @@ public enum PresetLibrary {
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    static func parent(of path: String) -> String {
+    public static func parent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    static func isDirectory(_ path: String) -> Bool {
+    public static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    static func isFile(_ path: String) -> Bool {
+    public static func isFile(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }

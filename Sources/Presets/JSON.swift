@@ -8,8 +8,9 @@ public indirect enum JSONValue: Sendable, Equatable {
     case null
     /// `true` or `false`.
     case bool(Bool)
-    /// Any JSON number.
-    case number(Double)
+    /// Any JSON number; `exact` holds an integer literal above 2^53 (0…2^64−1) that a
+    /// `Double` cannot hold exactly, so a seed keeps every digit.
+    case number(Double, exact: UInt64? = nil)
     /// A string.
     case string(String)
     /// An array.
@@ -21,7 +22,7 @@ public indirect enum JSONValue: Sendable, Equatable {
         switch (a, b) {
         case (.null, .null): return true
         case let (.bool(x), .bool(y)): return x == y
-        case let (.number(x), .number(y)): return x == y
+        case let (.number(x, xExact), .number(y, yExact)): return x == y && xExact == yExact
         case let (.string(x), .string(y)): return x == y
         case let (.array(x), .array(y)): return x == y
         case let (.object(x), .object(y)):
@@ -99,7 +100,7 @@ public struct JSONParser {
         case UInt8(ascii: "t"): try literal("true"); return .bool(true)
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
         case UInt8(ascii: "n"): try literal("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         case UInt8(ascii: "N"), UInt8(ascii: "I"):
             throw error("NaN and Infinity are not JSON numbers; write a finite number")
         default:
@@ -240,7 +241,7 @@ public struct JSONParser {
         return value
     }
 
-    private mutating func parseNumber() throws(JSONSyntaxError) -> Double {
+    private mutating func parseNumber() throws(JSONSyntaxError) -> JSONValue {
         let start = index
         func digits() -> Int {
             let from = index
@@ -272,6 +273,8 @@ public struct JSONParser {
             index = start
             throw error("number \(text) is too large")
         }
-        return value
+        // An integer literal beyond 2^53 keeps its digits (a Double would round it).
+        if value >= 9_007_199_254_740_992, let exact = UInt64(text) { return .number(value, exact: exact) }
+        return .number(value)
     }
 }

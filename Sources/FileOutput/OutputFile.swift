@@ -1,0 +1,187 @@
+import SystemPackage
+
+/// The one way Clumsy creates an output file: the MIDI writer, the event log (both through
+/// `AtomicFile`), the audio renderer and the live file driver all use it.
+///
+/// - The target is resolved first (`OutputTarget`): links followed, special files written
+///   in place, everything checkable checked before the session starts.
+/// - A regular target is written to an exclusive temporary beside it (`O_CREAT|O_EXCL`, so
+///   nothing that appears at that name can be clobbered or followed), then renamed over the
+///   target by `commit()`. When an earlier file is replaced the temporary is `fsync`ed first:
+///   after a crash the name holds the old file or the new one, never an empty one. A new
+///   name is not synced (a crash then loses only the new file), which keeps long renders fast.
+/// - A special target (a device, a FIFO) is opened and written in place. For a writer that
+///   needs a seekable file by name (FluidSynth's renderer, through libsndfile), the bytes go
+///   to a scratch temporary in `$TMPDIR` that `commit()` copies into the special file.
+/// - `abandon()` (also after a failure, and in `deinit` before `commit()`) removes the
+///   temporary; the target is untouched. Temporaries left by dead processes are removed by
+///   the next process that writes in that directory (`TemporaryName`).
+public final class OutputFile {
+    /// Where the output goes.
+    public let target: OutputTarget
+    /// Where the bytes go until `commit()`: the temporary, the special file itself, or a scratch file.
+    public let writePath: FilePath
+    /// The descriptor open on `writePath` (nil when another writer was handed the path, or once closed).
+    public private(set) var descriptor: FileDescriptor?
+
+    private enum Mode { case temporary, inPlace, scratch }
+    private let mode: Mode
+    private var isFinished = false
+
+    /// Creates the temporary (or opens the special file) for `path`.
+    /// - Parameter byName: another writer will open `writePath` itself (no descriptor is kept).
+    /// - Throws: `FileOutputError.cannotCreate` naming `path`.
+    public convenience init(path: String, byName: Bool = false) throws(FileOutputError) {
+        try self.init(target: OutputTarget(path: path), byName: byName)
+    }
+
+    /// Creates the temporary (or opens the special file) for `target`.
+    public init(target: OutputTarget, byName: Bool = false) throws(FileOutputError) {
+        self.target = target
+        if target.isSpecial && !byName {
+            mode = .inPlace
+            writePath = target.file
+            do {
+                descriptor = try POSIX.openForWriting(target.file, exclusive: false)
+            } catch {
+                throw .cannotCreate(path: target.requested, reason: error.text)
+            }
+            return
+        }
+        mode = target.isSpecial ? .scratch : .temporary
+        let directory = target.isSpecial ? POSIX.temporaryDirectory : target.directory
+        TemporaryName.removeStale(in: directory)
+        let name = target.file.lastComponent?.string ?? "output"
+        var attempt = 0
+        while true {
+            let candidate = directory.appending(TemporaryName.make(for: name))
+            do {
+                let fd = try POSIX.openForWriting(candidate, exclusive: true)
+                writePath = candidate
+                if byName {
+                    try? POSIX.close(fd)
+                    descriptor = nil
+                } else {
+                    descriptor = fd
+                }
+                return
+            } catch {
+                attempt += 1
+                if error.code == Errno.fileExists.rawValue && attempt < 16 { continue }
+                throw .cannotCreate(path: target.requested, reason: error.text)
+            }
+        }
+    }
+
+    deinit { abandon() }
+
+    /// True when the target is written in place (no temporary).
+    public var isInPlace: Bool { mode == .inPlace }
+
+    /// Syncs if an earlier file is replaced, closes, and puts the file in place (rename, or
+    /// copy into a special file). Afterwards `abandon()` does nothing.
+    /// - Throws: `.writeFailed` (closing, syncing, copying) or `.commitFailed` (the rename);
+    ///   the temporary is then removed and an earlier file at the target left untouched.
+    public func commit() throws(FileOutputError) {
+        precondition(!isFinished, "OutputFile '\(target.requested)' committed twice or after abandon()")
+        let replacesFile = mode == .temporary && target.kind == .existingFile
+        do throws(SystemError) {
+            if let descriptor {
+                self.descriptor = nil
+                if replacesFile {
+                    do {
+                        try POSIX.sync(descriptor)
+                    } catch {
+                        try? POSIX.close(descriptor)
+                        throw error
+                    }
+                }
+                try POSIX.close(descriptor)
+            } else if replacesFile {
+                let reopened = try POSIX.openForWriting(writePath, exclusive: false)
+                defer { try? POSIX.close(reopened) }
+                try POSIX.sync(reopened)
+            }
+        } catch {
+            abandon()
+            throw .writeFailed(path: target.requested, reason: error.text)
+        }
+        switch mode {
+        case .inPlace:
+            break
+        case .temporary:
+            do {
+                try POSIX.rename(writePath, target.file)
+            } catch {
+                abandon()
+                throw .commitFailed(path: target.requested, reason: error.text)
+            }
+        case .scratch:
+            do {
+                try copyScratchIntoTarget()
+            } catch {
+                abandon()
+                throw .writeFailed(path: target.requested, reason: error.text)
+            }
+            POSIX.unlinkIgnoringErrors(writePath)
+        }
+        isFinished = true
+    }
+
+    /// Closes and removes the temporary. Never throws; idempotent; nothing after `commit()`.
+    public func abandon() {
+        guard !isFinished else { return }
+        isFinished = true
+        if let descriptor {
+            try? POSIX.close(descriptor)
+            self.descriptor = nil
+        }
+        if mode != .inPlace { POSIX.unlinkIgnoringErrors(writePath) }
+    }
+
+    /// The size in bytes of what was written so far (of `writePath`), or nil.
+    public var writtenSize: Int64? {
+        guard mode != .inPlace, let status = try? POSIX.status(writePath, followingLinks: false) else { return nil }
+        return status.size
+    }
+
+    private func copyScratchIntoTarget() throws(SystemError) {
+        let source = try POSIX.openForWriting(writePath, exclusive: false, readable: true)
+        defer { try? POSIX.close(source) }
+        let destination = try POSIX.openForWriting(target.file, exclusive: false)
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        defer { chunk.deallocate() }
+        var offset = 0
+        do {
+            while true {
+                let count = try POSIX.pread(source, chunk.baseAddress!, chunk.count, offset)
+                if count == 0 { break }
+                try POSIX.writeAll(destination, chunk.baseAddress!, count)
+                offset += count
+            }
+        } catch {
+            try? POSIX.close(destination)
+            throw error
+        }
+        try POSIX.close(destination)
+    }
+}
+
+/// The parts of a path, by swift-system's `FilePath` rules (the one path splitter).
+public enum PathName {
+    /// The directory a path's file is in ("." for a bare name).
+    public static func directory(of path: String) -> String {
+        let parent = FilePath(path).removingLastComponent()
+        return parent.isEmpty ? "." : parent.string
+    }
+
+    /// The last component of a path ("" for "/").
+    public static func name(of path: String) -> String {
+        FilePath(path).lastComponent?.string ?? ""
+    }
+
+    /// The name without its last extension ("a/b.json" → "b").
+    public static func stem(of path: String) -> String {
+        FilePath(path).stem ?? ""
+    }
+}

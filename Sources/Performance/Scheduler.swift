@@ -1,0 +1,229 @@
+/// The time-ordered queue between the performer and the sinks.
+///
+/// The performer hands it note intents (a note, its velocity and when its hit happened); the
+/// scheduler places each on the clock's grid (never before its hit), adds the meter's accents,
+/// merges repeated strikes of one pitch on one grid line (the loudest stays), ends notes after
+/// their voice's note length (and earlier when the same pitch is struck again), and at each step
+/// hands out every event due, strictly in time order. Delivering out of order is a programming
+/// error and stops the program (a precondition), never a clamp.
+///
+/// Allocation-free once warm: the queue and the sounding list keep their capacity.
+public struct Scheduler: Sendable {
+    /// The voices table.
+    public let voices: VoiceTable
+    /// The clock (tempo, meter, grid).
+    public private(set) var clock: Clock
+    /// Accents and velocity floor.
+    public let feel: Feel
+
+    private enum EntryKind: Int, Sendable { case off = 0, chord = 1, on = 2 }
+
+    private struct Entry: Sendable {
+        var time: Double
+        var kind: EntryKind
+        var sequence: Int
+        var event: NoteEvent
+        var token: Int
+        /// For `.on`: the CC10 value to send first (-1: none). For `.chord`: the chord's pitch classes as a bit mask.
+        var extra: Int
+    }
+
+    private struct Sounding: Sendable {
+        var voice: VoiceID
+        var note: Int
+        var token: Int
+    }
+
+    private var queue: [Entry] = []        // sorted by (time, kind, sequence); delivered up to `head`
+    private var head = 0
+    private var sounding: [Sounding] = []
+    private var pans: [Int]
+    private let noteLengths: [Double]
+    private var sequence = 0
+    private var lastDelivered = -Double.infinity
+
+    /// Creates an empty scheduler.
+    public init(voices: VoiceTable, clock: Clock, feel: Feel) {
+        self.voices = voices
+        self.clock = clock
+        self.feel = feel
+        pans = voices.voices.map(\.openingPan)
+        noteLengths = voices.voices.map(\.noteLength)
+        queue.reserveCapacity(1024)
+        sounding.reserveCapacity(256)
+    }
+
+    /// Notes sounding now.
+    public var soundingCount: Int { sounding.count }
+    /// Entries waiting (note-ons, note-offs, chord changes).
+    public var queuedCount: Int { queue.count - head }
+
+    /// A live tempo change at `time`: notes placed from now on follow the new tempo's grid,
+    /// beats and bars (notes already queued keep their times).
+    public mutating func changeTempo(to tempo: Double, at time: Double) {
+        clock.changeTempo(to: tempo, at: time)
+    }
+
+    /// When a note hit at `time` will sound.
+    public func place(_ time: Double) -> Double { clock.place(time) }
+
+    /// Queues a note: it sounds at `sounding` (from `place`, or a beat line), which is never
+    /// before `note.hit`. `note.velocity` is the velocity before the floor and accents. `pan`
+    /// is the CC10 value to set first, or nil. `replacesVoice`: drop any other note of the voice
+    /// queued for the same time (the bass, when a later hit asks for another chord on the same line).
+    public mutating func schedule(_ note: NoteEvent, at sounding: Double, pan: Int? = nil, replacesVoice: Bool = false) {
+        precondition(sounding >= note.hit, "a note may not sound before its hit")
+        var event = note
+        event.time = sounding
+        event.kind = .on
+        var velocity = feel.floored(event.velocity)
+        if clock.grid.isOn, let beat = clock.beatInBar(at: sounding) {
+            if beat == 0 { velocity += feel.downbeatAccent } else if clock.meter.strongBeats.contains(beat) { velocity += feel.strongAccent }
+        }
+        event.velocity = min(127, max(1, velocity))
+        if clock.grid.isOn || replacesVoice {
+            // Strikes of one pitch landing on one grid line become one note, the loudest.
+            var index = queue.count - 1
+            while index >= head && queue[index].time >= sounding {
+                let other = queue[index]
+                if other.kind == .on && other.time == sounding && other.event.voice == event.voice {
+                    if replacesVoice {
+                        queue.remove(at: index)
+                    } else if other.event.note == event.note {
+                        if event.velocity > other.event.velocity { queue[index].event = event; queue[index].extra = pan ?? -1 }
+                        return
+                    }
+                }
+                index -= 1
+            }
+        }
+        insert(Entry(time: sounding, kind: .on, sequence: 0, event: event, token: 0, extra: pan ?? -1))
+    }
+
+    /// At `time`, ends every sounding note of `voice` whose pitch class is not in `pitchClasses`
+    /// (bit n = pitch class n). That voice's notes queued for `time` or later play the new chord:
+    /// a note of chord tone t becomes `notes[t - 1]` (one already queued for the same time and
+    /// pitch keeps the louder of the two).
+    public mutating func changeChord(at time: Double, voice: VoiceID, pitchClasses: Int, degree: Int, notes: [Int]) {
+        var index = queue.count - 1
+        while index >= head && queue[index].time >= time {
+            let entry = queue[index]
+            if entry.kind == .on && entry.event.voice == voice && (1...notes.count).contains(entry.event.tone) {
+                let note = notes[entry.event.tone - 1]
+                // Another note of the voice on the same line already playing that pitch: keep the louder.
+                var twin = index + 1
+                while twin < queue.count && queue[twin].time == entry.time {
+                    if queue[twin].kind == .on && queue[twin].event.voice == voice && queue[twin].event.note == note { break }
+                    twin += 1
+                }
+                if twin < queue.count && queue[twin].time == entry.time {
+                    if entry.event.velocity > queue[twin].event.velocity {
+                        queue[twin].event.velocity = entry.event.velocity
+                        queue[twin].event.ball = entry.event.ball
+                        queue[twin].event.speed = entry.event.speed
+                        queue[twin].event.hit = entry.event.hit
+                    }
+                    queue.remove(at: index)
+                } else {
+                    queue[index].event.note = note
+                    queue[index].event.degree = degree
+                }
+            }
+            index -= 1
+        }
+        insert(Entry(time: time, kind: .chord, sequence: 0,
+                     event: NoteEvent(time: time, kind: .off, voice: voice, note: 0, velocity: 0, degree: degree),
+                     token: 0, extra: pitchClasses))
+    }
+
+    /// Hands out every event due at or before `time`, in time order.
+    public mutating func deliver(through time: Double, into events: inout [NoteEvent]) {
+        while head < queue.count && queue[head].time <= time {
+            let entry = queue[head]
+            head += 1
+            emit(entry, into: &events)   // may queue a note-off, always after `head`
+        }
+        if head > 0 {
+            queue.removeFirst(head)
+            head = 0
+        }
+    }
+
+    /// Ends the session at `time`: delivers what is due, forgets notes queued for later, and
+    /// ends every sounding note at `time` (in the order their note-offs were due).
+    public mutating func finish(at time: Double, into events: inout [NoteEvent]) {
+        deliver(through: time, into: &events)
+        for entry in queue where entry.kind == .off {
+            if let index = sounding.firstIndex(where: { $0.token == entry.token }) {
+                sounding.remove(at: index)
+                var off = entry.event
+                off.time = time
+                off.hit = time
+                append(off, into: &events)
+            }
+        }
+        queue.removeAll(keepingCapacity: true)
+        for note in sounding {
+            append(NoteEvent(time: time, kind: .off, voice: note.voice, note: note.note, velocity: 0, degree: 0), into: &events)
+        }
+        sounding.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func insert(_ entry: Entry) {
+        var entry = entry
+        sequence += 1
+        entry.sequence = sequence
+        var index = queue.count
+        while index > head {
+            let other = queue[index - 1]
+            if other.time < entry.time || (other.time == entry.time && other.kind.rawValue <= entry.kind.rawValue) { break }
+            index -= 1
+        }
+        queue.insert(entry, at: index)
+    }
+
+    private mutating func append(_ event: NoteEvent, into events: inout [NoteEvent]) {
+        precondition(event.time >= lastDelivered, "scheduler delivered an event at \(event.time) s after one at \(lastDelivered) s")
+        lastDelivered = event.time
+        events.append(event)
+    }
+
+    private mutating func emit(_ entry: Entry, into events: inout [NoteEvent]) {
+        switch entry.kind {
+        case .off:
+            guard let index = sounding.firstIndex(where: { $0.token == entry.token }) else { return }
+            sounding.remove(at: index)
+            append(entry.event, into: &events)
+        case .chord:
+            var index = 0
+            while index < sounding.count {
+                let note = sounding[index]
+                if note.voice == entry.event.voice && entry.extra & (1 << (note.note % 12)) == 0 {
+                    sounding.remove(at: index)
+                    append(NoteEvent(time: entry.time, kind: .off, voice: note.voice, note: note.note, velocity: 0,
+                                     degree: entry.event.degree), into: &events)
+                } else {
+                    index += 1
+                }
+            }
+        case .on:
+            let note = entry.event
+            // A pitch struck again while sounding is ended first, never doubled.
+            if let index = sounding.firstIndex(where: { $0.voice == note.voice && $0.note == note.note }) {
+                sounding.remove(at: index)
+                append(NoteEvent(time: note.time, kind: .off, voice: note.voice, note: note.note, velocity: 0, degree: note.degree), into: &events)
+            }
+            if entry.extra >= 0 && pans[note.voice.rawValue] != entry.extra {
+                pans[note.voice.rawValue] = entry.extra
+                append(NoteEvent(time: note.time, kind: .control, voice: note.voice, note: 10, velocity: entry.extra, degree: note.degree), into: &events)
+            }
+            append(note, into: &events)
+            sequence += 1
+            let token = sequence
+            sounding.append(Sounding(voice: note.voice, note: note.note, token: token))
+            let off = NoteEvent(time: note.time + noteLengths[note.voice.rawValue], kind: .off, voice: note.voice, note: note.note,
+                                velocity: 0, degree: note.degree)
+            insert(Entry(time: off.time, kind: .off, sequence: 0, event: off, token: token, extra: -1))
+        }
+    }
+}

@@ -1,0 +1,105 @@
+/// Which row of the session's voices table a note belongs to (its index in `VoiceTable.voices`).
+///
+/// The table always starts with the bass (`.bass`, row 0) and the keys (`.keys`, row 1);
+/// further voices (percussion, derived voices) follow in table order.
+public struct VoiceID: RawRepresentable, Sendable, Hashable, Comparable, Codable {
+    /// Index into the voices table.
+    public var rawValue: Int
+    /// Creates the identifier of row `rawValue`.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// The bass ball's voice, row 0.
+    public static let bass = VoiceID(rawValue: 0)
+    /// The piano balls' voice, row 1.
+    public static let keys = VoiceID(rawValue: 1)
+    public static func < (a: VoiceID, b: VoiceID) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// One voice of a session: a row of the voices table. Every sink iterates the table.
+public struct Voice: Sendable, Hashable {
+    /// What produces a voice's notes.
+    public enum Source: String, Sendable, Hashable, CaseIterable {
+        /// The bass ball striking bouncers: the roots of the chords.
+        case bassBall = "bass-ball"
+        /// The piano balls striking keys: tones of the active chord.
+        case pianoBalls = "piano-balls"
+        /// Drum hits: balls against walls and floor, the stomp and the metronome (GM channel 10).
+        case percussion
+    }
+
+    /// How a voice is placed between the loudspeakers.
+    public enum Pan: Sendable, Hashable {
+        /// A fixed place, −1 (left) … 0 (centre) … 1 (right).
+        case fixed(Double)
+        /// Each note placed by the position of what was struck (the keys, left to right).
+        case position
+    }
+
+    /// The name: the MIDI track name ("Bass"); in lower case, the event log's `voice`.
+    public var name: String
+    /// MIDI channel, 0-based (0 = MIDI channel 1; 9 = channel 10, the GM drum kit).
+    public var channel: Int
+    /// Bank and program.
+    public var tone: Tone
+    /// Velocity from impact speed, m/s.
+    public var curve: VelocityCurve
+    /// Note length, seconds (> 0).
+    public var noteLength: Double
+    /// Channel volume, MIDI CC7 0…127 (100 = the General MIDI default).
+    public var level: Int
+    /// Pan (CC10).
+    public var pan: Pan
+    /// What plays it.
+    public var source: Source
+
+    /// Creates a voice row.
+    public init(name: String, channel: Int, tone: Tone, curve: VelocityCurve, noteLength: Double,
+                level: Int = 100, pan: Pan = .fixed(0), source: Source) {
+        self.name = name
+        self.channel = channel
+        self.tone = tone
+        self.curve = curve
+        self.noteLength = noteLength
+        self.level = level
+        self.pan = pan
+        self.source = source
+    }
+
+    /// The event log's name of the voice ("bass", "keys", "drums").
+    public var logName: String { name.lowercased() }
+
+    /// The CC10 value of a pan −1…1: 0 (hard left), 64 (centre), 127 (hard right).
+    public static func panController(_ pan: Double) -> Int {
+        let value = pan < 0 ? 64 + pan * 64 : 64 + pan * 63
+        return min(127, max(0, Int(value.rounded())))
+    }
+
+    /// The CC10 value the voice opens with (a `.position` voice starts in the centre).
+    public var openingPan: Int {
+        if case .fixed(let pan) = pan { return Self.panController(pan) }
+        return 64
+    }
+}
+
+/// The session's voices, in table order (the MIDI file's track order).
+public struct VoiceTable: Sendable, Hashable {
+    /// The rows; row 0 is the bass, row 1 the keys.
+    public private(set) var voices: [Voice]
+
+    /// Creates a table; the first two rows must be the bass ball's and the piano balls' voices.
+    public init(_ voices: [Voice]) {
+        precondition(voices.count >= 2 && voices[0].source == .bassBall && voices[1].source == .pianoBalls,
+                     "the voices table starts with the bass and the keys")
+        self.voices = voices
+    }
+
+    /// Number of voices.
+    public var count: Int { voices.count }
+    /// Every voice's identifier, in table order.
+    public var ids: [VoiceID] { voices.indices.map(VoiceID.init(rawValue:)) }
+    /// The row of `id`.
+    public subscript(id: VoiceID) -> Voice { voices[id.rawValue] }
+    /// The first voice played by `source`, if any.
+    public func id(of source: Voice.Source) -> VoiceID? {
+        voices.firstIndex { $0.source == source }.map(VoiceID.init(rawValue:))
+    }
+}

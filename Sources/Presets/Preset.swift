@@ -1,0 +1,400 @@
+import Theory
+import Performance
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A session's description as written in a preset file, every optional field resolved to its default.
+///
+/// The schema (fields, units, defaults, ranges) is the settings table, `Settings.all`, and
+/// `Presets/README.md` shows it. Decoding walks the table: it rejects unknown fields, wrong
+/// types and values out of range with the file and JSON field path.
+public struct Preset: Sendable, Equatable {
+    /// How the seven bouncers are arranged in the bass area.
+    public enum Layout: String, Sendable, CaseIterable {
+        /// The original iPad app's: I in the middle, ii/iii top corners, IV/V edges, vi/vii° bottom corners.
+        case original
+        /// The seven bouncers on a ring around the middle of the bass area, I at the top, clockwise.
+        case ring
+        /// Seven bouncers at seeded random places in the bass area (no overlaps).
+        case scatter
+    }
+
+    /// A velocity curve as written: speeds giving velocity 1 and 127, and the exponent.
+    public struct Curve: Sendable, Equatable {
+        /// Speed giving velocity 1.
+        public var quiet: Double
+        /// Speed giving velocity 127.
+        public var loud: Double
+        /// Curve exponent (1 = linear).
+        public var exponent: Double
+
+        /// The curve as the performer uses it (speeds taken as written).
+        public var curve: VelocityCurve { VelocityCurve(quietSpeed: quiet, loudSpeed: loud, exponent: exponent) }
+    }
+
+    /// The bass voice and the bass area.
+    public struct Bass: Sendable, Equatable {
+        /// Degrees 1…7 whose bouncers are switched on (at least one).
+        public var bouncers: [Int]
+        /// Bass ball radius, metres.
+        public var radius: Double
+        /// Bouncer radius, metres.
+        public var bouncerRadius: Double
+        /// Lowest bass note; degree roots are folded into the octave above it.
+        public var register: Pitch
+        /// Bass tone name (see `clumsy tones`).
+        public var tone: String
+        /// Bass note length, seconds.
+        public var noteLength: Double
+        /// Velocity curve; speeds are fractions of the bass ball's speed (0…1 = glancing…head-on).
+        public var velocity: Curve
+        /// Seconds without a bouncer hit (or caught in a two-bouncer loop) before the bass ball is kicked.
+        public var kickAfter: Double
+        /// Pan −1 (left) … 1 (right).
+        public var pan = 0.0
+        /// Channel volume, MIDI CC7 0…127.
+        public var level = 72
+    }
+
+    /// The keys voice.
+    public struct Keys: Sendable, Equatable {
+        /// Chord tone (1 root, 2 3rd, 3 5th, 4 7th) of each key, left to right.
+        public var tones: [Int]
+        /// How the chord's tones are placed.
+        public var voicing: Voicing
+        /// Base pitch of the voicing.
+        public var register: Pitch
+        /// Keys tone name (see `clumsy tones`).
+        public var tone: String
+        /// Note length, seconds.
+        public var noteLength: Double
+        /// Velocity curve, m/s.
+        public var velocity: Curve
+        /// Key hits slower than this are not played (resting contacts), m/s.
+        public var minimumSpeed: Double
+        /// Pan: by each key's position, or fixed.
+        public var pan = Voice.Pan.position
+        /// Channel volume, MIDI CC7 0…127.
+        public var level = 100
+        /// Whether the dribble gate is on.
+        public var isDribbleOn = false
+        /// The dribble gate's values (kept while off).
+        public var dribble = DribbleGate(window: 0.25, velocity: 40)
+    }
+
+    /// Musical time besides the tempo and meter: the grid, its feel, and chord changes.
+    public struct Time: Sendable, Equatable {
+        /// Quantisation grid.
+        public var quantize = Grid.off
+        /// 1 = onto the grid line, 0 = where struck.
+        public var strength = 1.0
+        /// Delay of every second grid line, fraction of a grid step.
+        public var swing = 0.0
+        /// Accent on beat 1 (quantised notes).
+        public var downbeatAccent = 12
+        /// Accent on the meter's other strong beats (quantised notes).
+        public var strongAccent = 6
+        /// Velocities are mapped onto velocityFloor…127 (0 = unchanged).
+        public var velocityFloor = 0
+        /// When a bass hit's chord takes over.
+        public var chordChange = ChordChange.hit
+        /// End ringing key notes that are not tones of the new chord at the change.
+        public var endNonChordTones = false
+    }
+
+    /// The percussion voice (GM drums on channel 10).
+    public struct Percussion: Sendable, Equatable {
+        /// Whether there is a percussion voice.
+        public var isOn = false
+        /// Drum for the bass ball's wall hits, or nil.
+        public var bassWalls: Drum?
+        /// Drum for piano balls against the side walls, or nil.
+        public var walls: Drum?
+        /// Drum for piano balls on the floor between the keys, or nil.
+        public var floor: Drum?
+        /// Beats (1-based) of the stomp.
+        public var stomp: [Int] = []
+        /// The stomp's drum.
+        public var stompDrum = Drum.named("kick")!
+        /// The stomp's velocity.
+        public var stompVelocity = 90
+        /// A click on every beat.
+        public var metronome = false
+        /// Channel volume, CC7.
+        public var level = 100
+        /// Pan −1…1.
+        public var pan = 0.0
+    }
+
+    /// The piano balls.
+    public struct Piano: Sendable, Equatable {
+        /// Number of balls.
+        public var count: Int
+        /// Radius, metres.
+        public var radius: Double
+        /// Restitution against keys, walls and each other.
+        public var restitution: Double
+        /// Friction coefficient.
+        public var friction: Double
+        /// Seconds without a key hit before a ball is dropped again from the top.
+        public var redropAfter: Double
+        /// Seconds a ball may lie still (slower than 0.05 m/s) before it is dropped again.
+        public var restAfter: Double
+        /// Whether the balls collide with each other (false: a rain that never piles up).
+        public var collide: Bool
+    }
+
+    /// Sound settings: SoundFont and effects. Each effect keeps its values while switched off,
+    /// so a flag that switches it on (`--delay 0.5`) finds the preset's other values.
+    public struct Sound: Sendable, Equatable {
+        /// Low-pass filter values.
+        public struct Filter: Sendable, Equatable {
+            /// Cutoff, Hz.
+            public var cutoff: Double
+            /// Resonance, dB.
+            public var resonance: Double
+        }
+
+        /// Feedback delay values.
+        public struct Delay: Sendable, Equatable {
+            /// Delay time, seconds.
+            public var time: Double
+            /// Each echo's level relative to the one before.
+            public var feedback: Double
+            /// Wet mix 0…1.
+            public var mix: Double
+        }
+
+        /// Reverb values.
+        public struct Reverb: Sendable, Equatable {
+            /// Level 0…1.
+            public var level: Double
+            /// Room size 0…1.
+            public var room: Double
+        }
+
+        /// SoundFont path, or nil to search the standard places.
+        public var soundFont: String?
+        /// Master gain of the synthesizer.
+        public var gain = 0.0
+        /// Whether the low-pass filter is on.
+        public var isFilterOn = false
+        /// The filter's values (kept while off).
+        public var filterValues = Filter(cutoff: 0, resonance: 0)
+        /// Whether the delay is on.
+        public var isDelayOn = false
+        /// The delay's values (kept while off).
+        public var delayValues = Delay(time: 0, feedback: 0, mix: 0)
+        /// Whether the reverb is on.
+        public var isReverbOn = false
+        /// The reverb's values (kept while off).
+        public var reverbValues = Reverb(level: 0, room: 0)
+
+        /// Low-pass cutoff (Hz) and resonance (dB), or nil when off.
+        public var filter: (cutoff: Double, resonance: Double)? {
+            get { isFilterOn ? (filterValues.cutoff, filterValues.resonance) : nil }
+            set {
+                isFilterOn = newValue != nil
+                if let newValue { filterValues = Filter(cutoff: newValue.cutoff, resonance: newValue.resonance) }
+            }
+        }
+
+        /// Delay time (s), feedback and wet mix, or nil when off.
+        public var delay: (time: Double, feedback: Double, mix: Double)? {
+            get { isDelayOn ? (delayValues.time, delayValues.feedback, delayValues.mix) : nil }
+            set {
+                isDelayOn = newValue != nil
+                if let newValue { delayValues = Delay(time: newValue.time, feedback: newValue.feedback, mix: newValue.mix) }
+            }
+        }
+
+        /// Reverb level and room size, or nil when off.
+        public var reverb: (level: Double, room: Double)? {
+            get { isReverbOn ? (reverbValues.level, reverbValues.room) : nil }
+            set {
+                isReverbOn = newValue != nil
+                if let newValue { reverbValues = Reverb(level: newValue.level, room: newValue.room) }
+            }
+        }
+    }
+
+    /// Short name (the file's stem for files).
+    public var name: String
+    /// The file this preset was read from (used in error messages).
+    public var source: String
+    /// One line saying what the preset sounds like.
+    public var description: String
+    /// Seed of the session's random choices.
+    public var seed: UInt64
+    /// Tempo, quarter notes per minute (the MIDI file's and the grid's).
+    public var tempo: Double
+    /// Time signature.
+    public var meter = Meter("4/4")!
+    /// Grid, feel and chord changes.
+    public var time = Time()
+    /// The percussion voice.
+    public var percussion = Percussion()
+    /// Fixed physics timestep, seconds.
+    public var timestep: Double
+    /// Key (tonic and scale).
+    public var key: Key
+    /// Bouncer arrangement.
+    public var layout: Layout
+    /// Gravity on the piano balls, m/s².
+    public var gravity: Double
+    /// Bass ball speed, m/s.
+    public var speed: Double
+    /// Bass settings.
+    public var bass: Bass
+    /// Keys settings.
+    public var keys: Keys
+    /// Piano ball settings.
+    public var piano: Piano
+    /// Sound settings.
+    public var sound: Sound
+
+    /// Metres per point of the original app's 1024 × 768 scene (SpriteKit's 150 points per metre).
+    public static let metresPerPoint = 1.0 / 150
+
+    // MARK: Decoding
+
+    /// Reads and decodes a preset file; `name` defaults to the file's stem.
+    public static func load(path: String) throws(SessionError) -> Preset {
+        let bytes = try readFile(path)
+        var stem = path.split(separator: "/").last.map(String.init) ?? path
+        if stem.hasSuffix(".json") { stem.removeLast(5) }
+        var preset = try decode(bytes, file: path, defaultName: stem)
+        // A relative SoundFont path is relative to the preset file's folder, wherever clumsy runs.
+        if let soundFont = preset.sound.soundFont, !soundFont.hasPrefix("/"), let slash = path.lastIndex(of: "/") {
+            preset.sound.soundFont = String(path[...slash]) + soundFont
+        }
+        return preset
+    }
+
+    /// Reads a whole file, refusing anything larger than `Limits.presetFileSize`.
+    public static func readFile(_ path: String) throws(SessionError) -> [UInt8] {
+        let fd = try InputFile.open(path, what: "preset file")
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .noInput("\(path): cannot read preset file: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count > Limits.presetFileSize {
+                throw .preset(file: path, field: "", message: "file is larger than \(Limits.presetFileSize) bytes; a preset is a small JSON object")
+            }
+        }
+        return bytes
+    }
+
+    /// Every setting at its default (`{}` as a preset), named `name`.
+    public static func defaults(name: String = "", source: String = "") -> Preset {
+        var preset = Preset(
+            name: name, source: source, description: "", seed: 0, tempo: 0, timestep: 0,
+            key: Key(tonic: PitchClass(0), scale: .major), layout: .original, gravity: 0, speed: 0,
+            bass: Bass(bouncers: [], radius: 0, bouncerRadius: 0, register: Pitch(midi: 0), tone: "", noteLength: 0,
+                       velocity: Curve(quiet: 0, loud: 0, exponent: 0), kickAfter: 0),
+            keys: Keys(tones: [], voicing: .folded, register: Pitch(midi: 0), tone: "", noteLength: 0,
+                       velocity: Curve(quiet: 0, loud: 0, exponent: 0), minimumSpeed: 0),
+            piano: Piano(count: 0, radius: 0, restitution: 0, friction: 0, redropAfter: 0, restAfter: 0, collide: false),
+            sound: Sound())
+        for setting in Settings.all { setting.setDefault(&preset) }
+        preset.name = name
+        return preset
+    }
+
+    /// Decodes preset JSON; every problem names `file` and the field path.
+    public static func decode(_ bytes: [UInt8], file: String, defaultName: String) throws(SessionError) -> Preset {
+        guard bytes.count <= Limits.presetFileSize else {
+            throw .preset(file: file, field: "", message: "file is larger than \(Limits.presetFileSize) bytes; a preset is a small JSON object")
+        }
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw .preset(file: file, field: "", message: "not valid JSON: \(error)")
+        }
+        var preset = defaults(name: defaultName, source: file)
+        let r = FieldReader(file: file)
+        try readObject(root, at: "", into: &preset, r)
+        try preset.checkRules(r)
+        return preset
+    }
+
+    /// Reads the object at `path` field by field through the settings table.
+    private static func readObject(_ value: JSONValue, at path: String, into preset: inout Preset, _ r: FieldReader) throws(SessionError) {
+        for (key, member) in try r.object(value, at: path, allowed: Settings.children(of: path)) {
+            let childPath = FieldReader.join(path, key)
+            guard let setting = Settings.setting(at: childPath) else {
+                try readObject(member, at: childPath, into: &preset, r)   // a plain group such as `bass`
+                continue
+            }
+            guard setting.isSwitch else {
+                try setting.read(member, &preset, r)
+                continue
+            }
+            switch member {
+            case .null, .bool(false): setting.switchTo(&preset, false)
+            default:
+                setting.switchTo(&preset, true)
+                try readObject(member, at: childPath, into: &preset, r)
+            }
+        }
+    }
+
+    /// The rules that tie fields together (each field's own range is checked as it is read).
+    private func checkRules(_ r: FieldReader) throws(SessionError) {
+        for (index, beat) in percussion.stomp.enumerated() where beat > meter.beats {
+            throw r.fail("percussion.stomp[\(index)]", "beat \(beat) is not in a bar of \(meter); expected 1…\(meter.beats)")
+        }
+        for (path, curve, unit) in [("bass.velocity", bass.velocity, "× speed"), ("keys.velocity", keys.velocity, "m/s")] {
+            guard curve.loud > curve.quiet else {
+                throw r.fail("\(path).loud", "must be greater than quiet (\(Format.plain(curve.quiet)) \(unit))")
+            }
+        }
+    }
+
+    /// This preset with the flags of `clumsy run` applied: `flags` maps a flag name (without
+    /// dashes) to its text. Each value is checked against its setting's range here, once;
+    /// `dry` switches every effect block off. Errors are usage errors naming the flag.
+    public func applying(flags: [String: String], dry: Bool = false) throws(SessionError) -> Preset {
+        var preset = self
+        if dry {
+            let conflicting = Settings.flagged.filter { flags[$0.flag!] != nil && Settings.block(of: $0) != nil }
+            guard conflicting.isEmpty else {
+                throw .usage("--dry switches every effect off; it cannot be combined with \(conflicting.map(\.flagName).joined(separator: ", "))")
+            }
+        }
+        for name in flags.keys where Settings.setting(flag: name) == nil {
+            throw .software("--\(name) is not a flag of the settings table")
+        }
+        for setting in Settings.flagged {
+            guard let text = flags[setting.flag!] else { continue }
+            if let block = Settings.block(of: setting) {
+                if setting.flagTakesOff && text.lowercased() == "off" {
+                    block.switchTo(&preset, false)
+                    continue
+                }
+                if setting.flagTakesOff {
+                    block.switchTo(&preset, true)
+                } else if !block.isOn(preset) {
+                    let leader = Settings.all.first { $0.flagTakesOff && Settings.block(of: $0)?.path == block.path }
+                    let name = block.path.split(separator: ".").last.map(String.init) ?? block.path
+                    let value = leader.map { String($0.valueName.prefix { $0 != "|" }) } ?? "x"
+                    throw .usage("\(setting.flagName) needs the \(name) on: add \(leader?.flagName ?? "") <\(value)>")
+                }
+            }
+            try setting.parse(text, &preset)
+        }
+        if dry {
+            for block in Settings.all where block.isSwitch { block.switchTo(&preset, false) }
+        }
+        return preset
+    }
+}

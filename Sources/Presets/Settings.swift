@@ -1,0 +1,245 @@
+import Theory
+import Performance
+
+/// The settings table: every value a preset or a flag of `clumsy run` can set, one row each.
+///
+/// To add a setting, add a row here (and a stored property to `Preset` for it), then run
+/// `make docs`: it regenerates the reference in `Presets/README.md` and the flag
+/// declarations in `Sources/clumsy/SettingFlags.swift`; a test fails until both match.
+public enum Settings {
+    private static let s = Preset.metresPerPoint
+
+    /// Every setting, in the order the reference lists them (a block before its fields).
+    public static let all: [Setting] = [
+        .text("name", \.name, default: "", defaultText: "file name without `.json`",
+              doc: "name shown in summaries and the MIDI file"),
+        .text("description", \.description, default: "", doc: "one line for `clumsy presets`"),
+        .seed("seed", \.seed, default: 1, flag: "seed",
+              doc: "seed of every random choice: same seed, same session"),
+        .number("tempo", \.tempo, unit: "bpm", default: 120, range: 20...400, flag: "tempo",
+                doc: "quarter notes per minute: the MIDI file's tempo and the clock of the grid, the accents and the chord changes (the physics has no tempo)"),
+        .custom("meter", type: "string", defaultText: "`\"4/4\"`", accepted: Meter.all.map(\.description).joined(separator: ", "),
+                flag: "meter", valueName: "n/d",
+                doc: "time signature; strong beats: 4/4 beats 1 and 3, 3/4 beat 1, 6/8 beats 1 and 4, 5/4 (3+2) beats 1 and 4, 7/8 (2+2+3) beats 1, 3 and 5",
+                setDefault: { $0.meter = Meter("4/4")! },
+                read: { json, preset, r throws(SessionError) in
+                    let names = Meter.all.map(\.description)
+                    preset.meter = Meter(try r.choice(json, at: "meter", choices: names))!
+                },
+                parse: { text, preset throws(SessionError) in
+                    guard let meter = Meter(text) else {
+                        throw .usage("--meter \(Quote.text(text)) is not accepted; expected one of: \(Meter.all.map(\.description).joined(separator: ", "))")
+                    }
+                    preset.meter = meter
+                }),
+        .custom("time.quantize", type: "string", defaultText: "`\"off\"`", accepted: Grid.all.map(\.description).joined(separator: ", "),
+                flag: "quantize", valueName: "grid",
+                doc: "each note sounds on the first line of this grid at or after its hit (never before it; `t` in the event log, `hit` the physical time); strikes of one pitch on one line become one note, the loudest; off plays every note at its hit",
+                setDefault: { $0.time.quantize = .off },
+                read: { json, preset, r throws(SessionError) in
+                    preset.time.quantize = Grid(try r.choice(json, at: "time.quantize", choices: Grid.all.map(\.description)))!
+                },
+                parse: { text, preset throws(SessionError) in
+                    guard let grid = Grid(text) else {
+                        throw .usage("--quantize \(Quote.text(text)) is not accepted; expected one of: \(Grid.all.map(\.description).joined(separator: ", "))")
+                    }
+                    preset.time.quantize = grid
+                }),
+        .number("time.strength", \.time.strength, default: 1, range: 0...1, flag: "strength",
+                doc: "how far a quantised note moves from its hit toward its grid line (1 = onto the line, 0.5 = half way)"),
+        .number("time.swing", \.time.swing, default: 0, range: 0...0.75, flag: "swing",
+                doc: "every second grid line is delayed by this fraction of a grid step"),
+        .integer("time.accent.downbeat", \.time.downbeatAccent, default: 12, range: 0...127,
+                 doc: "velocity added to a quantised note on beat 1 of a bar (clamped to 127)"),
+        .integer("time.accent.strong", \.time.strongAccent, default: 6, range: 0...127,
+                 doc: "velocity added to a quantised note on the meter's other strong beats"),
+        .integer("time.velocityFloor", \.time.velocityFloor, default: 0, range: 0...127,
+                 doc: "velocities 1…127 are mapped linearly onto floor…127, lifting ghost notes (0 or 1: unchanged)"),
+        .choice("time.chordChange", \.time.chordChange, default: .hit, flag: "chord-change",
+                doc: "when a bouncer's chord takes over: at the hit, on the next beat line or on the next bar line (then the bass note sounds on that line)"),
+        .boolean("time.endNonChordTones", \.time.endNonChordTones, default: false,
+                 doc: "at a chord change, end the ringing key notes that are not tones of the new chord"),
+        .number("timestep", \.timestep, unit: "s", default: 1.0 / 240, range: (1.0 / 4000)...(1.0 / 240),
+                defaultText: "1/240", accepted: "1/4000…1/240",
+                doc: "fixed physics step; sub-steps are added automatically so that no ball moves more than half the smallest gap (a radius, or a key's half thickness) per Chipmunk step"),
+        .custom("key.tonic", type: "string", defaultText: "`\"C\"`", accepted: "A–G with `#`/`♯`/`b`/`♭`", doc: "tonic",
+                setDefault: { $0.key = Key(tonic: PitchClass(0), scale: $0.key.scale) },
+                read: { json, preset, r throws(SessionError) in
+                    let name = try r.string(json, at: "key.tonic", expected: "a note name such as \"C\", \"F#\" or \"Bb\"")
+                    guard let tonic = PitchClass(name: name) else {
+                        throw r.fail("key.tonic", "\"\(Quote.text(name))\" is not a note name; expected a letter A–G with optional # or b (\"C\", \"F#\", \"Bb\")")
+                    }
+                    preset.key = Key(tonic: tonic, scale: preset.key.scale)
+                }),
+        .custom("key.scale", type: "string", defaultText: "`\"major\"`",
+                accepted: "major, minor, dorian, phrygian, lydian, mixolydian, locrian, harmonicMinor, melodicMinor (also ionian, aeolian, \"harmonic minor\", …)",
+                doc: "mode; chords are the diatonic seventh chords of this scale",
+                setDefault: { $0.key = Key(tonic: $0.key.tonic, scale: .major) },
+                read: { json, preset, r throws(SessionError) in
+                    let name = try r.string(json, at: "key.scale", expected: "a scale name")
+                    guard let scale = Scale.named(name) else {
+                        throw r.fail("key.scale", "\"\(Quote.text(name))\" is not a known scale; expected one of: \(Scale.catalogNames.joined(separator: ", "))")
+                    }
+                    preset.key = Key(tonic: preset.key.tonic, scale: scale)
+                }),
+        .choice("layout", \.layout, default: .original,
+                doc: "bouncer arrangement: the app's (I centre, ii/iii top corners, IV/V edges, vi/vii° bottom corners); a ring, I at the top, clockwise; or seeded random places"),
+        .number("gravity", \.gravity, unit: "m/s²", default: 9.81, range: 0...100, flag: "gravity",
+                doc: "downward acceleration of the piano balls (9.81 = Earth)"),
+        .number("speed", \.speed, unit: "m/s", default: 275 * s, range: 0.1...20, flag: "speed",
+                defaultText: "1.8333 (275 pt/s)", doc: "the bass ball's constant speed"),
+
+        .list("bass.bouncers", \.bass.bouncers, default: Array(1...7), range: 1...7, maximumCount: 7, what: "scale degree",
+              type: "array of degrees", accepted: "1–7 distinct, at least one", doc: "which bouncers are switched on"),
+        .number("bass.radius", \.bass.radius, unit: "m", default: 33 * s, range: 0.05...0.6, defaultText: "0.22 (33 pt)",
+                doc: "bass ball radius"),
+        .number("bass.bouncerRadius", \.bass.bouncerRadius, unit: "m", default: 40 * s, range: 0.05...0.8,
+                defaultText: "0.2667 (40 pt)", doc: "bouncer radius"),
+        .pitch("bass.register", \.bass.register, default: 48, range: Limits.register,
+               doc: "bass notes are degree roots folded into the octave from here"),
+        .tone("bass.tone", \.bass.tone, default: "acoustic-bass", catalog: Tone.bassCatalog,
+              lookup: { Tone.bass(named: $0) }, what: "bass tone", doc: "General MIDI instrument of the bass"),
+        .number("bass.noteLength", \.bass.noteLength, unit: "s", default: 0.9, range: Limits.noteLength, doc: "bass note length"),
+    ] + Setting.curve("bass.velocity", \.bass.velocity.quiet, \.bass.velocity.loud, \.bass.velocity.exponent,
+                      unit: "× speed", default: (0, 1, 0.5),
+                      quietDoc: "impact speed giving velocity 1, as a **fraction of the bass speed** (1 = a head-on hit)") + [
+        .number("bass.pan", \.bass.pan, default: 0, range: -1...1, doc: "bass pan: −1 left, 0 centre, 1 right (MIDI CC10 and the sound)"),
+        .integer("bass.level", \.bass.level, default: 72, range: 0...127,
+                 doc: "bass channel volume, MIDI CC7 (72 lets the keys' stereo spread be heard)"),
+        .number("bass.kickAfter", \.bass.kickAfter, unit: "s", default: 8, range: 0.5...600,
+                doc: "a bass ball that hits no bouncer for this long, or bounces between just two bouncers for 12 hits, is kicked in a fresh seeded direction"),
+
+        .list("keys.tones", \.keys.tones, default: [1, 2, 3, 4], range: 1...4, maximumCount: 4, what: "chord tone",
+              type: "array of chord tones", accepted: "1 root, 2 3rd, 3 5th, 4 7th; 1–4 distinct",
+              doc: "the keys, left to right, and the chord tone each plays"),
+        .choice("keys.voicing", \.keys.voicing, default: .folded,
+                doc: "folded (the app's): root, 3rd, 5th folded into the octave from `keys.register`, 7th above the root; close: stacked from the folded root; open: root, 5th, then 3rd and 7th an octave up"),
+        .pitch("keys.register", \.keys.register, default: 60, range: Limits.register,
+               doc: "base of the voicing (notes must stay in MIDI 0…127)"),
+        .tone("keys.tone", \.keys.tone, default: "marimba", catalog: Tone.keysCatalog, lookup: { Tone.keys(named: $0) },
+              what: "keys tone", flag: "tone", doc: "General MIDI instrument of the keys"),
+        .number("keys.noteLength", \.keys.noteLength, unit: "s", default: 0.6, range: Limits.noteLength, doc: "keys note length"),
+    ] + Setting.curve("keys.velocity", \.keys.velocity.quiet, \.keys.velocity.loud, \.keys.velocity.exponent,
+                      unit: "m/s", default: (0.25, 10.5, 0.7),
+                      quietDoc: "impact speed along the contact normal giving velocity 1") + [
+        .number("keys.minimumSpeed", \.keys.minimumSpeed, unit: "m/s", default: 0.25, range: Limits.impactSpeed,
+                doc: "slower contacts (a ball settling) are not hits"),
+
+        .custom("keys.pan", type: "string or number", defaultText: "`\"position\"`", accepted: "\"position\", or −1…1",
+                doc: "keys pan: each note placed by its key, the leftmost key hard left and the rightmost hard right (a CC10 before a note whose key differs from the last), or one fixed place",
+                setDefault: { $0.keys.pan = .position },
+                read: { json, preset, r throws(SessionError) in
+                    if case .string = json {
+                        _ = try r.choice(json, at: "keys.pan", choices: ["position"])
+                        preset.keys.pan = .position
+                    } else {
+                        preset.keys.pan = .fixed(try r.number(json, at: "keys.pan", range: -1...1, accepted: "\"position\", or −1…1"))
+                    }
+                }),
+        .integer("keys.level", \.keys.level, default: 100, range: 0...127, doc: "keys channel volume, MIDI CC7"),
+        .block("keys.dribble", \.keys.isDribbleOn, default: false,
+               doc: "the dribble gate: a ball striking a key again soon and softly is not heard again (the sounding note rings on)"),
+        .number("keys.dribble.window", \.keys.dribble.window, unit: "s", default: 0.25, range: 0.01...2,
+                doc: "a key hit by the same ball within this time of its last key hit is a dribble"),
+        .integer("keys.dribble.velocity", \.keys.dribble.velocity, default: 40, range: 1...127,
+                 doc: "a dribble softer than this velocity is dropped"),
+
+        .integer("piano.count", \.piano.count, default: 4, range: 0...1000, accepted: "0…1000 (must fit the area)",
+                 doc: "number of piano balls"),
+        .number("piano.radius", \.piano.radius, unit: "m", default: 20 * s, range: 0.04...0.5, defaultText: "0.1333 (20 pt)",
+                doc: "piano ball radius (from 0.04 m: smaller balls that do not collide were seen to slip out of the piano area)"),
+        .number("piano.restitution", \.piano.restitution, default: 0.98, range: 0.5...1,
+                doc: "bounciness against keys, walls and each other"),
+        .number("piano.friction", \.piano.friction, default: 0, range: 0...2, doc: "friction coefficient"),
+        .number("piano.redropAfter", \.piano.redropAfter, unit: "s", default: 12, range: 0.5...3600,
+                doc: "a piano ball that strikes no key for this long is dropped again from a seeded spot in the upper half"),
+        .number("piano.restAfter", \.piano.restAfter, unit: "s", default: 2, range: 0.1...3600,
+                doc: "a piano ball lying still (slower than 0.05 m/s, checked every 0.05 s) for this long is dropped again"),
+        .boolean("piano.collide", \.piano.collide, default: true,
+                 doc: "whether piano balls collide with each other; false makes a rain that never piles up (and is far cheaper for hundreds of balls)"),
+
+        .block("percussion", \.percussion.isOn, default: false,
+               doc: "a percussion voice on MIDI channel 10 (General MIDI drum kit), track \"Drums\""),
+        drum("percussion.bassWalls", \.percussion.bassWalls, doc: "drum played when the bass ball strikes a wall of its area (velocity from the bass curve)"),
+        drum("percussion.walls", \.percussion.walls, doc: "drum played when a piano ball strikes a side wall (velocity from the keys curve)"),
+        drum("percussion.floor", \.percussion.floor, doc: "drum played when a piano ball strikes the floor between the keys"),
+        .custom("percussion.stomp", type: "array of beats", defaultText: "[]", accepted: "beats 1…(beats per bar), distinct; [] for none",
+                doc: "beats of every bar on which the stomp sounds (the polska's foot: [1, 3])",
+                setDefault: { $0.percussion.stomp = [] },
+                read: { json, preset, r throws(SessionError) in
+                    if case .array(let items) = json, items.isEmpty { preset.percussion.stomp = []; return }
+                    preset.percussion.stomp = try r.integerList(json, at: "percussion.stomp", range: 1...7, maximumCount: 7, what: "beat")
+                }),
+        .custom("percussion.stompDrum", type: "string", defaultText: "`\"kick\"`", accepted: "a drum name (list below the table)",
+                doc: "the stomp's drum",
+                setDefault: { $0.percussion.stompDrum = Drum.named("kick")! },
+                read: { json, preset, r throws(SessionError) in
+                    preset.percussion.stompDrum = Drum.named(try r.choice(json, at: "percussion.stompDrum", choices: Drum.catalog.map(\.name)))!
+                }),
+        .integer("percussion.stompVelocity", \.percussion.stompVelocity, default: 90, range: 1...127,
+                 doc: "the stomp's velocity before accents"),
+        .boolean("percussion.metronome", \.percussion.metronome, default: false,
+                 doc: "a click on every beat: high wood block on beat 1, low wood block on the others"),
+        .integer("percussion.level", \.percussion.level, default: 100, range: 0...127, doc: "drums channel volume, MIDI CC7"),
+        .number("percussion.pan", \.percussion.pan, default: 0, range: -1...1, doc: "drums pan −1…1"),
+
+        .file("sound.soundFont", \.sound.soundFont,
+              doc: "SoundFont used when no `--soundfont` or `CLUMSY_SOUNDFONT` is given; a relative path is relative to the preset file's folder"),
+        .number("sound.gain", \.sound.gain, default: 0.5, range: 0...2, flag: "gain",
+                doc: "master gain of the synthesizer (above 1, many notes at once may clip)"),
+        .block("sound.filter", \.sound.isFilterOn, default: false, doc: "low-pass filter on every note"),
+        .number("sound.filter.cutoff", \.sound.filterValues.cutoff, unit: "Hz", default: 1500, range: 20...20_000,
+                flag: "filter", takesOff: true, doc: "low-pass filter cutoff"),
+        .number("sound.filter.resonance", \.sound.filterValues.resonance, unit: "dB", default: 0, range: 0...20,
+                flag: "resonance", doc: "low-pass resonance"),
+        .block("sound.delay", \.sound.isDelayOn, default: true, doc: "feedback delay on the mix"),
+        .number("sound.delay.time", \.sound.delayValues.time, unit: "s", default: 0.375, range: 0...5,
+                flag: "delay", takesOff: true, doc: "delay time"),
+        .number("sound.delay.feedback", \.sound.delayValues.feedback, default: 0.3, range: 0...0.95,
+                flag: "feedback", doc: "delay feedback: each echo's level relative to the one before"),
+        .number("sound.delay.mix", \.sound.delayValues.mix, default: 0.2, range: 0...1, flag: "delay-mix",
+                doc: "delay wet mix"),
+        .block("sound.reverb", \.sound.isReverbOn, default: true, doc: "reverb"),
+        .number("sound.reverb.level", \.sound.reverbValues.level, default: 0.25, range: 0...1, flag: "reverb",
+                takesOff: true, doc: "reverb level"),
+        .number("sound.reverb.room", \.sound.reverbValues.room, default: 0.5, range: 0...1, flag: "room",
+                doc: "reverb room size"),
+    ]
+
+    /// A drum name from `Drum.catalog`, or `"none"`.
+    private static func drum(_ path: String, _ keyPath: WritableKeyPath<Preset, Drum?> & Sendable, doc: String) -> Setting {
+        .custom(path, type: "string", defaultText: "`\"none\"`",
+                accepted: "`none` or a drum name (list below the table)", doc: doc,
+                setDefault: { $0[keyPath: keyPath] = nil },
+                read: { json, preset, r throws(SessionError) in
+                    let name = try r.choice(json, at: path, choices: ["none"] + Drum.catalog.map(\.name))
+                    preset[keyPath: keyPath] = Drum.named(name)
+                })
+    }
+
+    /// The setting at `path`, if any.
+    public static func setting(at path: String) -> Setting? { all.first { $0.path == path } }
+
+    /// The setting whose flag is `flag` (without dashes), if any.
+    public static func setting(flag: String) -> Setting? { all.first { $0.flag == flag } }
+
+    /// Every setting with a flag, in table order.
+    public static var flagged: [Setting] { all.filter { $0.flag != nil } }
+
+    /// The switchable block a setting belongs to, if any.
+    static func block(of setting: Setting) -> Setting? {
+        all.first { $0.isSwitch && setting.path.hasPrefix($0.path + ".") }
+    }
+
+    /// The names of the fields directly under `path` ("" = the top level), in table order.
+    static func children(of path: String) -> [String] {
+        var names: [String] = []
+        let prefix = path.isEmpty ? "" : path + "."
+        for setting in all where setting.path.hasPrefix(prefix) {
+            let rest = setting.path.dropFirst(prefix.count)
+            let name = String(rest.prefix { $0 != "." })
+            if !names.contains(name) { names.append(name) }
+        }
+        return names
+    }
+}

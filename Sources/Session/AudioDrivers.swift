@@ -1,0 +1,11 @@
+import Sound
+
+/// The audio drivers of the FluidSynth this program is linked with (for `--audio-driver`'s
+/// help), asked of FluidSynth itself rather than written down: Debian 12's has no
+/// `pipewire`, for one.
+public enum AudioDrivers {
+    /// Names, sorted, e.g. "alsa, file, jack, oss, pulseaudio, sdl2" on Debian 12.
+    public static var list: String {
+        LiveAudio.availableDrivers.sorted().joined(separator: ", ")
+    }
+}

@@ -1,0 +1,48 @@
+import FileOutput
+
+/// Refuses, before a session starts, any output that would destroy an input or another output.
+///
+/// Each output is resolved as it will be written (`OutputTarget`: links followed), then
+/// compared by identity (device and inode: catches links, `..` and hard links) and by
+/// canonical path (catches two names of a file not created yet) against the inputs — the
+/// preset, the SoundFont, every file in the bundled presets directory (`$CLUMSY_PRESETS`) —
+/// and against the other outputs. Outputs on the same special file (`/dev/null` twice) are
+/// fine: nothing is lost there. A path that cannot be an output at all (missing directory,
+/// a directory, a name over 255 bytes) is reported here too, as 73.
+public enum OutputCheck {
+    /// One named file: the flag or role that names it, and its path.
+    public typealias Named = (role: String, path: String)
+
+    /// - Throws: `SessionError.usage` (64) naming both files, or `.cannotCreate` (73).
+    public static func verify(outputs: [Named], inputs: [Named]) throws(SessionError) {
+        var resolved: [(role: String, path: String, target: OutputTarget)] = []
+        for output in outputs {
+            let target: OutputTarget
+            do {
+                target = try OutputTarget(path: output.path)
+            } catch {
+                throw .cannotCreate("\(output.role): \(error.description)")
+            }
+            for input in inputs {
+                guard let identity = FileIdentity(path: input.path), identity == target.identity else { continue }
+                throw .usage("\(output.role) \(Quote.text(output.path)) is \(input.role) \(Quote.text(input.path)): "
+                    + "writing it would destroy it; choose another output name")
+            }
+            for other in resolved where !(target.isSpecial && other.target.isSpecial) {
+                let sameFile = (target.identity != nil && target.identity == other.target.identity)
+                    || target.canonicalPath == other.target.canonicalPath
+                if sameFile {
+                    throw .usage("\(other.role) \(Quote.text(other.path)) and \(output.role) \(Quote.text(output.path)) "
+                        + "name the same file; give each output its own file")
+                }
+            }
+            resolved.append((output.role, output.path, target))
+        }
+    }
+
+    /// Every file in the bundled presets directory in use (`$CLUMSY_PRESETS` when set).
+    static func bundledFiles() -> [Named] {
+        guard let directory = PresetLibrary.directories().first else { return [] }
+        return DirectoryListing.names(in: directory).map { ("a bundled preset", directory + "/" + $0) }
+    }
+}

@@ -1,0 +1,124 @@
+import Theory
+import Physics
+import Performance
+
+/// A session resolved: everything downstream (the simulator, the performer, every sink) reads
+/// this value, never the preset.
+public struct SessionPlan: Sendable {
+    /// The preset's name (summaries, the MIDI file's text).
+    public var name: String
+    /// Simulated length, seconds.
+    public var duration: Double
+    /// Seed of every random choice.
+    public var seed: UInt64
+    /// Key and scale.
+    public var key: Key
+    /// Gravity on the piano balls, m/s² (for the MIDI file's text).
+    public var gravity: Double
+    /// Bass ball speed, m/s.
+    public var speed: Double
+    /// Geometry.
+    public var layout: Layout
+    /// The physics world.
+    public var world: WorldConfiguration
+    /// Tempo, meter, grid and feel.
+    public var clock: Clock
+    /// Accents and velocity floor.
+    public var feel: Feel
+    /// The voices table.
+    public var voices: VoiceTable
+    /// The harmony and the sources of the notes.
+    public var performer: PerformerConfiguration
+    /// Chord tone (1…4) of each key, left to right.
+    public var keyTones: [Int]
+    /// The session's rules.
+    public var rules: Rules
+    /// Effects (SoundFont, filter, delay, reverb).
+    public var sound: Preset.Sound
+    /// True for crowds (more than `Configuration.crowdSize` piano balls).
+    public var isCrowded: Bool
+    /// Number of fixed timesteps.
+    public var stepCount: Int64
+    /// The smallest gap a Chipmunk step must not jump, metres (sub-steps after a live change of
+    /// gravity or speed: `substeps(gravity:speed:)`).
+    public var smallestGap: Double
+
+    /// The session's rules: when the bass ball is kicked and piano balls are dropped again.
+    public struct Rules: Sendable {
+        /// Seconds without a bouncer hit before the bass ball is kicked.
+        public var kickAfter: Double
+        /// Seconds without a key hit before a piano ball is dropped again.
+        public var redropAfter: Double
+        /// Seconds a piano ball may lie still before it is dropped again.
+        public var restAfter: Double
+        /// Piano ball radius, metres.
+        public var pianoRadius: Double
+        /// Whether piano balls collide with each other.
+        public var pianoBallsCollide: Bool
+    }
+
+    /// Resolves a configuration (the preset with the flags applied).
+    public init(configuration c: Configuration) {
+        let preset = c.preset
+        let time = preset.time
+        let percussion = preset.percussion
+        name = preset.name
+        duration = c.duration
+        seed = c.seed
+        key = preset.key
+        gravity = preset.gravity
+        speed = preset.speed
+        layout = c.layout
+        world = c.world
+        clock = Clock(tempo: preset.tempo, meter: preset.meter, grid: time.quantize, strength: time.strength, swing: time.swing)
+        feel = Feel(downbeatAccent: time.downbeatAccent, strongAccent: time.strongAccent, velocityFloor: time.velocityFloor)
+        var rows = [
+            // The bass curve is written in fractions of the bass speed.
+            Voice(name: "Bass", channel: 0, tone: c.bassTone, curve: preset.bass.velocity.curve.scaled(by: preset.speed),
+                  noteLength: preset.bass.noteLength, level: preset.bass.level, pan: .fixed(preset.bass.pan), source: .bassBall),
+            Voice(name: "Keys", channel: 1, tone: c.keysTone, curve: preset.keys.velocity.curve,
+                  noteLength: preset.keys.noteLength, level: preset.keys.level, pan: preset.keys.pan, source: .pianoBalls),
+        ]
+        var drums: PercussionPlan?
+        if percussion.isOn {
+            drums = PercussionPlan(bassWalls: percussion.bassWalls, walls: percussion.walls, floor: percussion.floor,
+                                   stompBeats: percussion.stomp, stomp: percussion.stompDrum,
+                                   stompVelocity: percussion.stompVelocity, metronome: percussion.metronome)
+            rows.append(Voice(name: "Drums", channel: 9, tone: Drum.kit, curve: preset.keys.velocity.curve, noteLength: 0.2,
+                              level: percussion.level, pan: .fixed(percussion.pan), source: .percussion))
+        }
+        voices = VoiceTable(rows)
+        var performer = c.performer
+        performer.chordChange = time.chordChange
+        performer.endsNonChordTones = time.endNonChordTones
+        performer.dribble = preset.keys.isDribbleOn ? preset.keys.dribble : nil
+        performer.percussion = drums ?? PercussionPlan()
+        performer.pianoBalls = preset.piano.count
+        if case .position = preset.keys.pan {
+            // Each key's notes sit where the key is: the leftmost key hard left, the rightmost hard right.
+            let centres = c.layout.keys.map { ($0.frame.minX + $0.frame.maxX) / 2 }
+            let left = centres.min() ?? 0
+            let width = (centres.max() ?? 0) - left
+            performer.keyPans = centres.map { x in
+                Voice.panController(width > 0 ? 2 * (x - left) / width - 1 : 0)
+            }
+        } else {
+            performer.keyPans = nil
+        }
+        self.performer = performer
+        world.recordsWallContacts = drums?.needsWallContacts ?? false
+        keyTones = preset.keys.tones
+        rules = Rules(kickAfter: preset.bass.kickAfter, redropAfter: preset.piano.redropAfter, restAfter: preset.piano.restAfter,
+                      pianoRadius: preset.piano.radius, pianoBallsCollide: preset.piano.collide)
+        sound = c.sound
+        isCrowded = c.isCrowded
+        stepCount = c.stepCount
+        smallestGap = Configuration.smallestGap(preset)
+    }
+
+    /// Chipmunk sub-steps per timestep under `gravity` (m/s²) with the bass ball at `speed` (m/s).
+    public func substeps(gravity: Double, speed: Double) -> Int {
+        Configuration.substeps(timestep: world.timestep, gravity: gravity, speed: speed,
+                               height: layout.pianoArea.height, smallestGap: smallestGap)
+    }
+}
