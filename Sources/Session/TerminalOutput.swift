@@ -6,8 +6,9 @@ import Glibc
 /// Buffered writes to a file descriptor (stdout or stderr) that never throw, but remember
 /// the first failure so the command can report it (`failure`) and exit with 74.
 ///
-/// A reader that went away (`EPIPE`) raises `brokenPipeStop` with SIGPIPE's number, so a
-/// session printing into `| head -1` stops at once instead of simulating into the void.
+/// A failed write (a reader that went away, `EPIPE`; a full disk) raises `brokenPipeStop` with
+/// SIGPIPE's number, so a session printing into `| head -1` stops at once instead of
+/// simulating into the void; the command then exits 141 (EPIPE) or 74 (anything else).
 /// After a stop signal a write waits at most `Interruption.writeGrace` for a stalled reader.
 public final class TerminalOutput {
     /// Standard output.
@@ -23,7 +24,7 @@ public final class TerminalOutput {
     public private(set) var failure: Int32?
     /// True once anything was written (or tried to be).
     public private(set) var wasUsed = false
-    /// Raised with SIGPIPE (13) when a write fails with `EPIPE`.
+    /// Raised with SIGPIPE (13) when a write fails.
     nonisolated(unsafe) public var brokenPipeStop: StopSignal?
 
     /// Wraps a descriptor.
@@ -75,6 +76,7 @@ public final class TerminalOutput {
     private func fail(_ code: Int32) {
         isOpen = false
         if failure == nil { failure = code }
-        if code == EPIPE { brokenPipeStop?.raise(SIGPIPE) }
+        // Nothing more can reach the reader: stop the session (text mode writes only here).
+        brokenPipeStop?.raise(SIGPIPE)
     }
 }

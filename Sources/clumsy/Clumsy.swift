@@ -28,7 +28,15 @@ struct ClumsyCommand: ParsableCommand {
             try StandardStreams.finish()
             if Interruption.isRequested { throw ExitCode(128 + Interruption.requested) }
         } catch {
-            if let code = error as? ExitCode { exit(withError: code) }
+            if let code = error as? ExitCode {
+                // A session stopped because stdout failed ends with stdout's status (74 or 141).
+                do {
+                    try StandardStreams.finish()
+                } catch {
+                    exit(withError: error)
+                }
+                exit(withError: code)
+            }
             if exitCode(for: error) == .success {
                 // --help, --version: printed here so that a failed stdout is noticed.
                 TerminalOutput.standardOutput.write(fullMessage(for: error) + "\n")

@@ -5,11 +5,13 @@ struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Re-run a live session from its event log, offline and faster than real time.",
         discussion: """
-        The log of `clumsy run --live --events <file>` opens with a session line (preset, seed and
-        the flags that shape the notes) and records every live control (OSC) with the step at which
-        it took effect. Replaying it gives byte-identical MIDI to the live run's --midi file.
-        Exit status: 0 ok, 64 bad flag, 65 not a live run's event log, 66 unreadable log or preset,
-        73 output cannot be created, 74 write error.
+        The log of `clumsy run --live --events <file>` opens with a session line
+        (preset, seed and the flags that shape the notes) and records every live
+        control (OSC) with the step at which it took effect. Replaying it gives
+        byte-identical MIDI to the live run's --midi file.
+        Exit status: 0 ok, 64 bad flag, 65 not a live run's event log (or a recorded
+        flag not accepted), 66 unreadable log or preset, 73 output cannot be created,
+        74 write error.
         """)
 
     @Argument(help: ArgumentHelp("The event log of a live run (.jsonl).", valueName: "events.jsonl"))

@@ -40,7 +40,11 @@ enum StandardStreams {
         throw ExitCode(74)
     }
 
+    nonisolated(unsafe) private static var hasReported = false
+
     private static func report(_ code: Int32) {
+        guard !hasReported else { return }
+        hasReported = true
         let reason = code == EBADF ? "it is closed" : String(cString: strerror(code))
         let err = TerminalOutput.standardError
         err.write("clumsy: error: cannot write to standard output: \(reason)\n")
