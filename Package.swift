@@ -33,6 +33,8 @@ let package = Package(
         // One way to write a file (swift-system's FilePath, FileDescriptor and Errno underneath).
         .target(name: "FileOutput", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "MIDIFile", dependencies: ["FileOutput"]),
+        // `clumsy analyze`: key, chords and statistics of any Standard MIDI File.
+        .target(name: "Analysis", dependencies: ["Theory", "MIDIFile"]),
         .target(name: "Sound", dependencies: ["CFluidSynth", "FileOutput"]),
         .target(name: "Studio", dependencies: ["CJack", "CALSA", "CLo"]),
         // The preset format, strict JSON, the settings table, validation and the bundled library.
@@ -42,7 +44,7 @@ let package = Package(
         // What only tests use: the preset fuzzer and the JSON writer.
         .target(name: "TestSupport", dependencies: ["Presets", "Session"]),
         .executableTarget(name: "clumsy", dependencies: [
-            "Session", "Presets", "FileOutput",
+            "Session", "Presets", "FileOutput", "Analysis",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `make bench`: in-process bare Chipmunk stepping versus the full simulator (Benchmarks/bench.sh).
@@ -60,6 +62,7 @@ let package = Package(
         .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
         .testTarget(name: "SessionTests", dependencies: ["Session", "TestSupport", "Studio", "MIDIFile"]),
         .testTarget(name: "StudioTests", dependencies: ["Studio"]),
+        .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "Theory", "MIDIFile"], exclude: ["make_fixtures.py"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Session", "MIDIFile"], exclude: ["Help"], resources: [.copy("Golden")]),
     ],
     swiftLanguageModes: [.v6]

@@ -98,7 +98,8 @@ public struct Performer: Sendable {
     private let voices: VoiceTable
     private let curves: [VelocityCurve]   // per voice
     private let bassNotes: [Int]          // per degree
-    private let keysNotes: [[Int]]        // per degree, per chord tone
+    private var keysNotes: [[Int]]        // per degree, per chord tone (rewritten at each chord change under `smooth`)
+    private var leader: VoiceLeader?      // `smooth` voicing only
     private let chordMasks: [Int]         // per degree: pitch classes of the keys' notes
     private let percussionVoice: VoiceID?
     private var pending: (degree: Int, time: Double)?
@@ -123,13 +124,26 @@ public struct Performer: Sendable {
         self.chords = chords
         self.bassNotes = bass
         self.keysNotes = keys
+        if configuration.voicing == .smooth {
+            leader = VoiceLeader(register: Performer.smoothRegister(base: configuration.keysBase))
+        }
         chordMasks = keys.map { notes in notes.reduce(0) { $0 | 1 << (($1 % 12 + 12) % 12) } }
         percussionVoice = voices.id(of: .percussion)
         lastKeyHit = Array(repeating: -.infinity, count: configuration.pianoBalls + 1)
     }
 
+    /// The keys' register under `smooth` voicing: two octaves from the keys' base (MIDI notes).
+    public static func smoothRegister(base: Pitch) -> ClosedRange<Int> { base.midi...(base.midi + 23) }
+
     /// The active chord.
     public var activeChord: Chord { chords[activeDegree - 1] }
+
+    /// Under `smooth` voicing, voices the chord of `degree` from the keys' last chord.
+    private mutating func lead(to degree: Int) {
+        guard var leader else { return }
+        keysNotes[degree - 1] = leader.voice(chords[degree - 1]).map(\.midi)
+        self.leader = leader
+    }
 
     /// The bass note (MIDI) of a degree 1…7.
     public func bassNote(degree: Int) -> Int { bassNotes[degree - 1] }
@@ -141,6 +155,8 @@ public struct Performer: Sendable {
     public mutating func start(at time: Double, scheduler: inout Scheduler) {
         activeDegree = 1
         pending = nil
+        leader?.reset()
+        lead(to: 1)
         let bass = voices[.bass]
         scheduler.schedule(NoteEvent(time: time, kind: .on, voice: .bass, note: bassNotes[0],
                                      velocity: bass.curve.velocity(forSpeed: bass.curve.loudSpeed), ball: 0, speed: 0, degree: 1),
@@ -154,6 +170,8 @@ public struct Performer: Sendable {
         switch hit.target {
         case .degree(let degree):
             guard hit.speed >= configuration.bassMinimumSpeed, (1...7).contains(degree) else { return }
+            // Under `smooth`, the new chord is voiced from the one it follows (the waiting one, if any).
+            if degree != (pending?.degree ?? activeDegree) { lead(to: degree) }
             let velocity = curves[VoiceID.bass.rawValue].velocity(forSpeed: hit.speed)
             let change: Double
             switch configuration.chordChange {

@@ -237,8 +237,20 @@ public struct Preset: Sendable, Equatable {
     public var percussion = Percussion()
     /// Fixed physics timestep, seconds.
     public var timestep: Double
-    /// Key (tonic and scale).
-    public var key: Key
+    /// The key's tonic as written (`key.tonic`): kept apart from the key so that a scale read or
+    /// flagged after it still sees the written spelling (D♯ minor stays D♯, not E♭).
+    public var keyTonic: SpelledPitchClass
+    /// The key's scale (`key.scale`).
+    public var keyScale: Scale
+    /// Key: the tonic as written (respelled only where its signature would need more than seven
+    /// accidentals) and the scale.
+    public var key: Key {
+        get { Key(spelledTonic: keyTonic, scale: keyScale) }
+        set {
+            keyTonic = newValue.spelledTonic
+            keyScale = newValue.scale
+        }
+    }
     /// Bouncer arrangement.
     public var layout: Layout
     /// Gravity on the piano balls, m/s².
@@ -297,7 +309,7 @@ public struct Preset: Sendable, Equatable {
     public static func defaults(name: String = "", source: String = "") -> Preset {
         var preset = Preset(
             name: name, source: source, description: "", seed: 0, tempo: 0, timestep: 0,
-            key: Key(tonic: PitchClass(0), scale: .major), layout: .original, gravity: 0, speed: 0,
+            keyTonic: SpelledPitchClass(letter: 0, accidental: 0), keyScale: .major, layout: .original, gravity: 0, speed: 0,
             bass: Bass(bouncers: [], radius: 0, bouncerRadius: 0, register: Pitch(midi: 0), tone: "", noteLength: 0,
                        velocity: Curve(quiet: 0, loud: 0, exponent: 0), kickAfter: 0),
             keys: Keys(tones: [], voicing: .folded, register: Pitch(midi: 0), tone: "", noteLength: 0,

@@ -9,6 +9,9 @@ import Performance
 public enum Settings {
     private static let s = Preset.metresPerPoint
 
+    /// The tonics `--key` accepts, for messages.
+    public static let acceptedTonics = "C, C#/Db, D, D#/Eb, E, F, F#/Gb, G, G#/Ab, A, A#/Bb, B (♯ and ♭ also accepted)"
+
     /// Every setting, in the order the reference lists them (a block before its fields).
     public static let all: [Setting] = [
         .text("name", \.name, default: "", defaultText: "file name without `.json`",
@@ -62,25 +65,39 @@ public enum Settings {
         .number("timestep", \.timestep, unit: "s", default: 1.0 / 240, range: (1.0 / 4000)...(1.0 / 240),
                 defaultText: "1/240", accepted: "1/4000…1/240",
                 doc: "fixed physics step; sub-steps are added automatically so that no ball moves more than half the smallest gap (a radius, or a key's half thickness) per Chipmunk step"),
-        .custom("key.tonic", type: "string", defaultText: "`\"C\"`", accepted: "A–G with `#`/`♯`/`b`/`♭`", doc: "tonic",
-                setDefault: { $0.key = Key(tonic: PitchClass(0), scale: $0.key.scale) },
+        .custom("key.tonic", type: "string", defaultText: "`\"C\"`", accepted: "A–G with `#`/`♯`/`b`/`♭`", flag: "key", valueName: "tonic",
+                doc: "tonic, spelled as written (`\"Gb\"` prints G♭ major) unless its signature needs more than seven accidentals (`\"D#\"` major is E♭ major)",
+                setDefault: { $0.keyTonic = SpelledPitchClass(letter: 0, accidental: 0) },
                 read: { json, preset, r throws(SessionError) in
                     let name = try r.string(json, at: "key.tonic", expected: "a note name such as \"C\", \"F#\" or \"Bb\"")
-                    guard let tonic = PitchClass(name: name) else {
+                    guard let tonic = SpelledPitchClass(name: name) else {
                         throw r.fail("key.tonic", "\"\(Quote.text(name))\" is not a note name; expected a letter A–G with optional # or b (\"C\", \"F#\", \"Bb\")")
                     }
-                    preset.key = Key(tonic: tonic, scale: preset.key.scale)
+                    preset.keyTonic = tonic
+                },
+                parse: { text, preset throws(SessionError) in
+                    guard let tonic = SpelledPitchClass(name: text) else {
+                        throw .usage("--key \(Quote.text(text)) is not a tonic; accepted: \(acceptedTonics)")
+                    }
+                    preset.keyTonic = tonic
                 }),
         .custom("key.scale", type: "string", defaultText: "`\"major\"`",
-                accepted: "major, minor, dorian, phrygian, lydian, mixolydian, locrian, harmonicMinor, melodicMinor (also ionian, aeolian, \"harmonic minor\", …)",
-                doc: "mode; chords are the diatonic seventh chords of this scale",
-                setDefault: { $0.key = Key(tonic: $0.key.tonic, scale: .major) },
+                accepted: "\(Scale.catalogNames.joined(separator: ", ")) (also ionian, aeolian, \"harmonic minor\", \"minor pentatonic\", …)",
+                flag: "mode", valueName: "name",
+                doc: "mode; chords are the diatonic seventh chords of this scale (of its parent scale for pentatonic and blues, which switch off the bouncers of the two degrees they lack)",
+                setDefault: { $0.keyScale = .major },
                 read: { json, preset, r throws(SessionError) in
                     let name = try r.string(json, at: "key.scale", expected: "a scale name")
                     guard let scale = Scale.named(name) else {
                         throw r.fail("key.scale", "\"\(Quote.text(name))\" is not a known scale; expected one of: \(Scale.catalogNames.joined(separator: ", "))")
                     }
-                    preset.key = Key(tonic: preset.key.tonic, scale: scale)
+                    preset.keyScale = scale
+                },
+                parse: { text, preset throws(SessionError) in
+                    guard let scale = Scale.named(text) else {
+                        throw .usage("--mode \(Quote.text(text)) is not a known mode; accepted: \(Scale.all.map(\.displayName).joined(separator: ", ")) (also ionian, aeolian)")
+                    }
+                    preset.keyScale = scale
                 }),
         .choice("layout", \.layout, default: .original,
                 doc: "bouncer arrangement: the app's (I centre, ii/iii top corners, IV/V edges, vi/vii° bottom corners); a ring, I at the top, clockwise; or seeded random places"),
@@ -113,7 +130,7 @@ public enum Settings {
               type: "array of chord tones", accepted: "1 root, 2 3rd, 3 5th, 4 7th; 1–4 distinct",
               doc: "the keys, left to right, and the chord tone each plays"),
         .choice("keys.voicing", \.keys.voicing, default: .folded,
-                doc: "folded (the app's): root, 3rd, 5th folded into the octave from `keys.register`, 7th above the root; close: stacked from the folded root; open: root, 5th, then 3rd and 7th an octave up"),
+                doc: "folded (the app's): root, 3rd, 5th folded into the octave from `keys.register`, 7th above the root; close: stacked from the folded root; open: root, 5th, then 3rd and 7th an octave up; smooth: each chord voiced to move the least total distance from the last (common tones stay), inside the two octaves from `keys.register`"),
         .pitch("keys.register", \.keys.register, default: 60, range: Limits.register,
                doc: "base of the voicing (notes must stay in MIDI 0…127)"),
         .tone("keys.tone", \.keys.tone, default: "marimba", catalog: Tone.keysCatalog, lookup: { Tone.keys(named: $0) },

@@ -45,7 +45,8 @@ public struct Configuration: Sendable {
 
     /// Resolves `preset` with `overrides` for a session of `duration` seconds.
     public init(preset: Preset, overrides: Overrides = Overrides(), duration: Double) throws(SessionError) {
-        let preset = try preset.applying(flags: overrides.flags, dry: overrides.isDry)
+        var preset = try preset.applying(flags: overrides.flags, dry: overrides.isDry)
+        try Self.keepPlayedBouncers(of: &preset, keyFlagged: overrides.flags["key"] != nil || overrides.flags["mode"] != nil)
         guard Limits.duration.contains(duration) else {
             throw .usage("--duration \(Format.plain(duration)) is out of range; accepted: \(Limits.text(Limits.duration, unit: "s"))")
         }
@@ -107,6 +108,21 @@ public struct Configuration: Sendable {
     static func substeps(timestep: Double, gravity: Double, speed: Double, height: Double, smallestGap: Double) -> Int {
         let fastest = max(speed, WorldConfiguration.pianoSpeedLimit(gravity: gravity, height: height))
         return WorldConfiguration.substeps(timestep: timestep, fastestSpeed: fastest, smallestRadius: smallestGap)
+    }
+
+    /// Switches off the bouncers of degrees the scale does not play: a pentatonic or blues scale
+    /// (five degrees) leaves five bouncers. None left is an error: of `--key`/`--mode` when one
+    /// of them chose the key, else of the preset's `bass.bouncers`.
+    static func keepPlayedBouncers(of preset: inout Preset, keyFlagged: Bool) throws(SessionError) {
+        let played = Set(preset.key.degrees.map(\.number))
+        guard played.count < 7 else { return }
+        let kept = preset.bass.bouncers.filter { played.contains($0) }
+        guard !kept.isEmpty else {
+            let message = "\(preset.key) has no degree among the bouncers \(preset.bass.bouncers); its degrees are \(played.sorted())"
+            if keyFlagged { throw .usage("--mode: " + message) }
+            throw .preset(file: preset.source, field: "bass.bouncers", message: message)
+        }
+        preset.bass.bouncers = kept
     }
 
     /// Piano ball count above which a session is tuned for crowds: Chipmunk's sleeping and

@@ -33,7 +33,7 @@ public final class MIDIRecorder: SessionSink {
         let clock = plan.clock
         ticksPerSecond = clock.tempo / 60 * Double(Self.ticksPerQuarter)
         let text = "\(Clumsy.name) \(Clumsy.version); preset \(Quote.ascii(plan.name)); seed \(plan.seed); "
-            + "gravity \(Format.plain(plan.gravity)) m/s^2; speed \(Format.plain(plan.speed)) m/s; key \(plan.key.description)"
+            + "gravity \(Format.plain(plan.gravity)) m/s^2; speed \(Format.plain(plan.speed)) m/s; key \(plan.key.name(.ascii))"
         let unitPower: UInt8 = clock.meter.unit == 8 ? 3 : 2
         // MIDI clocks per metronome click: a quarter is 24; in x/8 the click is a dotted quarter when the bar divides in threes.
         let click: UInt8 = clock.meter.unit == 8 ? (clock.meter.beats % 3 == 0 ? 36 : 12) : 24

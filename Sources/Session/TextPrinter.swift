@@ -4,6 +4,7 @@ import Performance
 /// Prints the performance as readable lines: time, who hit what, note, velocity, speed.
 public final class TextPrinter: SessionSink {
     private let output: TerminalOutput
+    private let key: Key
     private let voices: VoiceTable
     private let chords: [String]
     private let numerals: [String]
@@ -12,9 +13,10 @@ public final class TextPrinter: SessionSink {
     /// Prints to `output` for a session planned by `plan`.
     public init(output: TerminalOutput, plan: SessionPlan) {
         self.output = output
+        key = plan.key
         voices = plan.voices
         numerals = ScaleDegree.all.map { plan.key.romanNumeral(of: $0) }
-        chords = ScaleDegree.all.map { plan.key.seventhChord(on: $0).symbol }
+        chords = ScaleDegree.all.map { plan.key.symbol(of: plan.key.seventhChord(on: $0)) }
         drumNames = Dictionary(Drum.catalog.map { ($0.note, $0.name) }, uniquingKeysWith: { a, _ in a })
     }
 
@@ -31,7 +33,7 @@ public final class TextPrinter: SessionSink {
         switch event {
         case .note(let note):
             guard note.kind == .on else { return nil }
-            let pitch = Self.pad(Pitch(midi: note.note).name, 4)
+            let pitch = Self.pad(key.spell(Pitch(midi: note.note)).name(), 4)
             let velocity = "vel " + Self.pad(String(note.velocity), 3, right: true)
             let speed = Self.pad(Format.fixed(note.speed, decimals: 2), 6, right: true) + " m/s"
             switch voices[note.voice].source {

@@ -22,7 +22,8 @@ public struct Chord: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Quality derived from `intervals`.
     public var quality: ChordQuality { ChordQuality(intervals: intervals) }
 
-    /// Chord symbol with sharp-spelled root, e.g. "Cmaj7", "Dm7", "G7", "Bø7", "C°7", "B°", "C+".
+    /// Chord symbol with a sharp-spelled root, e.g. "Cmaj7", "D#maj7", "Bø7", "C°7": pitch classes only,
+    /// no key. To print a chord for people use `Key.symbol(of:)`, which spells it for the key ("E♭maj7").
     public var symbol: String {
         if let suffix = quality.suffix { return root.name + suffix }
         return root.name + "(" + intervals.map(String.init).joined(separator: ",") + ")"

@@ -14,13 +14,25 @@ extension Scale {
     /// Locrian mode.
     public static let locrian = Scale(catalogName: "locrian", steps: [0, 1, 3, 5, 6, 8, 10])
     /// Harmonic minor: natural minor with a raised 7th.
-    public static let harmonicMinor = Scale(catalogName: "harmonicMinor", steps: [0, 2, 3, 5, 7, 8, 11])
+    public static let harmonicMinor = Scale(catalogName: "harmonicMinor", steps: [0, 2, 3, 5, 7, 8, 11],
+                                            signatureSteps: [0, 2, 3, 5, 7, 8, 10])
     /// Melodic minor (ascending form): natural minor with raised 6th and 7th.
-    public static let melodicMinor = Scale(catalogName: "melodicMinor", steps: [0, 2, 3, 5, 7, 9, 11])
+    public static let melodicMinor = Scale(catalogName: "melodicMinor", steps: [0, 2, 3, 5, 7, 9, 11],
+                                           signatureSteps: [0, 2, 3, 5, 7, 8, 10])
+    /// Major pentatonic: degrees 1 2 3 5 6 of major (C D E G A); chords and numerals are major's.
+    public static let majorPentatonic = Scale(catalogName: "majorPentatonic", steps: [0, 2, 4, 5, 7, 9, 11],
+                                              degrees: [1, 2, 3, 5, 6])
+    /// Minor pentatonic: degrees 1 3 4 5 7 of natural minor (A C D E G); chords and numerals are natural minor's.
+    public static let minorPentatonic = Scale(catalogName: "minorPentatonic", steps: [0, 2, 3, 5, 7, 8, 10],
+                                              degrees: [1, 3, 4, 5, 7])
+    /// Blues: minor pentatonic plus the blue note ♭5 (A C D E♭ E G), an added tone without a chord.
+    public static let blues = Scale(catalogName: "blues", steps: [0, 2, 3, 5, 7, 8, 10], degrees: [1, 3, 4, 5, 7],
+                                    addedTones: [ScaleTone(step: 6, letterOffset: 4)])
 
     /// Every catalog scale, in catalog order.
     public static let all: [Scale] = [
         .major, .dorian, .phrygian, .lydian, .mixolydian, .minor, .locrian, .harmonicMinor, .melodicMinor,
+        .majorPentatonic, .minorPentatonic, .blues,
     ]
 
     /// Canonical names of the catalog scales, e.g. for error messages.
@@ -41,6 +53,10 @@ extension Scale {
         table["naturalminor"] = .minor
         table["melodicminorascending"] = .melodicMinor
         table["jazzminor"] = .melodicMinor
+        table["pentatonic"] = .majorPentatonic
+        table["pentatonicmajor"] = .majorPentatonic
+        table["pentatonicminor"] = .minorPentatonic
+        table["minorblues"] = .blues
         return table
     }()
 }

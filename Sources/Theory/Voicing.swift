@@ -6,6 +6,10 @@ public enum Voicing: String, CaseIterable, Codable, Sendable {
     case close
     /// Root folded; 5th at root + interval; 3rd and 7th an octave above root + interval (spread voicing).
     case open
+    /// Smooth voice leading: each chord voiced to move the least total distance from the last one,
+    /// inside a register. It needs the previous chord, so a performer voices it with a `VoiceLeader`;
+    /// `pitches(of:base:)` gives the first chord's voicing, close from `base`.
+    case smooth
 
     /// One pitch per chord tone, in chord-tone order (root, 3rd, 5th, 7th, …).
     public func pitches(of chord: Chord, base: Pitch) -> [Pitch] {
@@ -14,7 +18,7 @@ public enum Voicing: String, CaseIterable, Codable, Sendable {
             switch self {
             case .folded:
                 return index < 3 ? base.nextUp(to: chord.root.transposed(by: interval)) : root.transposed(by: interval)
-            case .close:
+            case .close, .smooth:
                 return root.transposed(by: interval)
             case .open:
                 let raise = (index == 1 || index >= 3) ? 12 : 0

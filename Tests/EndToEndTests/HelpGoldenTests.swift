@@ -20,6 +20,7 @@ struct HelpGoldenTests {
         Command(program: "clumsy", arguments: ["presets", "--help"], golden: "clumsy-presets.txt"),
         Command(program: "clumsy", arguments: ["validate", "--help"], golden: "clumsy-validate.txt"),
         Command(program: "clumsy", arguments: ["tones", "--help"], golden: "clumsy-tones.txt"),
+        Command(program: "clumsy", arguments: ["analyze", "--help"], golden: "clumsy-analyze.txt"),
         Command(program: "clumsy-bench", arguments: ["--help"], golden: "clumsy-bench.txt"),
     ]
 

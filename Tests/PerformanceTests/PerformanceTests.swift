@@ -201,3 +201,61 @@ struct Band {
         #expect(Tone.keysCatalog.allSatisfy { (0...127).contains($0.program) })
     }
 }
+
+@Suite("Smooth voicing in the performer")
+struct SmoothVoicingTests {
+    func band(_ voicing: Voicing, key: Key) -> Band {
+        Band(configuration: PerformerConfiguration(key: key, bassBase: Pitch(midi: 48), keysBase: Pitch(midi: 60), voicing: voicing,
+                                                   bassMinimumSpeed: 0.3, keysMinimumSpeed: 0.3))
+    }
+
+    /// Mean semitones moved per chord change (least-movement matching of the four key notes) over
+    /// the same 400 random degree hits under `voicing`, and whether every note stayed in `register`.
+    func movement(_ voicing: Voicing, key: Key, register: ClosedRange<Int>) -> (mean: Double, inside: Bool) {
+        var b = band(voicing, key: key)
+        b.start()
+        var state: UInt64 = 7
+        var last = (1...4).map { b.performer.keysNote(degree: 1, tone: $0) }
+        var total = 0, changes = 0, inside = true
+        for i in 1...400 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let degree = Int(state >> 33) % 7 + 1
+            let before = b.performer.activeDegree
+            b.play(Hit(time: Double(i), ball: 0, target: .degree(degree), speed: 2))
+            let notes = (1...4).map { b.performer.keysNote(degree: degree, tone: $0) }
+            inside = inside && notes.allSatisfy { register.contains($0) }
+            if degree != before {
+                total += bestMatching(last, notes)
+                changes += 1
+            }
+            last = notes
+        }
+        return (Double(total) / Double(changes), inside)
+    }
+
+    func bestMatching(_ a: [Int], _ b: [Int]) -> Int {
+        var best = Int.max
+        func permute(_ rest: [Int], _ chosen: [Int]) {
+            if rest.isEmpty {
+                best = min(best, zip(a, chosen).reduce(0) { $0 + abs($1.0 - $1.1) })
+                return
+            }
+            for i in rest.indices { permute(Array(rest[..<i] + rest[(i + 1)...]), chosen + [rest[i]]) }
+        }
+        permute(b, [])
+        return best
+    }
+
+    @Test("smooth moves less per chord change than folded, and stays in its two-octave register", arguments: [
+        "C major", "Eb major", "A harmonic minor", "D dorian", "F# lydian",
+    ])
+    func smoothBeatsFolded(keyText: String) {
+        let key = Key(parsing: keyText)!
+        let register = Performer.smoothRegister(base: Pitch(midi: 60))
+        let smooth = movement(.smooth, key: key, register: register)
+        let folded = movement(.folded, key: key, register: 0...127)
+        #expect(smooth.inside)
+        #expect(smooth.mean < folded.mean, "\(key): smooth \(smooth.mean) vs folded \(folded.mean) semitones per change")
+        print("voice leading \(key): smooth \(smooth.mean) folded \(folded.mean) semitones per chord change")
+    }
+}

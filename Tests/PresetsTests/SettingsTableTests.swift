@@ -111,3 +111,24 @@ func readText(_ path: String) -> String? { try? String(contentsOfFile: path, enc
 extension Setting: CustomTestStringConvertible {
     public var testDescription: String { path }
 }
+
+@Suite("The key's written tonic")
+struct WrittenTonicTests {
+    func decode(_ json: String) throws -> Preset {
+        try Preset.decode(Array(json.utf8), file: "test.json", defaultName: "test")
+    }
+
+    @Test("a tonic is kept as written whichever of tonic and scale comes first, in a preset and in flags",
+          arguments: [("D#", "minor", "D♯ minor"), ("G#", "harmonic minor", "G♯ harmonic minor"), ("Gb", "major", "G♭ major"),
+                      ("D#", "major", "E♭ major"), ("A#", "major", "B♭ major")])
+    func writtenTonicSurvives(tonic: String, scale: String, printed: String) throws {
+        let tonicFirst = try decode(#"{"key": {"tonic": "\#(tonic)", "scale": "\#(scale)"}}"#)
+        let scaleFirst = try decode(#"{"key": {"scale": "\#(scale)", "tonic": "\#(tonic)"}}"#)
+        #expect(tonicFirst.key.description == printed)
+        #expect(scaleFirst.key.description == printed)
+        let flagged = try Preset.defaults().applying(flags: ["key": tonic, "mode": scale])
+        #expect(flagged.key.description == printed)
+        let modeOnly = try decode(#"{"key": {"tonic": "\#(tonic)"}}"#).applying(flags: ["mode": scale])
+        #expect(modeOnly.key.description == printed)
+    }
+}

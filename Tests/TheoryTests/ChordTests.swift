@@ -147,9 +147,9 @@ struct ChordTests {
 
     @Test("unknown shapes are other")
     func otherQuality() {
-        #expect(Chord(root: .C, intervals: [0, 2, 7]).quality == .other)
+        #expect(Chord(root: .C, intervals: [0, 1, 7]).quality == .other)
         #expect(Chord(root: .C, intervals: [0, 5, 7, 10]).quality == .other)
-        #expect(Chord(root: .C, intervals: [0, 2, 7]).symbol == "C(0,2,7)")
+        #expect(Chord(root: .C, intervals: [0, 1, 7]).symbol == "C(0,1,7)")
         #expect(ChordQuality(intervals: [0, 16, 19, 23]) == .major7)
     }
 }

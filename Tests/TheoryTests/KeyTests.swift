@@ -2,18 +2,6 @@ import Foundation
 import Testing
 @testable import Theory
 
-extension Key {
-    /// Parses text like "C major", "F# dorian", "Eb harmonic minor" or "a natural-minor" (test helper).
-    init?(parsing text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard let space = trimmed.firstIndex(where: \.isWhitespace),
-              let tonic = PitchClass(name: String(trimmed[..<space])),
-              let scale = Scale.named(String(trimmed[space...]).trimmingCharacters(in: .whitespaces))
-        else { return nil }
-        self.init(tonic: tonic, scale: scale)
-    }
-}
-
 /// Parses space-separated note names into pitch classes (test helper).
 func pcs(_ names: String) -> [PitchClass] {
     names.split(separator: " ").map { PitchClass(name: String($0))! }
@@ -48,7 +36,24 @@ struct KeyTests {
         }
     }
 
-    @Test("degree ↔ pitch class round trip for every tonic and scale", arguments: Scale.all)
+    @Test("pentatonic and blues keys: their degrees, tones and spelling")
+    func pentatonic() {
+        let key = Key(tonic: .A, scale: .minorPentatonic)
+        #expect(key.pitchClasses == pcs("A C D E G"))
+        #expect(key.degrees.map(\.number) == [1, 3, 4, 5, 7])
+        #expect(key.degree(of: .B) == nil)
+        #expect(!key.contains(.B))
+        #expect(key.degree(of: .G) == deg(7))
+        let blues = Key(tonic: .A, scale: .blues)
+        #expect(blues.pitchClasses == pcs("A C D Eb E G"))
+        #expect(blues.contains(.Eb))
+        #expect(blues.degree(of: .Eb) == nil)
+        #expect(blues.scale.noteCount == 6)
+        #expect(Key(tonic: .C, scale: .majorPentatonic).degrees.map(\.number) == [1, 2, 3, 5, 6])
+        #expect(Key(tonic: .C, scale: .majorPentatonic).seventhChord(on: deg(5)) == Key(tonic: .C, scale: .major).seventhChord(on: deg(5)))
+    }
+
+    @Test("degree ↔ pitch class round trip for every tonic and scale", arguments: Scale.all.filter { $0.noteCount == 7 })
     func roundTrips(scale: Scale) {
         for tonic in PitchClass.allCases {
             let key = Key(tonic: tonic, scale: scale)
@@ -84,14 +89,16 @@ struct KeyTests {
     func descriptionAndParsing() {
         #expect(Key(tonic: .C, scale: .major).description == "C major")
         #expect(Key(tonic: .A, scale: .harmonicMinor).description == "A harmonic minor")
-        #expect(Key(tonic: .Fs, scale: .dorian).description == "F# dorian")
+        #expect(Key(tonic: .Fs, scale: .dorian).description == "F♯ dorian")
+        #expect(Key(tonic: .Fs, scale: .dorian).name(.ascii) == "F# dorian")
         #expect(Key(parsing: "C major") == Key(tonic: .C, scale: .major))
-        #expect(Key(parsing: "Eb harmonic minor") == Key(tonic: .Eb, scale: .harmonicMinor))
+        #expect(Key(parsing: "Eb harmonic minor") == Key(spelledTonic: SpelledPitchClass(name: "E♭")!, scale: .harmonicMinor))
         #expect(Key(parsing: "  f# Dorian ") == Key(tonic: .Fs, scale: .dorian))
         #expect(Key(parsing: "a aeolian") == Key(tonic: .A, scale: .minor))
         #expect(Key(parsing: "C") == nil)
         #expect(Key(parsing: "H major") == nil)
-        #expect(Key(parsing: "C blues") == nil)
+        #expect(Key(parsing: "C bluesy") == nil)
+        #expect(Key(parsing: "C blues")?.scale == .blues)
     }
 
     @Test("bass pitch folds the root above the base")

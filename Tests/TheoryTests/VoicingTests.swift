@@ -14,7 +14,7 @@ struct VoicingTests {
 
     @Test("cases and raw values")
     func cases() {
-        #expect(Voicing.allCases == [.folded, .close, .open])
+        #expect(Voicing.allCases == [.folded, .close, .open, .smooth])
         #expect(Voicing(rawValue: "folded") == .folded)
         #expect(Voicing(rawValue: "drop2") == nil)
     }

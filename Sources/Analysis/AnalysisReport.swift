@@ -1,0 +1,146 @@
+import Theory
+
+/// Writes a `MIDIAnalysis` as text for people (unicode spelling) or JSON for programs (ASCII spelling).
+public enum AnalysisReport {
+    /// Seconds with `decimals` decimals, C locale.
+    static func fixed(_ value: Double, _ decimals: Int) -> String {
+        guard value.isFinite else { return "0" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let rounded = (abs(value) * scale).rounded()
+        let whole = Int(rounded / scale)
+        let fraction = Int(rounded - Double(whole) * scale)
+        var text = (value < 0 && rounded > 0 ? "-" : "") + String(whole)
+        if decimals > 0 {
+            let digits = String(fraction)
+            text += "." + String(repeating: "0", count: decimals - digits.count) + digits
+        }
+        return text
+    }
+
+    static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+        let gap = String(repeating: " ", count: max(0, width - text.count))
+        return right ? gap + text : text + gap
+    }
+
+    /// The note name spelled in `key`, e.g. "E♭2".
+    static func noteName(_ midi: Int, _ key: Key, _ style: SpellingStyle) -> String { key.spell(Pitch(midi: midi)).name(style) }
+
+    /// The text report: a header, the key, the chord timeline, time per chord and per degree, the
+    /// velocity histogram and the tracks.
+    public static func text(_ analysis: MIDIAnalysis, file: String) -> String {
+        let key = analysis.spellingKey
+        var out = "\(file): format \(analysis.format), \(analysis.tracks.count) track\(analysis.tracks.count == 1 ? "" : "s"), "
+            + "\(analysis.ticksPerQuarter) ticks per quarter, \(fixed(analysis.duration, 3)) s, \(analysis.noteCount) notes\n"
+        if let estimate = analysis.key {
+            out += "key: \(estimate.key) (correlation \(fixed(estimate.correlation, 3)); runner-up \(estimate.runnerUp) "
+                + "\(fixed(estimate.runnerUpCorrelation, 3)), margin \(fixed(estimate.margin, 3)))\n"
+        } else {
+            out += "key: none (no pitched notes)\n"
+        }
+        out += "\nchords (\(analysis.chords.filter { $0.identification != nil }.count) spans; window \(analysis.windowTicks) ticks):\n"
+        for span in analysis.chords {
+            var line = pad(fixed(span.start, 3), 10, right: true) + " s  " + pad(span.symbol(in: key), 12) + pad(span.numeral(in: key), 7)
+            if let found = span.identification { line += found.inversionName }
+            out += line.trimmingTrailingSpaces() + "\n"
+        }
+        let total = analysis.duration > 0 ? analysis.duration : 1
+        out += "\ntime per chord:\n"
+        for (name, seconds) in analysis.timePerChord() {
+            out += "  " + pad(name, 12) + pad(fixed(seconds, 3), 10, right: true) + " s" + pad(fixed(100 * seconds / total, 1), 7, right: true) + " %\n"
+        }
+        out += "\ntime per degree:\n"
+        for (name, seconds) in analysis.timePerDegree() {
+            out += "  " + pad(name, 12) + pad(fixed(seconds, 3), 10, right: true) + " s" + pad(fixed(100 * seconds / total, 1), 7, right: true) + " %\n"
+        }
+        out += "\nvelocity histogram:\n"
+        let most = max(1, analysis.velocityHistogram.max() ?? 1)
+        for (bin, count) in analysis.velocityHistogram.enumerated() {
+            let low = bin * 16 + 1, high = min(127, bin * 16 + 16)
+            let bar = String(repeating: "#", count: (count * 40 + most - 1) / most)
+            out += "  " + pad(String(low), 3, right: true) + "–" + pad(String(high), 3) + " " + pad(String(count), 7, right: true) + "  " + bar + "\n"
+        }
+        out += "\ntracks:\n"
+        for track in analysis.tracks {
+            var line = "  " + pad(String(track.index), 3, right: true) + "  " + pad(track.name.map { "\"\($0)\"" } ?? "(no name)", 16)
+                + pad(String(track.noteCount), 7, right: true) + " notes"
+            if !track.channels.isEmpty { line += "  channel " + track.channels.map { String($0 + 1) }.joined(separator: ",") }
+            if let range = track.range { line += "  " + noteName(range.lowerBound, key, .unicode) + "–" + noteName(range.upperBound, key, .unicode) }
+            out += line + "\n"
+        }
+        return out
+    }
+
+    /// The JSON report (one object, keys in a fixed order, ASCII spelling: "Eb", "Bm7b5", "bVII").
+    /// Times are seconds; `correlation` is Pearson's r of the best key, `margin` its lead over the runner-up.
+    public static func json(_ analysis: MIDIAnalysis, file: String) -> String {
+        let key = analysis.spellingKey
+        var out = "{\"file\":\(quote(file)),\"format\":\(analysis.format),\"ticksPerQuarter\":\(analysis.ticksPerQuarter),"
+            + "\"duration\":\(fixed(analysis.duration, 6)),\"notes\":\(analysis.noteCount),\"windowTicks\":\(analysis.windowTicks),\"key\":"
+        if let estimate = analysis.key {
+            out += "{\"name\":\(quote(estimate.key.name(.ascii))),\"tonic\":\(quote(estimate.key.spelledTonic.name(.ascii))),"
+                + "\"mode\":\(quote(estimate.key.scale.name)),\"correlation\":\(fixed(estimate.correlation, 6)),"
+                + "\"runnerUp\":\(quote(estimate.runnerUp.name(.ascii))),\"runnerUpCorrelation\":\(fixed(estimate.runnerUpCorrelation, 6)),"
+                + "\"margin\":\(fixed(estimate.margin, 6))}"
+        } else {
+            out += "null"
+        }
+        out += ",\"chords\":["
+        out += analysis.chords.map { span -> String in
+            var item = "{\"start\":\(fixed(span.start, 6)),\"end\":\(fixed(span.end, 6)),\"startTick\":\(span.startTick),\"endTick\":\(span.endTick),"
+                + "\"symbol\":\(quote(span.symbol(in: key, style: .ascii)))"
+            if let found = span.identification {
+                let tones = key.spelledTones(of: found.chord).map { quote($0.name(.ascii)) }.joined(separator: ",")
+                item += ",\"root\":\(quote(key.spell(found.chord.root).name(.ascii))),\"quality\":\(quote(found.chord.quality.rawValue)),"
+                    + "\"tones\":[\(tones)],\"bass\":\(quote(found.spelledBass(in: key).name(.ascii))),"
+                    + "\"inversion\":\(found.inversion.map(String.init) ?? "null"),\"numeral\":\(quote(span.numeral(in: key, style: .ascii)))"
+            }
+            return item + "}"
+        }.joined(separator: ",")
+        out += "],\"timePerChord\":[" + analysis.timePerChord(style: .ascii).map { "{\"chord\":\(quote($0.name)),\"seconds\":\(fixed($0.seconds, 6))}" }.joined(separator: ",")
+        out += "],\"timePerDegree\":[" + analysis.timePerDegree(style: .ascii).map { "{\"degree\":\(quote($0.name)),\"seconds\":\(fixed($0.seconds, 6))}" }.joined(separator: ",")
+        out += "],\"velocityHistogram\":[" + analysis.velocityHistogram.enumerated().map { bin, count in
+            "{\"low\":\(bin * 16 + 1),\"high\":\(min(127, bin * 16 + 16)),\"count\":\(count)}"
+        }.joined(separator: ",")
+        out += "],\"tracks\":[" + analysis.tracks.map { track -> String in
+            var item = "{\"index\":\(track.index),\"name\":\(track.name.map(quote) ?? "null"),\"notes\":\(track.noteCount),"
+                + "\"channels\":[\(track.channels.map { String($0 + 1) }.joined(separator: ","))]"
+            if let range = track.range {
+                item += ",\"lowest\":\(quote(noteName(range.lowerBound, key, .ascii))),\"highest\":\(quote(noteName(range.upperBound, key, .ascii)))"
+            }
+            return item + "}"
+        }.joined(separator: ",")
+        return out + "]}\n"
+    }
+
+    /// A JSON string literal (escapes quotes, backslashes and control characters).
+    static func quote(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
+
+extension String {
+    /// The string without trailing spaces.
+    func trimmingTrailingSpaces() -> String {
+        var copy = self
+        while copy.last == " " { copy.removeLast() }
+        return copy
+    }
+}

@@ -1,0 +1,45 @@
+import Theory
+
+/// What `clumsy analyze` finds in a MIDI file: key, chord timeline, time per chord and degree,
+/// velocities and tracks.
+public struct MIDIAnalysis: Sendable {
+    /// SMF format 0, 1 or 2.
+    public var format: Int
+    /// Ticks per quarter note.
+    public var ticksPerQuarter: Int
+    /// Tracks in the file (including a conductor track without notes).
+    public var tracks: [TrackSummary]
+    /// Seconds from the start to the last note off (or last event).
+    public var duration: Double
+    /// Notes in all tracks.
+    public var noteCount: Int
+    /// The key estimate from pitched notes, or nil without any.
+    public var key: KeyEstimate?
+    /// The chord timeline, in order, covering the file up to its last note off.
+    public var chords: [ChordSpan]
+    /// Note-on velocities in 8 bins of 16: 1–16, 17–32, …, 113–127.
+    public var velocityHistogram: [Int]
+    /// Length of the harmonic window in ticks (one quarter note unless the file is very long).
+    public var windowTicks: UInt64
+
+    /// The key chords and notes are spelled in: the estimate's, else C major.
+    public var spellingKey: Key { key?.key ?? Key(tonic: .C, scale: .major) }
+
+    /// Seconds each chord symbol sounds (spelled in `spellingKey`), longest first (then by name); no "N.C.".
+    public func timePerChord(style: SpellingStyle = .unicode) -> [(name: String, seconds: Double)] {
+        total { $0.identification == nil ? nil : $0.symbol(in: spellingKey, style: style) }
+    }
+
+    /// Seconds each chord root's Roman numeral (triad level) sounds, longest first; no "N.C.".
+    public func timePerDegree(style: SpellingStyle = .unicode) -> [(name: String, seconds: Double)] {
+        total { $0.identification == nil ? nil : $0.numeral(in: spellingKey, style: style) }
+    }
+
+    private func total(_ label: (ChordSpan) -> String?) -> [(name: String, seconds: Double)] {
+        var sums: [String: Double] = [:]
+        for span in chords {
+            if let name = label(span) { sums[name, default: 0] += span.duration }
+        }
+        return sums.map { (name: $0.key, seconds: $0.value) }.sorted { $0.seconds != $1.seconds ? $0.seconds > $1.seconds : $0.name < $1.name }
+    }
+}

@@ -1,0 +1,42 @@
+import Analysis
+import ArgumentParser
+import Presets
+import Session
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Analyze: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Analyse any Standard MIDI File: key, chord timeline, time per chord and degree, velocities, tracks.",
+        discussion: """
+        Text for people (notes spelled for the estimated key with ♭ and ♯), or --json for programs (ASCII: Eb, F#, Bm7b5).
+        Exit status: 0 ok, 64 bad flag, 65 not a usable MIDI file (not MIDI, truncated), 66 cannot be read or is not a regular file (a FIFO, a directory).
+        """)
+
+    @Argument(help: ArgumentHelp("The MIDI file to analyse.", valueName: "file.mid"))
+    var file: String
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    func run() throws {
+        // A FIFO, a directory or a device is refused (66) before the reader could block on it.
+        do {
+            close(try InputFile.open(file, what: "MIDI file"))
+        } catch {
+            throw fail(error)
+        }
+        let analysis: MIDIAnalysis
+        do {
+            analysis = try MIDIAnalyzer.analyze(path: file)
+        } catch {
+            TerminalOutput.standardError.write("clumsy: error: \(Quote.message(error.description))\n")
+            TerminalOutput.standardError.flush()
+            throw ExitCode(error.exitStatus)
+        }
+        let out = TerminalOutput.standardOutput
+        out.write(json ? AnalysisReport.json(analysis, file: file) : AnalysisReport.text(analysis, file: file))
+        out.flush()
+    }
+}
