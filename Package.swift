@@ -34,12 +34,16 @@ let package = Package(
         .target(name: "FileOutput", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "MIDIFile", dependencies: ["FileOutput"]),
         // `clumsy analyze`: key, chords and statistics of any Standard MIDI File.
-        .target(name: "Analysis", dependencies: ["Theory", "MIDIFile"]),
+        .target(name: "Analysis", dependencies: ["Theory", "MIDIFile", "Presets"]),
         .target(name: "Sound", dependencies: ["CFluidSynth", "FileOutput"]),
         .target(name: "Studio", dependencies: ["CJack", "CALSA", "CLo"]),
         // The preset format, strict JSON, the settings table, validation and the bundled library.
         .target(name: "Presets", dependencies: ["Theory", "Performance", "FileOutput"]),
-        .target(name: "Session", dependencies: ["Theory", "Physics", "Performance", "Presets", "MIDIFile", "Sound", "FileOutput", "Studio"],
+        // The engine: the resolved session plan, the fixed-step loop and the session's rules.
+        .target(name: "Engine", dependencies: ["Theory", "Physics", "Performance", "Presets"],
+                swiftSettings: uncheckedExclusivityInRelease),
+        // The outputs (sinks: MIDI file, event log, sound, text) and the runner that wires a plan to them.
+        .target(name: "Session", dependencies: ["Theory", "Physics", "Performance", "Presets", "Engine", "MIDIFile", "Sound", "FileOutput", "Studio"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // What only tests use: the preset fuzzer and the JSON writer.
         .target(name: "TestSupport", dependencies: ["Presets", "Session"]),

@@ -28,31 +28,9 @@ public struct ReplayRecord: Sendable, Equatable {
 
     /// The log's first line (no newline).
     public var line: String {
-        "{\"t\":0.000000,\"kind\":\"session\",\"clumsy\":\(Self.json(Clumsy.version)),"
-            + "\"preset\":\(Self.json(presetName)),\"seed\":\"\(seed)\",\"timestep\":\(Format.plain(timestep)),"
-            + "\"arguments\":[\(arguments.map(Self.json).joined(separator: ","))]}"
-    }
-
-    /// `text` as a JSON string literal.
-    static func json(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        "{\"t\":0.000000,\"kind\":\"session\",\"clumsy\":\(Format.jsonString(Clumsy.version)),"
+            + "\"preset\":\(Format.jsonString(presetName)),\"seed\":\"\(seed)\",\"timestep\":\(Format.plain(timestep)),"
+            + "\"arguments\":[\(arguments.map(Format.jsonString).joined(separator: ","))]}"
     }
 }
 
