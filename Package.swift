@@ -19,6 +19,9 @@ let package = Package(
         // System libraries from Debian (libchipmunk-dev, libfluidsynth-dev).
         .systemLibrary(name: "CChipmunk", path: "Sources/CChipmunk"),
         .systemLibrary(name: "CFluidSynth", path: "Sources/CFluidSynth"),
+        // libsndfile1-dev (WAV/FLAC/Ogg writing at 16/24/32f bits) and libebur128-dev (EBU R128 loudness).
+        .systemLibrary(name: "CSndfile", path: "Sources/CSndfile"),
+        .systemLibrary(name: "CEBUR128", path: "Sources/CEBUR128"),
         // Live MIDI and OSC (libjack-jackd2-dev, libasound2-dev, liblo-dev); only Studio imports them.
         .systemLibrary(name: "CJack", path: "Sources/CJack"),
         .systemLibrary(name: "CALSA", path: "Sources/CALSA"),
@@ -35,7 +38,7 @@ let package = Package(
         .target(name: "MIDIFile", dependencies: ["FileOutput"]),
         // `clumsy analyze`: key, chords and statistics of any Standard MIDI File.
         .target(name: "Analysis", dependencies: ["Theory", "MIDIFile", "Presets"]),
-        .target(name: "Sound", dependencies: ["CFluidSynth", "FileOutput"]),
+        .target(name: "Sound", dependencies: ["CFluidSynth", "CSndfile", "CEBUR128", "FileOutput"], swiftSettings: uncheckedExclusivityInRelease),
         .target(name: "Studio", dependencies: ["CJack", "CALSA", "CLo"]),
         // The preset format, strict JSON, the settings table, validation and the bundled library.
         .target(name: "Presets", dependencies: ["Theory", "Performance", "FileOutput"]),

@@ -57,6 +57,10 @@ public struct SessionPlan: Sendable {
         public var pianoBallsCollide: Bool
     }
 
+    /// The MIDI channels (0-based) of the keys' pan zones, left to right, when `keys.pan` is
+    /// "position" (channel 1 is the bass's, 10 the drums').
+    public static let keysZoneChannels = [1, 2, 3, 4]
+
     /// Resolves a configuration (the preset with the flags applied).
     public init(configuration c: Configuration) {
         let preset = c.preset
@@ -87,6 +91,8 @@ public struct SessionPlan: Sendable {
             rows.append(Voice(name: "Drums", channel: 9, tone: Drum.kit, curve: preset.keys.velocity.curve, noteLength: 0.2,
                               level: percussion.level, pan: .fixed(percussion.pan), source: .percussion))
         }
+        // Keys spread by position play on one channel per pan zone: MIDI channels 2–5.
+        rows[1].spread(over: Self.keysZoneChannels, keyCount: c.layout.keys.count)
         voices = VoiceTable(rows)
         var performer = c.performer
         performer.chordChange = time.chordChange
@@ -94,17 +100,6 @@ public struct SessionPlan: Sendable {
         performer.dribble = preset.keys.isDribbleOn ? preset.keys.dribble : nil
         performer.percussion = drums ?? PercussionPlan()
         performer.pianoBalls = preset.piano.count
-        if case .position = preset.keys.pan {
-            // Each key's notes sit where the key is: the leftmost key hard left, the rightmost hard right.
-            let centres = c.layout.keys.map { ($0.frame.minX + $0.frame.maxX) / 2 }
-            let left = centres.min() ?? 0
-            let width = (centres.max() ?? 0) - left
-            performer.keyPans = centres.map { x in
-                Voice.panController(width > 0 ? 2 * (x - left) / width - 1 : 0)
-            }
-        } else {
-            performer.keyPans = nil
-        }
         self.performer = performer
         world.recordsWallContacts = drums?.needsWallContacts ?? false
         keyTones = preset.keys.tones

@@ -44,8 +44,6 @@ public struct PerformerConfiguration: Sendable, Hashable {
     public var endsNonChordTones: Bool
     /// The keys' dribble gate, or nil for none.
     public var dribble: DribbleGate?
-    /// CC10 value for each key's notes (left to right), or nil to leave the keys' pan alone.
-    public var keyPans: [Int]?
     /// Drums.
     public var percussion: PercussionPlan
     /// Number of piano balls (for per-ball state).
@@ -55,7 +53,7 @@ public struct PerformerConfiguration: Sendable, Hashable {
     public init(key: Key, bassBase: Pitch, keysBase: Pitch, voicing: Voicing,
                 bassMinimumSpeed: Double, keysMinimumSpeed: Double,
                 chordChange: ChordChange = .hit, endsNonChordTones: Bool = false, dribble: DribbleGate? = nil,
-                keyPans: [Int]? = nil, percussion: PercussionPlan = PercussionPlan(), pianoBalls: Int = 4) {
+                percussion: PercussionPlan = PercussionPlan(), pianoBalls: Int = 4) {
         self.key = key
         self.bassBase = bassBase
         self.keysBase = keysBase
@@ -65,7 +63,6 @@ public struct PerformerConfiguration: Sendable, Hashable {
         self.chordChange = chordChange
         self.endsNonChordTones = endsNonChordTones
         self.dribble = dribble
-        self.keyPans = keyPans
         self.percussion = percussion
         self.pianoBalls = pianoBalls
     }
@@ -208,11 +205,10 @@ public struct Performer: Sendable {
             let sounding = scheduler.place(hit.time)
             var degree = activeDegree
             if let change = pending, sounding >= change.time { degree = change.degree }
-            let pan = configuration.keyPans.map { $0[min(max(number, 1), $0.count) - 1] }
             scheduler.schedule(NoteEvent(time: sounding, kind: .on, voice: .keys, note: keysNotes[degree - 1][tone - 1],
                                          velocity: velocity, ball: hit.ball, speed: hit.speed, degree: degree,
                                          key: number, tone: tone, hit: hit.time),
-                               at: sounding, pan: pan)
+                               at: sounding)
         case .wall, .floor:
             guard let voice = percussionVoice else { return }
             let isBass = hit.ball == 0

@@ -35,7 +35,7 @@ public final class LiveMIDISink: SessionSink, ControlSource {
     private let port: LiveMIDIPort
     private let stop: StopSignal?
     private let clockPort: Int?
-    private let channels: [Int]          // per voice
+    private var router: NoteRouter       // each note's channel, as the MIDI file has it
     private var pulseInterval: Double
     private var nextPulse = 0.0
     private var isClockRunning = false
@@ -55,7 +55,7 @@ public final class LiveMIDISink: SessionSink, ControlSource {
         self.port = port
         self.stop = stop
         self.what = what
-        channels = voices.voices.map(\.channel)
+        router = NoteRouter(voices: voices)
         clockPort = clock ? voices.count : nil
         pulseInterval = 60 / (tempo * 24)
     }
@@ -108,15 +108,16 @@ public final class LiveMIDISink: SessionSink, ControlSource {
                     nextPulse = note.time
                 }
                 clock(through: note.time)
-                let channel = channels[note.voice.rawValue]
+                let channel = router.channel(for: note)
                 let message: MIDIBytes = note.kind == .on
                     ? .noteOn(channel: channel, note: note.note, velocity: note.velocity)
                     : .noteOff(channel: channel, note: note.note)
                 send(message, port: note.voice.rawValue, at: note.time)
             case .control(let at, let voice, let controller, let value):
-                // A voice's controller (CC10 pan before a key's note), on that voice's port.
-                send(.controlChange(channel: channels[voice.rawValue], controller: controller, value: value),
-                     port: voice.rawValue, at: at)
+                // A voice's controller, on that voice's port and every channel of it (as in the MIDI file).
+                for channel in router.channels(of: voice) {
+                    send(.controlChange(channel: channel.channel, controller: controller, value: value), port: voice.rawValue, at: at)
+                }
             case .live(let at, _, .tempo(let bpm)):
                 clock(through: at)
                 pulseInterval = 60 / (bpm * 24)

@@ -40,6 +40,9 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("SoundFont file (.sf2/.sf3). Else $CLUMSY_SOUNDFONT, the preset's, then Debian's (FluidR3_GM first).", valueName: "file"))
     var soundfont: String?
 
+    @Option(help: ArgumentHelp("Also write one audio file per voice (bass.wav, keys.wav, … in --audio's format) and one MIDI file per voice (bass.mid, keys.mid, …) into this existing directory; they sum to the mix.", valueName: "dir"))
+    var stems: String?
+
     @Flag(help: "Switch the filter, delay and reverb off.")
     var dry = false
 
@@ -85,6 +88,7 @@ struct Run: ParsableCommand {
                 throw ValidationError("--audio \(audio): the file name must end in .wav, .flac or .ogg")
             }
         }
+        try validateMix()
         if let midi, midi.isEmpty { throw ValidationError("--midi needs a file name") }
         if let events, events.isEmpty { throw ValidationError("--events needs a file name") }
         if let midiOut, MIDIOutKind(rawValue: midiOut) == nil {
@@ -96,6 +100,25 @@ struct Run: ParsableCommand {
         if !connect.isEmpty && midiOut != "jack" { throw ValidationError("--connect only applies with --midi-out jack") }
         if clockOut && midiOut == nil { throw ValidationError("--clock-out needs --midi-out jack or alsa") }
         if connect.contains(where: \.isEmpty) { throw ValidationError("--connect needs a JACK port name, e.g. fluidsynth:midi_00") }
+    }
+
+    /// Checks the mix flags against each other and the outputs (their values are checked by
+    /// the settings table).
+    func validateMix() throws {
+        let given = settings.given
+        if given["true-peak"] != nil, given["loudness"]?.lowercased() == "off" {
+            throw ValidationError("--true-peak needs the loudness normalisation on: drop --loudness off")
+        }
+        if given["bit-depth"] == "32f", let audio, audio.lowercased().hasSuffix(".flac") {
+            throw ValidationError("--bit-depth 32f needs a .wav file: FLAC stores 16- or 24-bit integers")
+        }
+        let rendersFile = audio != nil && !live
+        for (flag, isGiven) in [("--stems", stems != nil), ("--loudness", given["loudness"] != nil),
+                                ("--true-peak", given["true-peak"] != nil), ("--bit-depth", given["bit-depth"] != nil)]
+        where isGiven && !rendersFile {
+            throw ValidationError("\(flag) applies to an audio render: add --audio <file> (and not --live)")
+        }
+        if let stems, stems.isEmpty { throw ValidationError("--stems needs a directory") }
     }
 
     /// The `clumsy run` arguments that shape the notes and the MIDI file (not the outputs):
@@ -124,6 +147,7 @@ struct Run: ParsableCommand {
         request.isLive = live
         request.audioDriver = audioDriver
         request.environment = ProcessInfoLite.environment
+        request.mix.stemsDirectory = stems
         request.midiOut = midiOut.flatMap(MIDIOutKind.init(rawValue:))
         request.connections = connect
         request.sendsClock = clockOut

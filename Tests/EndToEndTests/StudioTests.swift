@@ -245,7 +245,8 @@ struct StudioEndToEndTests {
         // 1000 frames at 120 bpm).
         let dumped = parseDump(reader.output)
         guard let start = dumped.first(where: { $0.bytes == [0xFA] }), let stop = dumped.last(where: { $0.bytes == [0xFC] }) else {
-            return (problems + ["no MIDI Start or Stop in \(dumped.count) messages"], false)
+            // A reader that missed the cycle holding Start (or Stop) lost it: run again.
+            return (problems + ["no MIDI Start or Stop in \(dumped.count) messages"], true)
         }
         let pulses = dumped.filter { $0.bytes == [0xF8] && $0.frame >= start.frame && $0.frame <= stop.frame }
         let slips = zip(pulses, pulses.dropFirst()).filter { $1.frame - $0.frame != 1000 }.count
@@ -256,7 +257,8 @@ struct StudioEndToEndTests {
         check(received.count == expected.count, "JACK delivered \(received.count) note messages, the MIDI file has \(expected.count)")
         var worst = 0.0
         var worstGlobal = 0.0
-        for channel in UInt8(0)...1 {
+        // Every channel of the file: the keys may be spread over several (their pan zones).
+        for channel in Set(expected.map { $0.bytes[0] & 15 }).sorted() {
             let want = expected.filter { $0.bytes[0] & 15 == channel }.sorted { $0.seconds < $1.seconds }
             let got = received.filter { $0.bytes[0] & 15 == channel }
             // Same-time events may come in either order: compare as sorted lists.
