@@ -10,10 +10,9 @@ import Darwin
 final class WorkerPool: @unchecked Sendable {
     /// Number of threads.
     let threadCount: Int
-    private var mutex = pthread_mutex_t()
-    private var changed = pthread_cond_t()
+    private let lock = ConditionLock()
     private var threads: [pthread_t] = []
-    // Guarded by `mutex`:
+    // Guarded by `lock`:
     private var job: ((Int) -> Void)?
     private var jobCount = 0
     private var nextJob = 0
@@ -23,8 +22,6 @@ final class WorkerPool: @unchecked Sendable {
     /// Starts `threads` threads (at least one).
     init(threads: Int) {
         threadCount = max(1, threads)
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&changed, nil)
         for _ in 0..<threadCount {
             let context = Unmanaged.passRetained(self).toOpaque()
             var handle = pthread_t()
@@ -41,11 +38,6 @@ final class WorkerPool: @unchecked Sendable {
         }
     }
 
-    deinit {
-        pthread_cond_destroy(&changed)
-        pthread_mutex_destroy(&mutex)
-    }
-
     /// Runs `body(0)…body(jobs − 1)` on the pool's threads (on the caller's thread if no
     /// thread could be started). Call `wait()` before the next `start`.
     func start(jobs: Int, _ body: @escaping (Int) -> Void) {
@@ -53,49 +45,47 @@ final class WorkerPool: @unchecked Sendable {
             for index in 0..<jobs { body(index) }
             return
         }
-        pthread_mutex_lock(&mutex)
-        job = body
-        jobCount = jobs
-        nextJob = 0
-        remaining = jobs
-        pthread_cond_broadcast(&changed)
-        pthread_mutex_unlock(&mutex)
+        lock.withLock {
+            job = body
+            jobCount = jobs
+            nextJob = 0
+            remaining = jobs
+            lock.broadcast()
+        }
     }
 
     /// Waits until every job of the last `start` has finished.
     func wait() {
-        pthread_mutex_lock(&mutex)
-        while remaining > 0 { pthread_cond_wait(&changed, &mutex) }
-        job = nil
-        pthread_mutex_unlock(&mutex)
+        lock.withLock {
+            lock.wait { remaining == 0 }
+            job = nil
+        }
     }
 
     /// Stops and joins the threads (after the current jobs). Idempotent.
     func shutDown() {
-        pthread_mutex_lock(&mutex)
-        isShuttingDown = true
-        pthread_cond_broadcast(&changed)
-        pthread_mutex_unlock(&mutex)
+        lock.withLock {
+            isShuttingDown = true
+            lock.broadcast()
+        }
         for thread in threads { pthread_join(thread, nil) }
         threads.removeAll()
     }
 
     private func loop() {
-        pthread_mutex_lock(&mutex)
         while true {
-            while nextJob >= jobCount && !isShuttingDown { pthread_cond_wait(&changed, &mutex) }
-            if nextJob < jobCount, let body = job {
-                let index = nextJob
+            let next: (body: (Int) -> Void, index: Int)? = lock.withLock {
+                lock.wait { nextJob < jobCount || isShuttingDown }
+                guard nextJob < jobCount, let body = job else { return nil }
                 nextJob += 1
-                pthread_mutex_unlock(&mutex)
-                body(index)
-                pthread_mutex_lock(&mutex)
-                remaining -= 1
-                if remaining == 0 { pthread_cond_broadcast(&changed) }
-                continue
+                return (body, nextJob - 1)
             }
-            if isShuttingDown { break }
+            guard let next else { return }
+            next.body(next.index)
+            lock.withLock {
+                remaining -= 1
+                if remaining == 0 { lock.broadcast() }
+            }
         }
-        pthread_mutex_unlock(&mutex)
     }
 }
