@@ -48,9 +48,13 @@ run: release
 	.build/release/clumsy run default --duration $(DURATION) --midi $(OUT)/session.mid --events $(OUT)/session.jsonl --audio $(OUT)/session.wav
 	@echo "the default session is in $(CURDIR)/$(OUT)/: session.wav (audio), session.mid (MIDI), session.jsonl (event log)"
 
+# The JACK suite runs on its own after the rest: a dummy JACK server without real-time
+# priority skips cycles when the parallel suite loads both cores, and its timing checks
+# (one period, 24 ppqn) are about JACK, not about how busy the test machine is.
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --skip StudioEndToEndTests
+	$(SWIFT) test --skip-build --filter StudioEndToEndTests
 	$(MAKE) --no-print-directory bench-smoke
 
 # 24 simulated hours of every bundled preset (the swarm: a 30th of that), plus the peak
