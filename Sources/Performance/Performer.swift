@@ -50,12 +50,19 @@ public struct PerformerConfiguration: Sendable, Hashable {
     public var percussion: PercussionPlan
     /// Number of piano balls (for per-ball state).
     public var pianoBalls: Int
+    /// The chord of each degree's bouncer (index 0 = degree 1): by default the scale's own
+    /// seventh chords (`Key.scaleChord`), or the chords a preset gives (`bass.chords`).
+    public var chords: [Chord]
+
+    /// The most chord tones a key can ask for (a ninth chord's five).
+    public static let maximumTone = 5
 
     /// Creates a configuration; the musical-time settings default to the original app's behaviour.
     public init(key: Key, bassBase: Pitch, keysBase: Pitch, voicing: Voicing,
                 bassMinimumSpeed: Double, keysMinimumSpeed: Double,
                 chordChange: ChordChange = .hit, endsNonChordTones: Bool = false, dribble: DribbleGate? = nil,
-                keyPans: [Int]? = nil, percussion: PercussionPlan = PercussionPlan(), pianoBalls: Int = 4) {
+                keyPans: [Int]? = nil, percussion: PercussionPlan = PercussionPlan(), pianoBalls: Int = 4,
+                chords: [Chord]? = nil) {
         self.key = key
         self.bassBase = bassBase
         self.keysBase = keysBase
@@ -68,18 +75,27 @@ public struct PerformerConfiguration: Sendable, Hashable {
         self.keyPans = keyPans
         self.percussion = percussion
         self.pianoBalls = pianoBalls
+        self.chords = chords ?? ScaleDegree.all.map { key.scaleChord(on: $0, toneCount: 4) }
     }
 }
 
 extension PerformerConfiguration {
     /// The bass note (MIDI) of degree 1…7.
     public func bassNote(degree: Int) -> Int {
-        key.bassPitch(of: ScaleDegree.all[degree - 1], base: bassBase).midi
+        bassBase.nextUp(to: chords[degree - 1].root).midi
     }
 
-    /// The keys note (MIDI) of chord tone 1…4 of degree 1…7's chord.
+    /// The keys note (MIDI) of chord tone 1…5 of degree 1…7's chord (see `keyNotes(voiced:)`).
     public func keysNote(degree: Int, tone: Int) -> Int {
-        voicing.pitches(of: key.seventhChord(on: ScaleDegree.all[degree - 1]), base: keysBase)[tone - 1].midi
+        Self.keyNotes(voiced: voicing.pitches(of: chords[degree - 1], base: keysBase).map(\.midi))[tone - 1]
+    }
+
+    /// A voiced chord's notes extended to `maximumTone` key tones. Tone k of a chord with n
+    /// tones is its k-th tone; a tone the chord lacks (k > n, e.g. tone 4 of a triad) is tone
+    /// k − n an octave up (a triad's 4th key plays the root an octave above the voiced root).
+    public static func keyNotes(voiced: [Int]) -> [Int] {
+        let n = max(1, voiced.count)
+        return (0..<maximumTone).map { k in voiced.isEmpty ? 60 : voiced[k % n] + 12 * (k / n) }
     }
 }
 
@@ -111,15 +127,14 @@ public struct Performer: Sendable {
         self.configuration = configuration
         self.voices = voices
         curves = voices.voices.map(\.curve)
-        let key = configuration.key
         var chords: [Chord] = []
         var bass: [Int] = []
         var keys: [[Int]] = []
-        for degree in ScaleDegree.all {
-            let chord = key.seventhChord(on: degree)
+        for degree in 1...7 {
+            let chord = configuration.chords[degree - 1]
             chords.append(chord)
-            bass.append(key.bassPitch(of: degree, base: configuration.bassBase).midi)
-            keys.append(configuration.voicing.pitches(of: chord, base: configuration.keysBase).map(\.midi))
+            bass.append(configuration.bassNote(degree: degree))
+            keys.append(PerformerConfiguration.keyNotes(voiced: configuration.voicing.pitches(of: chord, base: configuration.keysBase).map(\.midi)))
         }
         self.chords = chords
         self.bassNotes = bass
@@ -127,7 +142,7 @@ public struct Performer: Sendable {
         if configuration.voicing == .smooth {
             leader = VoiceLeader(register: Performer.smoothRegister(base: configuration.keysBase))
         }
-        chordMasks = keys.map { notes in notes.reduce(0) { $0 | 1 << (($1 % 12 + 12) % 12) } }
+        chordMasks = chords.map { chord in chord.tones.reduce(0) { $0 | 1 << $1.value } }
         percussionVoice = voices.id(of: .percussion)
         lastKeyHit = Array(repeating: -.infinity, count: configuration.pianoBalls + 1)
     }
@@ -141,14 +156,14 @@ public struct Performer: Sendable {
     /// Under `smooth` voicing, voices the chord of `degree` from the keys' last chord.
     private mutating func lead(to degree: Int) {
         guard var leader else { return }
-        keysNotes[degree - 1] = leader.voice(chords[degree - 1]).map(\.midi)
+        keysNotes[degree - 1] = PerformerConfiguration.keyNotes(voiced: leader.voice(chords[degree - 1]).map(\.midi))
         self.leader = leader
     }
 
     /// The bass note (MIDI) of a degree 1…7.
     public func bassNote(degree: Int) -> Int { bassNotes[degree - 1] }
 
-    /// The keys note (MIDI) of chord tone 1…4 of degree 1…7's chord.
+    /// The keys note (MIDI) of chord tone 1…5 of degree 1…7's chord.
     public func keysNote(degree: Int, tone: Int) -> Int { keysNotes[degree - 1][tone - 1] }
 
     /// Opens the session at `time`: chord I becomes active and its root sounds in the bass, loud.
@@ -198,7 +213,7 @@ public struct Performer: Sendable {
                                       degree: degree, notes: keysNotes[degree - 1])
             }
         case .key(let number, let tone):
-            guard hit.speed >= configuration.keysMinimumSpeed, (1...4).contains(tone) else { return }
+            guard hit.speed >= configuration.keysMinimumSpeed, (1...PerformerConfiguration.maximumTone).contains(tone) else { return }
             let velocity = curves[VoiceID.keys.rawValue].velocity(forSpeed: hit.speed)
             if let gate = configuration.dribble, hit.ball < lastKeyHit.count {
                 let isDribble = hit.time - lastKeyHit[hit.ball] < gate.window && velocity < gate.velocity

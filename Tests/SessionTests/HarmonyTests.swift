@@ -1,0 +1,60 @@
+import Testing
+import Theory
+import Performance
+@testable import Session
+
+/// The harmony a preset can steer: chords from the scale's own tones, chords per bouncer.
+@Suite struct HarmonyTests {
+    /// Key notes of a session with the chord each was played on.
+    static func keyNotes(_ events: [SessionEvent]) -> [NoteEvent] {
+        events.compactMap { event in
+            if case .note(let note) = event, note.kind == .on, note.voice == .keys { return note }
+            return nil
+        }
+    }
+
+    @Test("for every tonic and mode, every key note is a tone of the active chord and in the scale",
+          arguments: Scale.all)
+    func keyNotesFitChordAndScale(scale: Scale) throws {
+        var preset = try bundled("default")
+        preset.piano.count = 8
+        for tonic in 0..<12 {
+            var overrides = Overrides()
+            overrides.flags["key"] = ["C", "Db", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B"][tonic]
+            overrides.flags["mode"] = scale.name
+            let configuration = try Configuration(preset: preset, overrides: overrides, duration: 12)
+            let key = configuration.preset.key
+            let chords = configuration.performer.chords
+            let (events, _) = try simulate(preset, duration: 12, overrides: overrides)
+            let notes = Self.keyNotes(events)
+            #expect(notes.count > 10, "\(key): only \(notes.count) key notes")
+            for note in notes {
+                let pitchClass = PitchClass(note.note)
+                #expect(chords[note.degree - 1].tones.contains(pitchClass), "\(key): \(note.note) is not in \(chords[note.degree - 1])")
+                #expect(key.contains(pitchClass), "\(key): \(note.note) is not in the scale")
+            }
+        }
+    }
+
+    @Test("pentatonic and blues chords are stacked from the scale's own tones")
+    func scaleChords() {
+        let c = Key(tonic: PitchClass(0), scale: .majorPentatonic)
+        #expect(c.scaleChord(on: ScaleDegree(1)!, toneCount: 4).intervals == [0, 4, 7, 14])   // C E G D (no B)
+        let a = Key(tonic: PitchClass(9), scale: .minorPentatonic)
+        #expect(a.scaleChord(on: ScaleDegree(1)!, toneCount: 4).intervals == [0, 3, 7, 10])   // A C E G
+        #expect(a.scaleChord(on: ScaleDegree(3)!, toneCount: 3).tones == [PitchClass(0), PitchClass(4), PitchClass(7)])
+        for scale in Scale.all {
+            for tonic in 0..<12 {
+                let key = Key(tonic: PitchClass(tonic), scale: scale)
+                for degree in key.degrees {
+                    for count in 3...5 {
+                        let chord = key.scaleChord(on: degree, toneCount: count)
+                        #expect(chord.intervals.count == count)
+                        #expect(chord.tones.allSatisfy { key.contains($0) && key.degree(of: $0) != nil }, "\(key) \(degree.number): \(chord)")
+                        #expect(zip(chord.intervals, chord.intervals.dropFirst()).allSatisfy { $0 < $1 })
+                    }
+                }
+            }
+        }
+    }
+}
