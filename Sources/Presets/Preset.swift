@@ -55,11 +55,14 @@ public struct Preset: Sendable, Equatable {
         public var pan = 0.0
         /// Channel volume, MIDI CC7 0…127.
         public var level = 72
+        /// Chords given to bouncers, by degree 1…7 (the others play the scale's seventh chord).
+        public var chords: [Int: ChordSpecification] = [:]
     }
 
     /// The keys voice.
     public struct Keys: Sendable, Equatable {
-        /// Chord tone (1 root, 2 3rd, 3 5th, 4 7th) of each key, left to right.
+        /// Chord tone (1 root, 2 3rd, 3 5th, 4 7th, 5 9th) of each key, left to right; empty =
+        /// one key per tone of the largest chord (`Configuration` resolves it).
         public var tones: [Int]
         /// How the chord's tones are placed.
         public var voicing: Voicing

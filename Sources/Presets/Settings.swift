@@ -84,7 +84,7 @@ public enum Settings {
         .custom("key.scale", type: "string", defaultText: "`\"major\"`",
                 accepted: "\(Scale.catalogNames.joined(separator: ", ")) (also ionian, aeolian, \"harmonic minor\", \"minor pentatonic\", …)",
                 flag: "mode", valueName: "name",
-                doc: "mode; chords are the diatonic seventh chords of this scale (of its parent scale for pentatonic and blues, which switch off the bouncers of the two degrees they lack)",
+                doc: "mode; chords are the seventh chords of this scale built from its own tones: thirds stacked over the degree, skipping a tone the scale lacks (pentatonic and blues: C major pentatonic's I is C E G D), so every key note is in the scale; pentatonic and blues switch off the bouncers of the two degrees they lack",
                 setDefault: { $0.keyScale = .major },
                 read: { json, preset, r throws(SessionError) in
                     let name = try r.string(json, at: "key.scale", expected: "a scale name")
@@ -123,12 +123,23 @@ public enum Settings {
         .number("bass.pan", \.bass.pan, default: 0, range: -1...1, doc: "bass pan: −1 left, 0 centre, 1 right (MIDI CC10 and the sound)"),
         .integer("bass.level", \.bass.level, default: 72, range: 0...127,
                  doc: "bass channel volume, MIDI CC7 (72 lets the keys' stereo spread be heard)"),
+        .custom("bass.chords", type: "object", defaultText: "`{}` (every bouncer plays its degree's seventh chord)",
+                accepted: "keys \"1\"–\"7\" (degrees); values: \"triad\", \"seventh\", \"ninth\" (the degree's own chord), a Roman numeral in the key (\"V/V\", \"♭VII\", \"iv\", \"ii7\", \"V7/vi\"), a chord symbol (\"B♭7\", \"Fm6\", \"Dsus4\"), or intervals above the degree's root (`[0, 4, 7, 10]` or \"0 4 7 10\", 2–5 tones)",
+                doc: "the chord each bouncer plays; the bass plays the chord's root, the keys its tones. A numeral naming a degree the scale lacks (\"IV\" in minor pentatonic is fine, \"ii\" is not) is refused",
+                setDefault: { $0.bass.chords = [:] },
+                read: { json, preset, r throws(SessionError) in
+                    preset.bass.chords = try readChords(json, r)
+                }),
         .number("bass.kickAfter", \.bass.kickAfter, unit: "s", default: 8, range: 0.5...600,
                 doc: "a bass ball that hits no bouncer for this long, or bounces between just two bouncers for 12 hits, is kicked in a fresh seeded direction"),
 
-        .list("keys.tones", \.keys.tones, default: [1, 2, 3, 4], range: 1...4, maximumCount: 4, what: "chord tone",
-              type: "array of chord tones", accepted: "1 root, 2 3rd, 3 5th, 4 7th; 1–4 distinct",
-              doc: "the keys, left to right, and the chord tone each plays"),
+        .custom("keys.tones", type: "array of chord tones", defaultText: "one key per tone of the largest chord: `[1,2,3,4]` for the seventh chords, `[1,2,3]` when every chord is a triad",
+                accepted: "1 root, 2 3rd, 3 5th, 4 7th, 5 9th; 1–5 distinct",
+                doc: "the keys, left to right, and the chord tone each plays; a tone the active chord lacks (4 on a triad, 5 on a seventh chord) plays tone k − n (n = the chord's tone count) an octave up: a triad's 4th key is the root an octave above",
+                setDefault: { $0.keys.tones = [] },
+                read: { json, preset, r throws(SessionError) in
+                    preset.keys.tones = try r.integerList(json, at: "keys.tones", range: 1...5, maximumCount: 5, what: "chord tone")
+                }),
         .choice("keys.voicing", \.keys.voicing, default: .folded,
                 doc: "folded (the app's): root, 3rd, 5th folded into the octave from `keys.register`, 7th above the root; close: stacked from the folded root; open: root, 5th, then 3rd and 7th an octave up; smooth: each chord voiced to move the least total distance from the last (common tones stay), inside the two octaves from `keys.register`"),
         .pitch("keys.register", \.keys.register, default: 60, range: Limits.register,
@@ -232,6 +243,46 @@ public enum Settings {
                     let name = try r.choice(json, at: path, choices: ["none"] + Drum.catalog.map(\.name))
                     preset[keyPath: keyPath] = Drum.named(name)
                 })
+    }
+
+    /// Reads `bass.chords`: degree → chord specification.
+    private static func readChords(_ json: JSONValue, _ r: FieldReader) throws(SessionError) -> [Int: ChordSpecification] {
+        let degrees = (1...7).map(String.init)
+        var chords: [Int: ChordSpecification] = [:]
+        for (key, value) in try r.object(json, at: "bass.chords", allowed: degrees) {
+            let path = "bass.chords.\(key)"
+            let specification: ChordSpecification
+            switch value {
+            case .array(let items):
+                var words: [String] = []
+                for (index, item) in items.enumerated() {
+                    words.append(String(try r.integer(item, at: "\(path)[\(index)]", range: 0...24)))
+                }
+                do {
+                    specification = .intervals(try ChordSpecification.parseIntervals(words.joined(separator: " "), text: "[\(words.joined(separator: ", "))]"))
+                } catch {
+                    throw r.fail(path, "\(error)")
+                }
+            default:
+                let text = try r.string(value, at: path, expected: "a chord: \"seventh\", a numeral (\"V/V\"), a symbol (\"Bb7\") or intervals ([0, 4, 7])")
+                switch text.lowercased() {
+                case "triad": specification = .diatonic(toneCount: 3)
+                case "seventh": specification = .diatonic(toneCount: 4)
+                case "ninth": specification = .diatonic(toneCount: 5)
+                default:
+                    do {
+                        specification = try ChordSpecification(parsing: text)
+                    } catch {
+                        throw r.fail(path, "\(error); accepted: \"triad\", \"seventh\", \"ninth\", a Roman numeral (\"V/V\", \"♭VII\", \"iv\"), a chord symbol (\"Bb7\", \"Fm6\") or intervals ([0, 4, 7])")
+                    }
+                }
+            }
+            if case .intervals(let intervals) = specification, intervals.count > 5 {
+                throw r.fail(path, "\(intervals.count) tones; the keys play at most 5 chord tones")
+            }
+            chords[Int(key)!] = specification
+        }
+        return chords
     }
 
     /// The setting at `path`, if any.

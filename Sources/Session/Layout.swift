@@ -90,7 +90,7 @@ public struct Layout: Sendable, Equatable {
         }
 
         // Keys: the original's four at x = 573, 703, 833, 961 points (124 × 25) or evenly spread.
-        let count = preset.keys.tones.count
+        let count = preset.keys.tones.isEmpty ? 4 : preset.keys.tones.count   // empty: resolved by Configuration; 4 before that
         var keys: [KeyObstacle] = []
         let keyWidth = 124 * s
         let keyHeight = 25 * s

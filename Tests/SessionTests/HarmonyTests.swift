@@ -58,3 +58,46 @@ import Performance
         }
     }
 }
+
+/// `bass.chords`: a chord per bouncer, and the keys that follow it.
+@Suite struct ChordsPerBouncerTests {
+    @Test("numerals, symbols, intervals and degree chords resolve in the key; the keys follow the largest chord")
+    func chordsResolve() throws {
+        let preset = try decode(#"{"key": {"tonic": "C"}, "bass": {"chords": {"2": "V/V", "4": "iv", "7": "bVII", "3": [0, 4, 7], "5": "ninth", "6": "Am"}}}"#)
+        let configuration = try Configuration(preset: preset, duration: 1)
+        let chords = configuration.performer.chords
+        #expect(chords[1] == Chord(root: PitchClass(2), quality: .major))       // V/V = D
+        #expect(chords[3] == Chord(root: PitchClass(5), quality: .minor))       // iv = Fm
+        #expect(chords[6] == Chord(root: PitchClass(10), quality: .major))      // ♭VII = B♭
+        #expect(chords[2] == Chord(root: PitchClass(4), quality: .major))       // E + [0 4 7]
+        #expect(chords[4] == Chord(root: PitchClass(7), quality: .dominant9))   // G9
+        #expect(chords[0] == Chord(root: PitchClass(0), quality: .major7))      // default Cmaj7
+        #expect(configuration.preset.keys.tones == [1, 2, 3, 4, 5])
+        #expect(configuration.layout.keys.count == 5)
+        #expect(configuration.performer.bassNote(degree: 7) == 58)              // B♭2
+    }
+
+    @Test("triads everywhere give three keys; a fourth key plays the root an octave up")
+    func triadsGiveThreeKeys() throws {
+        let all = (1...7).map { "\"\($0)\": \"triad\"" }.joined(separator: ", ")
+        let preset = try decode(#"{"bass": {"chords": {"# + all + #"}}}"#)
+        let configuration = try Configuration(preset: preset, duration: 1)
+        #expect(configuration.preset.keys.tones == [1, 2, 3])
+        #expect(configuration.layout.keys.count == 3)
+        let four = try decode(#"{"keys": {"tones": [1, 2, 3, 4], "voicing": "close"}, "bass": {"chords": {"# + all + #"}}}"#)
+        let performer = try Configuration(preset: four, duration: 1).performer
+        #expect(performer.keysNote(degree: 1, tone: 4) == performer.keysNote(degree: 1, tone: 1) + 12)
+    }
+
+    @Test("a session plays the given chords: every key note is a tone of its bouncer's chord")
+    func sessionPlaysGivenChords() throws {
+        let preset = try decode(#"{"piano": {"count": 8}, "bass": {"chords": {"2": "V7/V", "4": "iv", "6": "bVII"}}}"#)
+        let configuration = try Configuration(preset: preset, duration: 30)
+        let (events, _) = try simulate(preset, duration: 30)
+        let notes = HarmonyTests.keyNotes(events)
+        #expect(notes.count > 20)
+        for note in notes {
+            #expect(configuration.performer.chords[note.degree - 1].tones.contains(PitchClass(note.note)))
+        }
+    }
+}
