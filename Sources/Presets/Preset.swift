@@ -18,6 +18,9 @@ public struct Preset: Sendable, Equatable {
         case ring
         /// Seven bouncers at seeded random places in the bass area (no overlaps).
         case scatter
+        /// The seven bouncers on a ring in circle-of-fifths order (I IV vii iii vi ii V clockwise
+        /// from the top): neighbours are a fifth apart.
+        case fifths
     }
 
     /// A velocity curve as written: speeds giving velocity 1 and 127, and the exponent.
@@ -55,6 +58,8 @@ public struct Preset: Sendable, Equatable {
         public var pan = 0.0
         /// Channel volume, MIDI CC7 0…127.
         public var level = 72
+        /// The tonic bouncer's radius is `bouncerRadius` × this (1 = all alike).
+        public var home = 1.0
         /// Chords given to bouncers, by degree 1…7 (the others play the scale's seventh chord).
         public var chords: [Int: ChordSpecification] = [:]
     }

@@ -100,7 +100,7 @@ public enum Settings {
                     preset.keyScale = scale
                 }),
         .choice("layout", \.layout, default: .original,
-                doc: "bouncer arrangement: the app's (I centre, ii/iii top corners, IV/V edges, vi/vii° bottom corners); a ring, I at the top, clockwise; or seeded random places"),
+                doc: "bouncer arrangement: the app's (I centre, ii/iii top corners, IV/V edges, vi/vii° bottom corners); a ring, I at the top, clockwise; seeded random places; or `fifths`, a ring in circle-of-fifths order (I IV vii° iii vi ii V clockwise from the top, neighbours a fifth apart) small enough to leave a 1.5-ball-diameter corridor to the walls, which the ball runs round striking neighbour after neighbour. The `ring` is widened until neighbours leave 1.5 ball diameters between them, so the ball reaches every bouncer from inside and outside"),
         .number("gravity", \.gravity, unit: "m/s²", default: 9.81, range: 0...100, flag: "gravity",
                 doc: "downward acceleration of the piano balls (9.81 = Earth)"),
         .number("speed", \.speed, unit: "m/s", default: 275 * s, range: 0.1...20, flag: "speed",
@@ -108,6 +108,8 @@ public enum Settings {
 
         .list("bass.bouncers", \.bass.bouncers, default: Array(1...7), range: 1...7, maximumCount: 7, what: "scale degree",
               type: "array of degrees", accepted: "1–7 distinct, at least one", doc: "which bouncers are switched on"),
+        .number("bass.home", \.bass.home, default: 1, range: 1...3,
+                doc: "the tonic's bouncer is this many times larger than the others (`bass.bouncerRadius`), so the ball comes home more often"),
         .number("bass.radius", \.bass.radius, unit: "m", default: 33 * s, range: 0.05...0.6, defaultText: "0.22 (33 pt)",
                 doc: "bass ball radius"),
         .number("bass.bouncerRadius", \.bass.bouncerRadius, unit: "m", default: 40 * s, range: 0.05...0.8,

@@ -1,6 +1,10 @@
 import Testing
 import Theory
 import Performance
+import Physics
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import Session
 
 /// The harmony a preset can steer: chords from the scale's own tones, chords per bouncer.
@@ -99,5 +103,57 @@ import Performance
         for note in notes {
             #expect(configuration.performer.chords[note.degree - 1].tones.contains(PitchClass(note.note)))
         }
+    }
+}
+
+/// The rings: every bouncer within the ball's reach; the `fifths` layout and the `home` weight.
+@Suite struct TonalHomeTests {
+    /// Bass notes (degree, time) of a session.
+    static func bassHits(_ events: [SessionEvent]) -> [(degree: Int, time: Double)] {
+        events.compactMap { event in
+            if case .note(let note) = event, note.kind == .on, note.voice == .bass { return (note.degree, note.time) }
+            return nil
+        }
+    }
+
+    @Test("the ring layout lets the ball reach every bouncer: dorian-drift plays all seven degrees in 300 s")
+    func ringReachesEveryBouncer() throws {
+        let (events, _) = try simulate(try bundled("dorian-drift"), duration: 300)
+        #expect(Set(Self.bassHits(events).map(\.degree)) == Set(1...7))
+    }
+
+    @Test("fifths: neighbours on the ring are a fifth apart, the tonic is `home` times larger")
+    func fifthsGeometry() throws {
+        let preset = try bundled("fifths-home")
+        let configuration = try Configuration(preset: preset, duration: 1)
+        let c = configuration.layout.bassArea.center
+        // Clockwise from the top.
+        let around = configuration.layout.bouncers.sorted { a, b in
+            func turn(_ v: Vector) -> Double { let t = atan2(v.x - c.x, v.y - c.y); return t < 0 ? t + 2 * .pi : t }
+            return turn(a.center) < turn(b.center)
+        }
+        #expect(around.map(\.tag) == [1, 4, 7, 3, 6, 2, 5])
+        let chords = configuration.performer.chords
+        // Each clockwise neighbour's root lies a diatonic fifth below (a fourth above); one of
+        // the seven, IV → vii°, is the scale's diminished fifth (an augmented fourth up).
+        let steps = zip(around, around.dropFirst() + [around[0]]).map { chords[$0.0.tag - 1].root.semitones(upTo: chords[$0.1.tag - 1].root) }
+        #expect(steps == [5, 6, 5, 5, 5, 5, 5])
+        let tonic = around.first { $0.tag == 1 }!
+        #expect(abs(tonic.radius - preset.bass.home * preset.bass.bouncerRadius) < 1e-12)
+        #expect(around.filter { $0.tag != 1 }.allSatisfy { $0.radius == preset.bass.bouncerRadius })
+    }
+
+    @Test("fifths-home over 300 s: every bouncer is struck and at least 40 % of chord changes fall a fifth")
+    func fifthsFall() throws {
+        let (events, _) = try simulate(try bundled("fifths-home"), duration: 300)
+        let hits = Self.bassHits(events)
+        #expect(Set(hits.map(\.degree)) == Set(1...7))
+        let changes = zip(hits, hits.dropFirst()).filter { $0.0.degree != $0.1.degree }
+        let falling = changes.filter { ($0.1.degree - $0.0.degree + 7) % 7 == 3 }
+        #expect(changes.count > 50)
+        #expect(Double(falling.count) >= 0.4 * Double(changes.count), "\(falling.count) of \(changes.count)")
+        var tonic = 0.0
+        for (a, b) in zip(hits, hits.dropFirst().map(\.time) + [300]) where a.degree == 1 { tonic += b - a.time }
+        #expect(tonic / 300 >= 0.2, "tonic \(tonic / 300)")
     }
 }
