@@ -10,6 +10,15 @@ public enum ChordChange: String, Sendable, Hashable, CaseIterable {
     case bar
 }
 
+/// What a key strike plays.
+public enum KeysMode: String, Sendable, Hashable, CaseIterable {
+    /// The chord tone the key stands for (the original app).
+    case chord
+    /// A melody: each strike moves a scale-degree pointer by the key's step (−2…+2 scale steps);
+    /// notes on strong beats are chord tones, others may be passing scale tones.
+    case melodic
+}
+
 /// The keys' dribble gate: a ball that strikes again soon and softly is not heard again.
 public struct DribbleGate: Sendable, Hashable {
     /// A re-strike by the same ball within this many seconds of its last key hit is a dribble.
@@ -42,7 +51,16 @@ public struct PerformerConfiguration: Sendable, Hashable {
     public var chordChange: ChordChange
     /// End ringing key notes that are not tones of the new chord when the chord changes.
     public var endsNonChordTones: Bool
-    /// The keys' dribble gate, or nil for none.
+    /// What a key strike plays.
+public enum KeysMode: String, Sendable, Hashable, CaseIterable {
+    /// The chord tone the key stands for (the original app).
+    case chord
+    /// A melody: each strike moves a scale-degree pointer by the key's step (−2…+2 scale steps);
+    /// notes on strong beats are chord tones, others may be passing scale tones.
+    case melodic
+}
+
+/// The keys' dribble gate, or nil for none.
     public var dribble: DribbleGate?
     /// CC10 value for each key's notes (left to right), or nil to leave the keys' pan alone.
     public var keyPans: [Int]?
@@ -53,6 +71,21 @@ public struct PerformerConfiguration: Sendable, Hashable {
     /// The chord of each degree's bouncer (index 0 = degree 1): by default the scale's own
     /// seventh chords (`Key.scaleChord`), or the chords a preset gives (`bass.chords`).
     public var chords: [Chord]
+
+    /// Under `melodic` keys, the scale steps (−2…+2) each key (left to right) moves the melody
+    /// by; nil plays chord tones.
+    public var melodicSteps: [Int]?
+
+    /// The steps of `count` keys under `melodic`: spread evenly from −2 (left) to +2 (right),
+    /// rounded, a 0 (the middle of an odd count) made +1 so that every strike moves:
+    /// 3 keys −2 +1 +2, 4 keys −2 −1 +1 +2, 5 keys −2 −1 +1 +1 +2.
+    public static func melodicSteps(keys count: Int) -> [Int] {
+        guard count > 1 else { return [1] }
+        return (0..<count).map { k in
+            let step = Int((-2 + 4 * Double(k) / Double(count - 1)).rounded())
+            return step == 0 ? 1 : step
+        }
+    }
 
     /// The most chord tones a key can ask for (a ninth chord's five).
     public static let maximumTone = 5
@@ -76,6 +109,7 @@ public struct PerformerConfiguration: Sendable, Hashable {
         self.percussion = percussion
         self.pianoBalls = pianoBalls
         self.chords = chords ?? ScaleDegree.all.map { key.scaleChord(on: $0, toneCount: 4) }
+        self.melodicSteps = nil
     }
 }
 
@@ -121,6 +155,8 @@ public struct Performer: Sendable {
     private var pending: (degree: Int, time: Double)?
     private var lastKeyHit: [Double]      // per ball
     private var nextBeat = 0
+    private let scaleNotes: [Int]         // `melodic`: the scale's notes in the keys' two octaves, ascending
+    private var pointer = 0               // `melodic`: index into scaleNotes of the last melody note
 
     /// Creates a performer for a session with these voices; nothing sounds until `start`.
     public init(configuration: PerformerConfiguration, voices: VoiceTable) {
@@ -144,11 +180,50 @@ public struct Performer: Sendable {
         }
         chordMasks = chords.map { chord in chord.tones.reduce(0) { $0 | 1 << $1.value } }
         percussionVoice = voices.id(of: .percussion)
+        let key = configuration.key
+        let register = Performer.smoothRegister(base: configuration.keysBase)
+        scaleNotes = register.filter { key.contains(PitchClass($0)) }
+        pointer = Performer.melodyStart(scaleNotes, tonic: key.tonic)
         lastKeyHit = Array(repeating: -.infinity, count: configuration.pianoBalls + 1)
     }
 
     /// The keys' register under `smooth` voicing: two octaves from the keys' base (MIDI notes).
     public static func smoothRegister(base: Pitch) -> ClosedRange<Int> { base.midi...(base.midi + 23) }
+
+    /// The melody's first pointer: the tonic nearest the middle of the register.
+    static func melodyStart(_ notes: [Int], tonic: PitchClass) -> Int {
+        guard let middle = notes.first.map({ $0 + 6 }) else { return 0 }
+        var best = 0
+        for (index, note) in notes.enumerated() where PitchClass(note) == tonic {
+            if abs(note - middle) < abs(notes[best] - middle) || PitchClass(notes[best]) != tonic { best = index }
+        }
+        return best
+    }
+
+    /// Moves the melody by `step` scale steps (turning back at the register's edge) and returns
+    /// its note; on a strong beat the pointer then goes to the nearest tone of the chord (whose
+    /// pitch classes are `mask`), looking first the way the step went.
+    private mutating func melodyNote(step: Int, strong: Bool, mask: Int) -> Int {
+        guard !scaleNotes.isEmpty else { return configuration.keysBase.midi }
+        let count = scaleNotes.count
+        var target = pointer + step
+        if target < 0 || target >= count { target = pointer - step }
+        target = min(max(target, 0), count - 1)
+        if strong && mask & (1 << PitchClass(scaleNotes[target]).value) == 0 {
+            let direction = step < 0 ? -1 : 1
+            search: for distance in 1..<count {
+                for side in 0..<2 {
+                    let candidate = target + (side == 0 ? direction : -direction) * distance
+                    if candidate >= 0 && candidate < count && mask & (1 << PitchClass(scaleNotes[candidate]).value) != 0 {
+                        target = candidate
+                        break search
+                    }
+                }
+            }
+        }
+        pointer = target
+        return scaleNotes[target]
+    }
 
     /// The active chord.
     public var activeChord: Chord { chords[activeDegree - 1] }
@@ -172,6 +247,7 @@ public struct Performer: Sendable {
         pending = nil
         leader?.reset()
         lead(to: 1)
+        pointer = Performer.melodyStart(scaleNotes, tonic: configuration.key.tonic)
         let bass = voices[.bass]
         scheduler.schedule(NoteEvent(time: time, kind: .on, voice: .bass, note: bassNotes[0],
                                      velocity: bass.curve.velocity(forSpeed: bass.curve.loudSpeed), ball: 0, speed: 0, degree: 1),
@@ -224,9 +300,18 @@ public struct Performer: Sendable {
             var degree = activeDegree
             if let change = pending, sounding >= change.time { degree = change.degree }
             let pan = configuration.keyPans.map { $0[min(max(number, 1), $0.count) - 1] }
-            scheduler.schedule(NoteEvent(time: sounding, kind: .on, voice: .keys, note: keysNotes[degree - 1][tone - 1],
+            var note = keysNotes[degree - 1][tone - 1]
+            var played = tone
+            if let steps = configuration.melodicSteps {
+                // Strong: on the bar line or a strong beat of the meter (quantised notes land there).
+                let beat = scheduler.clock.grid.isOn ? scheduler.clock.beatInBar(at: sounding) : nil
+                let strong = beat.map { $0 == 0 || scheduler.clock.meter.strongBeats.contains($0) } ?? false
+                note = melodyNote(step: steps[min(max(number, 1), steps.count) - 1], strong: strong, mask: chordMasks[degree - 1])
+                played = 0   // a melody note: not a chord tone the scheduler re-voices at a change
+            }
+            scheduler.schedule(NoteEvent(time: sounding, kind: .on, voice: .keys, note: note,
                                          velocity: velocity, ball: hit.ball, speed: hit.speed, degree: degree,
-                                         key: number, tone: tone, hit: hit.time),
+                                         key: number, tone: played, hit: hit.time),
                                at: sounding, pan: pan)
         case .wall, .floor:
             guard let voice = percussionVoice else { return }

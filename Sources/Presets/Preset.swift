@@ -69,6 +69,8 @@ public struct Preset: Sendable, Equatable {
         /// Chord tone (1 root, 2 3rd, 3 5th, 4 7th, 5 9th) of each key, left to right; empty =
         /// one key per tone of the largest chord (`Configuration` resolves it).
         public var tones: [Int]
+        /// What a strike plays: its chord tone, or the next note of a melody.
+        public var mode = KeysMode.chord
         /// How the chord's tones are placed.
         public var voicing: Voicing
         /// Base pitch of the voicing.

@@ -142,6 +142,8 @@ public enum Settings {
                 read: { json, preset, r throws(SessionError) in
                     preset.keys.tones = try r.integerList(json, at: "keys.tones", range: 1...5, maximumCount: 5, what: "chord tone")
                 }),
+        .choice("keys.mode", \.keys.mode, default: .chord,
+                doc: "chord: each key plays its chord tone; melodic: each strike moves a melody along the scale by the key's step (left to right from −2 to +2 scale steps: 3 keys −2 +1 +2, 4 keys −2 −1 +1 +2), turning back at the edges of the two octaves from `keys.register`; a note on the bar line or a strong beat (with `time.quantize` on) goes to the nearest tone of the active chord, other notes may be passing scale tones (event log `tone` 0)"),
         .choice("keys.voicing", \.keys.voicing, default: .folded,
                 doc: "folded (the app's): root, 3rd, 5th folded into the octave from `keys.register`, 7th above the root; close: stacked from the folded root; open: root, 5th, then 3rd and 7th an octave up; smooth: each chord voiced to move the least total distance from the last (common tones stay), inside the two octaves from `keys.register`"),
         .pitch("keys.register", \.keys.register, default: 60, range: Limits.register,

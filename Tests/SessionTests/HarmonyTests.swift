@@ -157,3 +157,37 @@ import Glibc
         #expect(tonic / 300 >= 0.2, "tonic \(tonic / 300)")
     }
 }
+
+/// `keys.mode: "melodic"`: a line along the scale.
+@Suite struct MelodicKeysTests {
+    @Test("the keys' steps spread from −2 to +2, every strike moving")
+    func steps() {
+        #expect(PerformerConfiguration.melodicSteps(keys: 4) == [-2, -1, 1, 2])
+        #expect(PerformerConfiguration.melodicSteps(keys: 3) == [-2, 1, 2])
+        #expect(PerformerConfiguration.melodicSteps(keys: 5) == [-2, -1, 1, 1, 2])
+    }
+
+    @Test("melodic-minor-line over 300 s: ≥ 40 % steps of 1–2 semitones, ≤ 10 % leaps of 8+, strong beats on chord tones, every note in the scale and the register")
+    func melody() throws {
+        let preset = try bundled("melodic-minor-line")
+        let configuration = try Configuration(preset: preset, duration: 300)
+        let plan = SessionPlan(configuration: configuration)
+        let (events, _) = try simulate(preset, duration: 300)
+        let notes = HarmonyTests.keyNotes(events)
+        #expect(notes.count > 500)
+        let intervals = zip(notes, notes.dropFirst()).map { abs($0.1.note - $0.0.note) }
+        let steps = intervals.filter { (1...2).contains($0) }.count
+        let leaps = intervals.filter { $0 >= 8 }.count
+        #expect(Double(steps) >= 0.4 * Double(intervals.count), "\(steps) of \(intervals.count)")
+        #expect(Double(leaps) <= 0.1 * Double(intervals.count), "\(leaps) of \(intervals.count)")
+        let register = Performer.smoothRegister(base: preset.keys.register)
+        var strong = 0
+        for note in notes {
+            #expect(register.contains(note.note) && configuration.preset.key.contains(PitchClass(note.note)))
+            guard let beat = plan.clock.beatInBar(at: note.time), beat == 0 || plan.clock.meter.strongBeats.contains(beat) else { continue }
+            strong += 1
+            #expect(configuration.performer.chords[note.degree - 1].tones.contains(PitchClass(note.note)), "\(note.time): \(note.note)")
+        }
+        #expect(strong > 50)
+    }
+}
