@@ -113,6 +113,18 @@ public struct Preset: Sendable, Equatable {
         public var endNonChordTones = false
     }
 
+    /// The second voice: each key note doubled a diatonic third or sixth away.
+    public struct Second: Sendable, Equatable {
+        /// Whether there is a second voice.
+        public var isOn = false
+        /// Diatonic interval in scale steps' names: ±3 (a third) or ±6 (a sixth), negative = below.
+        public var interval = -3
+        /// Tone name (keys catalog).
+        public var tone = "vibraphone"
+        /// Channel volume, CC7.
+        public var level = 80
+    }
+
     /// The percussion voice (GM drums on channel 10).
     public struct Percussion: Sendable, Equatable {
         /// Whether there is a percussion voice.
@@ -245,6 +257,8 @@ public struct Preset: Sendable, Equatable {
     public var time = Time()
     /// The percussion voice.
     public var percussion = Percussion()
+    /// The second voice.
+    public var second = Second()
     /// Fixed physics timestep, seconds.
     public var timestep: Double
     /// The key's tonic as written (`key.tonic`): kept apart from the key so that a scale read or

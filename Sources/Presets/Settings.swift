@@ -176,6 +176,21 @@ public enum Settings {
         .integer("keys.dribble.velocity", \.keys.dribble.velocity, default: 40, range: 1...127,
                  doc: "a dribble softer than this velocity is dropped"),
 
+        .block("second", \.second.isOn, default: false,
+               doc: "a second voice (its own track and channel 3): every key note doubled a diatonic third or sixth away, on its own tone; always a scale tone (a key note outside the scale, from a borrowed chord, is doubled a minor third or major sixth away)"),
+        .custom("second.interval", type: "integer", defaultText: "-3", accepted: "-6, -3, 3, 6",
+                doc: "the diatonic interval: 3 a third above, -3 a third below, 6 a sixth above, -6 a sixth below (the scale's own third or sixth from each note)",
+                setDefault: { $0.second.interval = -3 },
+                read: { json, preset, r throws(SessionError) in
+                    let value = try r.integer(json, at: "second.interval", range: -6...6)
+                    guard [-6, -3, 3, 6].contains(value) else {
+                        throw r.fail("second.interval", "\(value) is not accepted; expected -6, -3, 3 or 6 (a sixth or a third, below or above)")
+                    }
+                    preset.second.interval = value
+                }),
+        .tone("second.tone", \.second.tone, default: "vibraphone", catalog: Tone.keysCatalog, lookup: { Tone.keys(named: $0) },
+              what: "second tone", doc: "General MIDI instrument of the second voice"),
+        .integer("second.level", \.second.level, default: 80, range: 0...127, doc: "second voice channel volume, MIDI CC7"),
         .integer("piano.count", \.piano.count, default: 4, range: 0...1000, accepted: "0…1000 (must fit the area)",
                  doc: "number of piano balls"),
         .number("piano.radius", \.piano.radius, unit: "m", default: 20 * s, range: 0.04...0.5, defaultText: "0.1333 (20 pt)",

@@ -54,6 +54,27 @@ public struct SessionPlan: Sendable {
         public var pianoBallsCollide: Bool
     }
 
+    /// The second voice's note for each MIDI note: the scale tone `interval` (±3 a third, ±6 a
+    /// sixth, negative below) away counted along the scale (2 or 5 scale steps); a note outside
+    /// the scale is moved a minor third (3) or major sixth (9) semitones. Kept in MIDI 0…127 by
+    /// octaves.
+    public static func secondNotes(key: Key, interval: Int) -> [Int] {
+        let scale = (0...127).filter { key.contains(PitchClass($0)) }
+        let steps = (abs(interval) - 1) * (interval < 0 ? -1 : 1)
+        return (0...127).map { note in
+            var result: Int
+            if let index = scale.firstIndex(of: note) {
+                let target = index + steps
+                result = target >= 0 && target < scale.count ? scale[target] : note + (abs(interval) == 3 ? 3 : 9) * (interval < 0 ? -1 : 1)
+            } else {
+                result = note + (abs(interval) == 3 ? 3 : 9) * (interval < 0 ? -1 : 1)
+            }
+            while result < 0 { result += 12 }
+            while result > 127 { result -= 12 }
+            return result
+        }
+    }
+
     /// Resolves a configuration (the preset with the flags applied).
     public init(configuration c: Configuration) {
         let preset = c.preset
@@ -76,6 +97,12 @@ public struct SessionPlan: Sendable {
             Voice(name: "Keys", channel: 1, tone: c.keysTone, curve: preset.keys.velocity.curve,
                   noteLength: preset.keys.noteLength, level: preset.keys.level, pan: preset.keys.pan, source: .pianoBalls),
         ]
+        if preset.second.isOn, let tone = Tone.keys(named: preset.second.tone) {
+            var second = Voice(name: "Second", channel: 2, tone: tone, curve: preset.keys.velocity.curve,
+                               noteLength: preset.keys.noteLength, level: preset.second.level, pan: .fixed(0), source: .derived)
+            second.derived = .init(from: .keys, notes: SessionPlan.secondNotes(key: preset.key, interval: preset.second.interval))
+            rows.append(second)
+        }
         var drums: PercussionPlan?
         if percussion.isOn {
             drums = PercussionPlan(bassWalls: percussion.bassWalls, walls: percussion.walls, floor: percussion.floor,

@@ -48,6 +48,8 @@ public final class TextPrinter: SessionSink {
             case .pianoBalls:
                 let tone = note.tone == 0 ? "melody" : ["root", "3rd", "5th", "7th", "9th"][min(note.tone, 5) - 1]
                 return time + Self.pad("piano \(note.ball)", 12) + "→ " + Self.pad("key \(note.key)", 7) + pitch + "  " + velocity + "  " + speed + "  " + tone + " of " + chords[note.degree - 1]
+            case .derived:
+                return time + Self.pad("second", 12) + "→ " + Self.pad("", 7) + pitch + "  " + velocity + "  " + speed + "  with the keys in " + chords[note.degree - 1]
             case .percussion:
                 let source = EventLogWriter.drumSources[min(max(note.drum, 0), EventLogWriter.drumSources.count - 1)]
                 let who = note.ball >= 0 ? (note.ball == 0 ? "bass ball" : "piano \(note.ball)") : source

@@ -191,3 +191,31 @@ import Glibc
         #expect(strong > 50)
     }
 }
+
+/// The second voice: every key note doubled a diatonic third or sixth away.
+@Suite struct SecondVoiceTests {
+    @Test("each key note sounds with a second-voice note the scale's third or sixth away, on its own channel",
+          arguments: [(-3, "Eb", "major"), (3, "F#", "dorian"), (-6, "A", "harmonicMinor"), (6, "Bb", "mixolydian")])
+    func doubled(interval: Int, tonic: String, mode: String) throws {
+        let preset = try decode(#"{"key": {"tonic": "\#(tonic)", "scale": "\#(mode)"}, "second": {"interval": \#(interval), "tone": "celesta"}}"#)
+        let configuration = try Configuration(preset: preset, duration: 20)
+        let plan = SessionPlan(configuration: configuration)
+        let key = configuration.preset.key
+        #expect(plan.voices.count == 3 && plan.voices.voices[2].channel == 2 && plan.voices.voices[2].source == .derived)
+        let (events, _) = try simulate(preset, duration: 20)
+        let ons = events.compactMap { event -> NoteEvent? in
+            if case .note(let note) = event, note.kind == .on { return note }
+            return nil
+        }
+        let keys = ons.filter { $0.voice == .keys }
+        let seconds = ons.filter { $0.voice.rawValue == 2 }
+        #expect(keys.count > 20 && seconds.count == keys.count)
+        let scale = (0...127).filter { key.contains(PitchClass($0)) }
+        for (k, s) in zip(keys, seconds) {
+            #expect(k.time == s.time && k.velocity == s.velocity)
+            #expect(key.contains(PitchClass(s.note)))
+            let steps = scale.firstIndex(of: s.note)! - scale.firstIndex(of: k.note)!
+            #expect(steps == (abs(interval) - 1) * (interval < 0 ? -1 : 1), "\(k.note) → \(s.note)")
+        }
+    }
+}

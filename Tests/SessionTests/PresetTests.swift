@@ -96,6 +96,8 @@ import Physics
         (#"{"bass": {"velocity": {"quiet": 2, "loud": 1}}}"#, "bass.velocity.loud", "greater than quiet"),
         (#"{"keys": {"tones": []}}"#, "keys.tones", "at least one"),
         (#"{"keys": {"tones": [1, 2, 3, 4, 5, 1]}}"#, "keys.tones", "at most 5"),
+        (#"{"second": {"interval": 4}}"#, "second.interval", "-6, -3, 3 or 6"),
+        (#"{"second": {"tone": "kazoo"}}"#, "second.tone", "marimba"),
         (#"{"bass": {"chords": {"5": "V9/Q"}}}"#, "bass.chords.5", "accepted"),
         (#"{"bass": {"chords": {"8": "V"}}}"#, "bass.chords.8", "1, 2, 3"),
         (#"{"bass": {"chords": {"2": "Hmaj7"}}}"#, "bass.chords.2", "chord symbol"),
