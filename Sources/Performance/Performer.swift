@@ -10,6 +10,37 @@ public enum ChordChange: String, Sendable, Hashable, CaseIterable {
     case bar
 }
 
+/// The bass's leading note before a new root.
+public enum Approach: String, Sendable, Hashable, CaseIterable {
+    /// None.
+    case off
+    /// The half step below the new root.
+    case chromaticBelow = "chromatic-below"
+    /// The half step above the new root.
+    case chromaticAbove = "chromatic-above"
+    /// The scale tone below the new root.
+    case diatonicBelow = "diatonic-below"
+    /// The scale tone above the new root.
+    case diatonicAbove = "diatonic-above"
+
+    /// The approach note to `root` in `key`.
+    public func note(to root: Int, in key: Key) -> Int {
+        switch self {
+        case .off: return root
+        case .chromaticBelow: return root - 1
+        case .chromaticAbove: return root + 1
+        case .diatonicBelow:
+            var note = root - 1
+            while note > root - 12 && !key.contains(PitchClass(note)) { note -= 1 }
+            return note
+        case .diatonicAbove:
+            var note = root + 1
+            while note < root + 12 && !key.contains(PitchClass(note)) { note += 1 }
+            return note
+        }
+    }
+}
+
 /// What a key strike plays.
 public enum KeysMode: String, Sendable, Hashable, CaseIterable {
     /// The chord tone the key stands for (the original app).
@@ -72,6 +103,8 @@ public enum KeysMode: String, Sendable, Hashable, CaseIterable {
     /// seventh chords (`Key.scaleChord`), or the chords a preset gives (`bass.chords`).
     public var chords: [Chord]
 
+    /// The bass's leading note a grid step before each new root (when the grid leaves room).
+    public var approach = Approach.off
     /// Under `melodic` keys, the scale steps (−2…+2) each key (left to right) moves the melody
     /// by; nil plays chord tones.
     public var melodicSteps: [Int]?
@@ -261,6 +294,7 @@ public struct Performer: Sendable {
         switch hit.target {
         case .degree(let degree):
             guard hit.speed >= configuration.bassMinimumSpeed, (1...7).contains(degree) else { return }
+            let previous = pending?.degree ?? activeDegree
             // Under `smooth`, the new chord is voiced from the one it follows (the waiting one, if any).
             if degree != (pending?.degree ?? activeDegree) { lead(to: degree) }
             let velocity = curves[VoiceID.bass.rawValue].velocity(forSpeed: hit.speed)
@@ -277,6 +311,21 @@ public struct Performer: Sendable {
             } else {
                 pending = (degree, change)
                 sounding = change
+            }
+            if configuration.approach != .off && degree != previous && scheduler.clock.grid.isOn {
+                // A leading note one grid line before the new root, when that line is not before the hit.
+                // It replaces the approach of a change this hit overrides (same line); it is left out
+                // where a root could sound (a beat line for beat changes, a bar line for bar changes).
+                let before = scheduler.place(sounding - scheduler.clock.stepSeconds)
+                let line = scheduler.clock.beatInBar(at: before)
+                let rootsLine = configuration.chordChange == .beat ? line != nil : line == 0
+                if before < sounding && before >= hit.time && !rootsLine {
+                    let note = configuration.approach.note(to: bassNotes[degree - 1], in: configuration.key)
+                    scheduler.schedule(NoteEvent(time: before, kind: .on, voice: .bass, note: min(max(note, 0), 127), velocity: velocity,
+                                                 ball: hit.ball, speed: hit.speed, degree: degreeAt(before),
+                                                 tone: NoteEvent.leadingTone, hit: hit.time),
+                                       at: before, replacesVoice: true)
+                }
             }
             scheduler.schedule(NoteEvent(time: sounding, kind: .on, voice: .bass, note: bassNotes[degree - 1], velocity: velocity,
                                          ball: hit.ball, speed: hit.speed, degree: degree, hit: hit.time),

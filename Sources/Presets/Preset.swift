@@ -58,6 +58,8 @@ public struct Preset: Sendable, Equatable {
         public var pan = 0.0
         /// Channel volume, MIDI CC7 0…127.
         public var level = 72
+        /// The leading note before a new root.
+        public var approach = Approach.off
         /// The tonic bouncer's radius is `bouncerRadius` × this (1 = all alike).
         public var home = 1.0
         /// Chords given to bouncers, by degree 1…7 (the others play the scale's seventh chord).

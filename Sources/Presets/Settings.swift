@@ -108,6 +108,8 @@ public enum Settings {
 
         .list("bass.bouncers", \.bass.bouncers, default: Array(1...7), range: 1...7, maximumCount: 7, what: "scale degree",
               type: "array of degrees", accepted: "1–7 distinct, at least one", doc: "which bouncers are switched on"),
+        .choice("bass.approach", \.bass.approach, default: .off,
+                doc: "a leading note in the bass one grid line before a new root (the half step or the scale tone below or above it), when `time.quantize` puts the root on a later line than the hit (chord changes on the beat or the bar) and that line is not before the hit; the event log marks it `\"leading\":true`"),
         .number("bass.home", \.bass.home, default: 1, range: 1...3,
                 doc: "the tonic's bouncer is this many times larger than the others (`bass.bouncerRadius`), so the ball comes home more often"),
         .number("bass.radius", \.bass.radius, unit: "m", default: 33 * s, range: 0.05...0.6, defaultText: "0.22 (33 pt)",

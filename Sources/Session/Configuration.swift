@@ -88,6 +88,7 @@ public struct Configuration: Sendable {
         performer = PerformerConfiguration(
             key: preset.key, bassBase: preset.bass.register, keysBase: preset.keys.register, voicing: preset.keys.voicing,
             bassMinimumSpeed: 0, keysMinimumSpeed: preset.keys.minimumSpeed, chords: chords)
+        performer.approach = preset.bass.approach
         if preset.keys.mode == .melodic { performer.melodicSteps = PerformerConfiguration.melodicSteps(keys: preset.keys.tones.count) }
         // Every note must be a valid MIDI note.
         let probe = performer

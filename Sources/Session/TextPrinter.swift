@@ -43,7 +43,7 @@ public final class TextPrinter: SessionSink {
             let speed = Self.pad(Format.fixed(note.speed, decimals: 2), 6, right: true) + " m/s"
             switch voices[note.voice].source {
             case .bassBall:
-                let what = note.ball == 0 && note.speed == 0 ? "start" : "bass ball"
+                let what = note.tone == NoteEvent.leadingTone ? "leading" : note.ball == 0 && note.speed == 0 ? "start" : "bass ball"
                 return time + Self.pad(what, 12) + "→ " + Self.pad(numerals[note.degree - 1], 7) + pitch + "  " + velocity + "  " + speed + "  " + chords[note.degree - 1]
             case .pianoBalls:
                 let tone = note.tone == 0 ? "melody" : ["root", "3rd", "5th", "7th", "9th"][min(note.tone, 5) - 1]

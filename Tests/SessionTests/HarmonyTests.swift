@@ -219,3 +219,49 @@ import Glibc
         }
     }
 }
+
+/// Leading notes: an approach in the bass a grid step before a new root.
+@Suite struct LeadingNoteTests {
+    static func bass(_ events: [SessionEvent]) -> [NoteEvent] {
+        events.compactMap { event in
+            if case .note(let note) = event, note.kind == .on, note.voice == .bass { return note }
+            return nil
+        }
+    }
+
+    @Test("each leading note sounds one grid line before a new root, never before its hit, the way asked",
+          arguments: ["chromatic-below", "chromatic-above", "diatonic-below", "diatonic-above"])
+    func approaches(kind: String) throws {
+        let preset = try decode(#"{"key": {"tonic": "D", "scale": "dorian"}, "time": {"quantize": "1/8", "chordChange": "bar"}, "bass": {"approach": "\#(kind)"}}"#)
+        let configuration = try Configuration(preset: preset, duration: 120)
+        let key = configuration.preset.key
+        let step = SessionPlan(configuration: configuration).clock.stepSeconds
+        let notes = Self.bass(try simulate(preset, duration: 120).events)
+        let leading = notes.indices.filter { notes[$0].tone == NoteEvent.leadingTone }
+        #expect(leading.count >= 3)
+        var matched = 0
+        defer { #expect(matched >= 3) }
+        for index in leading {
+            let lead = notes[index]
+            let root = notes[index + 1]
+            #expect(root.tone != NoteEvent.leadingTone && root.degree != lead.degree)
+            #expect(abs(root.time - step - lead.time) < 1e-9 && lead.time >= lead.hit)
+            // A hit after the leading note sounded may still change the chord on the line: the
+            // approach was to the root chosen when it sounded.
+            guard root.hit == lead.hit else { continue }
+            matched += 1
+            switch kind {
+            case "chromatic-below": #expect(lead.note == root.note - 1)
+            case "chromatic-above": #expect(lead.note == root.note + 1)
+            case "diatonic-below": #expect(lead.note < root.note && root.note - lead.note <= 2 && key.contains(PitchClass(lead.note)))
+            default: #expect(lead.note > root.note && lead.note - root.note <= 2 && key.contains(PitchClass(lead.note)))
+            }
+        }
+    }
+
+    @Test("no leading notes without a grid: the root sounds at the hit")
+    func noRoomWithoutGrid() throws {
+        let preset = try decode(#"{"bass": {"approach": "chromatic-below"}}"#)
+        #expect(Self.bass(try simulate(preset, duration: 60).events).allSatisfy { $0.tone != NoteEvent.leadingTone })
+    }
+}
