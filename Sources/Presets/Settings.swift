@@ -179,7 +179,7 @@ public enum Settings {
                  doc: "a dribble softer than this velocity is dropped"),
 
         .block("second", \.second.isOn, default: false,
-               doc: "a second voice (its own track and channel 3): every key note doubled a diatonic third or sixth away, on its own tone; always a scale tone (a key note outside the scale, from a borrowed chord, is doubled a minor third or major sixth away)"),
+               doc: "a second voice (its own track and channel 3): every key note doubled a diatonic third or sixth away (counted on the seven-degree parent scale; a degree a pentatonic or blues scale lacks moves on to the next scale tone further away), on its own tone; always a scale tone (a key note outside the scale, from a borrowed chord, is doubled a minor third or major sixth away)"),
         .custom("second.interval", type: "integer", defaultText: "-3", accepted: "-6, -3, 3, 6",
                 doc: "the diatonic interval: 3 a third above, -3 a third below, 6 a sixth above, -6 a sixth below (the scale's own third or sixth from each note)",
                 setDefault: { $0.second.interval = -3 },

@@ -54,20 +54,22 @@ public struct SessionPlan: Sendable {
         public var pianoBallsCollide: Bool
     }
 
-    /// The second voice's note for each MIDI note: the scale tone `interval` (±3 a third, ±6 a
-    /// sixth, negative below) away counted along the scale (2 or 5 scale steps); a note outside
-    /// the scale is moved a minor third (3) or major sixth (9) semitones. Kept in MIDI 0…127 by
-    /// octaves.
+    /// The second voice's note for each MIDI note: the diatonic third (±3: two degrees) or
+    /// sixth (±6: five degrees) away, negative below, counted along the seven-degree scale the
+    /// key's scale is drawn from; where that degree is not played (pentatonic, blues) the next
+    /// scale tone further away. A note outside the scale is moved a minor third (3) or major
+    /// sixth (9) semitones. Kept in MIDI 0…127 by octaves.
     public static func secondNotes(key: Key, interval: Int) -> [Int] {
-        let scale = (0...127).filter { key.contains(PitchClass($0)) }
-        let steps = (abs(interval) - 1) * (interval < 0 ? -1 : 1)
+        let parent = (0...127).filter { note in key.scale.steps.contains(key.tonic.semitones(upTo: PitchClass(note))) }
+        let direction = interval < 0 ? -1 : 1
+        let degrees = (abs(interval) - 1) * direction
         return (0...127).map { note in
-            var result: Int
-            if let index = scale.firstIndex(of: note) {
-                let target = index + steps
-                result = target >= 0 && target < scale.count ? scale[target] : note + (abs(interval) == 3 ? 3 : 9) * (interval < 0 ? -1 : 1)
-            } else {
-                result = note + (abs(interval) == 3 ? 3 : 9) * (interval < 0 ? -1 : 1)
+            // Worked out in the octave from C4 and moved back, so the edges of the MIDI range behave alike.
+            let shift = 60 + note % 12 - note
+            var result = note + (abs(interval) == 3 ? 3 : 9) * direction
+            if key.contains(PitchClass(note)), let index = parent.firstIndex(of: note + shift) {
+                result = parent[index + degrees] - shift
+                while !key.contains(PitchClass(result)) { result += direction }
             }
             while result < 0 { result += 12 }
             while result > 127 { result -= 12 }

@@ -218,6 +218,20 @@ import Glibc
             #expect(steps == (abs(interval) - 1) * (interval < 0 ? -1 : 1), "\(k.note) → \(s.note)")
         }
     }
+
+    @Test("in a pentatonic scale the third and sixth are counted on the parent scale, then moved to a scale tone")
+    func pentatonic() {
+        let g = Key(tonic: PitchClass(7), scale: .majorPentatonic)   // G A B D E
+        let sixthBelow = SessionPlan.secondNotes(key: g, interval: -6)
+        let thirdBelow = SessionPlan.secondNotes(key: g, interval: -3)
+        #expect(sixthBelow[74] == 64)   // D5 → F♯4 is not in the scale → E4
+        #expect(thirdBelow[74] == 71)   // D5 → B4
+        #expect(thirdBelow[67] == 64)   // G4 → E4
+        for note in 0...127 where g.contains(PitchClass(note)) {
+            #expect(g.contains(PitchClass(sixthBelow[note])) && g.contains(PitchClass(thirdBelow[note])))
+            #expect(sixthBelow[note] < note && thirdBelow[note] < note || note < 12)
+        }
+    }
 }
 
 /// Leading notes: an approach in the bass a grid step before a new root.
