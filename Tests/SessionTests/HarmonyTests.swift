@@ -279,3 +279,34 @@ import Glibc
         #expect(Self.bass(try simulate(preset, duration: 60).events).allSatisfy { $0.tone != NoteEvent.leadingTone })
     }
 }
+
+/// Smooth voicing on a real session's chord sequence.
+@Suite struct SessionVoicingTests {
+    @Test("on fifths-home's 300 s chord sequence, smooth voicing moves less than folded and stays in its register")
+    func smoothMovesLess() throws {
+        let preset = try bundled("fifths-home")
+        let configuration = try Configuration(preset: preset, duration: 300)
+        let chords = configuration.performer.chords
+        let hits = TonalHomeTests.bassHits(try simulate(preset, duration: 300).events)
+        var degrees: [Int] = []
+        for hit in hits where degrees.last != hit.degree { degrees.append(hit.degree) }
+        #expect(degrees.count > 50)
+        let register = Performer.smoothRegister(base: preset.keys.register)
+        var leader = VoiceLeader(register: register)
+        var smooth: [[Int]] = []
+        var folded: [[Int]] = []
+        for degree in degrees {
+            smooth.append(leader.voice(chords[degree - 1]).map(\.midi))
+            folded.append(Voicing.folded.pitches(of: chords[degree - 1], base: preset.keys.register).map(\.midi))
+        }
+        func mean(_ voicings: [[Int]]) -> Double {
+            let moves = zip(voicings, voicings.dropFirst()).map { VoiceLeader.movement(from: $0.0.sorted(), to: $0.1.sorted()) }
+            return Double(moves.reduce(0, +)) / Double(moves.count)
+        }
+        let smoothMean = mean(smooth)
+        let foldedMean = mean(folded)
+        print("fifths-home, \(degrees.count) chords: mean movement smooth \(smoothMean), folded \(foldedMean) semitones")
+        #expect(smoothMean < foldedMean)
+        #expect(smooth.allSatisfy { $0.allSatisfy { register.contains($0) } })
+    }
+}
