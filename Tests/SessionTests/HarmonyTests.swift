@@ -37,6 +37,11 @@ import Glibc
                 #expect(chords[note.degree - 1].tones.contains(pitchClass), "\(key): \(note.note) is not in \(chords[note.degree - 1])")
                 #expect(key.contains(pitchClass), "\(key): \(note.note) is not in the scale")
             }
+            // The bass plays the chord roots, all in the scale.
+            for event in events {
+                guard case .note(let note) = event, note.kind == .on, note.voice == .bass else { continue }
+                #expect(key.contains(PitchClass(note.note)) && note.tone != NoteEvent.leadingTone, "\(key): bass \(note.note)")
+            }
         }
     }
 
