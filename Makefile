@@ -10,7 +10,10 @@ DURATION ?= 60
 
 # Debian packages: C libraries, the General MIDI SoundFonts, the LADSPA delay, sox and the
 # fluidsynth command (audio checks and benchmarks), valgrind (leak test), procps (pgrep in the signal tests).
-DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb-soundfont cmt sox fluidsynth valgrind time procps
+# libsndfile1-dev and libebur128-dev: writing WAV/FLAC/Ogg and measuring loudness (mix and master);
+# ffmpeg: the independent loudness meter of the mix tests.
+DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb-soundfont cmt sox fluidsynth valgrind time procps \
+  libsndfile1-dev libebur128-dev ffmpeg
 # Python's mido is the independent MIDI reader the end-to-end tests compare against.
 PYTHON_PACKAGES := mido
 

@@ -19,6 +19,9 @@ let package = Package(
         // System libraries from Debian (libchipmunk-dev, libfluidsynth-dev).
         .systemLibrary(name: "CChipmunk", path: "Sources/CChipmunk"),
         .systemLibrary(name: "CFluidSynth", path: "Sources/CFluidSynth"),
+        // libsndfile1-dev (WAV/FLAC/Ogg writing at 16/24/32f bits) and libebur128-dev (EBU R128 loudness).
+        .systemLibrary(name: "CSndfile", path: "Sources/CSndfile"),
+        .systemLibrary(name: "CEBUR128", path: "Sources/CEBUR128"),
 
         .target(name: "Theory"),
         // Runtime exclusivity checks cost a fifth of all instructions in the stepping loop
@@ -30,11 +33,15 @@ let package = Package(
         .target(name: "FileOutput", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "MIDIFile", dependencies: ["FileOutput"]),
         // `clumsy analyze`: key, chords and statistics of any Standard MIDI File.
-        .target(name: "Analysis", dependencies: ["Theory", "MIDIFile"]),
-        .target(name: "Sound", dependencies: ["CFluidSynth", "FileOutput"]),
+        .target(name: "Analysis", dependencies: ["Theory", "MIDIFile", "Presets"]),
+        .target(name: "Sound", dependencies: ["CFluidSynth", "CSndfile", "CEBUR128", "FileOutput"], swiftSettings: uncheckedExclusivityInRelease),
         // The preset format, strict JSON, the settings table, validation and the bundled library.
         .target(name: "Presets", dependencies: ["Theory", "Performance", "FileOutput"]),
-        .target(name: "Session", dependencies: ["Theory", "Physics", "Performance", "Presets", "MIDIFile", "Sound", "FileOutput"],
+        // The engine: the resolved session plan, the fixed-step loop and the session's rules.
+        .target(name: "Engine", dependencies: ["Theory", "Physics", "Performance", "Presets"],
+                swiftSettings: uncheckedExclusivityInRelease),
+        // The outputs (sinks: MIDI file, event log, sound, text) and the runner that wires a plan to them.
+        .target(name: "Session", dependencies: ["Theory", "Physics", "Performance", "Presets", "Engine", "MIDIFile", "Sound", "FileOutput"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // What only tests use: the preset fuzzer and the JSON writer.
         .target(name: "TestSupport", dependencies: ["Presets", "Session"]),

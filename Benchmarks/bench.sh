@@ -172,6 +172,7 @@ FS_BASE=("$FLUIDSYNTH" -ni -F out.wav -r 44100 -C 0)
 "$CLUMSY" run default --duration "$AUDIO" --audio prep.wav --midi session-fx.mid --quiet
 measure dry "$AUDIO_REPS" -- "$CLUMSY" run default --duration "$AUDIO" --audio x.wav --dry
 DRY_SECONDS=$(fmt 1 "$(soxi -D x.wav)")
+measure dryraw "$AUDIO_REPS" -- "$CLUMSY" run default --duration "$AUDIO" --audio x.wav --dry --loudness off
 measure fsdry "$AUDIO_REPS" -- "${FS_BASE[@]}" -R 0 "$SOUNDFONT" session-dry.mid
 FS_SECONDS=$(fmt 1 "$(soxi -D out.wav)")
 measure fx "$AUDIO_REPS" -- "$CLUMSY" run default --duration "$AUDIO" --audio x.wav
@@ -184,7 +185,11 @@ row "2a Audio, dry: ${AUDIO} s of \`default\`" \
     "\`$(cmd dry)\`" "$(seconds dry "$AUDIO")" \
     "\`$(cmd fsdry)\` on the MIDI of that session (\`clumsy run default --duration $AUDIO --dry --audio … --midi session-dry.mid\`)" \
     "$(seconds fsdry "$AUDIO")" \
-    "Clumsy takes $(fmt 2 "$(calc "$DRY / $FSDRY")")× fluidsynth's time (CPU $(fmt 2 "$(calc "$(cpu dry) / $(cpu fsdry)")")×; WAV ${DRY_SECONDS} s vs ${FS_SECONDS} s)" "—"
+    "Clumsy takes $(fmt 2 "$(calc "$DRY / $FSDRY")")× fluidsynth's time (CPU $(fmt 2 "$(calc "$(cpu dry) / $(cpu fsdry)")")×; WAV ${DRY_SECONDS} s vs ${FS_SECONDS} s; one synth per voice on $(nproc) cores, then loudness and true-peak mastering)" "≤ 0.7×"
+row "2a' the same without mastering" \
+    "\`$(cmd dryraw)\`" "$(seconds dryraw "$AUDIO")" \
+    "fluidsynth, row 2a" "$(fmt 2 "$FSDRY") s" \
+    "Clumsy takes $(fmt 2 "$(calc "$(wall dryraw) / $FSDRY")")× fluidsynth's time (CPU $(fmt 2 "$(calc "$(cpu dryraw) / $(cpu fsdry)")")×): mastering costs $(fmt 2 "$(calc "$DRY - $(wall dryraw)")") s" "—"
 FX=$(wall fx) FSFX=$(wall fsfx)
 row "2b Audio, effects on (preset's delay + reverb)" \
     "\`$(cmd fx)\`" "$(seconds fx "$AUDIO")" \

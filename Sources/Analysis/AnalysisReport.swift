@@ -1,22 +1,10 @@
 import Theory
+import Presets
 
 /// Writes a `MIDIAnalysis` as text for people (unicode spelling) or JSON for programs (ASCII spelling).
 public enum AnalysisReport {
     /// Seconds with `decimals` decimals, C locale.
-    static func fixed(_ value: Double, _ decimals: Int) -> String {
-        guard value.isFinite else { return "0" }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let rounded = (abs(value) * scale).rounded()
-        let whole = Int(rounded / scale)
-        let fraction = Int(rounded - Double(whole) * scale)
-        var text = (value < 0 && rounded > 0 ? "-" : "") + String(whole)
-        if decimals > 0 {
-            let digits = String(fraction)
-            text += "." + String(repeating: "0", count: decimals - digits.count) + digits
-        }
-        return text
-    }
+    static func fixed(_ value: Double, _ decimals: Int) -> String { Format.fixed(value, decimals: decimals) }
 
     static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
         let gap = String(repeating: " ", count: max(0, width - text.count))
@@ -114,26 +102,7 @@ public enum AnalysisReport {
     }
 
     /// A JSON string literal (escapes quotes, backslashes and control characters).
-    static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    static func quote(_ text: String) -> String { Format.jsonString(text) }
 }
 
 extension String {

@@ -82,19 +82,8 @@ public struct PerformerConfiguration: Sendable, Hashable {
     public var chordChange: ChordChange
     /// End ringing key notes that are not tones of the new chord when the chord changes.
     public var endsNonChordTones: Bool
-    /// What a key strike plays.
-public enum KeysMode: String, Sendable, Hashable, CaseIterable {
-    /// The chord tone the key stands for (the original app).
-    case chord
-    /// A melody: each strike moves a scale-degree pointer by the key's step (−2…+2 scale steps);
-    /// notes on strong beats are chord tones, others may be passing scale tones.
-    case melodic
-}
-
-/// The keys' dribble gate, or nil for none.
+    /// The keys' dribble gate, or nil for none.
     public var dribble: DribbleGate?
-    /// CC10 value for each key's notes (left to right), or nil to leave the keys' pan alone.
-    public var keyPans: [Int]?
     /// Drums.
     public var percussion: PercussionPlan
     /// Number of piano balls (for per-ball state).
@@ -127,7 +116,7 @@ public enum KeysMode: String, Sendable, Hashable, CaseIterable {
     public init(key: Key, bassBase: Pitch, keysBase: Pitch, voicing: Voicing,
                 bassMinimumSpeed: Double, keysMinimumSpeed: Double,
                 chordChange: ChordChange = .hit, endsNonChordTones: Bool = false, dribble: DribbleGate? = nil,
-                keyPans: [Int]? = nil, percussion: PercussionPlan = PercussionPlan(), pianoBalls: Int = 4,
+                percussion: PercussionPlan = PercussionPlan(), pianoBalls: Int = 4,
                 chords: [Chord]? = nil) {
         self.key = key
         self.bassBase = bassBase
@@ -138,7 +127,6 @@ public enum KeysMode: String, Sendable, Hashable, CaseIterable {
         self.chordChange = chordChange
         self.endsNonChordTones = endsNonChordTones
         self.dribble = dribble
-        self.keyPans = keyPans
         self.percussion = percussion
         self.pianoBalls = pianoBalls
         self.chords = chords ?? ScaleDegree.all.map { key.scaleChord(on: $0, toneCount: 4) }
@@ -348,7 +336,6 @@ public struct Performer: Sendable {
             let sounding = scheduler.place(hit.time)
             var degree = activeDegree
             if let change = pending, sounding >= change.time { degree = change.degree }
-            let pan = configuration.keyPans.map { $0[min(max(number, 1), $0.count) - 1] }
             var note = keysNotes[degree - 1][tone - 1]
             var played = tone
             if let steps = configuration.melodicSteps {
@@ -361,7 +348,7 @@ public struct Performer: Sendable {
             scheduler.schedule(NoteEvent(time: sounding, kind: .on, voice: .keys, note: note,
                                          velocity: velocity, ball: hit.ball, speed: hit.speed, degree: degree,
                                          key: number, tone: played, hit: hit.time),
-                               at: sounding, pan: pan)
+                               at: sounding)
         case .wall, .floor:
             guard let voice = percussionVoice else { return }
             let isBass = hit.ball == 0

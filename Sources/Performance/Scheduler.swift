@@ -24,7 +24,7 @@ public struct Scheduler: Sendable {
         var sequence: Int
         var event: NoteEvent
         var token: Int
-        /// For `.on`: the CC10 value to send first (-1: none). For `.chord`: the chord's pitch classes as a bit mask.
+        /// For `.chord`: the chord's pitch classes as a bit mask.
         var extra: Int
     }
 
@@ -37,7 +37,6 @@ public struct Scheduler: Sendable {
     private var queue: [Entry] = []        // sorted by (time, kind, sequence); delivered up to `head`
     private var head = 0
     private var sounding: [Sounding] = []
-    private var pans: [Int]
     private let noteLengths: [Double]
     private let derived: [(voice: VoiceID, derivation: Voice.Derivation)]   // derived voices
     private var sequence = 0
@@ -48,7 +47,6 @@ public struct Scheduler: Sendable {
         self.voices = voices
         self.clock = clock
         self.feel = feel
-        pans = voices.voices.map(\.openingPan)
         noteLengths = voices.voices.map(\.noteLength)
         derived = voices.ids.compactMap { id in voices[id].derived.map { (id, $0) } }
         queue.reserveCapacity(1024)
@@ -64,10 +62,9 @@ public struct Scheduler: Sendable {
     public func place(_ time: Double) -> Double { clock.place(time) }
 
     /// Queues a note: it sounds at `sounding` (from `place`, or a beat line), which is never
-    /// before `note.hit`. `note.velocity` is the velocity before the floor and accents. `pan`
-    /// is the CC10 value to set first, or nil. `replacesVoice`: drop any other note of the voice
+    /// before `note.hit`. `note.velocity` is the velocity before the floor and accents. `replacesVoice`: drop any other note of the voice
     /// queued for the same time (the bass, when a later hit asks for another chord on the same line).
-    public mutating func schedule(_ note: NoteEvent, at sounding: Double, pan: Int? = nil, replacesVoice: Bool = false) {
+    public mutating func schedule(_ note: NoteEvent, at sounding: Double, replacesVoice: Bool = false) {
         precondition(sounding >= note.hit, "a note may not sound before its hit")
         var event = note
         event.time = sounding
@@ -86,14 +83,14 @@ public struct Scheduler: Sendable {
                     if replacesVoice {
                         queue.remove(at: index)
                     } else if other.event.note == event.note {
-                        if event.velocity > other.event.velocity { queue[index].event = event; queue[index].extra = pan ?? -1 }
+                        if event.velocity > other.event.velocity { queue[index].event = event }
                         return
                     }
                 }
                 index -= 1
             }
         }
-        insert(Entry(time: sounding, kind: .on, sequence: 0, event: event, token: 0, extra: pan ?? -1))
+        insert(Entry(time: sounding, kind: .on, sequence: 0, event: event, token: 0, extra: -1))
     }
 
     /// At `time`, ends every sounding note of `voice` whose pitch class is not in `pitchClasses`
@@ -215,18 +212,14 @@ public struct Scheduler: Sendable {
         }
     }
 
-    /// Sounds a note-on entry: ends the same pitch of the voice if it rings, sets the pan, and
-    /// queues the note-off.
+    /// Sounds a note-on entry: ends the same pitch of the voice if it rings and queues the
+    /// note-off.
     private mutating func sound(_ entry: Entry, into events: inout [NoteEvent]) {
         let note = entry.event
         // A pitch struck again while sounding is ended first, never doubled.
         if let index = sounding.firstIndex(where: { $0.voice == note.voice && $0.note == note.note }) {
             sounding.remove(at: index)
             append(NoteEvent(time: note.time, kind: .off, voice: note.voice, note: note.note, velocity: 0, degree: note.degree), into: &events)
-        }
-        if entry.extra >= 0 && pans[note.voice.rawValue] != entry.extra {
-            pans[note.voice.rawValue] = entry.extra
-            append(NoteEvent(time: note.time, kind: .control, voice: note.voice, note: 10, velocity: entry.extra, degree: note.degree), into: &events)
         }
         append(note, into: &events)
         sequence += 1

@@ -32,14 +32,32 @@ public struct Voice: Sendable, Hashable {
     public enum Pan: Sendable, Hashable {
         /// A fixed place, −1 (left) … 0 (centre) … 1 (right).
         case fixed(Double)
-        /// Each note placed by the position of what was struck (the keys, left to right).
+        /// Each note placed by the position of what was struck (the keys, left to right): the
+        /// voice plays on one channel per pan zone (see `Voice.spread`).
         case position
+    }
+
+    /// One MIDI channel of a voice and its place: a voice spread by position owns one channel
+    /// per pan zone, each with a fixed pan, so a note never moves the pan of one still ringing.
+    public struct Channel: Sendable, Hashable {
+        /// MIDI channel, 0-based.
+        public var channel: Int
+        /// CC10 pan (and CC8 balance) value 0…127, 64 = centre.
+        public var pan: Int
+        /// A channel at `pan`.
+        public init(channel: Int, pan: Int) {
+            self.channel = channel
+            self.pan = pan
+        }
     }
 
     /// The name: the MIDI track name ("Bass"); in lower case, the event log's `voice`.
     public var name: String
-    /// MIDI channel, 0-based (0 = MIDI channel 1; 9 = channel 10, the GM drum kit).
-    public var channel: Int
+    /// MIDI channels, 0-based (0 = MIDI channel 1; 9 = channel 10, the GM drum kit), each with its
+    /// pan: one for a fixed pan, one per pan zone for `.position` (left to right).
+    public var channels: [Channel]
+    /// For a voice with several channels: the index into `channels` of key 1…K's notes (`keyZones[k - 1]`).
+    public var keyZones: [Int] = []
     /// Bank and program.
     public var tone: Tone
     /// Velocity from impact speed, m/s.
@@ -75,7 +93,7 @@ public struct Voice: Sendable, Hashable {
     public init(name: String, channel: Int, tone: Tone, curve: VelocityCurve, noteLength: Double,
                 level: Int = 100, pan: Pan = .fixed(0), source: Source) {
         self.name = name
-        self.channel = channel
+        self.channels = [Channel(channel: channel, pan: Self.openingPan(pan))]
         self.tone = tone
         self.curve = curve
         self.noteLength = noteLength
@@ -93,11 +111,42 @@ public struct Voice: Sendable, Hashable {
         return min(127, max(0, Int(value.rounded())))
     }
 
-    /// The CC10 value the voice opens with (a `.position` voice starts in the centre).
-    public var openingPan: Int {
-        if case .fixed(let pan) = pan { return Self.panController(pan) }
+    /// The CC10 value of a pan setting (a `.position` voice not yet spread is centred).
+    static func openingPan(_ pan: Pan) -> Int {
+        if case .fixed(let pan) = pan { return panController(pan) }
         return 64
     }
+
+    /// The voice's first channel (its only one unless spread by position).
+    public var channel: Int { channels[0].channel }
+
+    /// The index into `channels` of the notes of key `key` (1-based; 0 = not a key: the first channel).
+    public func channelIndex(forKey key: Int) -> Int {
+        guard channels.count > 1, key >= 1, !keyZones.isEmpty else { return 0 }
+        return keyZones[min(key, keyZones.count) - 1]
+    }
+
+    /// Outermost pan of a voice spread by position: the zones sit evenly from −`spreadWidth`
+    /// (left) to +`spreadWidth` (right). Not ±1: a stereo sample pushed fully to one side
+    /// loses its width, and 0.8 keeps `default`'s L/R correlation near 0.75.
+    public static let spreadWidth = 0.8
+
+    /// Spreads a `.position` voice over `channels` (one pan zone each, left to right): key k of
+    /// `keyCount` plays in zone ⌊(k − 1) × zones / keyCount⌋. With fewer keys than channels,
+    /// one zone per key. A fixed-pan voice is left as it is.
+    public mutating func spread(over channels: [Int], keyCount: Int) {
+        guard case .position = pan, !channels.isEmpty else { return }
+        let keys = max(1, keyCount)
+        let zones = min(keys, channels.count)
+        self.channels = (0..<zones).map { zone in
+            let place = zones == 1 ? 0 : -Self.spreadWidth + 2 * Self.spreadWidth * Double(zone) / Double(zones - 1)
+            return Channel(channel: channels[zone], pan: Self.panController(place))
+        }
+        keyZones = (1...keys).map { key in min(zones - 1, (key - 1) * zones / keys) }
+    }
+
+    /// True when every channel of the voice is panned to the centre (CC10 64).
+    public var isCentred: Bool { channels.allSatisfy { $0.pan == 64 } }
 }
 
 /// The session's voices, in table order (the MIDI file's track order).

@@ -202,6 +202,12 @@ public struct Preset: Sendable, Equatable {
         public var soundFont: String?
         /// Master gain of the synthesizer.
         public var gain = 0.0
+        /// Integrated loudness of an audio render, LUFS, or nil to write the synthesizers' level.
+        public var loudness: Double? = -16
+        /// True-peak ceiling of an audio render, dBTP (with the loudness on).
+        public var truePeak = -1.0
+        /// Sample format of WAV and FLAC renders.
+        public var bitDepth = BitDepth.twentyFour
         /// Whether the low-pass filter is on.
         public var isFilterOn = false
         /// The filter's values (kept while off).
@@ -241,6 +247,16 @@ public struct Preset: Sendable, Equatable {
                 if let newValue { reverbValues = Reverb(level: newValue.level, room: newValue.room) }
             }
         }
+    }
+
+    /// Sample formats of WAV and FLAC renders.
+    public enum BitDepth: String, Sendable, Hashable, CaseIterable {
+        /// 16-bit integers, TPDF-dithered.
+        case sixteen = "16"
+        /// 24-bit integers.
+        case twentyFour = "24"
+        /// 32-bit floats (WAV only).
+        case float = "32f"
     }
 
     /// Short name (the file's stem for files).
@@ -400,11 +416,11 @@ public struct Preset: Sendable, Equatable {
 
     /// This preset with the flags of `clumsy run` applied: `flags` maps a flag name (without
     /// dashes) to its text. Each value is checked against its setting's range here, once;
-    /// `dry` switches every effect block off. Errors are usage errors naming the flag.
+    /// `dry` switches every effect block (`sound.filter`, `sound.delay`, `sound.reverb`) off. Errors are usage errors naming the flag.
     public func applying(flags: [String: String], dry: Bool = false) throws(SessionError) -> Preset {
         var preset = self
         if dry {
-            let conflicting = Settings.flagged.filter { flags[$0.flag!] != nil && Settings.block(of: $0) != nil }
+            let conflicting = Settings.flagged.filter { flags[$0.flag!] != nil && Settings.block(of: $0).map(Self.isEffect) == true }
             guard conflicting.isEmpty else {
                 throw .usage("--dry switches every effect off; it cannot be combined with \(conflicting.map(\.flagName).joined(separator: ", "))")
             }
@@ -431,8 +447,12 @@ public struct Preset: Sendable, Equatable {
             try setting.parse(text, &preset)
         }
         if dry {
-            for block in Settings.all where block.isSwitch { block.switchTo(&preset, false) }
+            for block in Settings.all where block.isSwitch && Self.isEffect(block) { block.switchTo(&preset, false) }
         }
         return preset
     }
+
+    /// True for the effect blocks `--dry` switches off (filter, delay, reverb: the `sound.`
+    /// blocks); the second voice, the drums and the dribble gate are parts of the music, not effects.
+    static func isEffect(_ block: Setting) -> Bool { block.path.hasPrefix("sound.") }
 }

@@ -125,8 +125,8 @@ public enum Settings {
                       unit: "× speed", default: (0, 1, 0.5),
                       quietDoc: "impact speed giving velocity 1, as a **fraction of the bass speed** (1 = a head-on hit)") + [
         .number("bass.pan", \.bass.pan, default: 0, range: -1...1, doc: "bass pan: −1 left, 0 centre, 1 right (MIDI CC10 and the sound)"),
-        .integer("bass.level", \.bass.level, default: 72, range: 0...127,
-                 doc: "bass channel volume, MIDI CC7 (72 lets the keys' stereo spread be heard)"),
+        .integer("bass.level", \.bass.level, default: 78, range: 0...127,
+                 doc: "bass channel volume, MIDI CC7 (78, −8.5 dB, puts the keys about 2 LU above the bass on `default`)"),
         .custom("bass.chords", type: "object", defaultText: "`{}` (every bouncer plays its degree's seventh chord)",
                 accepted: "keys \"1\"–\"7\" (degrees); values: \"triad\", \"seventh\", \"ninth\" (the degree's own chord), a Roman numeral in the key (\"V/V\", \"♭VII\", \"iv\", \"ii7\", \"V7/vi\"), a chord symbol (\"B♭7\", \"Fm6\", \"Dsus4\"), or intervals above the degree's root (`[0, 4, 7, 10]` or \"0 4 7 10\", 2–5 tones)",
                 doc: "the chord each bouncer plays; the bass plays the chord's root, the keys its tones. A numeral naming a degree the scale lacks (\"IV\" in minor pentatonic is fine, \"ii\" is not) is refused",
@@ -160,7 +160,7 @@ public enum Settings {
                 doc: "slower contacts (a ball settling) are not hits"),
 
         .custom("keys.pan", type: "string or number", defaultText: "`\"position\"`", accepted: "\"position\", or −1…1",
-                doc: "keys pan: each note placed by its key, the leftmost key hard left and the rightmost hard right (a CC10 before a note whose key differs from the last), or one fixed place",
+                doc: "keys pan: \"position\" spreads the keys left to right over one pan zone per key (up to five, a ninth chord's keys) from −0.8 to +0.8, each its own MIDI channel (2–5 for four keys, 2–6 for five) with a fixed CC10/CC8, key k of K in zone ⌊(k−1)·zones/K⌋; or one fixed place on channel 2",
                 setDefault: { $0.keys.pan = .position },
                 read: { json, preset, r throws(SessionError) in
                     if case .string = json {
@@ -170,7 +170,7 @@ public enum Settings {
                         preset.keys.pan = .fixed(try r.number(json, at: "keys.pan", range: -1...1, accepted: "\"position\", or −1…1"))
                     }
                 }),
-        .integer("keys.level", \.keys.level, default: 100, range: 0...127, doc: "keys channel volume, MIDI CC7"),
+        .integer("keys.level", \.keys.level, default: 127, range: 0...127, doc: "keys channel volume, MIDI CC7 (of every pan zone's channel)"),
         .block("keys.dribble", \.keys.isDribbleOn, default: false,
                doc: "the dribble gate: a ball striking a key again soon and softly is not heard again (the sounding note rings on)"),
         .number("keys.dribble.window", \.keys.dribble.window, unit: "s", default: 0.25, range: 0.01...2,
@@ -179,7 +179,7 @@ public enum Settings {
                  doc: "a dribble softer than this velocity is dropped"),
 
         .block("second", \.second.isOn, default: false,
-               doc: "a second voice (its own track and channel 3): every key note doubled a diatonic third or sixth away (counted on the seven-degree parent scale; a degree a pentatonic or blues scale lacks moves on to the next scale tone further away), on its own tone; always a scale tone (a key note outside the scale, from a borrowed chord, is doubled a minor third or major sixth away)"),
+               doc: "a second voice (its own track, and its own MIDI channel: the first one the bass, the keys' pan zones and the drums leave free, MIDI channel K + 2 for K keys spread by position, 3 with the keys at a fixed pan): every key note doubled a diatonic third or sixth away (counted on the seven-degree parent scale; a degree a pentatonic or blues scale lacks moves on to the next scale tone further away), on its own tone; always a scale tone (a key note outside the scale, from a borrowed chord, is doubled a minor third or major sixth away)"),
         .custom("second.interval", type: "integer", defaultText: "-3", accepted: "-6, -3, 3, 6",
                 doc: "the diatonic interval: 3 a third above, -3 a third below, 6 a sixth above, -6 a sixth below (the scale's own third or sixth from each note)",
                 setDefault: { $0.second.interval = -3 },
@@ -236,6 +236,32 @@ public enum Settings {
               doc: "SoundFont used when no `--soundfont` or `CLUMSY_SOUNDFONT` is given; a relative path is relative to the preset file's folder"),
         .number("sound.gain", \.sound.gain, default: 0.5, range: 0...2, flag: "gain",
                 doc: "master gain of the synthesizer (above 1, many notes at once may clip)"),
+        .custom("sound.loudness", type: "number or `\"off\"`", unit: "LUFS", defaultText: "-16", accepted: "-40…0, or \"off\"",
+                flag: "loudness", valueName: "LUFS|off",
+                doc: "integrated loudness of an audio render (one static gain, EBU R128 via libebur128, then the true-peak limiter); off writes the synthesizers' level as rendered",
+                setDefault: { $0.sound.loudness = -16 },
+                read: { json, preset, r throws(SessionError) in
+                    if case .string = json {
+                        _ = try r.choice(json, at: "sound.loudness", choices: ["off"])
+                        preset.sound.loudness = nil
+                    } else {
+                        preset.sound.loudness = try r.number(json, at: "sound.loudness", range: -40...0, accepted: "-40…0 LUFS, or \"off\"")
+                    }
+                },
+                parse: { text, preset throws(SessionError) in
+                    if text.lowercased() == "off" { preset.sound.loudness = nil; return }
+                    guard let value = Double(text), value.isFinite else {
+                        throw .usage("--loudness \(Quote.text(text)) is not accepted; expected a loudness in LUFS (-40…0) or off")
+                    }
+                    guard (-40...0).contains(value) else {
+                        throw .usage("--loudness \(Format.plain(value)) is out of range; accepted: -40…0 LUFS, or off")
+                    }
+                    preset.sound.loudness = value
+                }),
+        .number("sound.truePeak", \.sound.truePeak, unit: "dBTP", default: -1, range: -9...0, flag: "true-peak",
+                doc: "true-peak ceiling of an audio render, kept by a look-ahead limiter (needs the loudness on)"),
+        .choice("sound.bitDepth", \.sound.bitDepth, default: .twentyFour, flag: "bit-depth",
+                doc: "sample format of WAV and FLAC renders: 16-bit (TPDF-dithered), 24-bit, or 32-bit float (WAV only); Ogg ignores it"),
         .block("sound.filter", \.sound.isFilterOn, default: false, doc: "low-pass filter on every note"),
         .number("sound.filter.cutoff", \.sound.filterValues.cutoff, unit: "Hz", default: 1500, range: 20...20_000,
                 flag: "filter", takesOff: true, doc: "low-pass filter cutoff"),

@@ -1,7 +1,6 @@
 import Sound
 import Performance
 import FileOutput
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +13,7 @@ extension SessionError {
             self = .noInput(error.description)
         case .notASoundFont, .soundFontTruncated, .soundFontLoadFailed:
             self = .data(error.description)
-        case .outputDirectoryMissing, .outputNotWritable, .openFailed:
+        case .outputDirectoryMissing, .outputNotWritable, .openFailed, .stemsDirectoryUnusable, .insufficientSpace:
             self = .cannotCreate(error.description)
         case .writeFailed, .rendererClosed:
             self = .io(error.description)
@@ -25,6 +24,90 @@ extension SessionError {
         case .synthesizerFailed, .outputInUse:
             self = .software(error.description)
         }
+    }
+}
+
+// MARK: - The mix plan: which voices become which parts (the one place to change)
+
+/// How the session's voices become the mix's parts: one part per row of the voices table,
+/// in table order, playing that voice's channels (a voice spread by position owns one
+/// channel per pan zone, see `Voice.spread`), each with the voice's tone, its level (CC7)
+/// and its channel's pan (CC10 and CC8). The MIDI files, the audio render, the stems and
+/// live play all take their channels and controllers from here, so the sound is what the
+/// MIDI file says.
+struct MixPlan: Sendable {
+    /// The parts, in mixing order (the voices table's).
+    let parts: [MixPart]
+    /// The voices, in table order (`parts[i]` is `voices[i]`).
+    let voices: [Voice]
+
+    init(_ session: SessionPlan) {
+        voices = session.voices.voices
+        let sends = session.sound.controllers
+            .filter { $0.0 == 91 || $0.0 == 93 }
+            .map { PartChannel.Controller(number: Int($0.0), value: Int($0.1)) }
+        parts = voices.map { voice in
+            MixPart(name: voice.name, channels: voice.channels.map { channel in
+                PartChannel(channel: channel.channel, bank: voice.tone.bank, program: voice.tone.program,
+                            volume: voice.level, pan: channel.pan, controllers: sends)
+            })
+        }
+    }
+}
+
+/// Gives each note its MIDI channel from the voices table: a note-on of a voice with several
+/// channels goes to its key's zone (`Voice.channelIndex(forKey:)`); a note-off goes to the
+/// channel of its note-on (the scheduler never sounds one pitch twice in a voice, so the
+/// pitch identifies the note). Each sink keeps its own router; all see the same events.
+struct NoteRouter {
+    private let voices: [Voice]
+    private var channelOfPitch: [[Int]]
+
+    init(voices: VoiceTable) {
+        self.voices = voices.voices
+        channelOfPitch = voices.voices.map { [Int](repeating: $0.channel, count: 128) }
+    }
+
+    /// The 0-based MIDI channel of `note`.
+    mutating func channel(for note: NoteEvent) -> Int {
+        let voice = voices[note.voice.rawValue]
+        guard voice.channels.count > 1 else { return voice.channel }
+        if note.kind == .on {
+            let channel = voice.channels[voice.channelIndex(forKey: note.key)].channel
+            channelOfPitch[note.voice.rawValue][note.note] = channel
+            return channel
+        }
+        return channelOfPitch[note.voice.rawValue][note.note]
+    }
+
+    /// Every channel of `voice` (a controller event goes to all of them).
+    func channels(of voice: VoiceID) -> [Voice.Channel] { voices[voice.rawValue].channels }
+}
+
+/// Per-preset gains for live play, which cannot look ahead: min(−16 − I, −1 − TP) dB, from
+/// the integrated loudness I and true peak TP of each bundled preset's 60 s render (seed 1,
+/// default effects, this mix plan, unnormalised), measured by ffmpeg:
+/// `clumsy run <preset> --duration 60 --seed 1 --audio x.wav --loudness off --bit-depth 32f`
+/// then `ffmpeg -i x.wav -af ebur128=peak=true -f null -`, when offline renders used the
+/// live gain 0.5 (they now use 0.2, 7.96 dB lower: add that to today's measurement). So live play reaches −16 LUFS
+/// where the preset's peaks allow and otherwise stops 1 dB under full scale without a
+/// limiter. Unknown presets (files) get `fallbackLiveGain`.
+enum LiveCalibration {
+    static let gains: [String: Double] = [
+        "default": 8.4,            // I −28.1 LUFS, TP −9.4 dBTP
+        "dorian-drift": 5.7,       // I −22.9, TP −6.7
+        "lydian-moon": 6.8,        // I −25.0, TP −7.8
+        "minor-storm": 0.6,        // I −25.7, TP −1.6
+        "phrygian-scatter": 3.8,   // I −25.6, TP −4.8
+        "swarm": 4.6,              // I −30.3, TP −5.6
+        // polska, pulse and the harmony presets (added later) are not measured yet: `fallbackLiveGain`.
+    ]
+    /// dB for a preset that was not measured.
+    static let fallbackLiveGain = 0.0
+
+    /// The synth gain for live play of `preset`: `base` (`sound.gain`) raised by its calibrated dB.
+    static func synthGain(preset: String, base: Double) -> Double {
+        min(SamplerConfiguration.gainRange.upperBound, base * pow(10, (gains[preset] ?? fallbackLiveGain) / 20))
     }
 }
 
@@ -39,230 +122,142 @@ enum SamplerFactory {
             reverb: sound.reverb.map { Reverb(level: $0.level, roomSize: $0.room) }, gain: sound.gain)
     }
 
-    /// A sampler with each voice's program and controllers set, as the MIDI file has them.
-    static func make(_ samplerConfiguration: SamplerConfiguration, session: SessionPlan) throws(SessionError) -> Sampler {
+    /// One sampler playing every part's channels, set up as the MIDI file has them (live play).
+    static func make(_ samplerConfiguration: SamplerConfiguration, plan: MixPlan) throws(SessionError) -> Sampler {
         let sampler: Sampler
         do {
             sampler = try Sampler(configuration: samplerConfiguration)
         } catch {
             throw SessionError(error)
         }
-        for voice in session.voices.voices {
-            sampler.select(channel: voice.channel, bank: voice.tone.bank, program: voice.tone.program)
-            sampler.controlChange(channel: voice.channel, controller: 7, value: voice.level)
-            sampler.controlChange(channel: voice.channel, controller: 10, value: voice.openingPan)
-            for (controller, value) in session.sound.controllers where controller == 91 || controller == 93 {
-                sampler.controlChange(channel: voice.channel, controller: Int(controller), value: Int(value))
+        for channel in plan.parts.flatMap(\.channels) {
+            sampler.select(channel: channel.channel, bank: channel.bank, program: channel.program)
+            for controller in channel.placement + channel.controllers {
+                sampler.controlChange(channel: channel.channel, controller: controller.number, value: controller.value)
             }
         }
         return sampler
     }
-
-    /// Sends one note or controller event to a sampler on its voice's channel (`channels[voice]`).
-    static func play(_ event: SessionEvent, channels: [Int], on sampler: Sampler) {
-        switch event {
-        case .note(let note):
-            let channel = channels[note.voice.rawValue]
-            if note.kind == .on {
-                sampler.noteOn(channel: channel, note: note.note, velocity: note.velocity)
-            } else {
-                sampler.noteOff(channel: channel, note: note.note)
-            }
-        case .control(_, let voice, let controller, let value):
-            sampler.controlChange(channel: channels[voice.rawValue], controller: controller, value: value)
-        default:
-            break
-        }
-    }
-
-    /// True for the events a sampler plays (notes and controllers).
-    static func isPlayed(_ event: SessionEvent) -> Bool {
-        switch event {
-        case .note, .control: return true
-        default: return false
-        }
-    }
 }
 
-/// Renders the session to an audio file through FluidSynth, faster than real time.
+/// What `--stems` and `CLUMSY_THREADS` ask of an audio render (loudness, true peak and bit
+/// depth are preset settings: `sound.loudness`, `sound.truePeak`, `sound.bitDepth`).
+public struct MixRequest: Sendable, Equatable {
+    /// Directory for one audio file and one MIDI file per voice; nil = no stems.
+    public var stemsDirectory: String?
+    /// Synthesis threads; nil = one per core (`CLUMSY_THREADS` in the environment sets it).
+    public var threads: Int?
+
+    /// The defaults: no stems, one thread per core.
+    public init() {}
+}
+
+/// Renders the session to an audio file (and stems) through one FluidSynth synth per part,
+/// faster than real time, then masters it (see `MixRenderer`).
 ///
 /// Each event sounds at frame round(t × rate), applied at FluidSynth's next 64-frame block
 /// boundary (1.45 ms at 44.1 kHz). After the last event the file runs on for the sampler's
 /// `tailDuration` so notes, echoes and reverb die away.
 ///
-/// Synthesis runs on its own thread, fed through a bounded queue, so on two cores the physics
-/// costs no wall time: a whole run takes about as long as the synthesis alone. The sampler
-/// sees exactly the same calls in the same order as it would on one thread, so the file is
-/// byte-identical either way.
+/// Every half simulated second the synths render that stretch on the worker threads while
+/// this thread simulates on and mixes the stretch before, so on two cores the physics
+/// costs no wall time.
 public final class AudioFileSink: SessionSink {
-    private let worker: RenderWorker
-    private let stop: StopSignal?
+    private let mixer: MixRenderer
+    private var router: NoteRouter
+    private let rate: Double
     /// The file being written.
     public let path: String
+    /// Loudness and true peak of the written mix, once finished.
+    public private(set) var report: MasteringReport?
 
-    /// Loads the SoundFont and opens `path` (format from its extension).
-    init(path: String, samplerConfiguration: SamplerConfiguration, session: SessionPlan, stop: StopSignal?) throws(SessionError) {
-        self.stop = stop
+    /// Loads the SoundFont into each part's synth and checks `path` (format from its extension) and the stems directory.
+    init(path: String, samplerConfiguration: SamplerConfiguration, session: SessionPlan, mix: MixRequest,
+         stop: StopSignal?) throws(SessionError) {
         guard let format = AudioFileFormat(path: path) else {
             throw .usage("--audio \(path): the file name must end in .wav, .flac or .ogg")
         }
+        let bitDepth = BitDepth(rawValue: session.sound.bitDepth.rawValue) ?? .standard
+        guard bitDepth.isSupported(by: format) else {
+            throw .usage("--audio \(path): bit depth 32f (sound.bitDepth, --bit-depth) needs a .wav file; FLAC stores 16- or 24-bit integers")
+        }
         self.path = path
-        let sampler = try SamplerFactory.make(samplerConfiguration, session: session)
-        let renderer: AudioFileRenderer
+        self.stop = stop
+        let plan = MixPlan(session)
+        router = NoteRouter(voices: session.voices)
+        rate = samplerConfiguration.sampleRate
+        // FluidSynth ends a voice once it falls below a noise floor relative to the synth's
+        // gain; at fluidsynth's own default gain (0.2) quiet tails end sooner than at 0.5 and
+        // synthesis is cheaper. Mastering sets the level afterwards anyway; with the loudness
+        // off, `sound.gain` still scales the render (0.5, the default, renders at 0.2).
+        var renderConfiguration = samplerConfiguration
+        renderConfiguration.gain = samplerConfiguration.gain * AudioFileSink.renderGainScale
         do {
-            renderer = try AudioFileRenderer(sampler: sampler, path: path, format: format)
+            mixer = try MixRenderer(parts: plan.parts, configuration: renderConfiguration, mixPath: path,
+                                    stemsDirectory: mix.stemsDirectory, format: format,
+                                    mastering: Mastering(loudness: session.sound.loudness, truePeak: session.sound.truePeak,
+                                                         bitDepth: bitDepth),
+                                    expectedSeconds: session.duration, threads: mix.threads ?? MixRenderer.coreCount)
         } catch {
             throw SessionError(error)
         }
-        worker = RenderWorker(sampler: sampler, renderer: renderer, rate: samplerConfiguration.sampleRate,
-                              channels: session.voices.voices.map(\.channel))
     }
 
     /// Seconds of audio after the session's end.
-    public var tailDuration: Double { worker.sampler.configuration.tailDuration }
+    public var tailDuration: Double { mixer.configuration.tailDuration }
 
-    private var pending: [SessionEvent] = []
-    private var pendingSince = 0.0
+    /// Offline renders run at this fraction of `sound.gain`: the default 0.5 becomes 0.2,
+    /// FluidSynth's own default.
+    static let renderGainScale = 0.4
 
-    /// Events are handed to the synthesis thread in batches of about half a simulated second,
-    /// so the two threads meet a few times per second rather than every step.
-    public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
-        for event in events where SamplerFactory.isPlayed(event) { pending.append(event) }
-        if time - pendingSince >= 0.5 || pending.count >= 4096 {
-            try flush(through: time)
-        }
-    }
-
-    private func flush(through time: Double) throws(SessionError) {
-        pendingSince = time
-        guard !pending.isEmpty else { return }
-        let batch = pending
-        pending.removeAll(keepingCapacity: true)
-        if let error = worker.enqueue(batch) { throw error }
-    }
-
-    /// After a stop signal the tail is cut to `interruptedTail` seconds, so stopping stays fast.
-    public func finish(at time: Double) throws(SessionError) {
-        try flush(through: time)
-        let tail = stop?.isRaised == true ? min(tailDuration, Self.interruptedTail) : tailDuration
-        if let error = worker.finish(at: time + tail) { throw error }
-    }
-
-    /// Seconds of tail after an interruption.
+    /// Seconds of tail after an interruption, so stopping stays fast.
     public static let interruptedTail = 0.5
 
-    public func abandon() { worker.abandon() }
-}
+    private let stop: StopSignal?
 
-/// The synthesis thread of an `AudioFileSink`: a bounded queue of event batches in, audio out.
-final class RenderWorker: @unchecked Sendable {
-    let sampler: Sampler
-    private let renderer: AudioFileRenderer
-    private let rate: Double
-    private let channels: [Int]
-    private enum Message {
-        case batch([SessionEvent])
-        case end(Double)
-    }
-    private let queue = BoundedQueue<Message>(capacity: RenderWorker.capacity)
-    private let failure = Mutex<SessionError?>(nil)
-    private var thread: pthread_t?
+    private var renderedThrough = 0.0
 
-    /// Batches (about half a simulated second each) that may wait before the simulator is
-    /// held back: enough to keep both threads busy, few enough that a stop renders at most
-    /// about 1 s of queued audio before the tail.
-    static let capacity = 2
-
-    init(sampler: Sampler, renderer: AudioFileRenderer, rate: Double, channels: [Int]) {
-        self.channels = channels
-        self.sampler = sampler
-        self.renderer = renderer
-        self.rate = rate
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var handle = pthread_t()
-        let started = pthread_create(&handle, nil, { context in
-            let worker = Unmanaged<RenderWorker>.fromOpaque(context!).takeRetainedValue()
-            worker.loop()
-            return nil
-        }, context)
-        if started == 0 {
-            thread = handle
-        } else {
-            Unmanaged<RenderWorker>.fromOpaque(context).release()
-            failure.withLock { $0 = .software("cannot start the audio rendering thread") }
-            queue.cancel()
-        }
-    }
-
-    /// Hands a batch to the thread (waiting while the queue is full); returns the thread's error, if any.
-    func enqueue(_ events: [SessionEvent]) -> SessionError? {
-        if queue.push(.batch(events)) { return nil }
-        return failure.withLock { $0 } ?? .software("the audio rendering thread stopped early")
-    }
-
-    /// Renders everything queued, then up to `end` seconds, and completes the file.
-    func finish(at end: Double) -> SessionError? {
-        queue.push(.end(end))
-        queue.close()
-        join()
-        let result = failure.withLock { $0 }
-        if result != nil { renderer.abandon() }
-        return result
-    }
-
-    /// Stops the thread and removes the partial file.
-    func abandon() {
-        queue.cancel()
-        join()
-        renderer.abandon()
-    }
-
-    private func join() {
-        if let thread {
-            pthread_join(thread, nil)
-            self.thread = nil
-        }
-    }
-
-    private func loop() {
-        while let message = queue.pop() {
-            switch message {
-            case .batch(let events):
-                if let error = render(events) {
-                    failure.withLock { $0 = $0 ?? error }
-                    queue.cancel()
-                    return
+    public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
+        for event in events {
+            switch event {
+            case .note(let note):
+                let channel = router.channel(for: note)
+                let frame = Int64((note.time * rate).rounded())
+                mixer.send(MixEvent(frame: frame, channel: channel,
+                                    kind: note.kind == .on ? .noteOn(note: note.note, velocity: note.velocity) : .noteOff(note: note.note)))
+            case .control(let at, let voice, let controller, let value):
+                let frame = Int64((at * rate).rounded())
+                for channel in router.channels(of: voice) {
+                    mixer.send(MixEvent(frame: frame, channel: channel.channel, kind: .control(controller: controller, value: value)))
                 }
-            case .end(let end):
-                if let error = complete(at: end) {
-                    failure.withLock { $0 = $0 ?? error }
-                }
-                return
+            default:
+                continue
+            }
+        }
+        // Half a simulated second at a time, so the threads meet a few times per second.
+        if time - renderedThrough >= 0.5 {
+            renderedThrough = time
+            do {
+                try mixer.render(toFrame: Int64((time * rate).rounded()))
+            } catch {
+                throw SessionError(error)
             }
         }
     }
 
-    private func render(_ events: [SessionEvent]) -> SessionError? {
+    /// After a stop signal the tail is cut to `interruptedTail` seconds and the mix is mastered
+    /// in one quick pass (`MixRenderer.finish(atFrame:quickly:)`).
+    public func finish(at time: Double) throws(SessionError) {
+        let stopped = stop?.isRaised == true
+        let tail = stopped ? min(tailDuration, Self.interruptedTail) : tailDuration
         do {
-            for event in events where SamplerFactory.isPlayed(event) {
-                try renderer.render(toFrame: Int64((event.time * rate).rounded()))
-                SamplerFactory.play(event, channels: channels, on: sampler)
-            }
-            return nil
+            report = try mixer.finish(atFrame: Int64(((time + tail) * rate).rounded(.up)), quickly: stopped)
         } catch {
-            return SessionError(error)
+            throw SessionError(error)
         }
     }
 
-    private func complete(at end: Double) -> SessionError? {
-        do {
-            try renderer.render(toSeconds: end)
-            try renderer.finish()
-            return nil
-        } catch {
-            return SessionError(error)
-        }
-    }
+    public func abandon() { mixer.abandon() }
 }
 
 /// Plays the session live through FluidSynth's audio driver; the simulator is paced to the wall clock.
@@ -276,8 +271,11 @@ public final class LiveSink: SessionSink {
     /// the end, and a file shorter than the time played (a full disk) is an error.
     init(samplerConfiguration: SamplerConfiguration, session: SessionPlan, driver: String?, fileName: String?,
          stop: StopSignal?) throws(SessionError) {
-        sampler = try SamplerFactory.make(samplerConfiguration, session: session)
-        channels = session.voices.voices.map(\.channel)
+        // Live play cannot look ahead: a gain calibrated per bundled preset instead of mastering.
+        var calibrated = samplerConfiguration
+        calibrated.gain = LiveCalibration.synthGain(preset: session.name, base: samplerConfiguration.gain)
+        sampler = try SamplerFactory.make(calibrated, plan: MixPlan(session))
+        router = NoteRouter(voices: session.voices)
         self.stop = stop
         self.fileName = fileName
         if let fileName {
@@ -300,7 +298,7 @@ public final class LiveSink: SessionSink {
     }
 
     private let fileName: String?
-    private let channels: [Int]
+    private var router: NoteRouter
     private var output: OutputFile?
     private var format: AudioFileFormat?
     private var started = 0.0
@@ -309,7 +307,23 @@ public final class LiveSink: SessionSink {
     public var driver: String { live.driver }
 
     public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
-        for event in events { SamplerFactory.play(event, channels: channels, on: sampler) }
+        for event in events {
+            switch event {
+            case .note(let note):
+                let channel = router.channel(for: note)
+                if note.kind == .on {
+                    sampler.noteOn(channel: channel, note: note.note, velocity: note.velocity)
+                } else {
+                    sampler.noteOff(channel: channel, note: note.note)
+                }
+            case .control(_, let voice, let controller, let value):
+                for channel in router.channels(of: voice) {
+                    sampler.controlChange(channel: channel.channel, controller: controller, value: value)
+                }
+            default:
+                continue
+            }
+        }
     }
 
     public func finish(at time: Double) throws(SessionError) {

@@ -5,28 +5,36 @@ import Performance
 ///
 /// Track 0: the session's tempo and time signature, and a text event naming the program,
 /// preset, seed, gravity and speed. Then one track per row of the voices table, named after
-/// the voice, on the voice's channel, opening with bank select (melodic banks only), program
-/// change, CC7 level, CC10 pan and the effect controllers (CC91 reverb send, CC74/CC71 filter).
-/// Events must arrive in time order: a tick earlier than the track's last is a programming error.
+/// the voice, on the voice's channels (a voice spread by position has one per pan zone, see
+/// `MixPlan`), each channel opening with bank select (melodic banks only), program change,
+/// CC7 level, CC10 pan, CC8 balance and the effect controllers (CC91 reverb send, CC74/CC71
+/// filter) — what the sound uses. A stem file (`only:` a voice) holds track 0 and that
+/// voice's track. Events must arrive in time order: a tick earlier than the track's last is
+/// a programming error.
 public final class MIDIRecorder: SessionSink {
     /// Ticks per quarter note.
     public static let ticksPerQuarter: UInt16 = 960
 
     private let writer: MIDIFileWriter
     private let ticksPerSecond: Double
-    private let channels: [UInt8]
     private var lastTick: [UInt64]
+    private var router: NoteRouter
+    /// The voice of a stem file, nil for the whole session.
+    private let voice: VoiceID?
 
-    /// Opens `path` (created as a temporary now, so a bad path fails before the session runs).
-    public init(path: String, plan: SessionPlan) throws(SessionError) {
-        let voices = plan.voices.voices
+    /// Opens `path` (created as a temporary now, so a bad path fails before the session runs);
+    /// with `voice`, records only that voice (a stem).
+    public init(path: String, plan: SessionPlan, only voice: VoiceID? = nil) throws(SessionError) {
+        let mix = MixPlan(plan)
+        router = NoteRouter(voices: plan.voices)
+        self.voice = voice
+        let trackCount = voice == nil ? plan.voices.count + 1 : 2
         do {
-            writer = try MIDIFileWriter(path: path, trackCount: voices.count + 1, ticksPerQuarter: Self.ticksPerQuarter)
+            writer = try MIDIFileWriter(path: path, trackCount: trackCount, ticksPerQuarter: Self.ticksPerQuarter)
         } catch {
             throw .cannotCreate("cannot write MIDI file: \(error)")
         }
-        channels = voices.map { UInt8($0.channel) }
-        lastTick = Array(repeating: 0, count: voices.count + 1)
+        lastTick = Array(repeating: 0, count: trackCount)
         let clock = plan.clock
         ticksPerSecond = clock.tempo / 60 * Double(Self.ticksPerQuarter)
         let text = "\(Clumsy.name) \(Clumsy.version); preset \(Quote.ascii(plan.name)); seed \(plan.seed); "
@@ -37,21 +45,28 @@ public final class MIDIRecorder: SessionSink {
         try append(.tempo(microsecondsPerQuarter: UInt32((60_000_000 / clock.tempo).rounded())), track: 0, tick: 0)
         try append(.timeSignature(numerator: UInt8(clock.meter.beats), denominatorPowerOfTwo: unitPower, clocksPerClick: click, thirtySecondsPerQuarter: 8), track: 0, tick: 0)
         try append(.text(text), track: 0, tick: 0)
-        for (index, voice) in voices.enumerated() {
-            let track = index + 1
-            let channel = UInt8(voice.channel)
-            try append(.trackName(voice.name), track: track, tick: 0)
-            if voice.tone.bank < 128 {
-                try append(.controlChange(channel: channel, controller: 0, value: UInt8(voice.tone.bank)), track: track, tick: 0)
-            }
-            try append(.programChange(channel: channel, program: UInt8(voice.tone.program)), track: track, tick: 0)
-            try append(.controlChange(channel: channel, controller: 7, value: UInt8(voice.level)), track: track, tick: 0)
-            try append(.controlChange(channel: channel, controller: 10, value: UInt8(voice.openingPan)), track: track, tick: 0)
-            for (controller, value) in plan.sound.controllers {
-                try append(.controlChange(channel: channel, controller: controller, value: value), track: track, tick: 0)
+        for (index, recorded) in plan.voices.voices.enumerated() where voice == nil || voice?.rawValue == index {
+            let track = self.track(of: VoiceID(rawValue: index))
+            try append(.trackName(recorded.name), track: track, tick: 0)
+            for part in mix.parts[index].channels {
+                let channel = UInt8(part.channel)
+                if part.bank < 128 {
+                    try append(.controlChange(channel: channel, controller: 0, value: UInt8(part.bank)), track: track, tick: 0)
+                }
+                try append(.programChange(channel: channel, program: UInt8(part.program)), track: track, tick: 0)
+                for controller in part.placement {
+                    try append(.controlChange(channel: channel, controller: UInt8(controller.number), value: UInt8(controller.value)),
+                               track: track, tick: 0)
+                }
+                for (controller, value) in plan.sound.controllers {
+                    try append(.controlChange(channel: channel, controller: controller, value: value), track: track, tick: 0)
+                }
             }
         }
     }
+
+    /// The track of a voice: its row + 1 in the session's file, 1 in a stem file.
+    private func track(of recorded: VoiceID) -> Int { voice == nil ? recorded.rawValue + 1 : 1 }
 
     private func append(_ message: MIDIMessage, track: Int, tick: UInt64) throws(SessionError) {
         precondition(tick >= lastTick[track], "MIDI event at tick \(tick) after tick \(lastTick[track]) on track \(track): events out of time order")
@@ -70,14 +85,18 @@ public final class MIDIRecorder: SessionSink {
         for event in events {
             switch event {
             case .note(let note):
-                let channel = channels[note.voice.rawValue]
+                guard voice == nil || note.voice == voice else { continue }
+                let channel = UInt8(router.channel(for: note))
                 let message: MIDIMessage = note.kind == .on
                     ? .noteOn(channel: channel, note: UInt8(note.note), velocity: UInt8(note.velocity))
                     : .noteOff(channel: channel, note: UInt8(note.note), velocity: 0)
-                try append(message, track: note.voice.rawValue + 1, tick: tick(note.time))
-            case .control(let at, let voice, let controller, let value):
-                try append(.controlChange(channel: channels[voice.rawValue], controller: UInt8(controller), value: UInt8(value)),
-                           track: voice.rawValue + 1, tick: tick(at))
+                try append(message, track: track(of: note.voice), tick: tick(note.time))
+            case .control(let at, let controlled, let controller, let value):
+                guard voice == nil || controlled == voice else { continue }
+                for channel in router.channels(of: controlled) {
+                    try append(.controlChange(channel: UInt8(channel.channel), controller: UInt8(controller), value: UInt8(value)),
+                               track: track(of: controlled), tick: tick(at))
+                }
             default:
                 continue
             }

@@ -1,4 +1,5 @@
 import Sound
+import Performance
 
 /// What a user asked `clumsy run` to do, already parsed.
 public struct RunRequest: Sendable {
@@ -26,6 +27,8 @@ public struct RunRequest: Sendable {
     public var audioDriver: String?
     /// Process environment (for CLUMSY_SOUNDFONT).
     public var environment: [String: String] = [:]
+    /// Stems, loudness, true peak and bit depth of an audio render.
+    public var mix = MixRequest()
 
     /// Creates a request.
     public init(preset: String = "default", duration: Double = 60, overrides: Overrides = Overrides(),
@@ -56,6 +59,8 @@ public enum SessionRunner {
         let liveFile = request.isLive && request.audioDriver == "file" ? (request.audioPath ?? "clumsy-live.wav") : nil
         try checkOutputs(request, presetPath: presetPath, soundFont: soundFont, liveFile: liveFile, configuration: configuration)
         var sinks: [SessionSink] = []
+        var audioSink: AudioFileSink?
+        var stemPaths: [String] = []
         do throws(SessionError) {
             if let path = request.midiPath {
                 sinks.append(try MIDIRecorder(path: path, plan: plan))
@@ -68,7 +73,19 @@ public enum SessionRunner {
                     soundFont: soundFont, sampleRate: request.sampleRate,
                     polyphony: plan.isCrowded ? 128 : 256, sound: plan.sound)
                 if let path = request.audioPath, liveFile == nil {
-                    sinks.append(try AudioFileSink(path: path, samplerConfiguration: samplerConfiguration, session: plan, stop: stop))
+                    var mix = request.mix
+                    if let text = request.environment["CLUMSY_THREADS"], let threads = Int(text), (1...64).contains(threads) {
+                        mix.threads = threads
+                    }
+                    let sink = try AudioFileSink(path: path, samplerConfiguration: samplerConfiguration, session: plan,
+                                                 mix: mix, stop: stop)
+                    sinks.append(sink)
+                    audioSink = sink
+                    // One MIDI file per voice beside the audio stems.
+                    for (index, path) in stemMIDIPaths(request, plan: plan).enumerated() {
+                        sinks.append(try MIDIRecorder(path: path, plan: plan, only: VoiceID(rawValue: index)))
+                        stemPaths.append(path)
+                    }
                 }
                 if request.isLive {
                     sinks.append(try LiveSink(samplerConfiguration: samplerConfiguration, session: plan,
@@ -102,10 +119,24 @@ public enum SessionRunner {
             if let path = request.midiPath { outputs.append(path) }
             if let path = request.eventsPath { outputs.append(path) }
             if let path = request.audioPath { outputs.append(path) }
-            standardOutput.write(describe(summary, plan: plan, outputs: outputs) + "\n")
+            if let directory = request.mix.stemsDirectory, let audioSink {
+                let format = AudioFileFormat(path: audioSink.path) ?? .wav
+                let names = MixPlan(plan).parts.map { $0.stemFileName(format) } + stemPaths.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+                outputs.append("stems " + names.joined(separator: ", ") + " in " + directory)
+            }
+            var text = describe(summary, plan: plan, outputs: outputs)
+            if let report = audioSink?.report { text += "; " + report.description }
+            standardOutput.write(text + "\n")
             standardOutput.flush()
         }
         return summary
+    }
+
+    /// The stems' MIDI files, one per voice in table order (none without `--stems` or an audio render).
+    static func stemMIDIPaths(_ request: RunRequest, plan: SessionPlan) -> [String] {
+        guard let directory = request.mix.stemsDirectory, request.audioPath != nil, !request.isLive else { return [] }
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        return plan.voices.voices.map { prefix + $0.logName + ".mid" }
     }
 
     /// The SoundFont, when sound is asked for.
@@ -128,6 +159,13 @@ public enum SessionRunner {
         var outputs: [OutputCheck.Named] = []
         if let path = request.midiPath { outputs.append(("--midi", path)) }
         if let path = request.eventsPath { outputs.append(("--events", path)) }
+        if liveFile == nil, let audio = request.audioPath, let directory = request.mix.stemsDirectory,
+           let format = AudioFileFormat(path: audio) {
+            let plan = SessionPlan(configuration: configuration)
+            let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+            for path in stemMIDIPaths(request, plan: plan) { outputs.append(("--stems", path)) }
+            for voice in plan.voices.voices { outputs.append(("--stems", prefix + voice.logName + "." + format.fileExtension)) }
+        }
         if let path = liveFile { outputs.append((request.audioPath == nil ? "the live file driver's default output" : "--audio", path)) }
         else if let path = request.audioPath { outputs.append(("--audio", path)) }
         var inputs: [OutputCheck.Named] = [("the preset", presetPath)]
@@ -137,7 +175,8 @@ public enum SessionRunner {
         if let path = request.audioPath, liveFile == nil, let soundFont {
             let tail = SamplerFactory.configuration(soundFont: soundFont, sampleRate: request.sampleRate, polyphony: 256,
                                                     sound: configuration.sound).tailDuration
-            try AudioBudget.check(path: path, seconds: configuration.duration + tail, rate: request.sampleRate)
+            try AudioBudget.check(path: path, seconds: configuration.duration + tail, rate: request.sampleRate,
+                                  bytesPerSample: BitDepth(rawValue: configuration.sound.bitDepth.rawValue)?.bytesPerSample ?? 3)
         }
     }
 

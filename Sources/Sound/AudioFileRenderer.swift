@@ -158,3 +158,8 @@ public final class AudioFileRenderer {
         messages.isEmpty ? fallback : messages.joined(separator: "; ")
     }
 }
+
+/// Splits a path into its directory and last component (`PathName`'s rules).
+func splitPath(_ path: String) -> (directory: String, name: String) {
+    (PathName.directory(of: path), PathName.name(of: path))
+}

@@ -37,6 +37,10 @@ public enum SoundError: Error, CustomStringConvertible, Equatable, Sendable {
     case openFailed(path: String, format: String, messages: [String])
     /// Writing, closing or renaming the output file failed (e.g. the disk is full).
     case writeFailed(path: String, reason: String)
+    /// The stems directory does not exist, is not a directory or is not writable.
+    case stemsDirectoryUnusable(path: String, reason: String)
+    /// Too little free disk space for a render's scratch files and outputs.
+    case insufficientSpace(directory: String, needed: Int64, available: Int64)
     /// The renderer was already finished, abandoned or failed; it cannot render any more.
     case rendererClosed(path: String)
     /// The audio driver name is not one this FluidSynth build knows.
@@ -96,6 +100,13 @@ public enum SoundError: Error, CustomStringConvertible, Equatable, Sendable {
         case let .writeFailed(path, reason):
             return "Writing the audio file \(quoted(path)) failed: \(reason). "
                 + "The partial file was removed. Free some disk space or choose another directory."
+        case let .stemsDirectoryUnusable(path, reason):
+            return "Cannot write stems into \(quoted(path)): \(reason). Create the directory (mkdir -p) "
+                + "or give a writable one to --stems."
+        case let .insufficientSpace(directory, needed, available):
+            return "Not enough free disk space in \(quoted(directory)): the render needs about \(megabytes(needed)) MB "
+                + "(its float scratch files, 8 bytes per frame per track, and the outputs) but \(megabytes(available)) MB "
+                + "are free. Free some space, shorten --duration, or write elsewhere."
         case let .rendererClosed(path):
             return "The renderer for \(quoted(path)) is already finished or abandoned; "
                 + "create a new AudioFileRenderer to render again."
@@ -111,6 +122,8 @@ public enum SoundError: Error, CustomStringConvertible, Equatable, Sendable {
         }
     }
 }
+
+private func megabytes(_ bytes: Int64) -> Int64 { (bytes + 999_999) / 1_000_000 }
 
 private func quoted(_ text: String) -> String { "\"\(text)\"" }
 

@@ -39,6 +39,9 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("SoundFont file (.sf2/.sf3). Else $CLUMSY_SOUNDFONT, the preset's, then Debian's (FluidR3_GM first).", valueName: "file"))
     var soundfont: String?
 
+    @Option(help: ArgumentHelp("Also write one audio file per voice (bass.wav, keys.wav, … in --audio's format) and one MIDI file per voice (bass.mid, keys.mid, …) into this existing directory; they sum to the mix.", valueName: "dir"))
+    var stems: String?
+
     @Flag(help: "Switch the filter, delay and reverb off.")
     var dry = false
 
@@ -69,8 +72,28 @@ struct Run: ParsableCommand {
                 throw ValidationError("--audio \(audio): the file name must end in .wav, .flac or .ogg")
             }
         }
+        try validateMix()
         if let midi, midi.isEmpty { throw ValidationError("--midi needs a file name") }
         if let events, events.isEmpty { throw ValidationError("--events needs a file name") }
+    }
+
+    /// Checks the mix flags against each other and the outputs (their values are checked by
+    /// the settings table).
+    func validateMix() throws {
+        let given = settings.given
+        if given["true-peak"] != nil, given["loudness"]?.lowercased() == "off" {
+            throw ValidationError("--true-peak needs the loudness normalisation on: drop --loudness off")
+        }
+        if given["bit-depth"] == "32f", let audio, audio.lowercased().hasSuffix(".flac") {
+            throw ValidationError("--bit-depth 32f needs a .wav file: FLAC stores 16- or 24-bit integers")
+        }
+        let rendersFile = audio != nil && !live
+        for (flag, isGiven) in [("--stems", stems != nil), ("--loudness", given["loudness"] != nil),
+                                ("--true-peak", given["true-peak"] != nil), ("--bit-depth", given["bit-depth"] != nil)]
+        where isGiven && !rendersFile {
+            throw ValidationError("\(flag) applies to an audio render: add --audio <file> (and not --live)")
+        }
+        if let stems, stems.isEmpty { throw ValidationError("--stems needs a directory") }
     }
 
     func run() throws {
@@ -85,6 +108,7 @@ struct Run: ParsableCommand {
         request.isLive = live
         request.audioDriver = audioDriver
         request.environment = ProcessInfoLite.environment
+        request.mix.stemsDirectory = stems
         let summary: Summary
         do {
             summary = try SessionRunner.run(request, stop: stopSignal)

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 // Helpers for the sound tests (AudioTests, LiveTests, SoundFontErrorTests, LeakTests):
-// a strict 16-bit PCM WAV reader, a few measurements on the samples, the documented
+// a strict WAV reader (16- and 24-bit PCM, 32-bit float), a few measurements on the samples, the documented
 // tail formula, and a small tmpfs for disk-full runs.
 
 // MARK: SoundFonts
@@ -19,14 +19,18 @@ let hasSmallSoundFont = FileManager.default.fileExists(atPath: smallSoundFont)
 
 // MARK: WAV
 
-/// A 16-bit PCM WAV file read back strictly: every header field is checked against the
-/// others and against the file size.
+/// A WAV file (16- or 24-bit PCM, or 32-bit float) read back strictly: every header field
+/// is checked against the others and against the file size.
 struct WAVFile {
     var sampleRate: Int
     var channels: Int
     var bitsPerSample: Int
-    /// Interleaved samples.
+    /// True for IEEE float samples (format tag 3).
+    var isFloat = false
+    /// Interleaved samples on the 16-bit scale (full scale 32768), rounded and clamped.
     var samples: [Int16]
+    /// Interleaved samples, exactly as stored, full scale 1.
+    var values: [Double]
 
     /// Frames (samples per channel).
     var frameCount: Int { samples.count / max(channels, 1) }
@@ -36,7 +40,7 @@ struct WAVFile {
     struct Invalid: Error, CustomStringConvertible {
         var path: String
         var reason: String
-        var description: String { "\(path) is not a valid 16-bit PCM WAV file: \(reason)" }
+        var description: String { "\(path) is not a valid WAV file (16/24-bit PCM or 32-bit float): \(reason)" }
     }
 
     init(path: String) throws {
@@ -62,6 +66,8 @@ struct WAVFile {
             if id == "fmt " {
                 guard size >= 16 else { throw fail("fmt chunk of \(size) bytes") }
                 format = (u16(body), u16(body + 2), u32(body + 4), u32(body + 8), u16(body + 12), u16(body + 14))
+                // WAVE_FORMAT_EXTENSIBLE (sox writes it for 24-bit): the sub-format's first two bytes are the tag.
+                if u16(body) == 0xFFFE, size >= 40 { format?.tag = u16(body + 24) }
             } else if id == "data" {
                 dataRange = body..<body + size
             }
@@ -69,9 +75,12 @@ struct WAVFile {
         }
         guard let format else { throw fail("no fmt chunk") }
         guard let dataRange else { throw fail("no data chunk") }
-        guard format.tag == 1 else { throw fail("format tag \(format.tag), not PCM (1)") }
-        guard format.bits == 16 else { throw fail("\(format.bits) bits per sample") }
-        guard format.channels > 0, format.blockAlign == format.channels * 2,
+        guard format.tag == 1 || format.tag == 3 else { throw fail("format tag \(format.tag), not PCM (1) or float (3)") }
+        guard (format.tag == 1 && (format.bits == 16 || format.bits == 24)) || (format.tag == 3 && format.bits == 32) else {
+            throw fail("\(format.bits) bits per sample with format tag \(format.tag)")
+        }
+        let width = format.bits / 8
+        guard format.channels > 0, format.blockAlign == format.channels * width,
               format.byteRate == format.rate * format.blockAlign else {
             throw fail("inconsistent fmt chunk \(format)")
         }
@@ -79,15 +88,25 @@ struct WAVFile {
         sampleRate = format.rate
         channels = format.channels
         bitsPerSample = format.bits
-        var samples = [Int16](repeating: 0, count: dataRange.count / 2)
-        var index = 0
+        isFloat = format.tag == 3
+        let count = dataRange.count / width
+        var values = [Double](repeating: 0, count: count)
         var position = dataRange.lowerBound
-        while position < dataRange.upperBound {
-            samples[index] = Int16(bitPattern: UInt16(data[position]) | UInt16(data[position + 1]) << 8)
-            index += 1
-            position += 2
+        for index in 0..<count {
+            switch (format.tag, width) {
+            case (1, 2):
+                values[index] = Double(Int16(bitPattern: UInt16(data[position]) | UInt16(data[position + 1]) << 8)) / 32768
+            case (1, 3):
+                let raw = UInt32(data[position]) << 8 | UInt32(data[position + 1]) << 16 | UInt32(data[position + 2]) << 24
+                values[index] = Double(Int32(bitPattern: raw) >> 8) / 8_388_608
+            default:
+                let raw = UInt32(data[position]) | UInt32(data[position + 1]) << 8 | UInt32(data[position + 2]) << 16 | UInt32(data[position + 3]) << 24
+                values[index] = Double(Float(bitPattern: raw))
+            }
+            position += width
         }
-        self.samples = samples
+        self.values = values
+        self.samples = values.map { Int16(max(-32768, min(32767, ($0 * 32768).rounded()))) }
     }
 
     /// The largest absolute sample over all channels of each frame.

@@ -26,7 +26,7 @@ func isolatedKeyEvents(_ events: [LogEvent], gap: Double, after: Double = 0) -> 
 
 @Suite("Audio rendering", .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont) (timgm6mb-soundfont)"))
 struct AudioRenderTests {
-    @Test("A WAV render is 16-bit stereo 44.1 kHz, not silent, as long as the session plus the documented tail, and identical on a rerun")
+    @Test("A WAV render is 24-bit stereo 44.1 kHz by default, not silent, as long as the session plus the documented tail, and identical on a rerun")
     func wavRender() throws {
         let directory = try TemporaryDirectory()
         let arguments = ["run", "default", "--duration", "3", "--audio", "a.wav", "--soundfont", smallSoundFont, "--quiet"]
@@ -37,7 +37,7 @@ struct AudioRenderTests {
         let wav = try WAVFile(path: directory.file("a.wav"))
         #expect(wav.sampleRate == 44_100)
         #expect(wav.channels == 2)
-        #expect(wav.bitsPerSample == 16)
+        #expect(wav.bitsPerSample == 24 && !wav.isFloat)
         #expect(wav.rms > 100, "RMS \(wav.rms) of 32768: the render is (nearly) silent")
 
         // Length: 3 s of session plus the documented tail (5.83 s for the default preset's
@@ -194,8 +194,9 @@ struct AudioEffectTests {
     @Test("--gain 0.25 renders the same notes at half the level of the default gain 0.5")
     func gain() throws {
         let directory = try TemporaryDirectory()
-        let normal = try Self.render(directory, "normal.wav", duration: "4", ["--dry"])
-        let quiet = try Self.render(directory, "quiet.wav", duration: "4", ["--dry", "--gain", "0.25"])
+        // With the loudness off: normalisation would bring both to −16 LUFS.
+        let normal = try Self.render(directory, "normal.wav", duration: "4", ["--dry", "--loudness", "off"])
+        let quiet = try Self.render(directory, "quiet.wav", duration: "4", ["--dry", "--gain", "0.25", "--loudness", "off"])
         let ratio = quiet.rms / normal.rms
         #expect(normal.rms > 100, "the default render is silent (RMS \(normal.rms))")
         #expect(abs(ratio - 0.5) < 0.03, "RMS ratio \(ratio) with --gain 0.25 against the default 0.5")

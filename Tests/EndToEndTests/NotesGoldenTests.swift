@@ -9,29 +9,32 @@ import Testing
 ///
 /// `Golden/notes-default-300s-seed*.txt` were written by `Golden/reduce_notes.py` (mido, not
 /// Clumsy's reader) from the files of the commit before the redesign; the format is described
-/// there. This suite reduces the files of the current build the same way and compares line by line.
+/// there. This suite reduces the files of the current build the same way and compares line by line,
+/// with one change: the golden files' third column was the MIDI channel (1 bass, 2 keys); the keys
+/// now spread over one channel per pan zone (2–5), so the column is the voice's track (1 Bass,
+/// 2 Keys), which names the same voice as the channel did. The note sequence is unchanged.
 @Suite("Notes of default, before and after the redesign")
 struct NotesGoldenTests {
     /// The golden text for `clumsy run default --duration 300 --seed <seed>`'s MIDI file and event log.
     static func reduce(midi path: String, events eventsPath: String) throws -> String {
         let contents = try MIDIFileReader.read(path: path)
-        var rows: [(tick: UInt64, channel: Int, track: Int, index: Int, note: Int, velocity: Int)] = []
+        var rows: [(tick: UInt64, voice: Int, track: Int, index: Int, note: Int, velocity: Int)] = []
         for (number, track) in contents.tracks.enumerated() {
             for (index, event) in track.enumerated() {
                 switch event.message {
-                case .noteOn(let channel, let note, let velocity):
-                    rows.append((event.tick, Int(channel) + 1, number, index, Int(note), Int(velocity)))
-                case .noteOff(let channel, let note, _):
-                    rows.append((event.tick, Int(channel) + 1, number, index, Int(note), 0))
+                case .noteOn(_, let note, let velocity):
+                    rows.append((event.tick, number, number, index, Int(note), Int(velocity)))
+                case .noteOff(_, let note, _):
+                    rows.append((event.tick, number, number, index, Int(note), 0))
                 default:
                     break
                 }
             }
         }
         rows.sort { a, b in
-            (a.tick, a.channel, a.track, a.index) < (b.tick, b.channel, b.track, b.index)
+            (a.tick, a.voice, a.track, a.index) < (b.tick, b.voice, b.track, b.index)
         }
-        var lines = rows.map { "m \($0.tick) \($0.channel) \($0.note) \($0.velocity)" }
+        var lines = rows.map { "m \($0.tick) \($0.voice) \($0.note) \($0.velocity)" }
         for event in try readEventLog(eventsPath) {
             guard let note = event.note, let velocity = event.velocity else { continue }
             let voice = event.voice ?? (event.kind == "bass" ? "bass" : event.kind == "key" ? "keys" : event.kind)

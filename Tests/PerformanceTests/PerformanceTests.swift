@@ -163,19 +163,27 @@ struct Band {
         #expect(band.noteOns.count == 1)
     }
 
-    @Test func keysArePannedByPositionOnlyWhenThePanChanges() {
-        var configuration = cMajorConfiguration()
-        configuration.keyPans = [10, 50, 80, 120]
-        var band = Band(configuration: configuration)
+    @Test func keysSpreadByPositionOwnOneChannelPerZoneAndSendNoControllers() {
+        var band = Band()
         band.play(Hit(time: 1, ball: 1, target: .key(number: 1, tone: 1), speed: 5))
-        band.play(Hit(time: 2, ball: 1, target: .key(number: 1, tone: 1), speed: 5))
         band.play(Hit(time: 3, ball: 1, target: .key(number: 4, tone: 4), speed: 5))
-        let controls = band.events.filter { $0.kind == .control }
-        #expect(controls.map(\.velocity) == [10, 120])
-        #expect(controls.allSatisfy { $0.note == 10 })
-        // Each controller comes right before its note.
-        let firstControl = band.events.firstIndex { $0.kind == .control }!
-        #expect(band.events[firstControl + 1].kind == .on && band.events[firstControl + 1].time == band.events[firstControl].time)
+        #expect(!band.events.contains { $0.kind == .control }, "no pan change is sent while notes ring")
+        var keys = Voice(name: "Keys", channel: 1, tone: Tone.keys(named: "marimba")!, curve: VelocityCurve(quietSpeed: 0.25, loudSpeed: 10.5, exponent: 0.7),
+                         noteLength: 0.6, pan: .position, source: .pianoBalls)
+        keys.spread(over: [1, 2, 3, 4], keyCount: 4)
+        #expect(keys.channels.map(\.channel) == [1, 2, 3, 4])
+        #expect(keys.channels.map(\.pan) == [13, 47, 81, 114], "zones from −0.8 to +0.8")
+        #expect((1...4).map { keys.channelIndex(forKey: $0) } == [0, 1, 2, 3])
+        var three = keys
+        three.spread(over: [1, 2, 3, 4], keyCount: 3)
+        #expect(three.channels.count == 3 && three.channels[1].pan == 64)
+        var eight = keys
+        eight.spread(over: [1, 2, 3, 4], keyCount: 8)
+        #expect((1...8).map { eight.channelIndex(forKey: $0) } == [0, 0, 1, 1, 2, 2, 3, 3])
+        var fixed = Voice(name: "Keys", channel: 1, tone: keys.tone, curve: keys.curve, noteLength: 0.6, pan: .fixed(-1), source: .pianoBalls)
+        fixed.spread(over: [1, 2, 3, 4], keyCount: 4)
+        #expect(fixed.channels == [Voice.Channel(channel: 1, pan: 0)] && fixed.channelIndex(forKey: 4) == 0)
+        #expect(!fixed.isCentred && Voice(name: "Bass", channel: 0, tone: keys.tone, curve: keys.curve, noteLength: 1, source: .bassBall).isCentred)
     }
 
     @Test func dribbleGateDropsSoftQuickRestrikesOfOneBall() {

@@ -206,7 +206,9 @@ import Glibc
         let configuration = try Configuration(preset: preset, duration: 20)
         let plan = SessionPlan(configuration: configuration)
         let key = configuration.preset.key
-        #expect(plan.voices.count == 3 && plan.voices.voices[2].channel == 2 && plan.voices.voices[2].source == .derived)
+        #expect(plan.voices.count == 3 && plan.voices.voices[2].source == .derived)
+        // Its own channel: the keys spread by position own MIDI 2–5, so the second voice takes 6.
+        #expect(plan.voices.voices[1].channels.map(\.channel) == [1, 2, 3, 4] && plan.voices.voices[2].channels.map(\.channel) == [5])
         let (events, _) = try simulate(preset, duration: 20)
         let ons = events.compactMap { event -> NoteEvent? in
             if case .note(let note) = event, note.kind == .on { return note }
@@ -222,6 +224,25 @@ import Glibc
             let steps = scale.firstIndex(of: s.note)! - scale.firstIndex(of: k.note)!
             #expect(steps == (abs(interval) - 1) * (interval < 0 ? -1 : 1), "\(k.note) → \(s.note)")
         }
+    }
+
+    @Test("no two voices share a MIDI channel: the keys' pan zones follow the key count (five keys for ninths), the second voice takes the next free channel, never the drums' 10",
+          arguments: [(#""keys": {"tones": [1, 2, 3, 4, 5]}, "bass": {"chords": {"1": "ninth"}}"#, [1, 2, 3, 4, 5], 6),
+                      (#""keys": {"tones": [1, 2, 3]}"#, [1, 2, 3], 4),
+                      (#""keys": {"pan": 0.3}"#, [1], 2),
+                      (#""percussion": {"metronome": true}"#, [1, 2, 3, 4], 5)])
+    func channels(fields: String, keys: [Int], second: Int) throws {
+        let preset = try decode(#"{\#(fields), "second": {"interval": 3}}"#)
+        let plan = SessionPlan(configuration: try Configuration(preset: preset, duration: 5))
+        let table = plan.voices
+        #expect(table[.keys].channels.map(\.channel) == keys)
+        let derived = try #require(table.id(of: .derived))
+        #expect(table[derived].channels.map(\.channel) == [second])
+        let all = table.voices.flatMap { $0.channels.map(\.channel) }
+        #expect(Set(all).count == all.count, "channels shared: \(all)")
+        if let drums = table.id(of: .percussion) { #expect(table[drums].channels.map(\.channel) == [9]) }
+        // With five keys spread by position, each key has a pan zone of its own, left to right.
+        if keys.count > 1 { #expect(table[.keys].keyZones == Array(0..<keys.count)) }
     }
 
     @Test("in a pentatonic scale the third and sixth are counted on the parent scale, then moved to a scale tone")

@@ -77,6 +77,17 @@ public struct SessionPlan: Sendable {
         }
     }
 
+    /// The MIDI channels (0-based) of the keys' pan zones, left to right, when `keys.pan` is
+    /// "position": one per key up to five (a ninth chord's five keys), MIDI channels 2–6 (channel
+    /// 1 is the bass's, 10 the drums'; a derived voice takes the next free one, see `freeChannel`).
+    public static let keysZoneChannels = [1, 2, 3, 4, 5]
+
+    /// The lowest MIDI channel (0-based) no row of `rows` plays on, never 9 (the GM drum channel).
+    static func freeChannel(after rows: [Voice]) -> Int {
+        let taken = Set(rows.flatMap { $0.channels.map(\.channel) } + [9])
+        return (0..<16).first { !taken.contains($0) } ?? 15
+    }
+
     /// Resolves a configuration (the preset with the flags applied).
     public init(configuration c: Configuration) {
         let preset = c.preset
@@ -99,8 +110,12 @@ public struct SessionPlan: Sendable {
             Voice(name: "Keys", channel: 1, tone: c.keysTone, curve: preset.keys.velocity.curve,
                   noteLength: preset.keys.noteLength, level: preset.keys.level, pan: preset.keys.pan, source: .pianoBalls),
         ]
+        // Keys spread by position play on one channel per pan zone: MIDI channels 2–5 for four
+        // keys, 2–6 for five.
+        rows[1].spread(over: Self.keysZoneChannels, keyCount: c.layout.keys.count)
         if preset.second.isOn, let tone = Tone.keys(named: preset.second.tone) {
-            var second = Voice(name: "Second", channel: 2, tone: tone, curve: preset.keys.velocity.curve,
+            // Its own channel: the first one neither the bass nor the keys' zones (nor the drums) use.
+            var second = Voice(name: "Second", channel: Self.freeChannel(after: rows), tone: tone, curve: preset.keys.velocity.curve,
                                noteLength: preset.keys.noteLength, level: preset.second.level, pan: .fixed(0), source: .derived)
             second.derived = .init(from: .keys, notes: SessionPlan.secondNotes(key: preset.key, interval: preset.second.interval))
             rows.append(second)
@@ -120,17 +135,6 @@ public struct SessionPlan: Sendable {
         performer.dribble = preset.keys.isDribbleOn ? preset.keys.dribble : nil
         performer.percussion = drums ?? PercussionPlan()
         performer.pianoBalls = preset.piano.count
-        if case .position = preset.keys.pan {
-            // Each key's notes sit where the key is: the leftmost key hard left, the rightmost hard right.
-            let centres = c.layout.keys.map { ($0.frame.minX + $0.frame.maxX) / 2 }
-            let left = centres.min() ?? 0
-            let width = (centres.max() ?? 0) - left
-            performer.keyPans = centres.map { x in
-                Voice.panController(width > 0 ? 2 * (x - left) / width - 1 : 0)
-            }
-        } else {
-            performer.keyPans = nil
-        }
         self.performer = performer
         world.recordsWallContacts = drums?.needsWallContacts ?? false
         keyTones = preset.keys.tones
