@@ -22,6 +22,10 @@ let package = Package(
         // libsndfile1-dev (WAV/FLAC/Ogg writing at 16/24/32f bits) and libebur128-dev (EBU R128 loudness).
         .systemLibrary(name: "CSndfile", path: "Sources/CSndfile"),
         .systemLibrary(name: "CEBUR128", path: "Sources/CEBUR128"),
+        // Live MIDI and OSC (libjack-jackd2-dev, libasound2-dev, liblo-dev); only Studio imports them.
+        .systemLibrary(name: "CJack", path: "Sources/CJack"),
+        .systemLibrary(name: "CALSA", path: "Sources/CALSA"),
+        .systemLibrary(name: "CLo", path: "Sources/CLo"),
 
         .target(name: "Theory"),
         // Runtime exclusivity checks cost a fifth of all instructions in the stepping loop
@@ -35,13 +39,14 @@ let package = Package(
         // `clumsy analyze`: key, chords and statistics of any Standard MIDI File.
         .target(name: "Analysis", dependencies: ["Theory", "MIDIFile", "Presets"]),
         .target(name: "Sound", dependencies: ["CFluidSynth", "CSndfile", "CEBUR128", "FileOutput"], swiftSettings: uncheckedExclusivityInRelease),
+        .target(name: "Studio", dependencies: ["CJack", "CALSA", "CLo"]),
         // The preset format, strict JSON, the settings table, validation and the bundled library.
         .target(name: "Presets", dependencies: ["Theory", "Performance", "FileOutput"]),
         // The engine: the resolved session plan, the fixed-step loop and the session's rules.
         .target(name: "Engine", dependencies: ["Theory", "Physics", "Performance", "Presets"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // The outputs (sinks: MIDI file, event log, sound, text) and the runner that wires a plan to them.
-        .target(name: "Session", dependencies: ["Theory", "Physics", "Performance", "Presets", "Engine", "MIDIFile", "Sound", "FileOutput"],
+        .target(name: "Session", dependencies: ["Theory", "Physics", "Performance", "Presets", "Engine", "MIDIFile", "Sound", "FileOutput", "Studio"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // What only tests use: the preset fuzzer and the JSON writer.
         .target(name: "TestSupport", dependencies: ["Presets", "Session"]),
@@ -62,7 +67,8 @@ let package = Package(
         .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
         .testTarget(name: "SoundTests", dependencies: ["Sound"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
-        .testTarget(name: "SessionTests", dependencies: ["Session", "TestSupport"]),
+        .testTarget(name: "SessionTests", dependencies: ["Session", "TestSupport", "Studio", "MIDIFile"]),
+        .testTarget(name: "StudioTests", dependencies: ["Studio"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "Theory", "MIDIFile"], exclude: ["make_fixtures.py"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Session", "MIDIFile"], exclude: ["Help"], resources: [.copy("Golden")]),
     ],

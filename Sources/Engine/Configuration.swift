@@ -63,14 +63,9 @@ public struct Configuration: Sendable {
         let d = 0.7071067811865476
         let direction = Vector(diagonal & 1 == 0 ? d : -d, diagonal & 2 == 0 ? d : -d)
 
-        let fastest = max(preset.speed, WorldConfiguration.pianoSpeedLimit(gravity: preset.gravity, height: layout.pianoArea.height))
-        // The smallest gap that a step must not jump: a ball's radius where balls meet balls,
-        // else a piano ball's radius plus a key's half thickness (12.5 points).
-        let keyHalfThickness = 12.5 * Preset.metresPerPoint
-        let pianoGap = preset.piano.collide ? preset.piano.radius : preset.piano.radius + keyHalfThickness
-        let smallest = min(preset.bass.radius, preset.bass.bouncerRadius, pianoGap, keyHalfThickness * 2)
         let crowded = preset.piano.count > Self.crowdSize
-        let substeps = WorldConfiguration.substeps(timestep: preset.timestep, fastestSpeed: fastest, smallestRadius: smallest)
+        let substeps = Self.substeps(timestep: preset.timestep, gravity: preset.gravity, speed: preset.speed,
+                                     height: layout.pianoArea.height, smallestGap: Self.smallestGap(preset))
         world = WorldConfiguration(
             bassArea: layout.bassArea, pianoArea: layout.pianoArea, bouncers: layout.bouncers, keys: layout.keys,
             bassStart: layout.bassStart, bassVelocity: direction * preset.speed, bassRadius: preset.bass.radius,
@@ -128,6 +123,22 @@ public struct Configuration: Sendable {
             preset.keys.tones = Array(1...min(PerformerConfiguration.maximumTone, max(1, largest)))
         }
         return chords
+    }
+
+    /// The smallest gap of `preset` that a Chipmunk step must not jump, metres: a ball's radius
+    /// where balls meet balls, else a piano ball's radius plus a key's half thickness (12.5 points).
+    static func smallestGap(_ preset: Preset) -> Double {
+        let keyHalfThickness = 12.5 * Preset.metresPerPoint
+        let pianoGap = preset.piano.collide ? preset.piano.radius : preset.piano.radius + keyHalfThickness
+        return min(preset.bass.radius, preset.bass.bouncerRadius, pianoGap, keyHalfThickness * 2)
+    }
+
+    /// Chipmunk sub-steps per timestep of `timestep` seconds under `gravity` (m/s²) with the bass
+    /// ball at `speed` (m/s), in a piano area `height` metres high, so that no ball jumps
+    /// `smallestGap` in one Chipmunk step (also used when a live control changes gravity or speed).
+    static func substeps(timestep: Double, gravity: Double, speed: Double, height: Double, smallestGap: Double) -> Int {
+        let fastest = max(speed, WorldConfiguration.pianoSpeedLimit(gravity: gravity, height: height))
+        return WorldConfiguration.substeps(timestep: timestep, fastestSpeed: fastest, smallestRadius: smallestGap)
     }
 
     /// Switches off the bouncers of degrees the scale does not play: a pentatonic or blues scale

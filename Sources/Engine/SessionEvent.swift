@@ -12,12 +12,14 @@ public enum SessionEvent: Sendable, Equatable {
     case drop(time: Double, ball: Int)
     /// A voice's MIDI controller changed (CC10 pan before a keys note placed by its key).
     case control(time: Double, voice: VoiceID, controller: Int, value: Int)
+    /// A live control took effect at the start of `step` (simulated `time`).
+    case live(time: Double, step: Int64, control: Control)
 
     /// Simulated time, seconds.
     public var time: Double {
         switch self {
         case .note(let note): return note.time
-        case .escape(let time, _), .kick(let time), .drop(let time, _), .control(let time, _, _, _): return time
+        case .escape(let time, _), .kick(let time), .drop(let time, _), .control(let time, _, _, _), .live(let time, _, _): return time
         }
     }
 }

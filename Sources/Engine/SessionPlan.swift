@@ -39,6 +39,9 @@ public struct SessionPlan: Sendable {
     public var isCrowded: Bool
     /// Number of fixed timesteps.
     public var stepCount: Int64
+    /// The smallest gap a Chipmunk step must not jump, metres (sub-steps after a live change of
+    /// gravity or speed: `substeps(gravity:speed:)`).
+    public var smallestGap: Double
 
     /// The session's rules: when the bass ball is kicked and piano balls are dropped again.
     public struct Rules: Sendable {
@@ -143,5 +146,12 @@ public struct SessionPlan: Sendable {
         sound = c.sound
         isCrowded = c.isCrowded
         stepCount = c.stepCount
+        smallestGap = Configuration.smallestGap(preset)
+    }
+
+    /// Chipmunk sub-steps per timestep under `gravity` (m/s²) with the bass ball at `speed` (m/s).
+    public func substeps(gravity: Double, speed: Double) -> Int {
+        Configuration.substeps(timestep: world.timestep, gravity: gravity, speed: speed,
+                               height: layout.pianoArea.height, smallestGap: smallestGap)
     }
 }

@@ -14,17 +14,21 @@ public final class Simulator {
     /// The physics world.
     public let world: World
     private var performer: Performer
-    private var scheduler: Scheduler
+    var scheduler: Scheduler
     private var kicks: SplitMix64
     private var drops: SplitMix64
-    private var events: [SessionEvent] = []
+    var events: [SessionEvent] = []
     private var notes: [NoteEvent] = []
     private var lastBouncerHit = 0.0
     private var recentDegrees: [Int] = []
-    private var lastKeyHit: [Double]
+    var lastKeyHit: [Double]
     private var stillSince: [Double]
     private let keyTones: [Int]
     private(set) var summary: Summary
+    // Live controls (Simulator+Controls.swift): polled at the start of each step.
+    var controls: [Control] = []
+    var gravity: Double
+    var speed: Double
 
     /// Steps between two checks of the piano-ball rules.
     static let ruleInterval: Int64 = 12
@@ -56,15 +60,20 @@ public final class Simulator {
         events.reserveCapacity(256)
         notes.reserveCapacity(256)
         recentDegrees.reserveCapacity(Self.loopWindow)
+        controls.reserveCapacity(8)
+        gravity = plan.gravity
+        speed = plan.speed
     }
 
     /// Runs the whole session into `sinks`. Stops early (cleanly) when `stop` is raised.
     /// `progress` is called with the fraction done each time it passes a whole per cent.
     /// `pacer` is called after every step with the simulated time (live mode waits there).
+    /// `controls` is polled at the start of every step; what it returns takes effect in that step.
     @discardableResult
     public func run(into sinks: [SessionSink], stop: StopSignal? = nil,
                     progress: ((Double) -> Void)? = nil,
-                    pacer: ((Double) -> Void)? = nil) throws(SessionError) -> Summary {
+                    pacer: ((Double) -> Void)? = nil,
+                    controls source: ControlSource? = nil) throws(SessionError) -> Summary {
         let total = plan.stepCount
         var percent = -1
         do {
@@ -77,6 +86,13 @@ public final class Simulator {
                 if let stop, stop.isRaised {
                     summary.wasInterrupted = true
                     break
+                }
+                if let source {
+                    guard source.poll(step: step, into: &controls) else {
+                        summary.wasInterrupted = true
+                        break
+                    }
+                    if !controls.isEmpty { apply(at: step) }
                 }
                 advance()
                 step += 1
@@ -208,7 +224,7 @@ public final class Simulator {
         }
     }
 
-    private func kickBass(at now: Double) {
+    func kickBass(at now: Double) {
         var angle = 0.0
         repeat {
             angle = kicks.uniform(0...(2 * Double.pi))
@@ -220,7 +236,7 @@ public final class Simulator {
         events.append(.kick(time: now))
     }
 
-    private func dropBall(_ ball: Int, at now: Double) {
+    func dropBall(_ ball: Int, at now: Double) {
         let region = plan.layout.dropRegion
         let r = plan.rules.pianoRadius
         var spot = Vector(drops.uniform(region.minX...region.maxX), drops.uniform(region.minY...region.maxY))

@@ -80,6 +80,9 @@ public struct Clock: Sendable, Hashable {
     public var strength: Double
     /// Every second grid line is delayed by this fraction of a grid step, 0…0.75.
     public var swing: Double
+    /// Seconds added to a session time to get the time it would be had the current tempo held
+    /// from the start: 0 until a live tempo change (`changeTempo`) keeps the beats continuous.
+    public private(set) var shift = 0.0
 
     /// Creates a clock.
     public init(tempo: Double = 120, meter: Meter = Meter("4/4")!, grid: Grid = .off, strength: Double = 1, swing: Double = 0) {
@@ -88,6 +91,14 @@ public struct Clock: Sendable, Hashable {
         self.grid = grid
         self.strength = strength
         self.swing = swing
+    }
+
+    /// Changes the tempo at `time` (a live control). The quarter notes counted so far stay as
+    /// they are; beat, bar and grid lines after `time` follow the new tempo.
+    public mutating func changeTempo(to tempo: Double, at time: Double) {
+        let quarters = (time + shift) / quarterSeconds
+        self.tempo = tempo
+        shift = quarters * quarterSeconds - time
     }
 
     /// Seconds per quarter note.
@@ -107,6 +118,7 @@ public struct Clock: Sendable, Hashable {
     public func place(_ time: Double) -> Double {
         let step = stepSeconds
         guard step > 0 else { return time }
+        let time = time + shift
         let first = (time / step).rounded(.down) - 1
         var line = time
         for n in 0..<4 {
@@ -114,7 +126,7 @@ public struct Clock: Sendable, Hashable {
             let candidate = index * step + (index.truncatingRemainder(dividingBy: 2) != 0 ? swing * step : 0)
             if candidate >= time { line = candidate; break }
         }
-        return strength >= 1 ? line : time + strength * (line - time)
+        return (strength >= 1 ? line : time + strength * (line - time)) - shift
     }
 
     /// The first beat line at or after `time`.
@@ -124,18 +136,19 @@ public struct Clock: Sendable, Hashable {
     public func nextBar(atOrAfter time: Double) -> Double { nextLine(time, every: barSeconds) }
 
     private func nextLine(_ time: Double, every period: Double) -> Double {
+        let time = time + shift
         var line = (time / period).rounded(.down) * period
         if line < time { line = ((time / period).rounded(.down) + 1) * period }
-        return line
+        return line - shift
     }
 
     /// Beat `index` (0, 1, 2, … from the session's start) as a time, seconds.
-    public func beatTime(_ index: Int) -> Double { Double(index) * beatSeconds }
+    public func beatTime(_ index: Int) -> Double { Double(index) * beatSeconds - shift }
 
     /// Where `time` falls: its beat within the bar (0-based) if it lies on a beat line (within a
     /// microsecond), else nil.
     public func beatInBar(at time: Double) -> Int? {
-        let beats = time / beatSeconds
+        let beats = (time + shift) / beatSeconds
         let nearest = beats.rounded()
         guard abs(nearest - beats) * beatSeconds < 1e-6 else { return nil }
         let index = Int(nearest) % meter.beats

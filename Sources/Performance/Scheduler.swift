@@ -12,7 +12,7 @@ public struct Scheduler: Sendable {
     /// The voices table.
     public let voices: VoiceTable
     /// The clock (tempo, meter, grid).
-    public let clock: Clock
+    public private(set) var clock: Clock
     /// Accents and velocity floor.
     public let feel: Feel
 
@@ -57,6 +57,12 @@ public struct Scheduler: Sendable {
     public var soundingCount: Int { sounding.count }
     /// Entries waiting (note-ons, note-offs, chord changes).
     public var queuedCount: Int { queue.count - head }
+
+    /// A live tempo change at `time`: notes placed from now on follow the new tempo's grid,
+    /// beats and bars (notes already queued keep their times).
+    public mutating func changeTempo(to tempo: Double, at time: Double) {
+        clock.changeTempo(to: tempo, at: time)
+    }
 
     /// When a note hit at `time` will sound.
     public func place(_ time: Double) -> Double { clock.place(time) }

@@ -15,8 +15,8 @@ import Glibc
 /// - a piano ball never moves faster than `pianoSpeedLimit`;
 /// - a ball found outside its area is put back inside and reported as an `Escape`.
 public final class World {
-    /// The configuration this world was built from.
-    public let configuration: WorldConfiguration
+    /// The configuration this world was built from (gravity, bass speed and sub-steps as last retuned).
+    public private(set) var configuration: WorldConfiguration
     /// First contacts found during the last `step()`, in the order Chipmunk reported them.
     public private(set) var contacts: [Contact] = []
     /// Balls put back during the last `step()`.
@@ -30,7 +30,7 @@ public final class World {
     private var bodies: [OpaquePointer] = []          // index = ball id
     private var shapes: [OpaquePointer] = []          // every shape we added, statics included
     private var substepTime = 0.0
-    private let substepLength: Double
+    private var substepLength: Double
 
     /// Simulated time, seconds.
     public var time: Double { Double(stepCount) * configuration.timestep }
@@ -118,6 +118,20 @@ public final class World {
             cpSpaceStep(space, substepLength)
         }
         stepCount += 1
+    }
+
+    /// Changes gravity (m/s², piano balls), the bass ball's constant speed (m/s) and the
+    /// Chipmunk sub-steps per timestep between two steps (a live control). The values must
+    /// be valid (positive, finite); the piano speed limit follows the new gravity.
+    public func retune(gravity: Double, bassSpeed: Double, substeps: Int) {
+        precondition(gravity.isFinite && gravity >= 0 && bassSpeed.isFinite && bassSpeed > 0 && substeps >= 1,
+                     "invalid retune: gravity \(gravity), bass speed \(bassSpeed), substeps \(substeps)")
+        configuration.gravity = gravity
+        configuration.bassSpeed = bassSpeed
+        configuration.substeps = substeps
+        substepLength = configuration.timestep / Double(substeps)
+        cpSpaceSetGravity(space, cpVect(x: 0, y: -gravity))
+        setVelocity(velocity(ofBall: 0), ofBall: 0)   // rescaled to the new speed
     }
 
     // MARK: Ball access

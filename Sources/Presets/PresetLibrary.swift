@@ -54,7 +54,7 @@ public enum PresetLibrary {
     /// The file a preset reference names: the path itself, or the bundled preset's file.
     /// - Throws: `SessionError.noInput` for an unknown bundled name.
     public static func locate(_ reference: String) throws(SessionError) -> String {
-        if reference.contains("/") || reference.hasSuffix(".json") || isFile(reference) {
+        if isPresetPath(reference) {
             return reference
         }
         let presets = bundled()
@@ -66,6 +66,11 @@ public enum PresetLibrary {
             throw .noInput("no preset named \"\(Quote.text(reference))\"; bundled presets: \(names) (or give a path to a .json file)")
         }
         return match.path
+    }
+
+    /// True when `reference` names a preset file rather than a bundled preset.
+    public static func isPresetPath(_ reference: String) -> Bool {
+        reference.contains("/") || reference.hasSuffix(".json") || isFile(reference)
     }
 
     static func executablePath() -> String? {

@@ -28,6 +28,9 @@ public struct Setting: Sendable {
     public let isSwitch: Bool
     /// True when the flag also takes `off`, switching its block off (a number switches it on).
     public let flagTakesOff: Bool
+    /// The accepted range of a number row (nil for other kinds): what a live control of the
+    /// same value (`/clumsy/gravity`, …) accepts too.
+    public let numberRange: ClosedRange<Double>?
 
     let setDefault: @Sendable (inout Preset) -> Void
     let read: @Sendable (JSONValue, inout Preset, FieldReader) throws(SessionError) -> Void
@@ -37,6 +40,7 @@ public struct Setting: Sendable {
 
     init(path: String, flag: String?, type: String, unit: String = "", defaultText: String, accepted: String,
          doc: String, valueName: String? = nil, isSwitch: Bool = false, flagTakesOff: Bool = false,
+         numberRange: ClosedRange<Double>? = nil,
          setDefault: @escaping @Sendable (inout Preset) -> Void,
          read: @escaping @Sendable (JSONValue, inout Preset, FieldReader) throws(SessionError) -> Void,
          parse: @escaping @Sendable (String, inout Preset) throws(SessionError) -> Void = { _, _ in },
@@ -52,6 +56,7 @@ public struct Setting: Sendable {
         self.valueName = valueName ?? (unit.isEmpty ? "x" : unit)
         self.isSwitch = isSwitch
         self.flagTakesOff = flagTakesOff
+        self.numberRange = numberRange
         self.setDefault = setDefault
         self.read = read
         self.parse = parse
@@ -84,7 +89,7 @@ public struct Setting: Sendable {
         return Setting(
             path: path, flag: flag, type: "number", unit: unit, defaultText: defaultText ?? Format.plain(value),
             accepted: acceptedText, doc: doc, valueName: valueName ?? (unit.isEmpty ? "x" : unit) + (takesOff ? "|off" : ""),
-            flagTakesOff: takesOff,
+            flagTakesOff: takesOff, numberRange: range,
             setDefault: { $0[keyPath: keyPath] = value },
             read: { json, preset, r throws(SessionError) in
                 preset[keyPath: keyPath] = try r.number(json, at: path, range: range, accepted: shown)

@@ -7,19 +7,32 @@ import Performance
 /// `kick`, `drop`), `ball`, and for notes `voice` (the voice's name in lower case), `hit` (the
 /// physical hit, seconds, never after `t`), `speed` (m/s, 4 decimals), `note`, `velocity`,
 /// `degree`, plus `key` and `tone` for key hits and `source` (`wall`, `floor`, `stomp`,
-/// `metronome`) for drums. Note-offs and controllers are not logged. Written atomically.
+/// `metronome`) for drums. Note-offs and controllers are not logged. A live session's log
+/// also opens with a `session` line (`ReplayRecord`), records each live control as a `control`
+/// line with its `step`, and closes with an `end` line. Written atomically.
 public final class EventLogWriter: SessionSink {
     private let file: AtomicFile
     private let lines: Lines
+    private let timestep: Double?
 
     /// Opens `path` (a temporary is created now, so a bad path fails before the session runs).
-    public init(path: String, voices: VoiceTable) throws(SessionError) {
+    /// With a `replay` record (live sessions) the log opens with a `session` line saying how to
+    /// re-run it and closes with an `end` line giving the last step (`timestep` seconds each).
+    public init(path: String, voices: VoiceTable, replay: ReplayRecord? = nil) throws(SessionError) {
         do {
             file = try AtomicFile(path: path)
         } catch {
             throw .cannotCreate("cannot write event log: \(error)")
         }
         lines = Lines(voices: voices)
+        timestep = replay?.timestep
+        if let replay {
+            do {
+                try file.write(replay.line + "\n")
+            } catch {
+                throw .io("cannot write event log: \(error)")
+            }
+        }
     }
 
     /// The JSON line (without newline) for one event, or nil for events not logged (note-offs, controllers).
@@ -57,6 +70,9 @@ public final class EventLogWriter: SessionSink {
                 return "{\"t\":\(Format.fixed(time, decimals: 6)),\"kind\":\"kick\",\"ball\":0}"
             case .drop(let time, let ball):
                 return "{\"t\":\(Format.fixed(time, decimals: 6)),\"kind\":\"drop\",\"ball\":\(ball)}"
+            case .live(let time, let step, let control):
+                let value = control.value.map { ",\"value\":\(Format.plain($0))" } ?? ""
+                return "{\"t\":\(Format.fixed(time, decimals: 6)),\"kind\":\"control\",\"step\":\(step),\"control\":\"\(control.name)\"\(value)}"
             case .control:
                 return nil
             }
@@ -79,6 +95,9 @@ public final class EventLogWriter: SessionSink {
 
     public func finish(at time: Double) throws(SessionError) {
         do {
+            if let timestep {
+                try file.write("{\"t\":\(Format.fixed(time, decimals: 6)),\"kind\":\"end\",\"step\":\(Int64((time / timestep).rounded()))}\n")
+            }
             try file.commit()
         } catch {
             throw .io("cannot write event log: \(error)")

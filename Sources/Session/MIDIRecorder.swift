@@ -16,7 +16,10 @@ public final class MIDIRecorder: SessionSink {
     public static let ticksPerQuarter: UInt16 = 960
 
     private let writer: MIDIFileWriter
-    private let ticksPerSecond: Double
+    private var ticksPerSecond: Double
+    // A live tempo change rebases the conversion: tick = baseTick + (t − baseTime) × ticksPerSecond.
+    private var baseTick: UInt64 = 0
+    private var baseTime = 0.0
     private var lastTick: [UInt64]
     private var router: NoteRouter
     /// The voice of a stem file, nil for the whole session.
@@ -79,7 +82,7 @@ public final class MIDIRecorder: SessionSink {
     }
 
     /// The tick of a time in seconds.
-    func tick(_ time: Double) -> UInt64 { UInt64((time * ticksPerSecond).rounded()) }
+    func tick(_ time: Double) -> UInt64 { baseTick + UInt64(max(0, (time - baseTime) * ticksPerSecond).rounded()) }
 
     public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
         for event in events {
@@ -97,6 +100,12 @@ public final class MIDIRecorder: SessionSink {
                     try append(.controlChange(channel: UInt8(channel.channel), controller: UInt8(controller), value: UInt8(value)),
                                track: track(of: controlled), tick: tick(at))
                 }
+            case .live(let at, _, .tempo(let bpm)):
+                // Seconds stay where they were; the bars follow the new tempo from here on.
+                baseTick = tick(at)
+                baseTime = at
+                ticksPerSecond = bpm / 60 * Double(Self.ticksPerQuarter)
+                try append(.tempo(microsecondsPerQuarter: UInt32((60_000_000 / bpm).rounded())), track: 0, tick: baseTick)
             default:
                 continue
             }

@@ -25,10 +25,28 @@ public struct RunRequest: Sendable {
     public var isLive = false
     /// Audio driver for live play (nil = FluidSynth's default).
     public var audioDriver: String?
-    /// Process environment (for CLUMSY_SOUNDFONT).
+    /// Process environment (for CLUMSY_SOUNDFONT, JACK_DEFAULT_SERVER).
     public var environment: [String: String] = [:]
     /// Stems, loudness, true peak and bit depth of an audio render.
     public var mix = MixRequest()
+    /// `--midi-out`: live MIDI ports (with `--live`). The internal synthesizer then plays only
+    /// when `--audio-driver` is given too.
+    public var midiOut: MIDIOutKind?
+    /// `--connect`: JACK MIDI inputs to connect every port to.
+    public var connections: [String] = []
+    /// `--clock-out`: a `clock` port with MIDI clock, Start and Stop.
+    public var sendsClock = false
+    /// `--osc-out host:port`.
+    public var oscOut: String?
+    /// `--osc-in [addr:]port`.
+    public var oscIn: String?
+    /// For live runs: what the event log's `session` line records so that the run can be replayed.
+    public var replay: ReplayRecord?
+    /// Controls replayed at their steps (`clumsy replay`).
+    public var replayedControls: [TimedControl]?
+
+    /// True unless live MIDI ports take the notes instead (`--midi-out` without `--audio-driver`).
+    public var playsInternalSound: Bool { midiOut == nil || audioDriver != nil }
 
     /// Creates a request.
     public init(preset: String = "default", duration: Double = 60, overrides: Overrides = Overrides(),
@@ -61,12 +79,34 @@ public enum SessionRunner {
         var sinks: [SessionSink] = []
         var audioSink: AudioFileSink?
         var stemPaths: [String] = []
+        var liveMIDI: LiveMIDISink?
+        var oscIn: OSCControlSource?
+        defer { oscIn?.close() }
         do throws(SessionError) {
             if let path = request.midiPath {
                 sinks.append(try MIDIRecorder(path: path, plan: plan))
             }
             if let path = request.eventsPath {
-                sinks.append(try EventLogWriter(path: path, voices: plan.voices))
+                var replay = request.replay
+                replay?.seed = plan.seed
+                replay?.timestep = plan.world.timestep
+                replay?.presetName = plan.name
+                if let arguments = replay?.arguments, !arguments.contains("--seed") {
+                    replay?.arguments += ["--seed", String(plan.seed)]
+                }
+                sinks.append(try EventLogWriter(path: path, voices: plan.voices, replay: replay))
+            }
+            if let kind = request.midiOut {
+                let sink = try LiveMIDISink.open(kind, clock: request.sendsClock, connections: request.connections,
+                                                 plan: plan, environment: request.environment, stop: stop)
+                liveMIDI = sink
+                sinks.append(sink)
+            }
+            if let target = request.oscOut {
+                sinks.append(try OSCOutSink(target: target, plan: plan))
+            }
+            if let listen = request.oscIn {
+                oscIn = try OSCControlSource(listen: listen)
             }
             if let soundFont {
                 let samplerConfiguration = SamplerFactory.configuration(
@@ -87,7 +127,7 @@ public enum SessionRunner {
                         stemPaths.append(path)
                     }
                 }
-                if request.isLive {
+                if request.isLive && request.playsInternalSound {
                     sinks.append(try LiveSink(samplerConfiguration: samplerConfiguration, session: plan,
                                               driver: request.audioDriver, fileName: liveFile, stop: stop))
                 }
@@ -107,9 +147,25 @@ public enum SessionRunner {
             standardError.flush()
         } : nil
         let simulator = Simulator(plan: plan)
-        let pacer = request.isLive ? WallClockPacer() : nil
+        var controlSources: [ControlSource] = []
+        if let replayed = request.replayedControls { controlSources.append(ReplayControls(replayed)) }
+        if let liveMIDI { controlSources.append(liveMIDI) }
+        if let oscIn { controlSources.append(oscIn) }
+        let controls: ControlSource? = controlSources.isEmpty ? nil
+            : controlSources.count == 1 ? controlSources[0] : ControlSources(controlSources)
+        let pace: ((Double) -> Void)?
+        if let liveMIDI, request.isLive {
+            pace = { time in liveMIDI.pace(until: time) }   // JACK: the server's frame time
+        } else if request.isLive {
+            let pacer = WallClockPacer()
+            pace = { time in pacer.wait(until: time) }
+        } else {
+            pace = nil
+        }
         let summary = try simulator.run(into: sinks, stop: stop, progress: request.isLive ? nil : progress,
-                                        pacer: pacer.map { p in { time in p.wait(until: time) } })
+                                        pacer: pace, controls: controls)
+        oscIn?.close()
+        if let failure = liveMIDI?.failure { throw failure }
         if showsProgress {
             standardError.write("\r\u{1B}[K")
             standardError.flush()
@@ -141,7 +197,7 @@ public enum SessionRunner {
 
     /// The SoundFont, when sound is asked for.
     private static func locateSoundFont(_ request: RunRequest, configuration: Configuration) throws(SessionError) -> String? {
-        guard request.audioPath != nil || request.isLive else { return nil }
+        guard request.audioPath != nil || (request.isLive && request.playsInternalSound) else { return nil }
         do throws(SoundError) {
             let path = try SoundFontLocator.resolve(explicit: request.soundFont, environment: request.environment,
                                                     preset: configuration.preset.sound.soundFont)

@@ -61,6 +61,8 @@ public final class TextPrinter: SessionSink {
             return time + "kick: the bass ball was sent off in a new direction"
         case .drop(_, let ball):
             return time + "drop: piano \(ball) was dropped again from the top"
+        case .live(_, _, let control):
+            return time + "control: " + control.name + (control.value.map { " " + Format.plain($0) } ?? "")
         case .control:
             return nil
         }

@@ -10,7 +10,8 @@ struct Run: ParsableCommand {
         discussion: """
         With no --midi or --events, the performance is printed as readable lines, then a summary.
         Exit status: 0 ok, 64 bad flag or an output over an input, 65 bad preset, 66 unknown preset or
-        unreadable file, 73 output cannot be created, 74 write error (also on stdout), 129/130/131/143
+        unreadable file, 69 no audio device, JACK server or ALSA sequencer, 73 output cannot be created,
+        74 write error (also on stdout) or the JACK server went away, 129/130/131/143
         stopped by SIGHUP/SIGINT/SIGQUIT/SIGTERM (files complete up to then), 141 stdout's reader went away.
         """)
 
@@ -51,6 +52,21 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("Audio driver for --live (this FluidSynth has: \(AudioDrivers.list)). With `file`, sound goes to --audio's file (default clumsy-live.wav) in real time.", valueName: "name"))
     var audioDriver: String?
 
+    @Option(help: ArgumentHelp("With --live: send each voice's notes to live MIDI ports, `jack` (client clumsy, ports clumsy:bass, clumsy:keys, …; paced by the JACK server's clock) or `alsa` (sequencer client Clumsy). The internal synthesizer then stays silent unless --audio-driver is given.", valueName: "jack|alsa"))
+    var midiOut: String?
+
+    @Option(help: ArgumentHelp("With --midi-out jack: connect every port to this JACK MIDI input (repeatable).", valueName: "port"))
+    var connect: [String] = []
+
+    @Flag(help: "With --midi-out: a `clock` port sending MIDI clock (24 per quarter note at the session tempo), Start at the first note, Stop at the end.")
+    var clockOut = false
+
+    @Option(help: ArgumentHelp("With --live: send every event as OSC (/clumsy/note, /clumsy/chord, /clumsy/hit, …) to host:port.", valueName: "host:port"))
+    var oscOut: String?
+
+    @Option(help: ArgumentHelp("With --live: accept OSC controls (/clumsy/gravity, /clumsy/speed, /clumsy/tempo, /clumsy/kick, /clumsy/drop) on UDP [addr:]port (address 127.0.0.1 unless given).", valueName: "[addr:]port"))
+    var oscIn: String?
+
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
@@ -75,6 +91,15 @@ struct Run: ParsableCommand {
         try validateMix()
         if let midi, midi.isEmpty { throw ValidationError("--midi needs a file name") }
         if let events, events.isEmpty { throw ValidationError("--events needs a file name") }
+        if let midiOut, MIDIOutKind(rawValue: midiOut) == nil {
+            throw ValidationError("--midi-out \(midiOut) is not accepted; expected jack or alsa")
+        }
+        for (flag, given) in [("--midi-out", midiOut != nil), ("--osc-out", oscOut != nil), ("--osc-in", oscIn != nil)] where given && !live {
+            throw ValidationError("\(flag) only applies with --live")
+        }
+        if !connect.isEmpty && midiOut != "jack" { throw ValidationError("--connect only applies with --midi-out jack") }
+        if clockOut && midiOut == nil { throw ValidationError("--clock-out needs --midi-out jack or alsa") }
+        if connect.contains(where: \.isEmpty) { throw ValidationError("--connect needs a JACK port name, e.g. fluidsynth:midi_00") }
     }
 
     /// Checks the mix flags against each other and the outputs (their values are checked by
@@ -96,7 +121,21 @@ struct Run: ParsableCommand {
         if let stems, stems.isEmpty { throw ValidationError("--stems needs a directory") }
     }
 
-    func run() throws {
+    /// The `clumsy run` arguments that shape the notes and the MIDI file (not the outputs):
+    /// what a live run's event log records so `clumsy replay` can run it again. Every flag of
+    /// the settings table that was given, in the table's order, and --dry.
+    func replayArguments() -> [String] {
+        var arguments = [PresetLibrary.isPresetPath(preset) ? canonicalPath(preset) : preset]
+        let given = settings.given
+        for setting in Settings.flagged {
+            if let flag = setting.flag, let text = given[flag] { arguments += [setting.flagName, text] }
+        }
+        if dry { arguments.append("--dry") }
+        return arguments
+    }
+
+    /// The request these flags describe.
+    func request() -> RunRequest {
         var overrides = Overrides()
         overrides.flags = settings.given
         overrides.isDry = dry
@@ -109,6 +148,21 @@ struct Run: ParsableCommand {
         request.audioDriver = audioDriver
         request.environment = ProcessInfoLite.environment
         request.mix.stemsDirectory = stems
+        request.midiOut = midiOut.flatMap(MIDIOutKind.init(rawValue:))
+        request.connections = connect
+        request.sendsClock = clockOut
+        request.oscOut = oscOut
+        request.oscIn = oscIn
+        if live { request.replay = ReplayRecord(arguments: replayArguments(), presetName: preset, seed: 0, timestep: 0) }
+        return request
+    }
+
+    func run() throws {
+        try perform(request())
+    }
+
+    /// Runs `request`, turning errors into exit statuses.
+    func perform(_ request: RunRequest) throws {
         let summary: Summary
         do {
             summary = try SessionRunner.run(request, stop: stopSignal)
@@ -120,4 +174,21 @@ struct Run: ParsableCommand {
             throw ExitCode(128 + signal)
         }
     }
+}
+
+/// The absolute path a file name refers to (its directory resolved through symbolic links),
+/// so that a replay finds the same preset file from another directory.
+func canonicalPath(_ path: String) -> String {
+    let slash = path.lastIndex(of: "/")
+    let directory = slash.map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
+    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    guard let resolved = realpath(directory, nil) else { return path }
+    defer { free(resolved) }
+    let base = String(cString: resolved)
+    let full = (base == "/" ? "" : base) + "/" + name
+    if let target = realpath(full, nil) {
+        defer { free(target) }
+        return String(cString: target)
+    }
+    return full
 }

@@ -16,6 +16,7 @@ struct HelpGoldenTests {
     static let commands: [Command] = [
         Command(program: "clumsy", arguments: ["--help"], golden: "clumsy.txt"),
         Command(program: "clumsy", arguments: ["run", "--help"], golden: "clumsy-run.txt"),
+        Command(program: "clumsy", arguments: ["replay", "--help"], golden: "clumsy-replay.txt"),
         Command(program: "clumsy", arguments: ["presets", "--help"], golden: "clumsy-presets.txt"),
         Command(program: "clumsy", arguments: ["validate", "--help"], golden: "clumsy-validate.txt"),
         Command(program: "clumsy", arguments: ["tones", "--help"], golden: "clumsy-tones.txt"),

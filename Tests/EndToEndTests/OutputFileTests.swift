@@ -80,7 +80,16 @@ struct OutputFileTests {
         let events = directory.file("i.jsonl")
         let result = try CLI.run(["run", "default", "--duration", "604800", "--midi", midi, "--events", events],
                                  timeout: 20) { pid in
-            usleep(700_000)  // let it install its handlers and simulate a little
+            // Let it simulate a little: wait (at most 10 s, however busy the machine) until the
+            // event log's temporary file holds something, then a moment more.
+            for _ in 0..<200 {
+                let written = directory.entries().filter { $0.hasPrefix(".i.jsonl") }.contains { name in
+                    ((try? FileManager.default.attributesOfItem(atPath: directory.file(name))[.size] as? Int) ?? 0) > 0
+                }
+                if written { break }
+                usleep(50_000)
+            }
+            usleep(200_000)
             kill(pid, number)
         }
         #expect(!result.timedOut && !result.signalled, "\(result)")

@@ -1,0 +1,159 @@
+// Clumsy's JACK shim: a client with MIDI output ports, fed through a lock-free
+// single-producer/single-consumer ring buffer. The process callback (JACK's real-time
+// thread) reads the ring and writes each event at its frame offset in the cycle; it
+// allocates nothing and takes no lock. The producer is the session thread.
+#ifndef CLUMSY_JACK_SHIM_H
+#define CLUMSY_JACK_SHIM_H
+
+#include <jack/jack.h>
+#include <jack/midiport.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#define CLUMSY_JACK_RING 16384u   /* events; a power of two */
+#define CLUMSY_JACK_PORTS 32
+
+typedef struct {
+    jack_nframes_t frame;   /* absolute JACK frame time at which the event sounds */
+    uint8_t port;
+    uint8_t size;
+    uint8_t bytes[3];
+} clumsy_jack_event;
+
+typedef struct {
+    jack_client_t *client;
+    jack_port_t *ports[CLUMSY_JACK_PORTS];
+    int port_count;
+    _Atomic uint32_t head;          /* next slot the producer writes */
+    _Atomic uint32_t tail;          /* next slot the consumer reads */
+    _Atomic int is_shut_down;       /* the server went away */
+    _Atomic uint64_t delivered;     /* events written into port buffers */
+    _Atomic uint64_t late;          /* events whose frame had passed: sent at offset 0 */
+    _Atomic uint64_t dropped;       /* events a full port buffer refused */
+    _Atomic int64_t worst_late;     /* frames, largest lateness */
+    _Atomic uint64_t cycles;        /* process cycles run: a server that stops cycling has stalled */
+    clumsy_jack_event ring[CLUMSY_JACK_RING];
+} clumsy_jack_state;
+
+static int clumsy_jack_process(jack_nframes_t nframes, void *arg) {
+    clumsy_jack_state *s = (clumsy_jack_state *)arg;
+    void *buffers[CLUMSY_JACK_PORTS];
+    jack_nframes_t last[CLUMSY_JACK_PORTS];
+    for (int i = 0; i < s->port_count; i++) {
+        buffers[i] = jack_port_get_buffer(s->ports[i], nframes);
+        jack_midi_clear_buffer(buffers[i]);
+        last[i] = 0;
+    }
+    jack_nframes_t start = jack_last_frame_time(s->client);
+    uint32_t tail = atomic_load_explicit(&s->tail, memory_order_relaxed);
+    uint32_t head = atomic_load_explicit(&s->head, memory_order_acquire);
+    while (tail != head) {
+        const clumsy_jack_event *e = &s->ring[tail & (CLUMSY_JACK_RING - 1)];
+        int32_t offset = (int32_t)(e->frame - start);   /* wraps correctly every 2^32 frames */
+        if (offset >= (int32_t)nframes) break;
+        if (offset < 0) {
+            atomic_fetch_add_explicit(&s->late, 1, memory_order_relaxed);
+            if (-(int64_t)offset > atomic_load_explicit(&s->worst_late, memory_order_relaxed))
+                atomic_store_explicit(&s->worst_late, -(int64_t)offset, memory_order_relaxed);
+            offset = 0;
+        }
+        if (e->port < s->port_count) {
+            jack_nframes_t at = (jack_nframes_t)offset < last[e->port] ? last[e->port] : (jack_nframes_t)offset;
+            if (jack_midi_event_write(buffers[e->port], at, e->bytes, e->size) == 0) {
+                last[e->port] = at;
+                atomic_fetch_add_explicit(&s->delivered, 1, memory_order_relaxed);
+            } else {
+                atomic_fetch_add_explicit(&s->dropped, 1, memory_order_relaxed);
+            }
+        }
+        tail++;
+    }
+    atomic_store_explicit(&s->tail, tail, memory_order_release);
+    atomic_fetch_add_explicit(&s->cycles, 1, memory_order_release);
+    return 0;
+}
+
+static void clumsy_jack_shutdown(void *arg) {
+    clumsy_jack_state *s = (clumsy_jack_state *)arg;
+    atomic_store_explicit(&s->is_shut_down, 1, memory_order_release);
+}
+
+static void clumsy_jack_silent(const char *message) { (void)message; }
+
+/* Opens a client (never starting a server). Returns NULL and sets *status on failure.
+   libjack's own chatter on stderr is silenced: Clumsy reports failures in one line. */
+static inline clumsy_jack_state *clumsy_jack_open(const char *name, int *status) {
+    jack_set_error_function(clumsy_jack_silent);
+    jack_set_info_function(clumsy_jack_silent);
+    jack_status_t st = 0;
+    /* libjack also prints straight to stderr when no server answers: hide it while opening. */
+    int saved = dup(2), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (saved >= 0 && null >= 0) dup2(null, 2);
+    jack_client_t *client = jack_client_open(name, JackNoStartServer, &st);
+    if (saved >= 0 && null >= 0) dup2(saved, 2);
+    if (saved >= 0) close(saved);
+    if (null >= 0) close(null);
+    *status = (int)st;
+    if (!client) return NULL;
+    clumsy_jack_state *s = (clumsy_jack_state *)calloc(1, sizeof(clumsy_jack_state));
+    if (!s) { jack_client_close(client); return NULL; }
+    s->client = client;
+    jack_set_process_callback(client, clumsy_jack_process, s);
+    jack_on_shutdown(client, clumsy_jack_shutdown, s);
+    return s;
+}
+
+/* Registers a MIDI output port; returns its index or -1. Only before activation. */
+static inline int clumsy_jack_add_port(clumsy_jack_state *s, const char *name) {
+    if (s->port_count >= CLUMSY_JACK_PORTS) return -1;
+    jack_port_t *port = jack_port_register(s->client, name, JACK_DEFAULT_MIDI_TYPE, JackPortIsOutput, 0);
+    if (!port) return -1;
+    s->ports[s->port_count] = port;
+    return s->port_count++;
+}
+
+/* Queues one event (1…3 bytes). Returns 0 when the ring is full. Producer thread only. */
+static inline int clumsy_jack_push(clumsy_jack_state *s, jack_nframes_t frame, int port, int size,
+                                   uint8_t b0, uint8_t b1, uint8_t b2) {
+    uint32_t head = atomic_load_explicit(&s->head, memory_order_relaxed);
+    uint32_t tail = atomic_load_explicit(&s->tail, memory_order_acquire);
+    if (head - tail >= CLUMSY_JACK_RING) return 0;
+    clumsy_jack_event *e = &s->ring[head & (CLUMSY_JACK_RING - 1)];
+    e->frame = frame;
+    e->port = (uint8_t)port;
+    e->size = (uint8_t)size;
+    e->bytes[0] = b0; e->bytes[1] = b1; e->bytes[2] = b2;
+    atomic_store_explicit(&s->head, head + 1, memory_order_release);
+    return 1;
+}
+
+/* Events queued and not yet delivered. */
+static inline uint32_t clumsy_jack_pending(clumsy_jack_state *s) {
+    return atomic_load_explicit(&s->head, memory_order_acquire) - atomic_load_explicit(&s->tail, memory_order_acquire);
+}
+
+static inline int clumsy_jack_is_shut_down(clumsy_jack_state *s) {
+    return atomic_load_explicit(&s->is_shut_down, memory_order_acquire);
+}
+
+static inline uint64_t clumsy_jack_delivered(clumsy_jack_state *s) { return atomic_load(&s->delivered); }
+static inline uint64_t clumsy_jack_late(clumsy_jack_state *s) { return atomic_load(&s->late); }
+static inline uint64_t clumsy_jack_dropped(clumsy_jack_state *s) { return atomic_load(&s->dropped); }
+static inline int64_t clumsy_jack_worst_late(clumsy_jack_state *s) { return atomic_load(&s->worst_late); }
+
+static inline uint64_t clumsy_jack_cycles(clumsy_jack_state *s) { return atomic_load_explicit(&s->cycles, memory_order_acquire); }
+
+static inline jack_port_t *clumsy_jack_port(clumsy_jack_state *s, int index) { return s->ports[index]; }
+
+/* Closes the client (unless the server is gone) and frees the state. */
+static inline void clumsy_jack_close(clumsy_jack_state *s, int deactivate) {
+    if (deactivate) jack_deactivate(s->client);
+    jack_client_close(s->client);
+    free(s);
+}
+
+#endif

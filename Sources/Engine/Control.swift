@@ -1,0 +1,129 @@
+/// A change to a running session from outside (OSC today, any live control later).
+///
+/// A control takes effect at the start of a step and is recorded in the event log with that
+/// step, so a live set can be replayed exactly (`clumsy replay`).
+public enum Control: Sendable, Equatable {
+    /// Gravity on the piano balls, m/s² (the range of the settings table's `gravity` row).
+    case gravity(Double)
+    /// The bass ball's constant speed, m/s (the `speed` row's range).
+    case speed(Double)
+    /// Kick the bass ball off in a new (seeded) direction.
+    case kick
+    /// Drop every piano ball again from the top (seeded spots).
+    case drop
+    /// Session tempo, beats per minute (the `tempo` row's range): the grid, beats and bars from
+    /// then on, the MIDI clock and the MIDI file's tempo map.
+    case tempo(Double)
+
+    /// The control's name in the event log and in OSC paths (`/clumsy/<name>`).
+    public var name: String {
+        switch self {
+        case .gravity: return "gravity"
+        case .speed: return "speed"
+        case .kick: return "kick"
+        case .drop: return "drop"
+        case .tempo: return "tempo"
+        }
+    }
+
+    /// The control's number, if it has one.
+    public var value: Double? {
+        switch self {
+        case .gravity(let x), .speed(let x), .tempo(let x): return x
+        case .kick, .drop: return nil
+        }
+    }
+
+    /// Builds a control from its name and value, checking the value against the range of the
+    /// settings table's row of the same name (the flag's range).
+    /// Returns a sentence saying what is accepted when the name or value is not.
+    public static func make(name: String, value: Double?) -> Result<Control, ControlRejection> {
+        func number(_ build: (Double) -> Control) -> Result<Control, ControlRejection> {
+            let row = Settings.setting(flag: name)!
+            let range = row.numberRange!
+            let unit = row.unit
+            guard let value else { return .failure(ControlRejection("\(name) needs one number in \(Limits.text(range, unit: unit))")) }
+            guard value.isFinite, range.contains(value) else {
+                return .failure(ControlRejection("\(name) \(Format.plain(value)) is out of range; accepted: \(Limits.text(range, unit: unit))"))
+            }
+            return .success(build(value))
+        }
+        switch name {
+        case "gravity": return number(Control.gravity)
+        case "speed": return number(Control.speed)
+        case "tempo": return number(Control.tempo)
+        case "kick", "drop":
+            guard value == nil else { return .failure(ControlRejection("\(name) takes no value")) }
+            return .success(name == "kick" ? .kick : .drop)
+        default:
+            return .failure(ControlRejection("unknown control \(name); accepted: gravity, speed, kick, drop, tempo"))
+        }
+    }
+}
+
+/// Why a control was refused: a sentence for the log.
+public struct ControlRejection: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What was wrong and what is accepted.
+    public var description: String
+    /// Creates a rejection.
+    public init(_ description: String) { self.description = description }
+}
+
+/// A control and the step at whose start it takes effect.
+public struct TimedControl: Sendable, Equatable {
+    /// The step (0-based): step n runs from n·dt to (n+1)·dt.
+    public var step: Int64
+    /// The change.
+    public var control: Control
+
+    /// Creates a timed control.
+    public init(step: Int64, control: Control) {
+        self.step = step
+        self.control = control
+    }
+}
+
+/// Where live controls come from. The simulator polls it at the start of every step.
+///
+/// `poll` runs on the simulation thread once per step: it must not block and should not
+/// allocate (append into the reused array it is given).
+public protocol ControlSource: AnyObject {
+    /// Appends the controls that take effect at the start of `step`. Returns false to end the
+    /// session now (cleanly: every file is completed), e.g. when a live output has died.
+    func poll(step: Int64, into controls: inout [Control]) -> Bool
+}
+
+/// Replays recorded controls at their steps (`clumsy replay`).
+public final class ReplayControls: ControlSource {
+    private let controls: [TimedControl]
+    private var next = 0
+
+    /// Plays `controls` (sorted by step here, stably).
+    public init(_ controls: [TimedControl]) {
+        self.controls = controls.enumerated().sorted { a, b in
+            a.element.step != b.element.step ? a.element.step < b.element.step : a.offset < b.offset
+        }.map(\.element)
+    }
+
+    public func poll(step: Int64, into controls: inout [Control]) -> Bool {
+        while next < self.controls.count, self.controls[next].step <= step {
+            controls.append(self.controls[next].control)
+            next += 1
+        }
+        return true
+    }
+}
+
+/// Several control sources polled in order; the session ends when any asks to.
+public final class ControlSources: ControlSource {
+    private let sources: [ControlSource]
+
+    /// Polls `sources` in this order each step.
+    public init(_ sources: [ControlSource]) { self.sources = sources }
+
+    public func poll(step: Int64, into controls: inout [Control]) -> Bool {
+        var keepGoing = true
+        for source in sources where !source.poll(step: step, into: &controls) { keepGoing = false }
+        return keepGoing
+    }
+}

@@ -1,0 +1,31 @@
+/// Live controls applied to the running session (OSC today; any live control later).
+///
+/// The simulator polls its `ControlSource` at the start of every step and, when something
+/// came, calls `apply(at:)` before the step's physics: each control is logged as a
+/// `.control` event with that step, so a replay applies it at exactly the same point.
+extension Simulator {
+    /// Applies the polled controls at the start of `step` and logs each.
+    func apply(at step: Int64) {
+        let now = world.time
+        for control in controls {
+            events.append(.live(time: now, step: step, control: control))
+            switch control {
+            case .gravity(let value):
+                gravity = value
+                world.retune(gravity: gravity, bassSpeed: speed, substeps: plan.substeps(gravity: gravity, speed: speed))
+            case .speed(let value):
+                speed = value
+                world.retune(gravity: gravity, bassSpeed: speed, substeps: plan.substeps(gravity: gravity, speed: speed))
+            case .kick:
+                kickBass(at: now)
+            case .drop:
+                for ball in 1..<lastKeyHit.count { dropBall(ball, at: now) }
+            case .tempo(let bpm):
+                // The grid, beats and bars from here on; the sinks follow it too (the MIDI
+                // clock and the MIDI file's tempo map).
+                scheduler.changeTempo(to: bpm, at: now)
+            }
+        }
+        controls.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,344 @@
+import Studio
+import Theory
+import Performance
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension SessionError {
+    /// The Session error (and exit status) for a Studio error.
+    init(_ error: StudioError) {
+        switch error {
+        case .usage(let message): self = .usage(message)
+        case .unavailable(let message): self = .unavailable(message)
+        case .io(let message): self = .io(message)
+        }
+    }
+}
+
+/// Where `--midi-out` sends notes.
+public enum MIDIOutKind: String, Sendable, CaseIterable {
+    /// A JACK client `clumsy`, one MIDI output port per voice.
+    case jack
+    /// An ALSA sequencer client `Clumsy`, one readable, subscribable port per voice.
+    case alsa
+}
+
+/// Live MIDI out: each voice's notes on its own port at their session time, and with
+/// `--clock-out` a `clock` port with MIDI clock (24 pulses per quarter note at the session
+/// tempo), Start at the first note and Stop at the end.
+///
+/// It is also the session's pacer (JACK mode follows the server's frame time) and a control
+/// source that ends the session, cleanly, when the server goes away.
+public final class LiveMIDISink: SessionSink, ControlSource {
+    private let port: LiveMIDIPort
+    private let stop: StopSignal?
+    private let clockPort: Int?
+    private var router: NoteRouter       // each note's channel, as the MIDI file has it
+    private var pulseInterval: Double
+    private var nextPulse = 0.0
+    private var isClockRunning = false
+    private var lastTime = 0.0
+    /// Set when the server went away during the session (files are still completed).
+    public private(set) var failure: SessionError?
+    private let what: String
+
+    /// Port names for a session: one per row of the voices table (`bass`, `keys`, `drums`, …),
+    /// then `clock`.
+    public static func portNames(voices: VoiceTable, clock: Bool) -> [String] {
+        voices.voices.map(\.logName) + (clock ? ["clock"] : [])
+    }
+
+    /// Wraps an opened port (`ports` as `portNames(voices:clock:)`); `tempo` in bpm.
+    public init(port: LiveMIDIPort, voices: VoiceTable, clock: Bool, tempo: Double, stop: StopSignal?, what: String) {
+        self.port = port
+        self.stop = stop
+        self.what = what
+        router = NoteRouter(voices: voices)
+        clockPort = clock ? voices.count : nil
+        pulseInterval = 60 / (tempo * 24)
+    }
+
+    /// Opens `--midi-out kind` for `plan`.
+    public static func open(_ kind: MIDIOutKind, clock: Bool, connections: [String], plan: SessionPlan,
+                            environment: [String: String], stop: StopSignal?) throws(SessionError) -> LiveMIDISink {
+        let names = portNames(voices: plan.voices, clock: clock)
+        let tempo = plan.clock.tempo
+        do throws(StudioError) {
+            switch kind {
+            case .jack:
+                let output = try JackMIDIOutput(ports: names, connections: connections, environment: environment)
+                let server = JackMIDIOutput.serverName(environment: environment)
+                return LiveMIDISink(port: output, voices: plan.voices, clock: clock, tempo: tempo, stop: stop,
+                                    what: "the JACK server \"\(server)\"")
+            case .alsa:
+                guard connections.isEmpty else { throw .usage("--connect works with --midi-out jack; with ALSA, subscribe with aconnect") }
+                let output = try ALSASequencerOutput(ports: names)
+                return LiveMIDISink(port: output, voices: plan.voices, clock: clock, tempo: tempo, stop: stop, what: "the ALSA sequencer")
+            }
+        } catch {
+            throw SessionError(error)
+        }
+    }
+
+    private func send(_ message: MIDIBytes, port index: Int, at time: Double) {
+        guard failure == nil else { return }
+        if !port.send(message, port: index, at: time) {
+            failure = .io("\(what) went away (or stopped running) during the session; the files hold everything up to then")
+        }
+    }
+
+    /// Sends the clock pulses due at or before `time`.
+    private func clock(through time: Double) {
+        guard let clockPort, isClockRunning else { return }
+        while nextPulse <= time + 1e-9 {
+            send(.clock, port: clockPort, at: nextPulse)
+            nextPulse += pulseInterval
+        }
+    }
+
+    public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
+        for event in events {
+            switch event {
+            case .note(let note):
+                if let clockPort, !isClockRunning {
+                    isClockRunning = true
+                    send(.start, port: clockPort, at: note.time)
+                    nextPulse = note.time
+                }
+                clock(through: note.time)
+                let channel = router.channel(for: note)
+                let message: MIDIBytes = note.kind == .on
+                    ? .noteOn(channel: channel, note: note.note, velocity: note.velocity)
+                    : .noteOff(channel: channel, note: note.note)
+                send(message, port: note.voice.rawValue, at: note.time)
+            case .control(let at, let voice, let controller, let value):
+                // A voice's controller, on that voice's port and every channel of it (as in the MIDI file).
+                for channel in router.channels(of: voice) {
+                    send(.controlChange(channel: channel.channel, controller: controller, value: value), port: voice.rawValue, at: at)
+                }
+            case .live(let at, _, .tempo(let bpm)):
+                clock(through: at)
+                pulseInterval = 60 / (bpm * 24)
+                if isClockRunning, nextPulse > at + pulseInterval { nextPulse = at + pulseInterval }
+            default:
+                break
+            }
+        }
+        lastTime = time
+    }
+
+    /// Paces the session: sends the clock up to `time`, then waits until `time` is due on the
+    /// port's clock (JACK's frame time, or the wall clock for ALSA).
+    public func pace(until time: Double) {
+        clock(through: time)
+        port.wait(until: time) { [stop] in stop?.isRaised == true }
+    }
+
+    public func poll(step: Int64, into controls: inout [Control]) -> Bool {
+        if failure == nil && port.isGone {
+            failure = .io("\(what) went away (or stopped running) during the session; the files hold everything up to then")
+        }
+        return failure == nil
+    }
+
+    public func finish(at time: Double) throws(SessionError) {
+        clock(through: time)
+        if let clockPort, isClockRunning { send(.stop, port: clockPort, at: time) }
+        port.close(timeout: 2)
+        if let report = port.deliveryReport { warn(report) }
+    }
+
+    public func abandon() { port.close(timeout: 0.5) }
+
+    private func warn(_ text: String) {
+        let line = "clumsy: " + text + "\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+    }
+}
+
+/// `--osc-out host:port`: every event as an OSC message (liblo), when the session reaches it.
+///
+/// `/clumsy/note s:voice i:note i:velocity` (velocity 0 ends the note), `/clumsy/chord
+/// i:degree s:symbol` at every bass note, `/clumsy/hit i:ball s:target f:speed` for every
+/// struck note (`target` is `degree N`, `key N`, or for drums `wall`, `floor` or `bass wall`), and `/clumsy/kick`, `/clumsy/drop
+/// i:ball`, `/clumsy/escape i:ball`, `/clumsy/control s:name f:value`.
+public final class OSCOutSink: SessionSink {
+    private let sender: OSCSender
+    private let chords: [String]
+    private let voiceNames: [String]
+    private let sources: [Voice.Source]
+
+    /// Resolves `target` (`host:port`).
+    public init(target: String, plan: SessionPlan) throws(SessionError) {
+        do {
+            sender = try OSCSender(target: target)
+        } catch {
+            throw SessionError(error)
+        }
+        chords = plan.performer.chords.map(\.symbol)   // each bouncer's chord (`bass.chords`)
+        voiceNames = plan.voices.voices.map(\.logName)
+        sources = plan.voices.voices.map(\.source)
+    }
+
+    public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
+        for event in events {
+            switch event {
+            case .note(let note):
+                let velocity = note.kind == .on ? note.velocity : 0
+                sender.send(OSCMessage(path: "/clumsy/note", arguments: [.string(voiceNames[note.voice.rawValue]), .int(Int32(note.note)), .int(Int32(velocity))]))
+                // A derived voice's note doubles a key note (no hit of its own); a leading note
+                // approaches the next chord (not a chord, not a hit).
+                let source = sources[note.voice.rawValue]
+                guard note.kind == .on, source != .derived, note.tone != NoteEvent.leadingTone || source != .bassBall else { continue }
+                if source == .bassBall {
+                    sender.send(OSCMessage(path: "/clumsy/chord", arguments: [.int(Int32(note.degree)), .string(chords[note.degree - 1])]))
+                }
+                if note.speed > 0 {
+                    let target: String
+                    switch source {
+                    case .bassBall: target = "degree \(note.degree)"
+                    case .pianoBalls: target = "key \(note.key)"
+                    case .percussion: target = note.ball == 0 ? "bass wall" : (note.drum == 2 ? "floor" : "wall")
+                    case .derived: continue
+                    }
+                    sender.send(OSCMessage(path: "/clumsy/hit", arguments: [.int(Int32(note.ball)), .string(target), .float(Float(note.speed))]))
+                }
+            case .kick:
+                sender.send(OSCMessage(path: "/clumsy/kick", arguments: []))
+            case .drop(_, let ball):
+                sender.send(OSCMessage(path: "/clumsy/drop", arguments: [.int(Int32(ball))]))
+            case .escape(_, let ball):
+                sender.send(OSCMessage(path: "/clumsy/escape", arguments: [.int(Int32(ball))]))
+            case .control:
+                continue   // a voice's controller (pan): not an event of the performance
+            case .live(_, _, let control):
+                sender.send(OSCMessage(path: "/clumsy/control", arguments: [.string(control.name), .float(Float(control.value ?? 0))]))
+            }
+        }
+    }
+
+    public func finish(at time: Double) throws(SessionError) {}
+    public func abandon() {}
+}
+
+/// `--osc-in [addr:]port`: OSC messages that steer the running session.
+///
+/// Accepted: `/clumsy/gravity x` (m/s²), `/clumsy/speed x` (m/s), `/clumsy/tempo bpm`, each one
+/// number (int or float) in its flag's range, and `/clumsy/kick`, `/clumsy/drop` without
+/// arguments. `/clumsy/key tonic mode` is refused (the harmony keeps its key for the whole
+/// session). Anything else — unknown paths, wrong types or counts, NaN, values out of range,
+/// bundles, garbage — is ignored and logged once per distinct problem on stderr. Accepted
+/// controls take effect at the start of the next step (at most `perStep` per step).
+public final class OSCControlSource: ControlSource, @unchecked Sendable {
+    private var receiver: OSCReceiver?
+    private let queue = Mutex<[Control]>([])
+    private let queued = Atomic<Int>(0)
+    private let logged = Mutex<Set<String>>([])
+
+    /// Controls applied per step at most; the rest wait for the next steps.
+    public static let perStep = 16
+    /// Controls that may wait; more are refused (and logged once).
+    public static let capacity = 1024
+    /// Distinct problems logged; after that, problems are ignored silently.
+    public static let logLimit = 64
+
+    /// The UDP port listened on.
+    public var port: Int { receiver?.port ?? 0 }
+
+    /// Listens on `listen` (`[addr:]port`, address 127.0.0.1 unless given).
+    public init(listen: String) throws(SessionError) {
+        do {
+            receiver = try OSCReceiver(listen: listen) { [weak self] result in self?.receive(result) }
+        } catch {
+            throw SessionError(error)
+        }
+    }
+
+    /// Stops listening.
+    public func close() {
+        receiver?.stop()
+        receiver = nil
+    }
+
+    deinit { receiver?.stop() }
+
+    /// What a message asks for, or why it is refused.
+    public static func interpret(_ message: OSCMessage) -> Result<Control, ControlRejection> {
+        let path = message.path
+        let types = String(message.arguments.map { argument -> Character in
+            switch argument {
+            case .int: return "i"
+            case .float: return "f"
+            case .string: return "s"
+            case .number(_, let type), .other(let type): return type
+            }
+        })
+        let described = "OSC \(path) (types \"\(types)\")"
+        switch path {
+        case "/clumsy/gravity", "/clumsy/speed", "/clumsy/tempo":
+            let name = String(path.dropFirst("/clumsy/".count))
+            guard message.arguments.count == 1, let value = message.arguments[0].number else {
+                return .failure(ControlRejection("\(described): expected one number"))
+            }
+            return Control.make(name: name, value: value).mapError { ControlRejection("\(described): \($0.description)") }
+        case "/clumsy/kick", "/clumsy/drop":
+            guard message.arguments.isEmpty else { return .failure(ControlRejection("\(described): takes no arguments")) }
+            return .success(path == "/clumsy/kick" ? .kick : .drop)
+        case "/clumsy/key":
+            guard message.arguments.count == 2, case .string = message.arguments[0], case .string = message.arguments[1] else {
+                return .failure(ControlRejection("\(described): expected a tonic and a mode (two strings)"))
+            }
+            return .failure(ControlRejection("\(described): key changes are not supported live yet (the harmony keeps its key for the whole session)"))
+        default:
+            return .failure(ControlRejection("unknown OSC path \(path); accepted: /clumsy/gravity, /clumsy/speed, /clumsy/tempo, /clumsy/kick, /clumsy/drop, /clumsy/key"))
+        }
+    }
+
+    private func receive(_ result: Result<OSCMessage, StudioError>) {
+        switch result {
+        case .failure(let error):
+            log("OSC: \(error.description)", key: error.description)
+        case .success(let message):
+            switch Self.interpret(message) {
+            case .failure(let rejection):
+                log(rejection.description, key: rejection.description)
+            case .success(let control):
+                let accepted = queue.withLock { queue -> Bool in
+                    guard queue.count < Self.capacity else { return false }
+                    queue.append(control)
+                    return true
+                }
+                if accepted {
+                    queued.add(1, ordering: .releasing)
+                } else {
+                    log("OSC: more than \(Self.capacity) controls waiting; later ones are ignored", key: "capacity")
+                }
+            }
+        }
+    }
+
+    private func log(_ text: String, key: String) {
+        let isNew = logged.withLock { set -> Bool in
+            guard set.count < Self.logLimit, !set.contains(key) else { return false }
+            set.insert(key)
+            return true
+        }
+        guard isNew else { return }
+        let line = "clumsy: " + text + "; ignored\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+    }
+
+    public func poll(step: Int64, into controls: inout [Control]) -> Bool {
+        guard queued.load(ordering: .acquiring) > 0 else { return true }
+        let taken = queue.withLock { queue -> Int in
+            let count = min(queue.count, Self.perStep)
+            controls.append(contentsOf: queue[0..<count])
+            queue.removeFirst(count)
+            return count
+        }
+        queued.subtract(taken, ordering: .releasing)
+        return true
+    }
+}

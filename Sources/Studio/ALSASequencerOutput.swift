@@ -1,0 +1,115 @@
+import CALSA
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An ALSA sequencer client `Clumsy` with one readable, subscribable port per name (as
+/// FluidSynth and Orca-c offer theirs): a DAW or `aconnect` subscribes to it.
+///
+/// Events go out directly (unqueued) when the session reaches them; the session is paced
+/// to the wall clock. Without `/dev/snd/seq` (no sound modules, containers) opening fails
+/// with `.unavailable`.
+public final class ALSASequencerOutput: LiveMIDIPort {
+    private let sequencer: OpaquePointer
+    private let encoder: OpaquePointer
+    private var ports: [Int32] = []
+    /// Port names in index order.
+    public let portNames: [String]
+    private var isClosed = false
+    private var failures = 0
+    private let origin: Double
+
+    /// Opens the sequencer and creates the ports.
+    public init(clientName: String = "Clumsy", ports names: [String]) throws(StudioError) {
+        clumsy_alsa_quiet()
+        var handle: OpaquePointer?
+        let opened = snd_seq_open(&handle, "default", Int32(SND_SEQ_OPEN_OUTPUT), 0)
+        guard opened >= 0, let handle else {
+            throw .unavailable("the ALSA sequencer cannot be opened (\(String(cString: snd_strerror(opened)))): "
+                + "/dev/snd/seq is missing; load the snd-seq kernel module (`modprobe snd-seq`) or use --midi-out jack")
+        }
+        var midiEncoder: OpaquePointer?
+        guard snd_midi_event_new(16, &midiEncoder) >= 0, let midiEncoder else {
+            snd_seq_close(handle)
+            throw .unavailable("the ALSA MIDI event encoder cannot be created")
+        }
+        sequencer = handle
+        encoder = midiEncoder
+        portNames = names
+        snd_seq_set_client_name(handle, clientName)
+        for name in names {
+            let port = snd_seq_create_simple_port(handle, name, clumsy_seq_readable_caps(), clumsy_seq_port_type())
+            guard port >= 0 else {
+                snd_midi_event_free(midiEncoder)
+                snd_seq_close(handle)
+                throw .unavailable("ALSA refused the sequencer port \(clientName):\(name)")
+            }
+            ports.append(port)
+        }
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        origin = Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
+    }
+
+    deinit { close(timeout: 0) }
+
+    public var isGone: Bool { false }
+
+    public func send(_ message: MIDIBytes, port: Int, at seconds: Double) -> Bool {
+        guard !isClosed else { return false }
+        var bytes = (message.status, message.data1, message.data2)   // no allocation per event
+        let result = withUnsafeBytes(of: &bytes) { raw in
+            clumsy_seq_send(sequencer, encoder, ports[port], raw.bindMemory(to: UInt8.self).baseAddress, message.count)
+        }
+        if result < 0 { failures += 1 }
+        return true
+    }
+
+    public func wait(until seconds: Double, shouldStop: () -> Bool) {
+        while !shouldStop() {
+            var spec = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &spec)
+            let ahead = origin + seconds - (Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9)
+            if ahead <= 0 { return }
+            usleep(UInt32(min(ahead, 0.02) * 1e6))
+        }
+    }
+
+    public func close(timeout: Double) {
+        guard !isClosed else { return }
+        isClosed = true
+        snd_seq_drain_output(sequencer)
+        snd_midi_event_free(encoder)
+        snd_seq_close(sequencer)
+    }
+
+    public var deliveryReport: String? { failures > 0 ? "ALSA MIDI: \(failures) events could not be sent" : nil }
+
+    /// How ALSA's own MIDI encoder reads `message`: the sequencer event type and its channel
+    /// and data, as a subscriber would receive them. Needs no sequencer (testable anywhere).
+    public static func encode(_ message: MIDIBytes) -> (type: SequencerEventType, channel: Int, data1: Int, data2: Int)? {
+        var encoder: OpaquePointer?
+        guard snd_midi_event_new(16, &encoder) >= 0, let encoder else { return nil }
+        defer { snd_midi_event_free(encoder) }
+        var channel: Int32 = 0, data1: Int32 = 0, data2: Int32 = 0
+        let bytes = [message.status, message.data1, message.data2]
+        let type = clumsy_seq_encode(encoder, bytes, message.count, &channel, &data1, &data2)
+        guard type >= 0 else { return nil }
+        let kind: SequencerEventType
+        switch type {
+        case clumsy_seq_noteon(): kind = .noteOn
+        case clumsy_seq_noteoff(): kind = .noteOff
+        case clumsy_seq_clock(): kind = .clock
+        case clumsy_seq_start(): kind = .start
+        case clumsy_seq_stop(): kind = .stop
+        default: kind = .other(Int(type))
+        }
+        return (kind, Int(channel), Int(data1), Int(data2))
+    }
+}
+
+/// The ALSA sequencer event types Clumsy sends.
+public enum SequencerEventType: Sendable, Equatable {
+    case noteOn, noteOff, clock, start, stop
+    case other(Int)
+}

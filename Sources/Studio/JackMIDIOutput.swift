@@ -1,0 +1,198 @@
+import CJack
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A JACK client (`clumsy`) with one MIDI output port per name, paced by the server's clock.
+///
+/// Session time maps to JACK frames: t seconds sound at frame `origin + round(t × rate)`,
+/// where `origin` is the server's frame time at the start plus a lead of a few periods. The
+/// session thread queues events ahead of time into a lock-free ring; JACK's process callback
+/// (C, in the shim) writes each at its exact offset in its cycle, allocating nothing.
+/// `wait(until:)` holds the session to the server's frame time, not the wall clock, so the two
+/// never drift apart; when the session falls more than `maximumLag` behind it forgets the
+/// debt (the origin moves) instead of bursting.
+public final class JackMIDIOutput: LiveMIDIPort {
+    private let state: UnsafeMutablePointer<clumsy_jack_state>
+    /// Port names in index order, as registered (`clumsy:<name>`).
+    public let portNames: [String]
+    /// The client name the server gave us (normally `clumsy`).
+    public let clientName: String
+    /// The server's sample rate, Hz.
+    public let sampleRate: Double
+    /// Frames per process cycle.
+    public let periodFrames: Int
+    /// Frames between queuing an event and the cycle that plays it, at the least.
+    public let leadFrames: Int
+    /// Largest lag, seconds, before the origin moves.
+    public let maximumLag: Double
+    private var origin: UInt32 = 0
+    private var isStarted = false
+    private var isClosed = false
+    private var shifts = 0
+
+    /// The JACK server looked for: `$JACK_DEFAULT_SERVER`, else `default`.
+    public static func serverName(environment: [String: String]) -> String {
+        environment["JACK_DEFAULT_SERVER"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
+    }
+
+    /// Opens the client, registers `ports`, activates, and connects each port to the
+    /// destinations in `connections` (JACK port names such as `fluidsynth:midi_00`).
+    /// No server: `.unavailable` naming the server and how to start one.
+    public init(clientName name: String = "clumsy", ports: [String], connections: [String],
+                environment: [String: String], maximumLag: Double = 0.25) throws(StudioError) {
+        let server = Self.serverName(environment: environment)
+        var status: Int32 = 0
+        guard let state = clumsy_jack_open(name, &status) else {
+            throw .unavailable("no JACK server named \"\(server)\" is running (JACK status 0x\(String(status, radix: 16))); "
+                + "start one, e.g. `jackd -d alsa` with a sound card or `jackd --no-realtime -d dummy -r 48000 -p 256` without, "
+                + "or set JACK_DEFAULT_SERVER to the server's name")
+        }
+        self.state = state
+        clientName = String(cString: jack_get_client_name(state.pointee.client))
+        sampleRate = Double(jack_get_sample_rate(state.pointee.client))
+        periodFrames = Int(jack_get_buffer_size(state.pointee.client))
+        leadFrames = max(4 * periodFrames, Int(sampleRate * 0.04))
+        self.maximumLag = maximumLag
+        portNames = ports
+        // Every property is set, so a throw below runs deinit: mark the state closed first.
+        for port in ports where clumsy_jack_add_port(state, port) < 0 {
+            clumsy_jack_close(state, 0)
+            isClosed = true
+            throw .unavailable("JACK refused the MIDI port \(name):\(port)")
+        }
+        guard jack_activate(state.pointee.client) == 0 else {
+            clumsy_jack_close(state, 0)
+            isClosed = true
+            throw .unavailable("JACK refused to activate the client \(name) on server \"\(server)\"")
+        }
+        for destination in connections {
+            for index in ports.indices {
+                let source = String(cString: jack_port_name(clumsy_jack_port(state, Int32(index))))
+                let result = jack_connect(state.pointee.client, source, destination)
+                if result != 0 && result != EEXIST {
+                    clumsy_jack_close(state, 1)
+                    isClosed = true
+                    throw .usage("--connect \(destination): JACK cannot connect \(source) to it (no such MIDI input port on server \"\(server)\"; list them with `jack_lsp -t`)")
+                }
+            }
+        }
+    }
+
+    /// Session time 0 is fixed by the first event or wait, not when the client opened: the
+    /// session's set-up (building the world, opening files) must not make the first notes late.
+    private func startIfNeeded() {
+        guard !isStarted else { return }
+        isStarted = true
+        origin = jack_frame_time(state.pointee.client) &+ UInt32(leadFrames)
+    }
+
+    deinit { close(timeout: 0) }
+
+    private func frame(_ seconds: Double) -> UInt32 {
+        origin &+ UInt32(truncatingIfNeeded: Int64((seconds * sampleRate).rounded()))
+    }
+
+    public var isGone: Bool { isStalled || (!isClosed && clumsy_jack_is_shut_down(state) != 0) }
+    private var isStalled = false
+    private var lastCycles: UInt64 = 0
+    private var lastCycleSeen = 0.0
+    /// Seconds without a single process cycle after which the server counts as stalled.
+    public static let stallTimeout = 2.0
+
+    /// Notes when the server last ran a cycle; marks it stalled after `stallTimeout` without one.
+    private func checkProgress() {
+        let cycles = clumsy_jack_cycles(state)
+        let now = Self.monotonicSeconds()
+        if cycles != lastCycles || lastCycleSeen == 0 {
+            lastCycles = cycles
+            lastCycleSeen = now
+        } else if now - lastCycleSeen > Self.stallTimeout {
+            isStalled = true
+        }
+    }
+
+    private static func monotonicSeconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
+    }
+
+    public func send(_ message: MIDIBytes, port: Int, at seconds: Double) -> Bool {
+        guard !isClosed else { return false }
+        startIfNeeded()
+        let at = frame(seconds)
+        while clumsy_jack_push(state, at, Int32(port), Int32(message.count), message.status, message.data1, message.data2) == 0 {
+            // The ring is full: the callback empties it every period. A server that runs no
+            // cycle for `stallTimeout` (stopped, hung) counts as gone rather than hanging the session.
+            checkProgress()
+            if isGone { return false }
+            usleep(1000)
+        }
+        return !isGone
+    }
+
+    public func wait(until seconds: Double, shouldStop: () -> Bool) {
+        guard !isClosed else { return }
+        startIfNeeded()
+        let client = state.pointee.client
+        while true {
+            checkProgress()
+            if isGone || shouldStop() { return }
+            let now = jack_frame_time(client)
+            // Frames until this session time must be queued (lead frames before it sounds).
+            let ahead = Int64(Int32(bitPattern: frame(seconds) &- now)) - Int64(leadFrames)
+            if ahead <= 0 {
+                if -ahead > Int64(maximumLag * sampleRate) {
+                    origin = origin &+ UInt32(truncatingIfNeeded: -ahead)
+                    shifts += 1
+                }
+                return
+            }
+            let sleep = min(Double(ahead) / sampleRate, 0.02)
+            usleep(UInt32(max(sleep * 1e6, 200)))
+        }
+    }
+
+    public func close(timeout: Double) {
+        guard !isClosed else { return }
+        isClosed = true
+        var waited = 0.0
+        while clumsy_jack_pending(state) > 0 && !isGone && waited < timeout {
+            usleep(5000)
+            waited += 0.005
+            checkProgress()
+        }
+        if !isGone {
+            // Is the server still cycling? (A stopped server would not answer the deactivate.)
+            let before = clumsy_jack_cycles(state)
+            var quiet = 0.0
+            while clumsy_jack_cycles(state) == before && quiet < Self.stallTimeout && clumsy_jack_is_shut_down(state) == 0 {
+                usleep(5000)
+                quiet += 0.005
+            }
+            if clumsy_jack_cycles(state) == before && clumsy_jack_is_shut_down(state) == 0 { isStalled = true }
+        }
+        finalReport = report()
+        deliveredAtClose = clumsy_jack_delivered(state)
+        // A stalled server would not answer a deactivate or close: leave the client to the
+        // process's exit then (the callback, if it ever runs again, finds its state intact).
+        if !isStalled { clumsy_jack_close(state, clumsy_jack_is_shut_down(state) != 0 ? 0 : 1) }
+    }
+
+    private var finalReport: String?
+    private var deliveredAtClose: UInt64 = 0
+
+    public var deliveryReport: String? { isClosed ? finalReport : report() }
+
+    private func report() -> String? {
+        let late = clumsy_jack_late(state), dropped = clumsy_jack_dropped(state)
+        guard late > 0 || dropped > 0 || shifts > 0 else { return nil }
+        let worst = Double(clumsy_jack_worst_late(state)) / sampleRate * 1000
+        return "JACK MIDI: \(late) events late (worst \(Int(worst.rounded())) ms), \(dropped) dropped by full port buffers, "
+            + "\(shifts) times the session fell more than \(Int(maximumLag * 1000)) ms behind the server"
+    }
+
+    /// Events written into port buffers so far.
+    public var deliveredCount: UInt64 { isClosed ? deliveredAtClose : clumsy_jack_delivered(state) }
+}

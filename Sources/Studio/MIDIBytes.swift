@@ -1,0 +1,59 @@
+/// One short MIDI message as it goes on the wire (1…3 bytes), for live ports.
+public struct MIDIBytes: Sendable, Hashable {
+    /// Status byte.
+    public var status: UInt8
+    /// First data byte (0 when absent).
+    public var data1: UInt8
+    /// Second data byte (0 when absent).
+    public var data2: UInt8
+    /// Number of bytes, 1…3.
+    public var count: Int
+
+    /// A note-on: channel 0…15, note and velocity 0…127.
+    public static func noteOn(channel: Int, note: Int, velocity: Int) -> MIDIBytes {
+        MIDIBytes(status: 0x90 | UInt8(channel & 15), data1: UInt8(note & 127), data2: UInt8(velocity & 127), count: 3)
+    }
+
+    /// A note-off (0x80, release velocity 0).
+    public static func noteOff(channel: Int, note: Int) -> MIDIBytes {
+        MIDIBytes(status: 0x80 | UInt8(channel & 15), data1: UInt8(note & 127), data2: 0, count: 3)
+    }
+
+    /// A control change.
+    public static func controlChange(channel: Int, controller: Int, value: Int) -> MIDIBytes {
+        MIDIBytes(status: 0xB0 | UInt8(channel & 15), data1: UInt8(controller & 127), data2: UInt8(value & 127), count: 3)
+    }
+
+    /// A program change.
+    public static func programChange(channel: Int, program: Int) -> MIDIBytes {
+        MIDIBytes(status: 0xC0 | UInt8(channel & 15), data1: UInt8(program & 127), data2: 0, count: 2)
+    }
+
+    /// MIDI clock pulse (24 per quarter note).
+    public static let clock = MIDIBytes(status: 0xF8, data1: 0, data2: 0, count: 1)
+    /// MIDI Start.
+    public static let start = MIDIBytes(status: 0xFA, data1: 0, data2: 0, count: 1)
+    /// MIDI Stop.
+    public static let stop = MIDIBytes(status: 0xFC, data1: 0, data2: 0, count: 1)
+
+    /// The bytes as an array (for tests and logs).
+    public var bytes: [UInt8] { Array([status, data1, data2].prefix(count)) }
+}
+
+/// A MIDI output that sends messages at a time: a JACK client or an ALSA sequencer client.
+public protocol LiveMIDIPort: AnyObject {
+    /// Port names in index order (`bass`, `keys`, …, `clock`).
+    var portNames: [String] { get }
+    /// Queues `message` on port `port` to sound `seconds` after the session's origin.
+    /// Returns false when the connection has gone away.
+    func send(_ message: MIDIBytes, port: Int, at seconds: Double) -> Bool
+    /// Waits until session time `seconds` is due (minus the port's lead), or returns at once
+    /// when the connection has gone away or `shouldStop()` says so.
+    func wait(until seconds: Double, shouldStop: () -> Bool)
+    /// True once the server or device has gone away.
+    var isGone: Bool { get }
+    /// Sends everything still queued (waiting at most `timeout` seconds), then closes.
+    func close(timeout: Double)
+    /// One line describing lateness and drops, or nil when every event went out on time.
+    var deliveryReport: String? { get }
+}

@@ -1,0 +1,85 @@
+import Testing
+@testable import Studio
+
+@Suite struct MIDIBytesTests {
+    @Test func shortMessagesAreEncodedOnTheWire() {
+        #expect(MIDIBytes.noteOn(channel: 1, note: 60, velocity: 100).bytes == [0x91, 60, 100])
+        #expect(MIDIBytes.noteOff(channel: 0, note: 48).bytes == [0x80, 48, 0])
+        #expect(MIDIBytes.controlChange(channel: 9, controller: 7, value: 127).bytes == [0xB9, 7, 127])
+        #expect(MIDIBytes.programChange(channel: 2, program: 12).bytes == [0xC2, 12])
+        #expect(MIDIBytes.clock.bytes == [0xF8] && MIDIBytes.start.bytes == [0xFA] && MIDIBytes.stop.bytes == [0xFC])
+    }
+}
+
+/// The ALSA sequencer cannot be opened here (no /dev/snd/seq), so what is tested is how
+/// alsa-lib's own encoder turns the bytes Clumsy sends into sequencer events.
+@Suite struct ALSAEncodingTests {
+    @Test func alsaReadsNotesAndClockAsSequencerEvents() throws {
+        let on = try #require(ALSASequencerOutput.encode(.noteOn(channel: 1, note: 71, velocity: 95)))
+        #expect(on.type == .noteOn && on.channel == 1 && on.data1 == 71 && on.data2 == 95)
+        let off = try #require(ALSASequencerOutput.encode(.noteOff(channel: 0, note: 48)))
+        #expect(off.type == .noteOff && off.channel == 0 && off.data1 == 48)
+        #expect(ALSASequencerOutput.encode(.clock)?.type == .clock)
+        #expect(ALSASequencerOutput.encode(.start)?.type == .start)
+        #expect(ALSASequencerOutput.encode(.stop)?.type == .stop)
+    }
+
+    @Test func withoutASequencerDeviceOpeningIsUnavailableInOneLine() {
+        // Where /dev/snd/seq exists this opens a real client; then there is nothing to check here.
+        do {
+            let output = try ALSASequencerOutput(ports: ["bass", "keys"])
+            output.close(timeout: 0)
+        } catch {
+            guard case .unavailable(let message) = error else { Issue.record("expected .unavailable, got \(error)"); return }
+            #expect(message.contains("/dev/snd/seq") && !message.contains("\n"))
+        }
+    }
+}
+
+@Suite struct OSCTests {
+    @Test func messagesRoundTripThroughLiblo() throws {
+        let message = OSCMessage(path: "/clumsy/note", arguments: [.string("keys"), .int(60), .float(0.5), .number(2.25, type: "d")])
+        let packet = message.encoded()
+        #expect(packet.count % 4 == 0 && packet.count > 20)
+        let decoded = try packet.withUnsafeBytes { try OSCMessage.decode($0).get() }
+        #expect(decoded == message)
+    }
+
+    @Test func garbageAndBundlesAreRefusedNotCrashed() {
+        let inputs: [[UInt8]] = [[], [1, 2, 3], Array("/clumsy/gravity".utf8), Array("#bundle\0\0\0\0\0\0\0\0\u{1}".utf8),
+                                 [0x2F, 0x61, 0, 0, 0x2C, 0x66, 0, 0, 1]]   // declares a float, carries 1 byte
+        for input in inputs {
+            let result = input.withUnsafeBytes { OSCMessage.decode($0) }
+            if case .success(let message) = result { Issue.record("decoded \(input) as \(message)") }
+        }
+    }
+
+    @Test func hostPortParsing() throws {
+        #expect(try parseHostPort("127.0.0.1:9000", flag: "--osc-out", defaultHost: nil) == ("127.0.0.1", 9000))
+        #expect(try parseHostPort("[::1]:57120", flag: "--osc-out", defaultHost: nil) == ("::1", 57120))
+        #expect(try OSCReceiver.parse("9001") == ("127.0.0.1", 9001))
+        #expect(try OSCReceiver.parse("0.0.0.0:9001") == ("0.0.0.0", 9001))
+        for bad in ["localhost", "host:0", "host:70000", "host:x"] {
+            #expect(throws: StudioError.self) { try parseHostPort(bad, flag: "--osc-out", defaultHost: nil) }
+        }
+    }
+
+    @Test func aReceiverHearsWhatASenderSends() throws {
+        let heard = Box()
+        let receiver = try OSCReceiver(listen: "127.0.0.1:0") { result in heard.append(result) }
+        defer { receiver.stop() }
+        let sender = try OSCSender(target: "127.0.0.1:\(receiver.port)")
+        #expect(sender.send(OSCMessage(path: "/clumsy/gravity", arguments: [.float(3.5)])))
+        for _ in 0..<100 where heard.count == 0 { usleepSeconds(0.01) }
+        let first = try #require(heard.first)
+        #expect(try first.get() == OSCMessage(path: "/clumsy/gravity", arguments: [.float(3.5)]))
+    }
+}
+
+final class Box: @unchecked Sendable {
+    private var items: [Result<OSCMessage, StudioError>] = []
+    private let lock = NSLockLite()
+    func append(_ item: Result<OSCMessage, StudioError>) { lock.locked { items.append(item) } }
+    var count: Int { lock.locked { items.count } }
+    var first: Result<OSCMessage, StudioError>? { lock.locked { items.first } }
+}
