@@ -11,11 +11,13 @@ DURATION ?= 60
 # Debian packages: C libraries, the General MIDI SoundFonts, the LADSPA delay, sox and the
 # fluidsynth command (audio checks and benchmarks), valgrind (leak test), procps (pgrep in the signal tests).
 # libsndfile1-dev and libebur128-dev: writing WAV/FLAC/Ogg and measuring loudness (mix and master);
-# ffmpeg: the independent loudness meter of the mix tests.
+# ffmpeg: the independent loudness meter of the mix tests, and the encoder of --video;
+# Cairo and the DejaVu fonts (pictures), rsvg-convert and pdftoppm (the picture tests).
 # Studio: JACK, ALSA and liblo headers; jackd2 (jackd, jack_midi_dump) and liblo-tools (oscsend,
 # oscdump) for the tests, which start their own dummy-backend JACK server and stop it again.
 DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb-soundfont cmt sox fluidsynth valgrind time procps \
-  libsndfile1-dev libebur128-dev ffmpeg libjack-jackd2-dev libasound2-dev liblo-dev jackd2 liblo-tools
+  libsndfile1-dev libebur128-dev ffmpeg libcairo2-dev fonts-dejavu-core librsvg2-bin poppler-utils \
+  libjack-jackd2-dev libasound2-dev liblo-dev jackd2 liblo-tools
 # Python's mido is the independent MIDI reader the end-to-end tests compare against.
 PYTHON_PACKAGES := mido
 

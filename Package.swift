@@ -22,6 +22,8 @@ let package = Package(
         // libsndfile1-dev (WAV/FLAC/Ogg writing at 16/24/32f bits) and libebur128-dev (EBU R128 loudness).
         .systemLibrary(name: "CSndfile", path: "Sources/CSndfile"),
         .systemLibrary(name: "CEBUR128", path: "Sources/CEBUR128"),
+        // Debian's libcairo2-dev: pictures and video frames.
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo"),
         // Live MIDI and OSC (libjack-jackd2-dev, libasound2-dev, liblo-dev); only Studio imports them.
         .systemLibrary(name: "CJack", path: "Sources/CJack"),
         .systemLibrary(name: "CALSA", path: "Sources/CALSA"),
@@ -39,6 +41,7 @@ let package = Package(
         // `clumsy analyze`: key, chords and statistics of any Standard MIDI File.
         .target(name: "Analysis", dependencies: ["Theory", "MIDIFile", "Presets"]),
         .target(name: "Sound", dependencies: ["CFluidSynth", "CSndfile", "CEBUR128", "FileOutput"], swiftSettings: uncheckedExclusivityInRelease),
+        .target(name: "Pictures", dependencies: ["CCairo"]),
         .target(name: "Studio", dependencies: ["CJack", "CALSA", "CLo"]),
         // The preset format, strict JSON, the settings table, validation and the bundled library.
         .target(name: "Presets", dependencies: ["Theory", "Performance", "FileOutput"]),
@@ -46,7 +49,7 @@ let package = Package(
         .target(name: "Engine", dependencies: ["Theory", "Physics", "Performance", "Presets"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // The outputs (sinks: MIDI file, event log, sound, text) and the runner that wires a plan to them.
-        .target(name: "Session", dependencies: ["Theory", "Physics", "Performance", "Presets", "Engine", "MIDIFile", "Sound", "FileOutput", "Studio"],
+        .target(name: "Session", dependencies: ["Theory", "Physics", "Performance", "Presets", "Engine", "MIDIFile", "Sound", "FileOutput", "Studio", "Pictures"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // What only tests use: the preset fuzzer and the JSON writer.
         .target(name: "TestSupport", dependencies: ["Presets", "Session"]),
@@ -67,10 +70,11 @@ let package = Package(
         .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
         .testTarget(name: "SoundTests", dependencies: ["Sound"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
-        .testTarget(name: "SessionTests", dependencies: ["Session", "TestSupport", "Studio", "MIDIFile"]),
+        .testTarget(name: "SessionTests", dependencies: ["Session", "TestSupport", "Studio", "MIDIFile", "Pictures"]),
         .testTarget(name: "StudioTests", dependencies: ["Studio"]),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "Theory", "MIDIFile"], exclude: ["make_fixtures.py"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["Session", "MIDIFile"], exclude: ["Help"], resources: [.copy("Golden")]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Session", "MIDIFile", "Pictures"], exclude: ["Help"], resources: [.copy("Golden")]),
     ],
     swiftLanguageModes: [.v6]
 )

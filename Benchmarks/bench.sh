@@ -45,6 +45,7 @@ if [[ $MODE == full ]]; then
   SWARM=20 SWARM_REPS=3                   # 3. the swarm
   DAY=86400 MEM_AUDIO=60                  # 4. memory: 24 h MIDI only, 60 s audio
   STARTUP_REPS=20                         # 5. start-up
+  VIDEO=60 VIDEO_REPS=3 VIDEO_SIZE=1280x720 # 6. a video of the default session
   CAP=60                                  # seconds a measurement may spend repeating
 else
   SIM=30 SIM_REPS=1 INPROC_REPS=1
@@ -52,6 +53,7 @@ else
   SWARM=0.25 SWARM_REPS=1
   DAY=30 MEM_AUDIO=2
   STARTUP_REPS=2
+  VIDEO=1 VIDEO_REPS=1 VIDEO_SIZE=320x180
   CAP=5
 fi
 
@@ -74,6 +76,7 @@ shown() {
   text=${text//$CLUMSY/clumsy}
   text=${text//$BENCH/clumsy-bench}
   text=${text//$SOUNDFONT/\/usr\/share\/sounds\/sf2\/$(basename "$SOUNDFONT")}
+  [[ -n ${FAKE_PATH:-} ]] && text=${text//$FAKE_PATH/fakebin:\$PATH}
   printf '%s' "$text"
 }
 
@@ -252,6 +255,26 @@ row "5a Start-up: list presets" "\`$(cmd presets)\`" "$(ms presets) ms (n=$(runs
     "\`/bin/true\` (process start floor)" "$(ms floor) ms" "$(fmt 1 "$(calc "$(ms presets) - $(ms floor)")") ms above the floor" "≪ 100 ms"
 row "5b Start-up: 1 s session" "\`$(cmd short)\`" "$(ms short) ms (n=$(runs short))" \
     "\`/bin/true\`" "$(ms floor) ms" "$(fmt 1 "$(calc "$(ms short) - $(ms floor)")") ms above the floor" "≪ 100 ms"
+
+# 6. Video ----------------------------------------------------------------------------------
+log "6. video (${VIDEO} s of default at ${VIDEO_SIZE}, 30 fps)"
+command -v ffmpeg >/dev/null || { log "bench: the ffmpeg command is missing (apt-get install ffmpeg)"; exit 1; }
+# Where the time goes: the same run with an ffmpeg that only swallows the frames (drawing,
+# piping and audio), and the audio render alone; the rest is ffmpeg's (encoding and muxing).
+mkdir -p fakebin
+printf '#!/bin/sh\ncase "$*" in *pipe:0*) exec cat >/dev/null ;; esac\nfor a; do last=$a; done\n: >"$last"\n' >fakebin/ffmpeg
+chmod +x fakebin/ffmpeg
+measure video "$VIDEO_REPS" -- "$CLUMSY" run default --duration "$VIDEO" --video x.mp4 --size "$VIDEO_SIZE" --quiet
+VIDEO_SECONDS=$(fmt 1 "$(ffprobe -v error -show_entries format=duration -of csv=p=0 x.mp4)")
+FAKE_PATH="$WORK/fakebin:$PATH"
+measure videodraw "$VIDEO_REPS" -- env PATH="$FAKE_PATH" "$CLUMSY" run default --duration "$VIDEO" --video y.mp4 --size "$VIDEO_SIZE" --quiet
+measure videoaudio "$VIDEO_REPS" -- "$CLUMSY" run default --duration "$VIDEO" --audio x.wav --quiet
+V=$(wall video) VC=$(cpu video) VD=$(cpu videodraw) VA=$(cpu videoaudio)
+row "6 Video: ${VIDEO} s of \`default\`, ${VIDEO_SIZE}, 30 fps, H.264 + AAC (${VIDEO_SECONDS} s with the sound's tail)" \
+    "\`$(cmd video)\`" "$(seconds video "$VIDEO")" \
+    "real time; CPU split from \`$(cmd videodraw)\` with an ffmpeg that discards the frames, and \`$(cmd videoaudio)\`" \
+    "${VIDEO} s" \
+    "$(rate "$VIDEO" "$V")× real time ($(rate "$VIDEO_SECONDS" "$V")× the video's length); CPU: ffmpeg encoding + muxing $(fmt 1 "$(calc "$VC - $VD")") s ($(pct "$(calc "$VC - $VD")" "$VC") %), drawing + piping frames $(fmt 1 "$(calc "$VD - $VA")") s ($(pct "$(calc "$VD - $VA")" "$VC") %), audio and physics $(fmt 1 "$VA") s ($(pct "$VA" "$VC") %)" "≥ 2×"
 
 # Table --------------------------------------------------------------------------------------
 echo

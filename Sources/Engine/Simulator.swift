@@ -25,6 +25,8 @@ public final class Simulator {
     private var stillSince: [Double]
     private let keyTones: [Int]
     private(set) var summary: Summary
+    /// Looks at the balls after every step (read-only), e.g. to draw video frames.
+    public var observer: StepObserver?
     // Live controls (Simulator+Controls.swift): polled at the start of each step.
     var controls: [Control] = []
     var gravity: Double
@@ -81,6 +83,7 @@ public final class Simulator {
             scheduler.deliver(through: 0, into: &notes)
             flush()
             try deliver(to: sinks, through: 0)
+            try observer?.observe(BallPositions(world: world), at: 0)
             var step: Int64 = 0
             while step < total {
                 if let stop, stop.isRaised {
@@ -97,6 +100,7 @@ public final class Simulator {
                 advance()
                 step += 1
                 try deliver(to: sinks, through: world.time)
+                try observer?.observe(BallPositions(world: world), at: world.time)
                 if let progress {
                     let now = Int(step * 100 / max(total, 1))
                     if now != percent { percent = now; progress(Double(step) / Double(max(total, 1))) }

@@ -25,8 +25,10 @@ public struct RunRequest: Sendable {
     public var isLive = false
     /// Audio driver for live play (nil = FluidSynth's default).
     public var audioDriver: String?
-    /// Process environment (for CLUMSY_SOUNDFONT, JACK_DEFAULT_SERVER).
+    /// Process environment (for CLUMSY_SOUNDFONT, JACK_DEFAULT_SERVER, and PATH to find ffmpeg).
     public var environment: [String: String] = [:]
+    /// Video to render (with the session's sound), if any.
+    public var video: VideoRequest?
     /// Stems, loudness, true peak and bit depth of an audio render.
     public var mix = MixRequest()
     /// `--midi-out`: live MIDI ports (with `--live`). The internal synthesizer then plays only
@@ -72,11 +74,13 @@ public enum SessionRunner {
         let preset = try PresetLibrary.load(presetPath)
         let configuration = try Configuration(preset: preset, overrides: request.overrides, duration: request.duration)
         let plan = SessionPlan(configuration: configuration)
+        let ffmpeg = try request.video.map { (video) throws(SessionError) -> String in try VideoSink.prepare(video, isLive: request.isLive, environment: request.environment) }
         let soundFont = try locateSoundFont(request, configuration: configuration)
         // The file driver plays in real time into --audio's file: one sampler does both.
         let liveFile = request.isLive && request.audioDriver == "file" ? (request.audioPath ?? "clumsy-live.wav") : nil
         try checkOutputs(request, presetPath: presetPath, soundFont: soundFont, liveFile: liveFile, configuration: configuration)
         var sinks: [SessionSink] = []
+        var videoSink: VideoSink?
         var audioSink: AudioFileSink?
         var stemPaths: [String] = []
         var liveMIDI: LiveMIDISink?
@@ -112,11 +116,11 @@ public enum SessionRunner {
                 let samplerConfiguration = SamplerFactory.configuration(
                     soundFont: soundFont, sampleRate: request.sampleRate,
                     polyphony: plan.isCrowded ? 128 : 256, sound: plan.sound)
+                var mix = request.mix
+                if let text = request.environment["CLUMSY_THREADS"], let threads = Int(text), (1...64).contains(threads) {
+                    mix.threads = threads
+                }
                 if let path = request.audioPath, liveFile == nil {
-                    var mix = request.mix
-                    if let text = request.environment["CLUMSY_THREADS"], let threads = Int(text), (1...64).contains(threads) {
-                        mix.threads = threads
-                    }
                     let sink = try AudioFileSink(path: path, samplerConfiguration: samplerConfiguration, session: plan,
                                                  mix: mix, stop: stop)
                     sinks.append(sink)
@@ -127,6 +131,22 @@ public enum SessionRunner {
                         stemPaths.append(path)
                     }
                 }
+                if let video = request.video, let ffmpeg {
+                    // The video's sound is the --audio file's render, or a temporary WAV (same mix, no stems) beside the video.
+                    var sound = audioSink
+                    if sound == nil {
+                        var temporaryMix = mix
+                        temporaryMix.stemsDirectory = nil
+                        let sink = try AudioFileSink(path: VideoSink.temporaryName(for: video.path, suffix: "audio.wav"),
+                                                     samplerConfiguration: samplerConfiguration, session: plan, mix: temporaryMix, stop: stop)
+                        sinks.append(sink)
+                        sound = sink
+                    }
+                    let sink = try VideoSink(request: video, plan: plan, ffmpeg: ffmpeg, audioPath: sound!.path,
+                                             removesAudio: audioSink == nil, tail: sound!.tailDuration, stop: stop)
+                    sinks.append(sink)
+                    videoSink = sink
+                }
                 if request.isLive && request.playsInternalSound {
                     sinks.append(try LiveSink(samplerConfiguration: samplerConfiguration, session: plan,
                                               driver: request.audioDriver, fileName: liveFile, stop: stop))
@@ -136,7 +156,7 @@ public enum SessionRunner {
             for sink in sinks { sink.abandon() }
             throw error
         }
-        let writesFiles = request.midiPath != nil || request.eventsPath != nil || request.audioPath != nil
+        let writesFiles = request.midiPath != nil || request.eventsPath != nil || request.audioPath != nil || request.video != nil
         if !writesFiles && !request.isQuiet && !request.isLive {
             sinks.append(TextPrinter(output: standardOutput, plan: plan))
         }
@@ -147,6 +167,13 @@ public enum SessionRunner {
             standardError.flush()
         } : nil
         let simulator = Simulator(plan: plan)
+        simulator.observer = videoSink
+        if showsProgress, let videoSink {
+            videoSink.onFinishing = {
+                standardError.write("\r\u{1B}[K  finishing the video: the sound's tail, then muxing")
+                standardError.flush()
+            }
+        }
         var controlSources: [ControlSource] = []
         if let replayed = request.replayedControls { controlSources.append(ReplayControls(replayed)) }
         if let liveMIDI { controlSources.append(liveMIDI) }
@@ -175,6 +202,7 @@ public enum SessionRunner {
             if let path = request.midiPath { outputs.append(path) }
             if let path = request.eventsPath { outputs.append(path) }
             if let path = request.audioPath { outputs.append(path) }
+            if let video = request.video { outputs.append(video.path) }
             if let directory = request.mix.stemsDirectory, let audioSink {
                 let format = AudioFileFormat(path: audioSink.path) ?? .wav
                 let names = MixPlan(plan).parts.map { $0.stemFileName(format) } + stemPaths.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
@@ -197,7 +225,7 @@ public enum SessionRunner {
 
     /// The SoundFont, when sound is asked for.
     private static func locateSoundFont(_ request: RunRequest, configuration: Configuration) throws(SessionError) -> String? {
-        guard request.audioPath != nil || (request.isLive && request.playsInternalSound) else { return nil }
+        guard request.audioPath != nil || (request.isLive && request.playsInternalSound) || request.video != nil else { return nil }
         do throws(SoundError) {
             let path = try SoundFontLocator.resolve(explicit: request.soundFont, environment: request.environment,
                                                     preset: configuration.preset.sound.soundFont)
@@ -224,6 +252,7 @@ public enum SessionRunner {
         }
         if let path = liveFile { outputs.append((request.audioPath == nil ? "the live file driver's default output" : "--audio", path)) }
         else if let path = request.audioPath { outputs.append(("--audio", path)) }
+        if let video = request.video { outputs.append(("--video", video.path)) }
         var inputs: [OutputCheck.Named] = [("the preset", presetPath)]
         if let soundFont { inputs.append(("the SoundFont", soundFont)) }
         inputs += OutputCheck.bundledFiles()

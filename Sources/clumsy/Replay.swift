@@ -63,7 +63,7 @@ struct Replay: ParsableCommand {
         } catch {
             throw fail(.preset(file: log, field: "line 1", message: "the session line's arguments are not accepted: \(Run.message(for: error))"))
         }
-        var request = command.request()
+        var request = try command.request()
         // The recorded flags' values are checked with the preset: a bad one is the log's fault.
         do throws(SessionError) {
             _ = try Configuration(preset: try PresetLibrary.load(request.preset), overrides: request.overrides, duration: request.duration)

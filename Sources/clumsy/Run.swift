@@ -9,10 +9,12 @@ struct Run: ParsableCommand {
         abstract: "Run a session and record it.",
         discussion: """
         With no --midi or --events, the performance is printed as readable lines, then a summary.
-        Exit status: 0 ok, 64 bad flag or an output over an input, 65 bad preset, 66 unknown preset or
-        unreadable file, 69 no audio device, JACK server or ALSA sequencer, 73 output cannot be created,
-        74 write error (also on stdout) or the JACK server went away, 129/130/131/143
-        stopped by SIGHUP/SIGINT/SIGQUIT/SIGTERM (files complete up to then), 141 stdout's reader went away.
+        With --video, a video of the session with its sound, drawn with Cairo and encoded by ffmpeg.
+        Exit status: 0 ok, 64 bad flag or an output over an input, 65 bad preset, 66 unknown preset or \
+        unreadable file, 69 no audio device, JACK server or ALSA sequencer, or no ffmpeg (--video), \
+        73 output cannot be created, 74 write error (also on stdout), the JACK server went away or \
+        ffmpeg failed, 129/130/131/143 stopped by SIGHUP/SIGINT/SIGQUIT/SIGTERM (files complete up \
+        to then), 141 stdout's reader went away.
         """)
 
     @Argument(help: "A bundled preset's name (see `clumsy presets`) or a path to a preset file.")
@@ -67,8 +69,28 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("With --live: accept OSC controls (/clumsy/gravity, /clumsy/speed, /clumsy/tempo, /clumsy/kick, /clumsy/drop) on UDP [addr:]port (address 127.0.0.1 unless given).", valueName: "[addr:]port"))
     var oscIn: String?
 
+    @Option(help: ArgumentHelp("Render a video of the session with its sound: .mp4 (H.264 + AAC) or .webm (VP9 + Opus), through ffmpeg.", valueName: "file"))
+    var video: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Video frames per second, 1…120 (default 30).", valueName: "n"))
+    var fps: Int?
+
+    @Option(help: ArgumentHelp("Video size in pixels, 64x64…3840x2160, even (default 1280x720).", valueName: "WxH"))
+    var size: String?
+
     @Flag(help: "Print nothing but errors.")
     var quiet = false
+
+    /// The --video, --fps and --size flags as a request (nil without --video).
+    func videoRequest() throws -> VideoRequest? {
+        guard let video else { return nil }
+        if video.isEmpty { throw ValidationError("--video needs a file name") }
+        do {
+            return VideoRequest(path: video, fps: fps ?? 30, size: try size.map { (text) throws(SessionError) in try PictureSize(parsing: text) } ?? .standard)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
 
     /// The sample rate: a whole number in `Limits.sampleRate` (checked in `validate()`).
     var sampleRateValue: Int { sampleRate.flatMap { Int($0) } ?? 44_100 }
@@ -87,6 +109,13 @@ struct Run: ParsableCommand {
             guard lower.hasSuffix(".wav") || lower.hasSuffix(".flac") || lower.hasSuffix(".ogg") else {
                 throw ValidationError("--audio \(audio): the file name must end in .wav, .flac or .ogg")
             }
+        }
+        // Outputs naming the same file (or an input) are refused by the session's OutputCheck.
+        if let request = try videoRequest() {
+            do { try request.validate() } catch { throw ValidationError(error.description) }
+            if live { throw ValidationError("--video renders offline; it cannot be combined with --live") }
+        } else if fps != nil || size != nil {
+            throw ValidationError("--fps and --size only apply with --video")
         }
         try validateMix()
         if let midi, midi.isEmpty { throw ValidationError("--midi needs a file name") }
@@ -135,7 +164,7 @@ struct Run: ParsableCommand {
     }
 
     /// The request these flags describe.
-    func request() -> RunRequest {
+    func request() throws -> RunRequest {
         var overrides = Overrides()
         overrides.flags = settings.given
         overrides.isDry = dry
@@ -147,6 +176,7 @@ struct Run: ParsableCommand {
         request.isLive = live
         request.audioDriver = audioDriver
         request.environment = ProcessInfoLite.environment
+        request.video = try videoRequest()
         request.mix.stemsDirectory = stems
         request.midiOut = midiOut.flatMap(MIDIOutKind.init(rawValue:))
         request.connections = connect

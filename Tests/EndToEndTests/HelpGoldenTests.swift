@@ -17,6 +17,8 @@ struct HelpGoldenTests {
         Command(program: "clumsy", arguments: ["--help"], golden: "clumsy.txt"),
         Command(program: "clumsy", arguments: ["run", "--help"], golden: "clumsy-run.txt"),
         Command(program: "clumsy", arguments: ["replay", "--help"], golden: "clumsy-replay.txt"),
+        Command(program: "clumsy", arguments: ["draw", "--help"], golden: "clumsy-draw.txt"),
+        Command(program: "clumsy", arguments: ["roll", "--help"], golden: "clumsy-roll.txt"),
         Command(program: "clumsy", arguments: ["presets", "--help"], golden: "clumsy-presets.txt"),
         Command(program: "clumsy", arguments: ["validate", "--help"], golden: "clumsy-validate.txt"),
         Command(program: "clumsy", arguments: ["tones", "--help"], golden: "clumsy-tones.txt"),

@@ -1,0 +1,4 @@
+// Debian's libcairo2-dev: image (PNG), SVG and PDF surfaces, none of which needs a display.
+#include <cairo/cairo.h>
+#include <cairo/cairo-svg.h>
+#include <cairo/cairo-pdf.h>

@@ -1,0 +1,286 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The containers `--video` writes.
+public enum VideoContainer: String, Sendable, CaseIterable {
+    /// MP4 with H.264 (yuv420p) and AAC.
+    case mp4
+    /// WebM with VP9 (yuv420p) and Opus.
+    case webm
+
+    /// The container named by a file's extension (case-insensitive), or nil.
+    public init?(path: String) {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        self.init(rawValue: path[path.index(after: dot)...].lowercased())
+    }
+
+    /// ffmpeg's video codec arguments.
+    var videoCodec: [String] {
+        switch self {
+        case .mp4: return ["-c:v", "libx264", "-preset", "ultrafast", "-crf", "20", "-pix_fmt", "yuv420p"]
+        case .webm: return ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-row-mt", "1",
+                            "-crf", "32", "-b:v", "0", "-pix_fmt", "yuv420p"]
+        }
+    }
+
+    /// ffmpeg's audio codec and muxer arguments.
+    var audioCodecAndFormat: [String] {
+        switch self {
+        case .mp4: return ["-c:a", "aac", "-b:a", "192k", "-f", "mp4", "-movflags", "+faststart"]
+        case .webm: return ["-c:a", "libopus", "-b:a", "160k", "-ar", "48000", "-f", "webm"]
+        }
+    }
+}
+
+/// One run of Debian's `ffmpeg`, started with explicit arguments, optionally fed through a pipe.
+///
+/// The child runs in its own process group (a Ctrl-C at the terminal reaches Clumsy, which
+/// then finishes the video, not ffmpeg), with default signal handling and nothing blocked.
+/// Its stderr goes to a temporary file, quoted in errors.
+final class FFmpegProcess {
+    let pid: pid_t
+    private(set) var input: Int32 = -1
+    private let logPath: String
+    private var isDone = false
+
+    /// Starts `executable arguments…`; with `feedsInput`, its stdin is a pipe from us.
+    init(executable: String, arguments: [String], feedsInput: Bool) throws(PictureError) {
+        var logTemplate = Array("/tmp/clumsy-ffmpeg.XXXXXX".utf8CString)
+        let logFD = mkstemp(&logTemplate)
+        guard logFD >= 0 else { throw .encoderFailed("cannot create a log file for ffmpeg: \(String(cString: strerror(errno)))") }
+        _ = fcntl(logFD, F_SETFD, FD_CLOEXEC)
+        logPath = String(decoding: logTemplate.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        defer { close(logFD) }
+        var fds: [Int32] = [-1, -1]
+        if feedsInput {
+            guard pipe(&fds) == 0 else {
+                unlink(logPath)
+                throw .encoderFailed("cannot create a pipe to ffmpeg: \(String(cString: strerror(errno)))")
+            }
+            _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+            // Bigger pipe (Linux's F_SETPIPE_SZ): fewer wake-ups per 3.7 MB frame (best effort).
+            _ = fcntl(fds[1], 1031, 1 << 20)
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if feedsInput {
+            posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, logFD, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGPIPE, SIGINT, SIGTERM] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        if feedsInput { close(fds[0]) }
+        guard status == 0 else {
+            if feedsInput { close(fds[1]) }
+            unlink(logPath)
+            throw .encoderFailed("cannot start \(executable): \(String(cString: strerror(status)))")
+        }
+        pid = child
+        input = feedsInput ? fds[1] : -1
+    }
+
+    deinit {
+        if !isDone { kill() }
+        unlink(logPath)
+    }
+
+    /// Writes all of `bytes` to the child's stdin; a child that has gone away is an error.
+    func write(_ bytes: UnsafeRawBufferPointer) throws(PictureError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(input, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                let reason = String(cString: strerror(errno))
+                _ = wait()
+                throw .encoderFailed("ffmpeg stopped taking frames (\(reason))\(lastWords())")
+            }
+            offset += written
+        }
+    }
+
+    /// Closes stdin and waits; a non-zero exit is an error quoting ffmpeg's last words.
+    func finish() throws(PictureError) {
+        if input >= 0 { close(input); input = -1 }
+        let status = wait()
+        guard status == 0 else {
+            throw .encoderFailed("ffmpeg failed (\(Self.describe(status)))\(lastWords())")
+        }
+    }
+
+    /// Stops the child at once and reaps it.
+    func kill() {
+        if input >= 0 { close(input); input = -1 }
+        guard !isDone else { return }
+        Glibc.kill(pid, SIGKILL)
+        _ = wait()
+    }
+
+    /// Reaps the child; returns its wait status.
+    private func wait() -> Int32 {
+        if input >= 0 { close(input); input = -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        isDone = true
+        return status
+    }
+
+    static func describe(_ status: Int32) -> String {
+        let signal = status & 0x7F
+        return signal == 0 ? "exit status \((status >> 8) & 0xFF)" : "killed by signal \(signal)"
+    }
+
+    /// The end of ffmpeg's stderr, as ": …" or "".
+    private func lastWords() -> String {
+        guard let file = fopen(logPath, "r") else { return "" }
+        defer { fclose(file) }
+        var text: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&buffer, 1, buffer.count, file)
+            if n <= 0 { break }
+            text += buffer[0..<n]
+            if text.count > 16_384 { text.removeFirst(text.count - 16_384) }
+        }
+        let lines = String(decoding: text, as: UTF8.self).split(separator: "\n").suffix(3)
+        return lines.isEmpty ? "" : ": " + lines.joined(separator: " / ")
+    }
+
+    /// The first `name` found on `path` (a `PATH` value) that is executable.
+    static func locate(_ name: String, path: String?) -> String? {
+        for directory in (path ?? "/usr/bin:/bin").split(separator: ":") where !directory.isEmpty {
+            let candidate = directory + "/" + name
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+}
+
+/// Encodes raw frames to a video file through ffmpeg, then muxes in an audio file.
+///
+/// Frames, converted to yuv420p here, go to a first ffmpeg raw through a pipe and are encoded (H.264 or VP9,
+/// yuv420p) into a temporary Matroska file; at the end a second ffmpeg copies that video
+/// stream and encodes the audio (AAC or Opus) into the requested container.
+public final class VideoEncoder {
+    /// The ffmpeg in use.
+    public let ffmpeg: String
+    /// Container of the final file.
+    public let container: VideoContainer
+    /// Temporary video-only file.
+    public let videoPath: String
+    private var process: FFmpegProcess?
+    /// Frames written so far.
+    public private(set) var frameCount = 0
+
+    /// Finds ffmpeg on `searchPath` (a `PATH` value) or fails naming the Debian package.
+    public static func locateFFmpeg(searchPath: String?) throws(PictureError) -> String {
+        guard let found = FFmpegProcess.locate("ffmpeg", path: searchPath) else {
+            throw .programMissing("--video needs the ffmpeg program, which is not on PATH; install Debian's ffmpeg package: apt-get install ffmpeg")
+        }
+        return found
+    }
+
+    /// Starts ffmpeg encoding `width` × `height` frames at `fps` into `videoPath`.
+    public init(ffmpeg: String, container: VideoContainer, videoPath: String, width: Int, height: Int, fps: Int) throws(PictureError) {
+        self.ffmpeg = ffmpeg
+        self.container = container
+        self.videoPath = videoPath
+        let arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y",
+                         "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-framerate", "\(fps)", "-i", "pipe:0",
+                         "-an"] + container.videoCodec + ["-f", "matroska", videoPath]
+        process = try FFmpegProcess(executable: ffmpeg, arguments: arguments, feedsInput: true)
+    }
+
+    private var planes: [UInt8] = []
+
+    /// Sends one frame (the canvas's pixels, converted to yuv420p here: ffmpeg's own
+    /// conversion from bgra cost it as much CPU as the H.264 encoding, and the pipe carries
+    /// 1.5 bytes a pixel instead of 4).
+    public func write(_ canvas: Canvas) throws(PictureError) {
+        guard let process else { throw .encoderFailed("the video encoder has already finished") }
+        let size = canvas.width * canvas.height * 3 / 2
+        if planes.count != size { planes = [UInt8](repeating: 0, count: size) }
+        try canvas.withPixels { (bytes) throws(PictureError) in
+            planes.withUnsafeMutableBufferPointer { out in
+                Self.convertToYUV420(bgra: bytes, rowBytes: canvas.stride, width: canvas.width, height: canvas.height, into: out)
+            }
+        }
+        let failure = planes.withUnsafeBytes { (bytes) -> PictureError? in
+            do throws(PictureError) { try process.write(bytes); return nil } catch { return error }
+        }
+        if let failure { throw failure }
+        frameCount += 1
+    }
+
+    /// BT.601 limited-range ("TV") Y, U, V planes from opaque BGRA pixels (what ffmpeg's
+    /// swscale does for an untagged RGB input); chroma is the mean of each 2 × 2 block.
+    /// Width and height must be even.
+    static func convertToYUV420(bgra: UnsafeRawBufferPointer, rowBytes: Int, width: Int, height: Int,
+                                into out: UnsafeMutableBufferPointer<UInt8>) {
+        let src = bgra.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let y = out.baseAddress!
+        let u = y + width * height
+        let v = u + (width / 2) * (height / 2)
+        for row in stride(from: 0, to: height, by: 2) {
+            let top = src + row * rowBytes, bottom = top + rowBytes
+            let yTop = y + row * width, yBottom = yTop + width
+            let chroma = (row / 2) * (width / 2)
+            for column in stride(from: 0, to: width, by: 2) {
+                let a = top + 4 * column, b = bottom + 4 * column
+                let b0 = Int32(a[0]), g0 = Int32(a[1]), r0 = Int32(a[2])
+                let b1 = Int32(a[4]), g1 = Int32(a[5]), r1 = Int32(a[6])
+                let b2 = Int32(b[0]), g2 = Int32(b[1]), r2 = Int32(b[2])
+                let b3 = Int32(b[4]), g3 = Int32(b[5]), r3 = Int32(b[6])
+                yTop[column] = UInt8(truncatingIfNeeded: ((66 * r0 + 129 * g0 + 25 * b0 + 128) >> 8) + 16)
+                yTop[column + 1] = UInt8(truncatingIfNeeded: ((66 * r1 + 129 * g1 + 25 * b1 + 128) >> 8) + 16)
+                yBottom[column] = UInt8(truncatingIfNeeded: ((66 * r2 + 129 * g2 + 25 * b2 + 128) >> 8) + 16)
+                yBottom[column + 1] = UInt8(truncatingIfNeeded: ((66 * r3 + 129 * g3 + 25 * b3 + 128) >> 8) + 16)
+                let r = r0 + r1 + r2 + r3, g = g0 + g1 + g2 + g3, bl = b0 + b1 + b2 + b3   // 4 × the means
+                u[chroma + column / 2] = UInt8(truncatingIfNeeded: ((-38 * r - 74 * g + 112 * bl + 512) >> 10) + 128)
+                v[chroma + column / 2] = UInt8(truncatingIfNeeded: ((112 * r - 94 * g - 18 * bl + 512) >> 10) + 128)
+            }
+        }
+    }
+
+    /// Ends the stream and waits for the encoder.
+    public func finishVideo() throws(PictureError) {
+        guard let process else { return }
+        self.process = nil
+        try process.finish()
+    }
+
+    /// Muxes the encoded video and `audioPath` into `outputPath` (copying the video stream).
+    public func mux(audioPath: String, into outputPath: String) throws(PictureError) {
+        let arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y",
+                         "-i", videoPath, "-i", audioPath, "-map", "0:v:0", "-map", "1:a:0", "-c:v", "copy"]
+            + container.audioCodecAndFormat + [outputPath]
+        let muxer = try FFmpegProcess(executable: ffmpeg, arguments: arguments, feedsInput: false)
+        try muxer.finish()
+    }
+
+    /// Stops ffmpeg at once (the caller removes the files).
+    public func abandon() {
+        process?.kill()
+        process = nil
+    }
+}

@@ -1,0 +1,144 @@
+/// A description of the world to draw, in metres with y up: plain values, nothing of
+/// physics engines, MIDI or synthesizers.
+public struct Scene: Sendable {
+    /// A walled area (the bass area, the piano area).
+    public struct Area: Sendable {
+        /// Inside of the walls, metres.
+        public var box: Box
+        /// Name shown in the area's corner.
+        public var name: String
+        /// Creates an area.
+        public init(box: Box, name: String) {
+            self.box = box
+            self.name = name
+        }
+    }
+
+    /// A round target: a scale-degree bouncer.
+    public struct Bouncer: Sendable {
+        /// Centre, metres.
+        public var center: Point
+        /// Radius, metres.
+        public var radius: Double
+        /// Main label (the degree's Roman numeral).
+        public var label: String
+        /// Second label (the chord symbol).
+        public var detail: String
+        /// Colour index 0…6 (the degree − 1).
+        public var hue: Int
+        /// Creates a bouncer.
+        public init(center: Point, radius: Double, label: String, detail: String, hue: Int) {
+            self.center = center
+            self.radius = radius
+            self.label = label
+            self.detail = detail
+            self.hue = hue
+        }
+    }
+
+    /// A rectangular target: a key.
+    public struct Key: Sendable {
+        /// The key's rectangle, metres.
+        public var box: Box
+        /// Label (the chord tone it plays: "root", "3rd", …).
+        public var label: String
+        /// Colour index 0…3 (the chord tone − 1).
+        public var hue: Int
+        /// Creates a key.
+        public init(box: Box, label: String, hue: Int) {
+            self.box = box
+            self.label = label
+            self.hue = hue
+        }
+    }
+
+    /// A ball at its start.
+    public struct Ball: Sendable {
+        /// Start position, metres.
+        public var start: Point
+        /// Radius, metres.
+        public var radius: Double
+        /// True for the bass ball (drawn in the bass colour).
+        public var isBass: Bool
+        /// Creates a ball.
+        public init(start: Point, radius: Double, isBass: Bool) {
+            self.start = start
+            self.radius = radius
+            self.isBass = isBass
+        }
+    }
+
+    /// Walled areas.
+    public var areas: [Area]
+    /// Silent boxes (between the keys).
+    public var fillers: [Box]
+    /// Bouncers.
+    public var bouncers: [Bouncer]
+    /// Keys, left to right.
+    public var keys: [Key]
+    /// Balls, index 0 the bass ball.
+    public var balls: [Ball]
+    /// Heading of the legend (the preset's name).
+    public var title: String
+    /// Further legend lines ("seed 1", "C major", …).
+    public var legend: [String]
+    /// Wall thickness drawn around each area, metres.
+    public var wallThickness: Double
+
+    /// Creates a scene.
+    public init(areas: [Area], fillers: [Box], bouncers: [Bouncer], keys: [Key], balls: [Ball],
+                title: String, legend: [String], wallThickness: Double = 0.05) {
+        self.areas = areas
+        self.fillers = fillers
+        self.bouncers = bouncers
+        self.keys = keys
+        self.balls = balls
+        self.title = title
+        self.legend = legend
+        self.wallThickness = wallThickness
+    }
+
+    /// Everything drawn, metres: areas with their walls and bouncers that overhang them.
+    public var bounds: Box {
+        var box = areas.first.map { $0.box.inset(by: -wallThickness) } ?? Box(minX: 0, minY: 0, maxX: 1, maxY: 1)
+        for area in areas { box = box.union(area.box.inset(by: -wallThickness)) }
+        for b in bouncers {
+            box = box.union(Box(minX: b.center.x - b.radius, minY: b.center.y - b.radius,
+                                maxX: b.center.x + b.radius, maxY: b.center.y + b.radius))
+        }
+        return box
+    }
+}
+
+/// Paths and hits of the first seconds of a session, for `clumsy draw --trace`.
+public struct Trace: Sendable {
+    /// A hit: where the ball was, how hard it struck.
+    public struct Hit: Sendable {
+        /// Ball position at the hit, metres.
+        public var position: Point
+        /// Velocity 1…127.
+        public var velocity: Int
+        /// True for the bass ball on a bouncer.
+        public var isBass: Bool
+        /// Creates a hit.
+        public init(position: Point, velocity: Int, isBass: Bool) {
+            self.position = position
+            self.velocity = velocity
+            self.isBass = isBass
+        }
+    }
+
+    /// Positions of each ball (index 0 the bass ball) over the traced seconds, metres.
+    public var paths: [[Point]]
+    /// Every note-on hit.
+    public var hits: [Hit]
+    /// Seconds traced.
+    public var duration: Double
+
+    /// Creates a trace.
+    public init(paths: [[Point]], hits: [Hit], duration: Double) {
+        self.paths = paths
+        self.hits = hits
+        self.duration = duration
+    }
+}

@@ -1,0 +1,270 @@
+import FileOutput
+import MIDIFile
+import Performance
+import Pictures
+import Theory
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `clumsy roll` was asked to draw.
+public struct RollRequest: Sendable {
+    /// A Standard MIDI File (.mid) or an event log (.jsonl).
+    public var inputPath: String
+    /// Output file (.png, .svg or .pdf).
+    public var outputPath: String
+    /// Canvas size.
+    public var size: PictureSize
+    /// For event logs: the preset that gives key, tempo and note lengths (default `default`).
+    public var preset: String?
+
+    /// The default size of a piano roll, 1600×600.
+    public static let defaultSize = PictureSize(width: 1600, height: 600)
+
+    /// Creates a request.
+    public init(inputPath: String, outputPath: String, size: PictureSize = RollRequest.defaultSize, preset: String? = nil) {
+        self.inputPath = inputPath
+        self.outputPath = outputPath
+        self.size = size
+        self.preset = preset
+    }
+}
+
+/// Builds piano rolls from Clumsy's MIDI files and event logs.
+public enum RollReader {
+    /// Reads `request.inputPath` and writes the piano roll.
+    public static func draw(_ request: RollRequest) throws(SessionError) {
+        let format = try PictureRunner.format(of: request.outputPath)
+        let lower = request.inputPath.lowercased()
+        guard lower.hasSuffix(".mid") || lower.hasSuffix(".midi") || lower.hasSuffix(".jsonl") else {
+            throw .usage("\(request.inputPath): give a Standard MIDI File (.mid) or an event log (.jsonl)")
+        }
+        let roll: Roll
+        if lower.hasSuffix(".jsonl") {
+            let preset = try PresetLibrary.load(request.preset ?? "default")
+            roll = try fromEventLog(path: request.inputPath, preset: preset)
+        } else {
+            if request.preset != nil { throw .usage("--preset applies to event logs only; a MIDI file carries its own key and tempo") }
+            roll = try fromMIDI(path: request.inputPath)
+        }
+        let file = try PictureRunner.open(request.outputPath)
+        let bytes: [UInt8]
+        do {
+            bytes = try RollPainter.render(roll, width: request.size.width, height: request.size.height, format: format)
+        } catch {
+            file.abandon()
+            throw SessionError(error, path: request.outputPath)
+        }
+        try PictureRunner.write(bytes, to: file)
+    }
+
+    /// Marks at every change of chord, from (time, degree) pairs in time order.
+    static func chordMarks(_ degrees: [(time: Double, degree: Int)], key: Key) -> [Roll.ChordMark] {
+        var marks: [Roll.ChordMark] = []
+        var current = 0
+        for (time, degree) in degrees where degree != current {
+            guard let d = ScaleDegree(degree) else { continue }
+            current = degree
+            marks.append(Roll.ChordMark(time: time, name: key.symbol(of: key.seventhChord(on: d)), hue: degree - 1))
+        }
+        return marks
+    }
+
+    static func lane(_ name: String, _ notes: [Roll.Note], index: Int) -> Roll.Lane {
+        let pitches = notes.filter { $0.lane == index }.map(\.pitch)
+        let low = pitches.min() ?? 60, high = pitches.max() ?? 72
+        return Roll.Lane(name: name, pitches: low...max(high, low + 11))
+    }
+
+    /// A roll from a MIDI file: one lane per track with notes, chords from the Bass track's
+    /// roots in the key named in the file's text event (`…; key C major`), if any.
+    static func fromMIDI(path: String) throws(SessionError) -> Roll {
+        let contents: MIDIFileContents
+        do {
+            contents = try MIDIFileReader.read(path: path)
+        } catch {
+            switch error {
+            case .cannotRead: throw .noInput(error.description)
+            default: throw .data(error.description)
+            }
+        }
+        var key: Key?
+        var beatsPerBar = 4
+        var beatUnit = 4   // the time signature's denominator: a beat is a quarter (4) or an eighth (8)
+        var tempo: UInt32?
+        var lanes: [String] = []
+        var notes: [Roll.Note] = []
+        var bassRoots: [(time: Double, degree: Int)] = []
+        for (index, track) in contents.tracks.enumerated() {
+            var open: [Int: (start: Double, velocity: Int)] = [:]   // channel << 8 | note
+            var trackNotes: [Roll.Note] = []
+            let laneIndex = lanes.count
+            for event in track {
+                let time = contents.seconds(atTick: event.tick)
+                switch event.message {
+                case .text(let text):
+                    key = key ?? keyNamed(in: text)
+                case .timeSignature(let numerator, let power, _, _):
+                    beatsPerBar = max(1, Int(numerator))
+                    beatUnit = 1 << Int(min(power, 6))
+                case .tempo(let microseconds):
+                    tempo = tempo ?? microseconds
+                case .noteOn(let channel, let note, let velocity) where velocity > 0:
+                    let id = Int(channel) << 8 | Int(note)
+                    if let sounding = open[id] {
+                        trackNotes.append(Roll.Note(lane: laneIndex, start: sounding.start, end: time, pitch: Int(note), velocity: sounding.velocity))
+                    }
+                    open[id] = (time, Int(velocity))
+                case .noteOff(let channel, let note, _), .noteOn(let channel, let note, 0):
+                    let id = Int(channel) << 8 | Int(note)
+                    if let sounding = open.removeValue(forKey: id) {
+                        trackNotes.append(Roll.Note(lane: laneIndex, start: sounding.start, end: time, pitch: Int(note), velocity: sounding.velocity))
+                    }
+                default:
+                    break
+                }
+            }
+            let end = track.last.map { contents.seconds(atTick: $0.tick) } ?? 0
+            for (id, sounding) in open {
+                trackNotes.append(Roll.Note(lane: laneIndex, start: sounding.start, end: end, pitch: id & 0xFF, velocity: sounding.velocity))
+            }
+            guard !trackNotes.isEmpty else { continue }
+            let name = contents.trackName(at: index) ?? "Track \(index + 1)"
+            lanes.append(name)
+            trackNotes.sort { $0.start < $1.start }
+            if name == "Bass" { bassRoots = trackNotes.map { ($0.start, $0.pitch) } }
+            notes += trackNotes
+        }
+        guard !notes.isEmpty else { throw .data("\(path): the MIDI file has no notes to draw") }
+        notes.sort { $0.start < $1.start }
+        var chords: [Roll.ChordMark] = []
+        if let key {
+            chords = chordMarks(bassRoots.compactMap { root in
+                key.degree(of: PitchClass(root.degree)).map { (root.time, $0.number) }
+            }, key: key)
+        }
+        let secondsPerQuarter = Double(tempo ?? MIDITempoMap.defaultMicrosecondsPerQuarter) / 1_000_000
+        let secondsPerBeat = secondsPerQuarter * 4 / Double(beatUnit)
+        let duration = notes.map(\.end).max() ?? 1
+        var legend = ["\(formatTempo(60 / secondsPerQuarter)) bpm, \(beatsPerBar)/\(beatUnit)"]
+        if let key { legend.append(key.description) }
+        legend.append("\(notes.count) notes, \(formatDuration(duration))")
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return Roll(title: name, legend: legend, lanes: lanes.enumerated().map { lane($0.element, notes, index: $0.offset) },
+                    notes: notes, chords: chords, secondsPerBeat: secondsPerBeat, beatsPerBar: beatsPerBar, duration: duration)
+    }
+
+    /// A roll from an event log: one lane per voice of `preset`'s voices table (each note's
+    /// `voice`, or for logs without it its `kind`), each note from when it sounds (`t`). The log
+    /// has hits, not note lengths, so the voices' note lengths are used (cut short where the
+    /// same pitch is struck again); the key, tempo and meter come from `preset` too.
+    static func fromEventLog(path: String, preset: Preset) throws(SessionError) -> Roll {
+        let plan = SessionPlan(configuration: try Configuration(preset: preset, duration: 1))
+        let voices = plan.voices.voices
+        let bytes = try readWholeFile(path)
+        var notes: [Roll.Note] = []
+        var degrees: [(time: Double, degree: Int)] = []
+        var lineNumber = 0
+        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            lineNumber += 1
+            if line.isEmpty { continue }
+            let value: JSONValue
+            do {
+                value = try JSONParser.parse(Array(line))
+            } catch {
+                throw .data("\(Quote.text(path)): line \(lineNumber) is not JSON: \(error.reason)")
+            }
+            guard case .object(let members) = value else { throw .data("\(Quote.text(path)): line \(lineNumber) is not a JSON object") }
+            func number(_ name: String) -> Double? {
+                if case .number(let x, _)? = members.first(where: { $0.key == name })?.value { return x }
+                return nil
+            }
+            func text(_ name: String) -> String? {
+                if case .string(let x)? = members.first(where: { $0.key == name })?.value { return x }
+                return nil
+            }
+            let kind = text("kind") ?? ""
+            let source: Voice.Source
+            switch kind {
+            case "bass": source = .bassBall
+            case "key": source = .pianoBalls
+            case "drum": source = .percussion
+            default: continue
+            }
+            let lane: Int
+            if let name = text("voice") {
+                guard let row = voices.firstIndex(where: { $0.logName == name }) else {
+                    throw .data("\(Quote.text(path)): line \(lineNumber): voice \(Quote.text(name)) is not a voice of preset \(Quote.text(plan.name)) "
+                        + "(\(voices.map(\.logName).joined(separator: ", "))); give --preset the preset that wrote the log")
+                }
+                lane = row
+            } else {
+                guard let row = voices.firstIndex(where: { $0.source == source }) else {
+                    throw .data("\(Quote.text(path)): line \(lineNumber): preset \(Quote.text(plan.name)) has no voice for \(kind) events; give --preset the preset that wrote the log")
+                }
+                lane = row
+            }
+            guard let t = number("t"), t.isFinite, t >= 0, let note = number("note"), (0...127).contains(note),
+                  let velocity = number("velocity"), (0...127).contains(velocity) else {
+                throw .data("\(Quote.text(path)): line \(lineNumber): a \(kind) event needs t ≥ 0, note 0…127 and velocity 0…127")
+            }
+            notes.append(Roll.Note(lane: lane, start: t, end: t + voices[lane].noteLength, pitch: Int(note), velocity: Int(velocity)))
+            if let degree = number("degree") { degrees.append((t, Int(degree))) }
+        }
+        guard !notes.isEmpty else { throw .data("\(Quote.text(path)): the event log has no notes to draw") }
+        notes.sort { $0.start < $1.start }
+        degrees.sort { $0.time < $1.time }
+        // A pitch struck again ends the previous note (as the performer does).
+        var lastIndex: [Int: Int] = [:]
+        for i in notes.indices {
+            let id = notes[i].lane << 8 | notes[i].pitch
+            if let previous = lastIndex[id], notes[previous].end > notes[i].start { notes[previous].end = notes[i].start }
+            lastIndex[id] = i
+        }
+        let duration = notes.map(\.end).max() ?? 1
+        let clock = plan.clock
+        let legend = ["\(formatTempo(clock.tempo)) bpm, \(clock.meter.description)", plan.key.description,
+                      "\(notes.count) notes, \(formatDuration(duration))", "note lengths from preset \(plan.name)"]
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        // Lanes for the voices that played (table order).
+        let used = Set(notes.map(\.lane))
+        let rows = voices.indices.filter(used.contains)
+        let renumber = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($0.element, $0.offset) })
+        for i in notes.indices { notes[i].lane = renumber[notes[i].lane]! }
+        return Roll(title: name, legend: legend, lanes: rows.map { lane(voices[$0].name, notes, index: renumber[$0]!) },
+                    notes: notes, chords: chordMarks(degrees, key: plan.key), secondsPerBeat: clock.beatSeconds,
+                    beatsPerBar: clock.meter.beats, duration: duration)
+    }
+
+    /// The key a MIDI file's text names ("…; key C major" or "key Eb harmonic minor; …"), if any.
+    static func keyNamed(in text: String) -> Key? {
+        for part in text.split(separator: ";") {
+            let trimmed = part.drop(while: { $0 == " " })
+            guard trimmed.hasPrefix("key "), let key = Key(parsing: String(trimmed.dropFirst(4))) else { continue }
+            return key
+        }
+        return nil
+    }
+
+    static func formatTempo(_ bpm: Double) -> String { Format.plain((bpm * 100).rounded() / 100) }
+
+    static func formatDuration(_ seconds: Double) -> String { Format.fixed(seconds, decimals: 1) + " s" }
+
+    /// The whole of a regular file (a FIFO or directory is refused at once, never waited on).
+    static func readWholeFile(_ path: String) throws(SessionError) -> [UInt8] {
+        let fd = try InputFile.open(path, what: "event log")
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR && !Interruption.isRequested { continue }
+                throw .noInput("\(Quote.text(path)): cannot read: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return bytes
+    }
+}

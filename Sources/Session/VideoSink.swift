@@ -1,0 +1,271 @@
+import FileOutput
+import Performance
+import Pictures
+import Theory
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension SessionError {
+    /// The Session error (and exit status) for a Pictures error.
+    init(_ error: PictureError, path: String) {
+        switch error {
+        case .programMissing(let message): self = .unavailable(message)
+        case .encoderFailed(let message), .io(let message): self = .io("cannot write \(path): \(message)")
+        case .cairo(let message): self = .software("cannot draw \(path): \(message)")
+        }
+    }
+}
+
+/// What `--video` asked for.
+public struct VideoRequest: Sendable {
+    /// The video file (.mp4 or .webm).
+    public var path: String
+    /// Frames per second, 1…120.
+    public var fps: Int
+    /// Frame size.
+    public var size: PictureSize
+
+    /// Accepted frame rates.
+    public static let rates = 1...120
+
+    /// Creates a request.
+    public init(path: String, fps: Int = 30, size: PictureSize = .standard) {
+        self.path = path
+        self.fps = fps
+        self.size = size
+    }
+
+    /// Checks the extension, frame rate and size (even, for yuv420p); errors name the flag.
+    public func validate() throws(SessionError) {
+        guard VideoContainer(path: path) != nil else {
+            throw .usage("--video \(path): the file name must end in .mp4 (H.264 + AAC) or .webm (VP9 + Opus)")
+        }
+        guard Self.rates.contains(fps) else { throw .usage("--fps \(fps) is out of range; accepted: 1…120 frames per second") }
+        guard size.width % 2 == 0 && size.height % 2 == 0 else {
+            throw .usage("--size \(size.width)x\(size.height): a video needs an even width and height (yuv420p)")
+        }
+    }
+}
+
+/// Draws the session as a video: frame n shows the world after the last step at or before
+/// t = n / fps (stepped, not interpolated: at the default 240 Hz physics and 30 fps that is
+/// exactly every 8th step). Frames go to ffmpeg as they are drawn; at the end the frames run
+/// on through the audio's tail (the world still, flashes fading, the roll scrolling) and the
+/// audio file is muxed in. Written beside the target and renamed at the end.
+final class VideoSink: SessionSink, StepObserver {
+    let path: String
+    private let fps: Double
+    private let tail: Double
+    private let stop: StopSignal?
+    private let audioPath: String
+    private let removesAudio: Bool
+    private let encoder: VideoEncoder
+    private let renderer: VideoFrameRenderer
+    private let temporaryPath: String
+    private var nextFrame = 0
+    private let bouncerIndex: [Int]   // degree 1…7 → bouncer index, or -1
+    private let keyTones: [Int]
+    private let performer: PerformerConfiguration
+    private let sources: [Voice.Source]   // by voice row
+    private let key: Key
+    private var degree = 0
+    private var queued: [NoteEvent] = []
+    private var observedTime = -Double.infinity
+    /// Called once when the session has ended and the last frames and the mux begin.
+    var onFinishing: (() -> Void)?
+
+    /// Starts ffmpeg. `audioPath` is the audio file that will exist when the session has
+    /// finished (removed afterwards if `removesAudio`); `tail` is its length after the session
+    /// (cut as the audio sink cuts it when `stop` was raised).
+    init(request: VideoRequest, plan: SessionPlan, ffmpeg: String, audioPath: String, removesAudio: Bool,
+         tail: Double, stop: StopSignal?) throws(SessionError) {
+        path = request.path
+        fps = Double(request.fps)
+        self.tail = tail
+        self.stop = stop
+        self.audioPath = audioPath
+        self.removesAudio = removesAudio
+        let container = VideoContainer(path: request.path)!
+        temporaryPath = Self.temporaryName(for: request.path, suffix: "tmp." + container.rawValue)
+        let scene = SceneBuilder.scene(for: plan)
+        performer = plan.performer
+        key = plan.key
+        keyTones = plan.keyTones
+        sources = plan.voices.voices.map(\.source)
+        var index = Array(repeating: -1, count: 8)
+        for (i, b) in plan.layout.bouncers.enumerated() { index[b.tag] = i }
+        bouncerIndex = index
+        // One lane per voice of the table, the bar and beat lines from the session's tempo and meter.
+        let roll = Roll(title: "", legend: [], lanes: SceneBuilder.lanes(for: plan),
+                        notes: [], chords: [], secondsPerBeat: plan.clock.beatSeconds, beatsPerBar: plan.clock.meter.beats,
+                        duration: plan.duration)
+        do {
+            renderer = try VideoFrameRenderer(scene: scene, width: request.size.width, height: request.size.height, roll: roll)
+            renderer.roll.notes.reserveCapacity(4096)
+            encoder = try VideoEncoder(ffmpeg: ffmpeg, container: container,
+                                       videoPath: Self.temporaryName(for: request.path, suffix: "video.mkv"),
+                                       width: request.size.width, height: request.size.height, fps: request.fps)
+        } catch {
+            throw SessionError(error, path: request.path)
+        }
+        queued.reserveCapacity(256)
+    }
+
+    /// Checks a video request before anything runs and finds ffmpeg (69 naming the package if missing).
+    static func prepare(_ video: VideoRequest, isLive: Bool, environment: [String: String]) throws(SessionError) -> String {
+        try video.validate()
+        guard !isLive else { throw .usage("--video renders offline; it cannot be combined with --live") }
+        let ffmpeg: String
+        do {
+            ffmpeg = try VideoEncoder.locateFFmpeg(searchPath: environment["PATH"])
+        } catch {
+            throw SessionError(error, path: video.path)
+        }
+        try checkDirectory(of: video.path)
+        return ffmpeg
+    }
+
+    /// `dir/.name.<pid>.<suffix>` beside `path`, the name cut (at a character boundary) so that
+    /// it stays within a file name's 255 bytes whenever the video's own name does.
+    static func temporaryName(for path: String, suffix: String) -> String {
+        let directory = PresetLibrary.parent(of: path)
+        let end = ".\(getpid()).\(suffix)"
+        var base = Substring(path.split(separator: "/").last.map(String.init) ?? path)
+        while 1 + base.utf8.count + end.utf8.count > TemporaryName.maximumNameBytes { base = base.dropLast() }
+        return (directory == "/" ? "" : directory) + "/." + base + end
+    }
+
+    /// Fails (73) unless the video's directory exists and is writable.
+    static func checkDirectory(of path: String) throws(SessionError) {
+        let directory = PresetLibrary.parent(of: path)
+        guard PresetLibrary.isDirectory(directory), access(directory, W_OK) == 0 else {
+            throw .cannotCreate("cannot write \(path): the directory must exist and be writable")
+        }
+        if PresetLibrary.isDirectory(path) { throw .cannotCreate("cannot write \(path): it is a directory") }
+    }
+
+    /// Notes are queued and applied frame by frame: a note changes the picture from the first
+    /// frame at or after the time it sounds (`t`, after quantisation), not at the physical hit.
+    func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
+        for event in events {
+            guard case .note(let note) = event, note.kind != .control else { continue }
+            queued.append(note)
+        }
+    }
+
+    /// Applies the queued notes that sound at or before `time`.
+    private func apply(through time: Double) {
+        var head = 0
+        while head < queued.count && queued[head].time <= time + 1e-9 {
+            apply(queued[head])
+            head += 1
+        }
+        if head > 0 { queued.removeFirst(head) }
+    }
+
+    private func apply(_ note: NoteEvent) {
+        let lane = note.voice.rawValue
+        if note.kind == .off {
+            // Close the most recent sounding note of that pitch in that lane.
+            var i = renderer.roll.notes.count - 1
+            while i >= 0 && i >= renderer.roll.notes.count - 256 {
+                let n = renderer.roll.notes[i]
+                if n.lane == lane && n.pitch == note.note && n.end == .infinity {
+                    renderer.roll.notes[i].end = note.time
+                    break
+                }
+                i -= 1
+            }
+            return
+        }
+        renderer.roll.notes.append(Roll.Note(lane: lane, start: note.time, end: .infinity, pitch: note.note, velocity: note.velocity))
+        switch sources[lane] {
+        case .pianoBalls:
+            if note.key >= 1, note.key <= renderer.keyHits.count { renderer.keyHits[note.key - 1] = note.time }
+        case .bassBall:
+            let b = bouncerIndex[max(0, min(7, note.degree))]
+            if b >= 0 { renderer.bouncerHits[b] = note.time }
+        case .percussion:
+            break
+        }
+        if note.degree != degree { changeChord(to: note.degree, at: note.time) }
+    }
+
+    private func changeChord(to newDegree: Int, at time: Double) {
+        degree = newDegree
+        guard let scaleDegree = ScaleDegree(newDegree) else { return }
+        let chord = key.symbol(of: key.seventhChord(on: scaleDegree))
+        renderer.chord = chord
+        renderer.numeral = key.romanNumeral(of: scaleDegree) + " of " + key.description
+        renderer.chordHue = newDegree - 1
+        renderer.roll.chords.append(Roll.ChordMark(time: time, name: chord, hue: newDegree - 1))
+        for i in keyTones.indices where i < renderer.keyNotes.count {
+            let pitch = key.spell(Pitch(midi: performer.keysNote(degree: newDegree, tone: keyTones[i])))
+            // Under smooth voicing the octave follows the voice leading: the name alone.
+            renderer.keyNotes[i] = performer.voicing == .smooth ? pitch.spelling.name() : pitch.name()
+        }
+    }
+
+    /// A step's world is drawn one step later, once the notes due by then have surely arrived:
+    /// a note found in a step's last sub-step can carry a time a rounding error past that
+    /// step's end and reach the sinks with the next step.
+    func observe(_ balls: BallPositions, at time: Double) throws(SessionError) {
+        try frames(through: observedTime)
+        for i in 0..<min(balls.count, renderer.positions.count) {
+            let p = balls.position(of: i)
+            renderer.positions[i] = Point(p.x, p.y)
+        }
+        observedTime = time
+    }
+
+    /// Draws and sends every frame due at or before `time`, each after the notes due by its instant.
+    private func frames(through time: Double) throws(SessionError) {
+        while Double(nextFrame) / fps <= time + 1e-9 {
+            let instant = Double(nextFrame) / fps
+            apply(through: instant)
+            do {
+                try renderer.render(at: instant)
+                try encoder.write(renderer.canvas)
+            } catch {
+                throw SessionError(error, path: path)
+            }
+            nextFrame += 1
+        }
+    }
+
+    /// Frames in a video of `seconds`: enough to cover them, less than one frame more.
+    static func frameCount(seconds: Double, fps: Double) -> Int { Int((seconds * fps - 1e-9).rounded(.up)) }
+
+    func finish(at time: Double) throws(SessionError) {
+        onFinishing?()
+        // The audio's tail is cut short after a stop signal; the video ends with it.
+        let tail = stop?.isRaised == true ? min(self.tail, AudioFileSink.interruptedTail) : self.tail
+        let total = Self.frameCount(seconds: time + tail, fps: fps)
+        try frames(through: (Double(total) - 0.5) / fps)
+        do {
+            try encoder.finishVideo()
+            try encoder.mux(audioPath: audioPath, into: temporaryPath)
+        } catch {
+            cleanUp()
+            throw SessionError(error, path: path)
+        }
+        guard rename(temporaryPath, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            cleanUp()
+            throw .io("cannot write \(path): \(reason)")
+        }
+        cleanUp()
+    }
+
+    private func cleanUp() {
+        unlink(encoder.videoPath)
+        unlink(temporaryPath)
+        if removesAudio { unlink(audioPath) }
+    }
+
+    func abandon() {
+        encoder.abandon()
+        cleanUp()
+    }
+}

@@ -1,0 +1,104 @@
+import Testing
+import Performance
+import Pictures
+@testable import Session
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Piano rolls follow the session's voices table (one lane per voice) and its tempo and meter.
+@Suite("Piano rolls from MIDI files and event logs")
+struct RollReaderTests {
+    /// A fresh directory under /tmp, removed by the caller.
+    static func directory() -> String {
+        var template = Array("/tmp/clumsy-roll-tests.XXXXXX".utf8CString)
+        let made = mkdtemp(&template)!
+        return String(cString: made)
+    }
+
+    static func remove(_ directory: String, _ names: [String]) {
+        for name in names { unlink(directory + "/" + name) }
+        rmdir(directory)
+    }
+
+    /// Runs `preset` (with `flags`) for `seconds` into a MIDI file and an event log.
+    static func record(_ preset: String, flags: [String: String] = [:], seconds: Double, in directory: String)
+        throws -> (plan: SessionPlan, midi: String, log: String) {
+        var overrides = Overrides()
+        overrides.flags = flags
+        let plan = SessionPlan(configuration: try Configuration(preset: try PresetLibrary.load(preset), overrides: overrides, duration: seconds))
+        let midi = directory + "/s.mid", log = directory + "/s.jsonl"
+        try Simulator(plan: plan).run(into: [try MIDIRecorder(path: midi, plan: plan), try EventLogWriter(path: log, voices: plan.voices)])
+        return (plan, midi, log)
+    }
+
+    @Test("A 3/4 session with drums: three lanes in table order, beats and bars of 3/4 at the preset's tempo, notes from when they sound")
+    func drumsAndThreeFour() throws {
+        let directory = Self.directory()
+        defer { Self.remove(directory, ["s.mid", "s.jsonl"]) }
+        let (plan, midi, log) = try Self.record("polska", seconds: 8, in: directory)
+        #expect(plan.voices.voices.map(\.name) == ["Bass", "Keys", "Drums"])
+        for roll in [try RollReader.fromEventLog(path: log, preset: try PresetLibrary.load("polska")),
+                     try RollReader.fromMIDI(path: midi)] {
+            #expect(roll.lanes.map(\.name) == ["Bass", "Keys", "Drums"])
+            #expect(roll.beatsPerBar == 3)
+            #expect(abs(roll.secondsPerBeat - 60.0 / 112) < 1e-6, "\(roll.secondsPerBeat)")
+            // The stomp (low floor tom, 41) on beats 1 and 3 of every bar: on the Drums lane, on beat lines.
+            let stomps = roll.notes.filter { $0.lane == 2 && $0.pitch == 41 }
+            #expect(stomps.count >= 8)
+            for note in stomps {
+                let beats = note.start / roll.secondsPerBeat
+                #expect(abs(beats - beats.rounded()) < 1e-3, "stomp at \(note.start) s is off the beat")
+                #expect([0, 2].contains(Int(beats.rounded()) % 3), "stomp at \(note.start) s is on beat \(Int(beats.rounded()) % 3 + 1)")
+            }
+            for note in roll.notes {
+                let lane = roll.lanes[note.lane]
+                #expect(lane.pitches.contains(note.pitch), "\(note.pitch) outside lane \(lane.name)")
+            }
+        }
+        // The log's notes start at their `t` (quantised), which can be after their hit.
+        let logRoll = try RollReader.fromEventLog(path: log, preset: try PresetLibrary.load("polska"))
+        let grid = 60.0 / 112 / 2
+        let keys = logRoll.notes.filter { $0.lane == 1 }
+        #expect(!keys.isEmpty && keys.allSatisfy { abs($0.start / grid - ($0.start / grid).rounded()) < 0.2 },
+                "key notes of a swung eighth grid should sit near its lines")
+    }
+
+    @Test("6/8: a beat is an eighth, six to a bar, in the MIDI file's roll and the event log's")
+    func sixEight() throws {
+        let directory = Self.directory()
+        defer { Self.remove(directory, ["s.mid", "s.jsonl"]) }
+        let (_, midi, log) = try Self.record("default", flags: ["meter": "6/8", "tempo": "90"], seconds: 3, in: directory)
+        let fromMIDI = try RollReader.fromMIDI(path: midi)
+        #expect(fromMIDI.beatsPerBar == 6 && abs(fromMIDI.secondsPerBeat - 60.0 / 90 / 2) < 1e-6)
+        #expect(fromMIDI.legend.first == "90 bpm, 6/8")
+        var preset = try PresetLibrary.load("default")
+        preset = try preset.applying(flags: ["meter": "6/8", "tempo": "90"], dry: false)
+        let fromLog = try RollReader.fromEventLog(path: log, preset: preset)
+        #expect(fromLog.beatsPerBar == 6 && abs(fromLog.secondsPerBeat - 60.0 / 90 / 2) < 1e-6)
+        #expect(fromLog.lanes.map(\.name) == ["Bass", "Keys"])
+    }
+
+    @Test("A log whose voice the preset does not have is bad data naming the line and the voice")
+    func unknownVoice() throws {
+        let directory = Self.directory()
+        defer { Self.remove(directory, ["s.mid", "s.jsonl"]) }
+        let (_, _, log) = try Self.record("polska", seconds: 4, in: directory)
+        do {
+            _ = try RollReader.fromEventLog(path: log, preset: try PresetLibrary.load("default"))
+            Issue.record("a log with drums read against a preset without them")
+        } catch {
+            guard case .data(let message) = error else { Issue.record("\(error)"); return }
+            #expect(message.contains("drums") && message.contains("line "), "\(message)")
+        }
+    }
+
+    @Test("The video's roll has a lane per voice covering every note that voice can play")
+    func videoLanes() throws {
+        let plan = SessionPlan(configuration: try Configuration(preset: try PresetLibrary.load("pulse"), duration: 1))
+        let lanes = SceneBuilder.lanes(for: plan)
+        #expect(lanes.map(\.name) == plan.voices.voices.map(\.name))
+        let drums = try #require(lanes.last)
+        for note in [42, 37, 36] { #expect(drums.pitches.contains(note), "drum \(note) outside \(drums.pitches)") }
+    }
+}
