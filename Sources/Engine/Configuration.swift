@@ -50,6 +50,7 @@ public struct Configuration: Sendable {
         guard Limits.duration.contains(duration) else {
             throw .usage("--duration \(Format.plain(duration)) is out of range; accepted: \(Limits.text(Limits.duration, unit: "s"))")
         }
+        let chords = try Self.resolveChords(of: &preset)
         self.preset = preset
         self.duration = duration
         self.seed = preset.seed
@@ -81,17 +82,47 @@ public struct Configuration: Sendable {
 
         performer = PerformerConfiguration(
             key: preset.key, bassBase: preset.bass.register, keysBase: preset.keys.register, voicing: preset.keys.voicing,
-            bassMinimumSpeed: 0, keysMinimumSpeed: preset.keys.minimumSpeed)
+            bassMinimumSpeed: 0, keysMinimumSpeed: preset.keys.minimumSpeed, chords: chords)
+        performer.approach = preset.bass.approach
+        if preset.keys.mode == .melodic { performer.melodicSteps = PerformerConfiguration.melodicSteps(keys: preset.keys.tones.count) }
         // Every note must be a valid MIDI note.
         let probe = performer
         for degree in 1...7 {
             guard (0...127).contains(probe.bassNote(degree: degree)) else {
                 throw .preset(file: preset.source, field: "bass.register", message: "puts bass notes outside MIDI 0…127")
             }
-            for tone in 1...4 where !(0...127).contains(probe.keysNote(degree: degree, tone: tone)) {
+            for tone in preset.keys.tones where !(0...127).contains(probe.keysNote(degree: degree, tone: tone)) {
                 throw .preset(file: preset.source, field: "keys.register", message: "puts chord tones outside MIDI 0…127 with the \(preset.keys.voicing.rawValue) voicing")
             }
         }
+    }
+
+    /// The chord of each degree's bouncer in the session's key (`bass.chords`, else the scale's
+    /// own seventh chord), and the keys' tones when the preset leaves them to the chords (one key
+    /// per tone of the largest chord a switched-on bouncer plays). A numeral naming a degree the
+    /// scale lacks is refused with its field path.
+    static func resolveChords(of preset: inout Preset) throws(SessionError) -> [Chord] {
+        let key = preset.key
+        var chords: [Chord] = []
+        for degree in ScaleDegree.all {
+            let chord: Chord
+            switch preset.bass.chords[degree.number] {
+            case nil: chord = key.scaleChord(on: degree, toneCount: 4)
+            case .diatonic(let count)?: chord = key.scaleChord(on: degree, toneCount: count)
+            case let specification?:
+                do {
+                    chord = try specification.chord(in: key, degree: degree)
+                } catch {
+                    throw .preset(file: preset.source, field: "bass.chords.\(degree.number)", message: "\(error) (in \(key))")
+                }
+            }
+            chords.append(chord)
+        }
+        if preset.keys.tones.isEmpty {
+            let largest = preset.bass.bouncers.map { chords[$0 - 1].intervals.count }.max() ?? 4
+            preset.keys.tones = Array(1...min(PerformerConfiguration.maximumTone, max(1, largest)))
+        }
+        return chords
     }
 
     /// The smallest gap of `preset` that a Chipmunk step must not jump, metres: a ball's radius

@@ -29,6 +29,9 @@ public struct Layout: Sendable, Equatable {
         let bassArea = Rect(minX: 0, minY: 0, maxX: 512 * s, maxY: 700 * s)
         let pianoArea = Rect(minX: 512 * s, minY: 0, maxX: 1024 * s, maxY: 768 * s)
         let radius = preset.bass.bouncerRadius
+        // The tonic's bouncer is `bass.home` times larger (the ball comes home more often).
+        var radii = [Int: Double](uniqueKeysWithValues: (1...7).map { ($0, radius) })
+        radii[1] = radius * preset.bass.home
 
         // Bouncers.
         var centres: [Int: Vector] = [:]
@@ -38,15 +41,12 @@ public struct Layout: Sendable, Equatable {
                                                    5: (512, 344), 6: (0, 0), 7: (512, 0)]
             for (degree, p) in points { centres[degree] = Vector(p.0 * s, p.1 * s) }
         case .ring:
-            let c = bassArea.center
-            let ring = 0.32 * min(bassArea.width, bassArea.height)
-            for degree in 1...7 {
-                let angle = Double.pi / 2 - 2 * Double.pi * Double(degree - 1) / 7
-                centres[degree] = Vector(c.x + ring * cos(angle), c.y + ring * sin(angle))
-            }
+            centres = ring(order: Array(1...7), radii: radii, ballRadius: preset.bass.radius, in: bassArea)
+        case .fifths:
+            centres = fifthsRing(radii: radii, ballRadius: preset.bass.radius, in: bassArea)
         case .scatter:
             var rng = SplitMix64(seed: seed, stream: RandomStream.layout.rawValue)
-            let gap = 2 * radius + 2.2 * preset.bass.radius   // the bass ball fits between any two
+            let gap = 2 * radius * preset.bass.home + 2.2 * preset.bass.radius   // the bass ball fits between any two
             for degree in 1...7 {
                 var placed = false
                 for _ in 0..<2000 {
@@ -63,7 +63,7 @@ public struct Layout: Sendable, Equatable {
                 }
             }
         }
-        let bouncers = preset.bass.bouncers.sorted().map { CircleObstacle(tag: $0, center: centres[$0]!, radius: radius) }
+        let bouncers = preset.bass.bouncers.sorted().map { CircleObstacle(tag: $0, center: centres[$0]!, radius: radii[$0]!) }
 
         // Bass ball start: the original's (256, 192) points; it must not sit inside a bouncer.
         var bassStart = Vector(256 * s, 192 * s)
@@ -77,11 +77,10 @@ public struct Layout: Sendable, Equatable {
             bassStart = spot
         }
 
-        // In the original layout every switched-on bouncer must be reachable: a ball too big
-        // for the gaps between bouncers (or between a bouncer and a wall) would be shut in a
-        // pocket for good. (The ring and scatter layouts refuse overlaps above; the ring's
-        // own gaps are not checked here, see the README.)
-        let unreachable = preset.layout == .original
+        // Every switched-on bouncer must be reachable: a ball too big for the gaps between
+        // bouncers (or between a bouncer and a wall) would be shut in a pocket for good. (The
+        // scatter layout refuses tight places above; the rings are spaced for the ball.)
+        let unreachable = preset.layout != .scatter
             ? unreachableBouncers(bouncers, in: bassArea, from: bassStart, ballRadius: preset.bass.radius) : []
         guard unreachable.isEmpty else {
             let names = unreachable.map { "\($0)" }.joined(separator: ", ")
@@ -90,7 +89,7 @@ public struct Layout: Sendable, Equatable {
         }
 
         // Keys: the original's four at x = 573, 703, 833, 961 points (124 × 25) or evenly spread.
-        let count = preset.keys.tones.count
+        let count = preset.keys.tones.isEmpty ? 4 : preset.keys.tones.count   // empty: resolved by Configuration; 4 before that
         var keys: [KeyObstacle] = []
         let keyWidth = 124 * s
         let keyHeight = 25 * s
@@ -121,6 +120,55 @@ public struct Layout: Sendable, Equatable {
         if pianoArea.maxX > left { fillers.append(Rect(minX: left, minY: 0, maxX: pianoArea.maxX, maxY: keyHeight)) }
         return Layout(bassArea: bassArea, pianoArea: pianoArea, bouncers: bouncers, keys: keys,
                       bassStart: bassStart, pianoStarts: starts, dropRegion: dropRegion, fillers: fillers)
+    }
+
+    /// The `fifths` layout's order around the ring, clockwise from the top: each next degree a
+    /// fifth below (a fourth above) the last, so neighbours are a fifth apart: I IV vii iii vi ii V.
+    public static let fifthsOrder = [1, 4, 7, 3, 6, 2, 5]
+
+    /// Centres for seven bouncers on a ring around the middle of `area`, `order[0]` at the top,
+    /// clockwise. The ring is 0.32 × the area's smaller side, or wider where it must be: the gap
+    /// between neighbours is at least 1.5 ball diameters, so the ball passes between any two
+    /// and reaches every bouncer from inside and outside the ring. A bouncer may then reach
+    /// into a wall (as the original layout's corner bouncers do); the ball goes round it.
+    static func ring(order: [Int], radii: [Int: Double], ballRadius: Double, in area: Rect) -> [Int: Vector] {
+        let c = area.center
+        let n = order.count
+        let chord = 2 * sin(Double.pi / Double(n))   // neighbour distance per metre of ring radius
+        var ring = 0.32 * min(area.width, area.height)
+        for (index, degree) in order.enumerated() {
+            let next = order[(index + 1) % n]
+            ring = max(ring, (radii[degree]! + radii[next]! + 3 * ballRadius) / chord)
+        }
+        ring = min(ring, 0.5 * min(area.width, area.height))
+        var centres: [Int: Vector] = [:]
+        for (index, degree) in order.enumerated() {
+            let angle = Double.pi / 2 - 2 * Double.pi * Double(index) / Double(n)
+            centres[degree] = Vector(c.x + ring * cos(angle), c.y + ring * sin(angle))
+        }
+        return centres
+    }
+
+    /// Centres for the `fifths` layout: the bouncers in `fifthsOrder` on a ring small enough to
+    /// leave a corridor of at least 1.5 ball diameters to every wall, so the ball can go round
+    /// the ring outside it, striking neighbour after neighbour (a fifth apart each time).
+    static func fifthsRing(radii: [Int: Double], ballRadius: Double, in area: Rect) -> [Int: Vector] {
+        let c = area.center
+        let n = fifthsOrder.count
+        var ring = 0.32 * min(area.width, area.height)
+        for (index, degree) in fifthsOrder.enumerated() {
+            let angle = Double.pi / 2 - 2 * Double.pi * Double(index) / Double(n)
+            let room = min((0.5 * area.width - radii[degree]! - 3 * ballRadius) / max(abs(cos(angle)), 1e-9),
+                           (0.5 * area.height - radii[degree]! - 3 * ballRadius) / max(abs(sin(angle)), 1e-9))
+            ring = min(ring, room)
+        }
+        ring = max(ring, 1.2 * (radii.values.max() ?? 0))
+        var centres: [Int: Vector] = [:]
+        for (index, degree) in fifthsOrder.enumerated() {
+            let angle = Double.pi / 2 - 2 * Double.pi * Double(index) / Double(n)
+            centres[degree] = Vector(c.x + ring * cos(angle), c.y + ring * sin(angle))
+        }
+        return centres
     }
 
     /// Degrees of the bouncers that a ball of `ballRadius` could touch from somewhere in the

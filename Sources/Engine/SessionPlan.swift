@@ -57,9 +57,39 @@ public struct SessionPlan: Sendable {
         public var pianoBallsCollide: Bool
     }
 
+    /// The second voice's note for each MIDI note: the diatonic third (±3: two degrees) or
+    /// sixth (±6: five degrees) away, negative below, counted along the seven-degree scale the
+    /// key's scale is drawn from; where that degree is not played (pentatonic, blues) the next
+    /// scale tone further away. A note outside the scale is moved a minor third (3) or major
+    /// sixth (9) semitones. Kept in MIDI 0…127 by octaves.
+    public static func secondNotes(key: Key, interval: Int) -> [Int] {
+        let parent = (0...127).filter { note in key.scale.steps.contains(key.tonic.semitones(upTo: PitchClass(note))) }
+        let direction = interval < 0 ? -1 : 1
+        let degrees = (abs(interval) - 1) * direction
+        return (0...127).map { note in
+            // Worked out in the octave from C4 and moved back, so the edges of the MIDI range behave alike.
+            let shift = 60 + note % 12 - note
+            var result = note + (abs(interval) == 3 ? 3 : 9) * direction
+            if key.contains(PitchClass(note)), let index = parent.firstIndex(of: note + shift) {
+                result = parent[index + degrees] - shift
+                while !key.contains(PitchClass(result)) { result += direction }
+            }
+            while result < 0 { result += 12 }
+            while result > 127 { result -= 12 }
+            return result
+        }
+    }
+
     /// The MIDI channels (0-based) of the keys' pan zones, left to right, when `keys.pan` is
-    /// "position" (channel 1 is the bass's, 10 the drums').
-    public static let keysZoneChannels = [1, 2, 3, 4]
+    /// "position": one per key up to five (a ninth chord's five keys), MIDI channels 2–6 (channel
+    /// 1 is the bass's, 10 the drums'; a derived voice takes the next free one, see `freeChannel`).
+    public static let keysZoneChannels = [1, 2, 3, 4, 5]
+
+    /// The lowest MIDI channel (0-based) no row of `rows` plays on, never 9 (the GM drum channel).
+    static func freeChannel(after rows: [Voice]) -> Int {
+        let taken = Set(rows.flatMap { $0.channels.map(\.channel) } + [9])
+        return (0..<16).first { !taken.contains($0) } ?? 15
+    }
 
     /// Resolves a configuration (the preset with the flags applied).
     public init(configuration c: Configuration) {
@@ -83,6 +113,16 @@ public struct SessionPlan: Sendable {
             Voice(name: "Keys", channel: 1, tone: c.keysTone, curve: preset.keys.velocity.curve,
                   noteLength: preset.keys.noteLength, level: preset.keys.level, pan: preset.keys.pan, source: .pianoBalls),
         ]
+        // Keys spread by position play on one channel per pan zone: MIDI channels 2–5 for four
+        // keys, 2–6 for five.
+        rows[1].spread(over: Self.keysZoneChannels, keyCount: c.layout.keys.count)
+        if preset.second.isOn, let tone = Tone.keys(named: preset.second.tone) {
+            // Its own channel: the first one neither the bass nor the keys' zones (nor the drums) use.
+            var second = Voice(name: "Second", channel: Self.freeChannel(after: rows), tone: tone, curve: preset.keys.velocity.curve,
+                               noteLength: preset.keys.noteLength, level: preset.second.level, pan: .fixed(0), source: .derived)
+            second.derived = .init(from: .keys, notes: SessionPlan.secondNotes(key: preset.key, interval: preset.second.interval))
+            rows.append(second)
+        }
         var drums: PercussionPlan?
         if percussion.isOn {
             drums = PercussionPlan(bassWalls: percussion.bassWalls, walls: percussion.walls, floor: percussion.floor,
@@ -91,8 +131,6 @@ public struct SessionPlan: Sendable {
             rows.append(Voice(name: "Drums", channel: 9, tone: Drum.kit, curve: preset.keys.velocity.curve, noteLength: 0.2,
                               level: percussion.level, pan: .fixed(percussion.pan), source: .percussion))
         }
-        // Keys spread by position play on one channel per pan zone: MIDI channels 2–5.
-        rows[1].spread(over: Self.keysZoneChannels, keyCount: c.layout.keys.count)
         voices = VoiceTable(rows)
         var performer = c.performer
         performer.chordChange = time.chordChange

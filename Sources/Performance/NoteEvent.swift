@@ -37,6 +37,9 @@ public struct NoteEvent: Sendable, Hashable {
     /// What was struck, for percussion: 0 none, 1 a wall, 2 the floor, 3 the stomp, 4 the metronome.
     public var drum: Int
 
+    /// `tone` of a bass note that is a leading note (an approach a grid step before a new root).
+    public static let leadingTone = -1
+
     /// Creates an event (`hit` defaults to `time`).
     public init(time: Double, kind: Kind, voice: VoiceID, note: Int, velocity: Int,
                 ball: Int = -1, speed: Double = 0, degree: Int, key: Int = 0, tone: Int = 0, hit: Double? = nil, drum: Int = 0) {

@@ -10,6 +10,46 @@ public enum ChordChange: String, Sendable, Hashable, CaseIterable {
     case bar
 }
 
+/// The bass's leading note before a new root.
+public enum Approach: String, Sendable, Hashable, CaseIterable {
+    /// None.
+    case off
+    /// The half step below the new root.
+    case chromaticBelow = "chromatic-below"
+    /// The half step above the new root.
+    case chromaticAbove = "chromatic-above"
+    /// The scale tone below the new root.
+    case diatonicBelow = "diatonic-below"
+    /// The scale tone above the new root.
+    case diatonicAbove = "diatonic-above"
+
+    /// The approach note to `root` in `key`.
+    public func note(to root: Int, in key: Key) -> Int {
+        switch self {
+        case .off: return root
+        case .chromaticBelow: return root - 1
+        case .chromaticAbove: return root + 1
+        case .diatonicBelow:
+            var note = root - 1
+            while note > root - 12 && !key.contains(PitchClass(note)) { note -= 1 }
+            return note
+        case .diatonicAbove:
+            var note = root + 1
+            while note < root + 12 && !key.contains(PitchClass(note)) { note += 1 }
+            return note
+        }
+    }
+}
+
+/// What a key strike plays.
+public enum KeysMode: String, Sendable, Hashable, CaseIterable {
+    /// The chord tone the key stands for (the original app).
+    case chord
+    /// A melody: each strike moves a scale-degree pointer by the key's step (−2…+2 scale steps);
+    /// notes on strong beats are chord tones, others may be passing scale tones.
+    case melodic
+}
+
 /// The keys' dribble gate: a ball that strikes again soon and softly is not heard again.
 public struct DribbleGate: Sendable, Hashable {
     /// A re-strike by the same ball within this many seconds of its last key hit is a dribble.
@@ -48,12 +88,36 @@ public struct PerformerConfiguration: Sendable, Hashable {
     public var percussion: PercussionPlan
     /// Number of piano balls (for per-ball state).
     public var pianoBalls: Int
+    /// The chord of each degree's bouncer (index 0 = degree 1): by default the scale's own
+    /// seventh chords (`Key.scaleChord`), or the chords a preset gives (`bass.chords`).
+    public var chords: [Chord]
+
+    /// The bass's leading note a grid step before each new root (when the grid leaves room).
+    public var approach = Approach.off
+    /// Under `melodic` keys, the scale steps (−2…+2) each key (left to right) moves the melody
+    /// by; nil plays chord tones.
+    public var melodicSteps: [Int]?
+
+    /// The steps of `count` keys under `melodic`: spread evenly from −2 (left) to +2 (right),
+    /// rounded, a 0 (the middle of an odd count) made +1 so that every strike moves:
+    /// 3 keys −2 +1 +2, 4 keys −2 −1 +1 +2, 5 keys −2 −1 +1 +1 +2.
+    public static func melodicSteps(keys count: Int) -> [Int] {
+        guard count > 1 else { return [1] }
+        return (0..<count).map { k in
+            let step = Int((-2 + 4 * Double(k) / Double(count - 1)).rounded())
+            return step == 0 ? 1 : step
+        }
+    }
+
+    /// The most chord tones a key can ask for (a ninth chord's five).
+    public static let maximumTone = 5
 
     /// Creates a configuration; the musical-time settings default to the original app's behaviour.
     public init(key: Key, bassBase: Pitch, keysBase: Pitch, voicing: Voicing,
                 bassMinimumSpeed: Double, keysMinimumSpeed: Double,
                 chordChange: ChordChange = .hit, endsNonChordTones: Bool = false, dribble: DribbleGate? = nil,
-                percussion: PercussionPlan = PercussionPlan(), pianoBalls: Int = 4) {
+                percussion: PercussionPlan = PercussionPlan(), pianoBalls: Int = 4,
+                chords: [Chord]? = nil) {
         self.key = key
         self.bassBase = bassBase
         self.keysBase = keysBase
@@ -65,18 +129,28 @@ public struct PerformerConfiguration: Sendable, Hashable {
         self.dribble = dribble
         self.percussion = percussion
         self.pianoBalls = pianoBalls
+        self.chords = chords ?? ScaleDegree.all.map { key.scaleChord(on: $0, toneCount: 4) }
+        self.melodicSteps = nil
     }
 }
 
 extension PerformerConfiguration {
     /// The bass note (MIDI) of degree 1…7.
     public func bassNote(degree: Int) -> Int {
-        key.bassPitch(of: ScaleDegree.all[degree - 1], base: bassBase).midi
+        bassBase.nextUp(to: chords[degree - 1].root).midi
     }
 
-    /// The keys note (MIDI) of chord tone 1…4 of degree 1…7's chord.
+    /// The keys note (MIDI) of chord tone 1…5 of degree 1…7's chord (see `keyNotes(voiced:)`).
     public func keysNote(degree: Int, tone: Int) -> Int {
-        voicing.pitches(of: key.seventhChord(on: ScaleDegree.all[degree - 1]), base: keysBase)[tone - 1].midi
+        Self.keyNotes(voiced: voicing.pitches(of: chords[degree - 1], base: keysBase).map(\.midi))[tone - 1]
+    }
+
+    /// A voiced chord's notes extended to `maximumTone` key tones. Tone k of a chord with n
+    /// tones is its k-th tone; a tone the chord lacks (k > n, e.g. tone 4 of a triad) is tone
+    /// k − n an octave up (a triad's 4th key plays the root an octave above the voiced root).
+    public static func keyNotes(voiced: [Int]) -> [Int] {
+        let n = max(1, voiced.count)
+        return (0..<maximumTone).map { k in voiced.isEmpty ? 60 : voiced[k % n] + 12 * (k / n) }
     }
 }
 
@@ -102,21 +176,22 @@ public struct Performer: Sendable {
     private var pending: (degree: Int, time: Double)?
     private var lastKeyHit: [Double]      // per ball
     private var nextBeat = 0
+    private let scaleNotes: [Int]         // `melodic`: the scale's notes in the keys' two octaves, ascending
+    private var pointer = 0               // `melodic`: index into scaleNotes of the last melody note
 
     /// Creates a performer for a session with these voices; nothing sounds until `start`.
     public init(configuration: PerformerConfiguration, voices: VoiceTable) {
         self.configuration = configuration
         self.voices = voices
         curves = voices.voices.map(\.curve)
-        let key = configuration.key
         var chords: [Chord] = []
         var bass: [Int] = []
         var keys: [[Int]] = []
-        for degree in ScaleDegree.all {
-            let chord = key.seventhChord(on: degree)
+        for degree in 1...7 {
+            let chord = configuration.chords[degree - 1]
             chords.append(chord)
-            bass.append(key.bassPitch(of: degree, base: configuration.bassBase).midi)
-            keys.append(configuration.voicing.pitches(of: chord, base: configuration.keysBase).map(\.midi))
+            bass.append(configuration.bassNote(degree: degree))
+            keys.append(PerformerConfiguration.keyNotes(voiced: configuration.voicing.pitches(of: chord, base: configuration.keysBase).map(\.midi)))
         }
         self.chords = chords
         self.bassNotes = bass
@@ -124,13 +199,52 @@ public struct Performer: Sendable {
         if configuration.voicing == .smooth {
             leader = VoiceLeader(register: Performer.smoothRegister(base: configuration.keysBase))
         }
-        chordMasks = keys.map { notes in notes.reduce(0) { $0 | 1 << (($1 % 12 + 12) % 12) } }
+        chordMasks = chords.map { chord in chord.tones.reduce(0) { $0 | 1 << $1.value } }
         percussionVoice = voices.id(of: .percussion)
+        let key = configuration.key
+        let register = Performer.smoothRegister(base: configuration.keysBase)
+        scaleNotes = register.filter { key.contains(PitchClass($0)) }
+        pointer = Performer.melodyStart(scaleNotes, tonic: key.tonic)
         lastKeyHit = Array(repeating: -.infinity, count: configuration.pianoBalls + 1)
     }
 
     /// The keys' register under `smooth` voicing: two octaves from the keys' base (MIDI notes).
     public static func smoothRegister(base: Pitch) -> ClosedRange<Int> { base.midi...(base.midi + 23) }
+
+    /// The melody's first pointer: the tonic nearest the middle of the register.
+    static func melodyStart(_ notes: [Int], tonic: PitchClass) -> Int {
+        guard let middle = notes.first.map({ $0 + 6 }) else { return 0 }
+        var best = 0
+        for (index, note) in notes.enumerated() where PitchClass(note) == tonic {
+            if abs(note - middle) < abs(notes[best] - middle) || PitchClass(notes[best]) != tonic { best = index }
+        }
+        return best
+    }
+
+    /// Moves the melody by `step` scale steps (turning back at the register's edge) and returns
+    /// its note; on a strong beat the pointer then goes to the nearest tone of the chord (whose
+    /// pitch classes are `mask`), looking first the way the step went.
+    private mutating func melodyNote(step: Int, strong: Bool, mask: Int) -> Int {
+        guard !scaleNotes.isEmpty else { return configuration.keysBase.midi }
+        let count = scaleNotes.count
+        var target = pointer + step
+        if target < 0 || target >= count { target = pointer - step }
+        target = min(max(target, 0), count - 1)
+        if strong && mask & (1 << PitchClass(scaleNotes[target]).value) == 0 {
+            let direction = step < 0 ? -1 : 1
+            search: for distance in 1..<count {
+                for side in 0..<2 {
+                    let candidate = target + (side == 0 ? direction : -direction) * distance
+                    if candidate >= 0 && candidate < count && mask & (1 << PitchClass(scaleNotes[candidate]).value) != 0 {
+                        target = candidate
+                        break search
+                    }
+                }
+            }
+        }
+        pointer = target
+        return scaleNotes[target]
+    }
 
     /// The active chord.
     public var activeChord: Chord { chords[activeDegree - 1] }
@@ -138,14 +252,14 @@ public struct Performer: Sendable {
     /// Under `smooth` voicing, voices the chord of `degree` from the keys' last chord.
     private mutating func lead(to degree: Int) {
         guard var leader else { return }
-        keysNotes[degree - 1] = leader.voice(chords[degree - 1]).map(\.midi)
+        keysNotes[degree - 1] = PerformerConfiguration.keyNotes(voiced: leader.voice(chords[degree - 1]).map(\.midi))
         self.leader = leader
     }
 
     /// The bass note (MIDI) of a degree 1…7.
     public func bassNote(degree: Int) -> Int { bassNotes[degree - 1] }
 
-    /// The keys note (MIDI) of chord tone 1…4 of degree 1…7's chord.
+    /// The keys note (MIDI) of chord tone 1…5 of degree 1…7's chord.
     public func keysNote(degree: Int, tone: Int) -> Int { keysNotes[degree - 1][tone - 1] }
 
     /// Opens the session at `time`: chord I becomes active and its root sounds in the bass, loud.
@@ -154,6 +268,7 @@ public struct Performer: Sendable {
         pending = nil
         leader?.reset()
         lead(to: 1)
+        pointer = Performer.melodyStart(scaleNotes, tonic: configuration.key.tonic)
         let bass = voices[.bass]
         scheduler.schedule(NoteEvent(time: time, kind: .on, voice: .bass, note: bassNotes[0],
                                      velocity: bass.curve.velocity(forSpeed: bass.curve.loudSpeed), ball: 0, speed: 0, degree: 1),
@@ -167,6 +282,7 @@ public struct Performer: Sendable {
         switch hit.target {
         case .degree(let degree):
             guard hit.speed >= configuration.bassMinimumSpeed, (1...7).contains(degree) else { return }
+            let previous = pending?.degree ?? activeDegree
             // Under `smooth`, the new chord is voiced from the one it follows (the waiting one, if any).
             if degree != (pending?.degree ?? activeDegree) { lead(to: degree) }
             let velocity = curves[VoiceID.bass.rawValue].velocity(forSpeed: hit.speed)
@@ -184,6 +300,21 @@ public struct Performer: Sendable {
                 pending = (degree, change)
                 sounding = change
             }
+            if configuration.approach != .off && degree != previous && scheduler.clock.grid.isOn {
+                // A leading note one grid line before the new root, when that line is not before the hit.
+                // It replaces the approach of a change this hit overrides (same line); it is left out
+                // where a root could sound (a beat line for beat changes, a bar line for bar changes).
+                let before = scheduler.place(sounding - scheduler.clock.stepSeconds)
+                let line = scheduler.clock.beatInBar(at: before)
+                let rootsLine = configuration.chordChange == .beat ? line != nil : line == 0
+                if before < sounding && before >= hit.time && !rootsLine {
+                    let note = configuration.approach.note(to: bassNotes[degree - 1], in: configuration.key)
+                    scheduler.schedule(NoteEvent(time: before, kind: .on, voice: .bass, note: min(max(note, 0), 127), velocity: velocity,
+                                                 ball: hit.ball, speed: hit.speed, degree: degreeAt(before),
+                                                 tone: NoteEvent.leadingTone, hit: hit.time),
+                                       at: before, replacesVoice: true)
+                }
+            }
             scheduler.schedule(NoteEvent(time: sounding, kind: .on, voice: .bass, note: bassNotes[degree - 1], velocity: velocity,
                                          ball: hit.ball, speed: hit.speed, degree: degree, hit: hit.time),
                                at: sounding, replacesVoice: configuration.chordChange != .hit)
@@ -195,7 +326,7 @@ public struct Performer: Sendable {
                                       degree: degree, notes: keysNotes[degree - 1])
             }
         case .key(let number, let tone):
-            guard hit.speed >= configuration.keysMinimumSpeed, (1...4).contains(tone) else { return }
+            guard hit.speed >= configuration.keysMinimumSpeed, (1...PerformerConfiguration.maximumTone).contains(tone) else { return }
             let velocity = curves[VoiceID.keys.rawValue].velocity(forSpeed: hit.speed)
             if let gate = configuration.dribble, hit.ball < lastKeyHit.count {
                 let isDribble = hit.time - lastKeyHit[hit.ball] < gate.window && velocity < gate.velocity
@@ -205,9 +336,18 @@ public struct Performer: Sendable {
             let sounding = scheduler.place(hit.time)
             var degree = activeDegree
             if let change = pending, sounding >= change.time { degree = change.degree }
-            scheduler.schedule(NoteEvent(time: sounding, kind: .on, voice: .keys, note: keysNotes[degree - 1][tone - 1],
+            var note = keysNotes[degree - 1][tone - 1]
+            var played = tone
+            if let steps = configuration.melodicSteps {
+                // Strong: on the bar line or a strong beat of the meter (quantised notes land there).
+                let beat = scheduler.clock.grid.isOn ? scheduler.clock.beatInBar(at: sounding) : nil
+                let strong = beat.map { $0 == 0 || scheduler.clock.meter.strongBeats.contains($0) } ?? false
+                note = melodyNote(step: steps[min(max(number, 1), steps.count) - 1], strong: strong, mask: chordMasks[degree - 1])
+                played = 0   // a melody note: not a chord tone the scheduler re-voices at a change
+            }
+            scheduler.schedule(NoteEvent(time: sounding, kind: .on, voice: .keys, note: note,
                                          velocity: velocity, ball: hit.ball, speed: hit.speed, degree: degree,
-                                         key: number, tone: tone, hit: hit.time),
+                                         key: number, tone: played, hit: hit.time),
                                at: sounding)
         case .wall, .floor:
             guard let voice = percussionVoice else { return }

@@ -38,6 +38,7 @@ public struct Scheduler: Sendable {
     private var head = 0
     private var sounding: [Sounding] = []
     private let noteLengths: [Double]
+    private let derived: [(voice: VoiceID, derivation: Voice.Derivation)]   // derived voices
     private var sequence = 0
     private var lastDelivered = -Double.infinity
 
@@ -47,6 +48,7 @@ public struct Scheduler: Sendable {
         self.clock = clock
         self.feel = feel
         noteLengths = voices.voices.map(\.noteLength)
+        derived = voices.ids.compactMap { id in voices[id].derived.map { (id, $0) } }
         queue.reserveCapacity(1024)
         sounding.reserveCapacity(256)
     }
@@ -204,19 +206,33 @@ public struct Scheduler: Sendable {
                 }
             }
         case .on:
-            let note = entry.event
-            // A pitch struck again while sounding is ended first, never doubled.
-            if let index = sounding.firstIndex(where: { $0.voice == note.voice && $0.note == note.note }) {
-                sounding.remove(at: index)
-                append(NoteEvent(time: note.time, kind: .off, voice: note.voice, note: note.note, velocity: 0, degree: note.degree), into: &events)
+            sound(entry, into: &events)
+            // Derived voices sound with the note they follow (their notes are never queued).
+            for (voice, derivation) in derived where derivation.from == entry.event.voice {
+                var double = entry
+                double.event.voice = voice
+                double.event.note = derivation.notes[min(max(entry.event.note, 0), 127)]
+                double.extra = -1
+                sound(double, into: &events)
             }
-            append(note, into: &events)
-            sequence += 1
-            let token = sequence
-            sounding.append(Sounding(voice: note.voice, note: note.note, token: token))
-            let off = NoteEvent(time: note.time + noteLengths[note.voice.rawValue], kind: .off, voice: note.voice, note: note.note,
-                                velocity: 0, degree: note.degree)
-            insert(Entry(time: off.time, kind: .off, sequence: 0, event: off, token: token, extra: -1))
         }
+    }
+
+    /// Sounds a note-on entry: ends the same pitch of the voice if it rings and queues the
+    /// note-off.
+    private mutating func sound(_ entry: Entry, into events: inout [NoteEvent]) {
+        let note = entry.event
+        // A pitch struck again while sounding is ended first, never doubled.
+        if let index = sounding.firstIndex(where: { $0.voice == note.voice && $0.note == note.note }) {
+            sounding.remove(at: index)
+            append(NoteEvent(time: note.time, kind: .off, voice: note.voice, note: note.note, velocity: 0, degree: note.degree), into: &events)
+        }
+        append(note, into: &events)
+        sequence += 1
+        let token = sequence
+        sounding.append(Sounding(voice: note.voice, note: note.note, token: token))
+        let off = NoteEvent(time: note.time + noteLengths[note.voice.rawValue], kind: .off, voice: note.voice, note: note.note,
+                            velocity: 0, degree: note.degree)
+        insert(Entry(time: off.time, kind: .off, sequence: 0, event: off, token: token, extra: -1))
     }
 }

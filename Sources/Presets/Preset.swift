@@ -18,6 +18,9 @@ public struct Preset: Sendable, Equatable {
         case ring
         /// Seven bouncers at seeded random places in the bass area (no overlaps).
         case scatter
+        /// The seven bouncers on a ring in circle-of-fifths order (I IV vii iii vi ii V clockwise
+        /// from the top): neighbours are a fifth apart.
+        case fifths
     }
 
     /// A velocity curve as written: speeds giving velocity 1 and 127, and the exponent.
@@ -55,12 +58,21 @@ public struct Preset: Sendable, Equatable {
         public var pan = 0.0
         /// Channel volume, MIDI CC7 0…127.
         public var level = 72
+        /// The leading note before a new root.
+        public var approach = Approach.off
+        /// The tonic bouncer's radius is `bouncerRadius` × this (1 = all alike).
+        public var home = 1.0
+        /// Chords given to bouncers, by degree 1…7 (the others play the scale's seventh chord).
+        public var chords: [Int: ChordSpecification] = [:]
     }
 
     /// The keys voice.
     public struct Keys: Sendable, Equatable {
-        /// Chord tone (1 root, 2 3rd, 3 5th, 4 7th) of each key, left to right.
+        /// Chord tone (1 root, 2 3rd, 3 5th, 4 7th, 5 9th) of each key, left to right; empty =
+        /// one key per tone of the largest chord (`Configuration` resolves it).
         public var tones: [Int]
+        /// What a strike plays: its chord tone, or the next note of a melody.
+        public var mode = KeysMode.chord
         /// How the chord's tones are placed.
         public var voicing: Voicing
         /// Base pitch of the voicing.
@@ -101,6 +113,18 @@ public struct Preset: Sendable, Equatable {
         public var chordChange = ChordChange.hit
         /// End ringing key notes that are not tones of the new chord at the change.
         public var endNonChordTones = false
+    }
+
+    /// The second voice: each key note doubled a diatonic third or sixth away.
+    public struct Second: Sendable, Equatable {
+        /// Whether there is a second voice.
+        public var isOn = false
+        /// Diatonic interval in scale steps' names: ±3 (a third) or ±6 (a sixth), negative = below.
+        public var interval = -3
+        /// Tone name (keys catalog).
+        public var tone = "vibraphone"
+        /// Channel volume, CC7.
+        public var level = 80
     }
 
     /// The percussion voice (GM drums on channel 10).
@@ -251,6 +275,8 @@ public struct Preset: Sendable, Equatable {
     public var time = Time()
     /// The percussion voice.
     public var percussion = Percussion()
+    /// The second voice.
+    public var second = Second()
     /// Fixed physics timestep, seconds.
     public var timestep: Double
     /// The key's tonic as written (`key.tonic`): kept apart from the key so that a scale read or
@@ -390,11 +416,11 @@ public struct Preset: Sendable, Equatable {
 
     /// This preset with the flags of `clumsy run` applied: `flags` maps a flag name (without
     /// dashes) to its text. Each value is checked against its setting's range here, once;
-    /// `dry` switches every effect block off. Errors are usage errors naming the flag.
+    /// `dry` switches every effect block (`sound.filter`, `sound.delay`, `sound.reverb`) off. Errors are usage errors naming the flag.
     public func applying(flags: [String: String], dry: Bool = false) throws(SessionError) -> Preset {
         var preset = self
         if dry {
-            let conflicting = Settings.flagged.filter { flags[$0.flag!] != nil && Settings.block(of: $0) != nil }
+            let conflicting = Settings.flagged.filter { flags[$0.flag!] != nil && Settings.block(of: $0).map(Self.isEffect) == true }
             guard conflicting.isEmpty else {
                 throw .usage("--dry switches every effect off; it cannot be combined with \(conflicting.map(\.flagName).joined(separator: ", "))")
             }
@@ -421,8 +447,12 @@ public struct Preset: Sendable, Equatable {
             try setting.parse(text, &preset)
         }
         if dry {
-            for block in Settings.all where block.isSwitch { block.switchTo(&preset, false) }
+            for block in Settings.all where block.isSwitch && Self.isEffect(block) { block.switchTo(&preset, false) }
         }
         return preset
     }
+
+    /// True for the effect blocks `--dry` switches off (filter, delay, reverb: the `sound.`
+    /// blocks); the second voice, the drums and the dribble gate are parts of the music, not effects.
+    static func isEffect(_ block: Setting) -> Bool { block.path.hasPrefix("sound.") }
 }

@@ -84,7 +84,7 @@ public enum Settings {
         .custom("key.scale", type: "string", defaultText: "`\"major\"`",
                 accepted: "\(Scale.catalogNames.joined(separator: ", ")) (also ionian, aeolian, \"harmonic minor\", \"minor pentatonic\", …)",
                 flag: "mode", valueName: "name",
-                doc: "mode; chords are the diatonic seventh chords of this scale (of its parent scale for pentatonic and blues, which switch off the bouncers of the two degrees they lack)",
+                doc: "mode; chords are the seventh chords of this scale built from its own tones: thirds stacked over the degree, skipping a tone the scale lacks (pentatonic and blues: C major pentatonic's I is C E G D), so every key note is in the scale; pentatonic and blues switch off the bouncers of the two degrees they lack",
                 setDefault: { $0.keyScale = .major },
                 read: { json, preset, r throws(SessionError) in
                     let name = try r.string(json, at: "key.scale", expected: "a scale name")
@@ -100,7 +100,7 @@ public enum Settings {
                     preset.keyScale = scale
                 }),
         .choice("layout", \.layout, default: .original,
-                doc: "bouncer arrangement: the app's (I centre, ii/iii top corners, IV/V edges, vi/vii° bottom corners); a ring, I at the top, clockwise; or seeded random places"),
+                doc: "bouncer arrangement: the app's (I centre, ii/iii top corners, IV/V edges, vi/vii° bottom corners); a ring, I at the top, clockwise; seeded random places; or `fifths`, a ring in circle-of-fifths order (I IV vii° iii vi ii V clockwise from the top, neighbours a fifth apart) small enough to leave a 1.5-ball-diameter corridor to the walls, which the ball runs round striking neighbour after neighbour. The `ring` is widened until neighbours leave 1.5 ball diameters between them, so the ball reaches every bouncer from inside and outside"),
         .number("gravity", \.gravity, unit: "m/s²", default: 9.81, range: 0...100, flag: "gravity",
                 doc: "downward acceleration of the piano balls (9.81 = Earth)"),
         .number("speed", \.speed, unit: "m/s", default: 275 * s, range: 0.1...20, flag: "speed",
@@ -108,6 +108,10 @@ public enum Settings {
 
         .list("bass.bouncers", \.bass.bouncers, default: Array(1...7), range: 1...7, maximumCount: 7, what: "scale degree",
               type: "array of degrees", accepted: "1–7 distinct, at least one", doc: "which bouncers are switched on"),
+        .choice("bass.approach", \.bass.approach, default: .off,
+                doc: "a leading note in the bass one grid line before a new root (the half step or the scale tone below or above it), when `time.quantize` puts the root on a later line than the hit (chord changes on the beat or the bar) and that line is not before the hit; the event log marks it `\"leading\":true`"),
+        .number("bass.home", \.bass.home, default: 1, range: 1...3,
+                doc: "the tonic's bouncer is this many times larger than the others (`bass.bouncerRadius`), so the ball comes home more often"),
         .number("bass.radius", \.bass.radius, unit: "m", default: 33 * s, range: 0.05...0.6, defaultText: "0.22 (33 pt)",
                 doc: "bass ball radius"),
         .number("bass.bouncerRadius", \.bass.bouncerRadius, unit: "m", default: 40 * s, range: 0.05...0.8,
@@ -123,12 +127,25 @@ public enum Settings {
         .number("bass.pan", \.bass.pan, default: 0, range: -1...1, doc: "bass pan: −1 left, 0 centre, 1 right (MIDI CC10 and the sound)"),
         .integer("bass.level", \.bass.level, default: 78, range: 0...127,
                  doc: "bass channel volume, MIDI CC7 (78, −8.5 dB, puts the keys about 2 LU above the bass on `default`)"),
+        .custom("bass.chords", type: "object", defaultText: "`{}` (every bouncer plays its degree's seventh chord)",
+                accepted: "keys \"1\"–\"7\" (degrees); values: \"triad\", \"seventh\", \"ninth\" (the degree's own chord), a Roman numeral in the key (\"V/V\", \"♭VII\", \"iv\", \"ii7\", \"V7/vi\"), a chord symbol (\"B♭7\", \"Fm6\", \"Dsus4\"), or intervals above the degree's root (`[0, 4, 7, 10]` or \"0 4 7 10\", 2–5 tones)",
+                doc: "the chord each bouncer plays; the bass plays the chord's root, the keys its tones. A numeral naming a degree the scale lacks (\"IV\" in minor pentatonic is fine, \"ii\" is not) is refused",
+                setDefault: { $0.bass.chords = [:] },
+                read: { json, preset, r throws(SessionError) in
+                    preset.bass.chords = try readChords(json, r)
+                }),
         .number("bass.kickAfter", \.bass.kickAfter, unit: "s", default: 8, range: 0.5...600,
                 doc: "a bass ball that hits no bouncer for this long, or bounces between just two bouncers for 12 hits, is kicked in a fresh seeded direction"),
 
-        .list("keys.tones", \.keys.tones, default: [1, 2, 3, 4], range: 1...4, maximumCount: 4, what: "chord tone",
-              type: "array of chord tones", accepted: "1 root, 2 3rd, 3 5th, 4 7th; 1–4 distinct",
-              doc: "the keys, left to right, and the chord tone each plays"),
+        .custom("keys.tones", type: "array of chord tones", defaultText: "one key per tone of the largest chord: `[1,2,3,4]` for the seventh chords, `[1,2,3]` when every chord is a triad",
+                accepted: "1 root, 2 3rd, 3 5th, 4 7th, 5 9th; 1–5 distinct",
+                doc: "the keys, left to right, and the chord tone each plays; a tone the active chord lacks (4 on a triad, 5 on a seventh chord) plays tone k − n (n = the chord's tone count) an octave up: a triad's 4th key is the root an octave above",
+                setDefault: { $0.keys.tones = [] },
+                read: { json, preset, r throws(SessionError) in
+                    preset.keys.tones = try r.integerList(json, at: "keys.tones", range: 1...5, maximumCount: 5, what: "chord tone")
+                }),
+        .choice("keys.mode", \.keys.mode, default: .chord,
+                doc: "chord: each key plays its chord tone; melodic: each strike moves a melody along the scale by the key's step (left to right from −2 to +2 scale steps: 3 keys −2 +1 +2, 4 keys −2 −1 +1 +2), turning back at the edges of the two octaves from `keys.register`; a note on the bar line or a strong beat (with `time.quantize` on) goes to the nearest tone of the active chord, other notes may be passing scale tones (event log `tone` 0)"),
         .choice("keys.voicing", \.keys.voicing, default: .folded,
                 doc: "folded (the app's): root, 3rd, 5th folded into the octave from `keys.register`, 7th above the root; close: stacked from the folded root; open: root, 5th, then 3rd and 7th an octave up; smooth: each chord voiced to move the least total distance from the last (common tones stay), inside the two octaves from `keys.register`"),
         .pitch("keys.register", \.keys.register, default: 60, range: Limits.register,
@@ -143,7 +160,7 @@ public enum Settings {
                 doc: "slower contacts (a ball settling) are not hits"),
 
         .custom("keys.pan", type: "string or number", defaultText: "`\"position\"`", accepted: "\"position\", or −1…1",
-                doc: "keys pan: \"position\" spreads the keys left to right over up to four pan zones from −0.8 to +0.8, each its own MIDI channel (2–5) with a fixed CC10/CC8, key k of K in zone ⌊(k−1)·zones/K⌋; or one fixed place on channel 2",
+                doc: "keys pan: \"position\" spreads the keys left to right over one pan zone per key (up to five, a ninth chord's keys) from −0.8 to +0.8, each its own MIDI channel (2–5 for four keys, 2–6 for five) with a fixed CC10/CC8, key k of K in zone ⌊(k−1)·zones/K⌋; or one fixed place on channel 2",
                 setDefault: { $0.keys.pan = .position },
                 read: { json, preset, r throws(SessionError) in
                     if case .string = json {
@@ -161,6 +178,21 @@ public enum Settings {
         .integer("keys.dribble.velocity", \.keys.dribble.velocity, default: 40, range: 1...127,
                  doc: "a dribble softer than this velocity is dropped"),
 
+        .block("second", \.second.isOn, default: false,
+               doc: "a second voice (its own track, and its own MIDI channel: the first one the bass, the keys' pan zones and the drums leave free, MIDI channel K + 2 for K keys spread by position, 3 with the keys at a fixed pan): every key note doubled a diatonic third or sixth away (counted on the seven-degree parent scale; a degree a pentatonic or blues scale lacks moves on to the next scale tone further away), on its own tone; always a scale tone (a key note outside the scale, from a borrowed chord, is doubled a minor third or major sixth away)"),
+        .custom("second.interval", type: "integer", defaultText: "-3", accepted: "-6, -3, 3, 6",
+                doc: "the diatonic interval: 3 a third above, -3 a third below, 6 a sixth above, -6 a sixth below (the scale's own third or sixth from each note)",
+                setDefault: { $0.second.interval = -3 },
+                read: { json, preset, r throws(SessionError) in
+                    let value = try r.integer(json, at: "second.interval", range: -6...6)
+                    guard [-6, -3, 3, 6].contains(value) else {
+                        throw r.fail("second.interval", "\(value) is not accepted; expected -6, -3, 3 or 6 (a sixth or a third, below or above)")
+                    }
+                    preset.second.interval = value
+                }),
+        .tone("second.tone", \.second.tone, default: "vibraphone", catalog: Tone.keysCatalog, lookup: { Tone.keys(named: $0) },
+              what: "second tone", doc: "General MIDI instrument of the second voice"),
+        .integer("second.level", \.second.level, default: 80, range: 0...127, doc: "second voice channel volume, MIDI CC7"),
         .integer("piano.count", \.piano.count, default: 4, range: 0...1000, accepted: "0…1000 (must fit the area)",
                  doc: "number of piano balls"),
         .number("piano.radius", \.piano.radius, unit: "m", default: 20 * s, range: 0.04...0.5, defaultText: "0.1333 (20 pt)",
@@ -258,6 +290,46 @@ public enum Settings {
                     let name = try r.choice(json, at: path, choices: ["none"] + Drum.catalog.map(\.name))
                     preset[keyPath: keyPath] = Drum.named(name)
                 })
+    }
+
+    /// Reads `bass.chords`: degree → chord specification.
+    private static func readChords(_ json: JSONValue, _ r: FieldReader) throws(SessionError) -> [Int: ChordSpecification] {
+        let degrees = (1...7).map(String.init)
+        var chords: [Int: ChordSpecification] = [:]
+        for (key, value) in try r.object(json, at: "bass.chords", allowed: degrees) {
+            let path = "bass.chords.\(key)"
+            let specification: ChordSpecification
+            switch value {
+            case .array(let items):
+                var words: [String] = []
+                for (index, item) in items.enumerated() {
+                    words.append(String(try r.integer(item, at: "\(path)[\(index)]", range: 0...24)))
+                }
+                do {
+                    specification = .intervals(try ChordSpecification.parseIntervals(words.joined(separator: " "), text: "[\(words.joined(separator: ", "))]"))
+                } catch {
+                    throw r.fail(path, "\(error)")
+                }
+            default:
+                let text = try r.string(value, at: path, expected: "a chord: \"seventh\", a numeral (\"V/V\"), a symbol (\"Bb7\") or intervals ([0, 4, 7])")
+                switch text.lowercased() {
+                case "triad": specification = .diatonic(toneCount: 3)
+                case "seventh": specification = .diatonic(toneCount: 4)
+                case "ninth": specification = .diatonic(toneCount: 5)
+                default:
+                    do {
+                        specification = try ChordSpecification(parsing: text)
+                    } catch {
+                        throw r.fail(path, "\(error); accepted: \"triad\", \"seventh\", \"ninth\", a Roman numeral (\"V/V\", \"♭VII\", \"iv\"), a chord symbol (\"Bb7\", \"Fm6\") or intervals ([0, 4, 7])")
+                    }
+                }
+            }
+            if case .intervals(let intervals) = specification, intervals.count > 5 {
+                throw r.fail(path, "\(intervals.count) tones; the keys play at most 5 chord tones")
+            }
+            chords[Int(key)!] = specification
+        }
+        return chords
     }
 
     /// The setting at `path`, if any.

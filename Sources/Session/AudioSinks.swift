@@ -100,7 +100,7 @@ enum LiveCalibration {
         "minor-storm": 0.6,        // I −25.7, TP −1.6
         "phrygian-scatter": 3.8,   // I −25.6, TP −4.8
         "swarm": 4.6,              // I −30.3, TP −5.6
-        // polska and pulse (added later) are not measured yet: `fallbackLiveGain`.
+        // polska, pulse and the harmony presets (added later) are not measured yet: `fallbackLiveGain`.
     ]
     /// dB for a preset that was not measured.
     static let fallbackLiveGain = 0.0

@@ -57,9 +57,11 @@ public final class EventLogWriter: SessionSink {
                 case .bassBall: kind = "bass"
                 case .pianoBalls: kind = "key"
                 case .percussion: kind = "drum"
+                case .derived: kind = "second"
                 }
                 var text = "{\"t\":\(Format.fixed(note.time, decimals: 6)),\"kind\":\"\(kind)\",\"voice\":\"\(voice.logName)\",\"ball\":\(note.ball),\"hit\":\(Format.fixed(note.hit, decimals: 6)),\"speed\":\(Format.fixed(note.speed, decimals: 4)),\"note\":\(note.note),\"velocity\":\(note.velocity),\"degree\":\(note.degree)"
                 if voice.source == .pianoBalls { text += ",\"key\":\(note.key),\"tone\":\(note.tone)" }
+                if voice.source == .bassBall && note.tone == NoteEvent.leadingTone { text += ",\"leading\":true" }
                 if voice.source == .percussion, note.drum > 0, note.drum < EventLogWriter.drumSources.count { text += ",\"source\":\"\(EventLogWriter.drumSources[note.drum])\"" }
                 return text + "}"
             case .escape(let time, let ball):

@@ -43,7 +43,10 @@ public enum SceneBuilder {
     /// spanning the pitches the voice can play in this session.
     public static func lanes(for plan: SessionPlan) -> [Roll.Lane] {
         plan.voices.voices.map { voice in
-            let pitches = pitches(of: voice.source, plan: plan)
+            // A derived voice (the second voice) spans its parent's pitches moved as it moves them.
+            let pitches = voice.derived.map { derivation in
+                Self.pitches(of: plan.voices[derivation.from].source, plan: plan).map { derivation.notes[min(max($0, 0), 127)] }
+            } ?? Self.pitches(of: voice.source, plan: plan)
             let low = pitches.min() ?? 60, high = pitches.max() ?? 72
             return Roll.Lane(name: voice.name, pitches: low...max(high, low + 11))
         }
@@ -56,8 +59,9 @@ public enum SceneBuilder {
         case .bassBall:
             return (1...7).map(performer.bassNote(degree:))
         case .pianoBalls:
-            let fixed = (1...7).flatMap { d in (1...4).map { performer.keysNote(degree: d, tone: $0) } }
-            guard performer.voicing == .smooth else { return fixed }
+            let fixed = (1...7).flatMap { d in plan.keyTones.map { performer.keysNote(degree: d, tone: $0) } }
+            // Smooth voicing and the melodic keys move inside two octaves from the keys' base.
+            guard performer.voicing == .smooth || performer.melodicSteps != nil else { return fixed }
             let register = Performer.smoothRegister(base: performer.keysBase)
             return fixed + [register.lowerBound, register.upperBound]
         case .percussion:
@@ -66,6 +70,8 @@ public enum SceneBuilder {
             if !drums.stompBeats.isEmpty { notes.append(drums.stomp.note) }
             if drums.metronome { notes += ["high-wood-block", "low-wood-block"].compactMap { Drum.named($0)?.note } }
             return notes
+        case .derived:
+            return []   // `lanes` maps the parent voice's pitches
         }
     }
 

@@ -177,7 +177,7 @@ public final class OSCOutSink: SessionSink {
         } catch {
             throw SessionError(error)
         }
-        chords = ScaleDegree.all.map { plan.key.seventhChord(on: $0).symbol }
+        chords = plan.performer.chords.map(\.symbol)   // each bouncer's chord (`bass.chords`)
         voiceNames = plan.voices.voices.map(\.logName)
         sources = plan.voices.voices.map(\.source)
     }
@@ -188,8 +188,10 @@ public final class OSCOutSink: SessionSink {
             case .note(let note):
                 let velocity = note.kind == .on ? note.velocity : 0
                 sender.send(OSCMessage(path: "/clumsy/note", arguments: [.string(voiceNames[note.voice.rawValue]), .int(Int32(note.note)), .int(Int32(velocity))]))
-                guard note.kind == .on else { continue }
+                // A derived voice's note doubles a key note (no hit of its own); a leading note
+                // approaches the next chord (not a chord, not a hit).
                 let source = sources[note.voice.rawValue]
+                guard note.kind == .on, source != .derived, note.tone != NoteEvent.leadingTone || source != .bassBall else { continue }
                 if source == .bassBall {
                     sender.send(OSCMessage(path: "/clumsy/chord", arguments: [.int(Int32(note.degree)), .string(chords[note.degree - 1])]))
                 }
@@ -199,6 +201,7 @@ public final class OSCOutSink: SessionSink {
                     case .bassBall: target = "degree \(note.degree)"
                     case .pianoBalls: target = "key \(note.key)"
                     case .percussion: target = note.ball == 0 ? "bass wall" : (note.drum == 2 ? "floor" : "wall")
+                    case .derived: continue
                     }
                     sender.send(OSCMessage(path: "/clumsy/hit", arguments: [.int(Int32(note.ball)), .string(target), .float(Float(note.speed))]))
                 }

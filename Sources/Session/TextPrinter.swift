@@ -15,8 +15,13 @@ public final class TextPrinter: SessionSink {
         self.output = output
         key = plan.key
         voices = plan.voices
-        numerals = ScaleDegree.all.map { plan.key.romanNumeral(of: $0) }
-        chords = ScaleDegree.all.map { plan.key.symbol(of: plan.key.seventhChord(on: $0)) }
+        // A bouncer's own degree chord keeps its degree's numeral; a chord given in the preset is named from its root.
+        numerals = ScaleDegree.all.map { degree in
+            let chord = plan.performer.chords[degree.index]
+            return chord.root == plan.key.pitchClass(of: degree) && plan.key.degrees.contains(degree)
+                ? plan.key.romanNumeral(of: degree) : plan.key.romanNumeral(for: chord.intervals.count > 3 ? chord.triad : chord)
+        }
+        chords = plan.performer.chords.map { plan.key.symbol(of: $0) }
         drumNames = Dictionary(Drum.catalog.map { ($0.note, $0.name) }, uniquingKeysWith: { a, _ in a })
     }
 
@@ -38,11 +43,13 @@ public final class TextPrinter: SessionSink {
             let speed = Self.pad(Format.fixed(note.speed, decimals: 2), 6, right: true) + " m/s"
             switch voices[note.voice].source {
             case .bassBall:
-                let what = note.ball == 0 && note.speed == 0 ? "start" : "bass ball"
+                let what = note.tone == NoteEvent.leadingTone ? "leading" : note.ball == 0 && note.speed == 0 ? "start" : "bass ball"
                 return time + Self.pad(what, 12) + "→ " + Self.pad(numerals[note.degree - 1], 7) + pitch + "  " + velocity + "  " + speed + "  " + chords[note.degree - 1]
             case .pianoBalls:
-                let tone = ["root", "3rd", "5th", "7th"][note.tone - 1]
+                let tone = note.tone == 0 ? "melody" : ["root", "3rd", "5th", "7th", "9th"][min(note.tone, 5) - 1]
                 return time + Self.pad("piano \(note.ball)", 12) + "→ " + Self.pad("key \(note.key)", 7) + pitch + "  " + velocity + "  " + speed + "  " + tone + " of " + chords[note.degree - 1]
+            case .derived:
+                return time + Self.pad("second", 12) + "→ " + Self.pad("", 7) + pitch + "  " + velocity + "  " + speed + "  with the keys in " + chords[note.degree - 1]
             case .percussion:
                 let source = EventLogWriter.drumSources[min(max(note.drum, 0), EventLogWriter.drumSources.count - 1)]
                 let who = note.ball >= 0 ? (note.ball == 0 ? "bass ball" : "piano \(note.ball)") : source

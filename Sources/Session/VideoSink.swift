@@ -184,9 +184,11 @@ final class VideoSink: SessionSink, StepObserver {
         case .pianoBalls:
             if note.key >= 1, note.key <= renderer.keyHits.count { renderer.keyHits[note.key - 1] = note.time }
         case .bassBall:
+            // A leading note approaches the next root: no bouncer was struck, no chord changes.
+            guard note.tone != NoteEvent.leadingTone else { return }
             let b = bouncerIndex[max(0, min(7, note.degree))]
             if b >= 0 { renderer.bouncerHits[b] = note.time }
-        case .percussion:
+        case .percussion, .derived:
             break
         }
         if note.degree != degree { changeChord(to: note.degree, at: note.time) }
@@ -195,7 +197,7 @@ final class VideoSink: SessionSink, StepObserver {
     private func changeChord(to newDegree: Int, at time: Double) {
         degree = newDegree
         guard let scaleDegree = ScaleDegree(newDegree) else { return }
-        let chord = key.symbol(of: key.seventhChord(on: scaleDegree))
+        let chord = key.symbol(of: performer.chords[scaleDegree.index])   // the bouncer's chord (`bass.chords`)
         renderer.chord = chord
         renderer.numeral = key.romanNumeral(of: scaleDegree) + " of " + key.description
         renderer.chordHue = newDegree - 1

@@ -87,6 +87,31 @@ struct MixTests {
         #expect(bassMIDI.notes.merging(keysMIDI.notes, uniquingKeysWith: +) == whole.notes, "the stems' notes are not the session's")
     }
 
+    @Test("The second voice is a part of its own: its stem and MIDI file, on a channel no other voice uses; the three stems sum to the mix")
+    func secondVoiceStem() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("stems"), withIntermediateDirectories: false)
+        let result = try CLI.run(["run", "pentatonic-triads", "--duration", "8", "--dry", "--audio", "mix.wav", "--stems", "stems",
+                                  "--bit-depth", "32f", "--midi", "m.mid", "--soundfont", smallSoundFont],
+                                 in: directory.path, timeout: 120)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("stems bass.wav, keys.wav, second.wav, bass.mid, keys.mid, second.mid"), "summary: \(result.stdout)")
+        let mix = try WAVFile(path: directory.file("mix.wav"))
+        let stems = try ["bass", "keys", "second"].map { try WAVFile(path: directory.file("stems/\($0).wav")) }
+        var residual = 0.0
+        for index in mix.values.indices { residual = max(residual, abs(mix.values[index] - stems.reduce(0) { $0 + $1.values[index] })) }
+        #expect(20 * log10(max(residual, 1e-30)) <= -90, "stems differ from the mix by up to \(20 * log10(residual)) dBFS")
+        #expect(stems[2].values.reduce(0.0) { max($0, abs($1)) } > 0.01, "the second stem is silent")
+        let keys = try noteChannels(directory.file("stems/keys.mid"))
+        let second = try noteChannels(directory.file("stems/second.mid"))
+        let whole = try noteChannels(directory.file("m.mid"))
+        // pentatonic-triads has three keys spread by position (MIDI 2–4): the second voice plays on 5.
+        #expect(Set(keys.notes.keys) == [1, 2, 3], "keys.mid channels: \(keys.notes)")
+        #expect(Set(second.notes.keys) == [4], "second.mid channels: \(second.notes)")
+        #expect(second.notes.values.reduce(0, +) == keys.notes.values.reduce(0, +), "every key note is doubled")
+        #expect(whole.tracks == 4 && whole.notes[4] == second.notes[4])
+    }
+
     @Test("The mix is byte-identical with and without stems, run to run, for WAV (16-bit, dithered) and FLAC",
           arguments: [["--audio", "a.flac"], ["--audio", "a.wav", "--bit-depth", "16"]])
     func identicalWithStems(_ output: [String]) throws {

@@ -21,6 +21,8 @@ struct PresetTests {
         BadPreset(file: "out-of-range.json", json: #"{"speed": 30}"#, field: "speed", mentions: "0.1…20"),
         BadPreset(file: "no-bouncers.json", json: #"{"bass":{"bouncers":[]}}"#, field: "bass.bouncers", mentions: "at least one"),
         BadPreset(file: "no-keys.json", json: #"{"keys":{"tones":[]}}"#, field: "keys.tones", mentions: "at least one"),
+        BadPreset(file: "bad-chord.json", json: #"{"bass":{"chords":{"5":"V/H"}}}"#, field: "bass.chords.5", mentions: "Roman numeral"),
+        BadPreset(file: "missing-degree.json", json: #"{"key":{"scale":"majorPentatonic"},"bass":{"chords":{"1":"IV"}}}"#, field: "bass.chords.1", mentions: "IV"),
     ]
 
     @Test("clumsy run <bad preset file> exits 65 naming the file and the field; writes nothing", arguments: badPresets)
