@@ -31,8 +31,8 @@ public struct LowPassFilter: Sendable, Hashable, Codable {
 
 /// A feedback echo on the whole mix (before the reverb, so the reverb is not echoed).
 ///
-/// Implemented with FluidSynth's LADSPA host and the `fbdelay_5s` plugin of the `cmt`
-/// collection (`/usr/lib/ladspa/cmt.so`, Debian package `cmt`): one mono instance on
+/// Implemented with FluidSynth's LADSPA host and the `fbdelay_1s` plugin (`fbdelay_5s`
+/// for times over a second) of the `cmt` collection (`/usr/lib/ladspa/cmt.so`, Debian package `cmt`): one mono instance on
 /// each of the left and right main outputs. Echo *n* (n ≥ 1) arrives `n × time`
 /// seconds after the sound, with amplitude `mix × feedbackⁿ⁻¹` relative to it.
 public struct Delay: Sendable, Hashable, Codable {

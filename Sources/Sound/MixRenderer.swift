@@ -121,7 +121,9 @@ public final class MixRenderer {
                              "MIDI channel \(channel.channel) is outside 0…15 or in two parts")
                 channelMap[channel.channel] = unitIndex
             }
-            units.append(try SynthUnit(part: entry.part, channels: entry.channels, configuration: configuration))
+            // Every synth plays the first one's SoundFont (loaded once; see `Sampler.init`).
+            units.append(try SynthUnit(part: entry.part, channels: entry.channels, configuration: configuration,
+                                       sharing: units.first?.sampler))
         }
         // Disk space for the scratch files and the outputs (after the SoundFont, whose errors come first).
         let tracks = stemsDirectory == nil ? 1 : parts.count
@@ -559,9 +561,9 @@ final class SynthUnit: @unchecked Sendable {
     private var end: Int64 = 0
     private var parity = 0
 
-    init(part: Int, channels: [PartChannel], configuration: SamplerConfiguration) throws(SoundError) {
+    init(part: Int, channels: [PartChannel], configuration: SamplerConfiguration, sharing owner: Sampler?) throws(SoundError) {
         self.part = part
-        sampler = try Sampler(configuration: configuration)
+        sampler = try Sampler(configuration: configuration, sharing: owner)
         for channel in channels {
             sampler.select(channel: channel.channel, bank: channel.bank, program: channel.program)
             for controller in channel.placement + channel.controllers {
