@@ -86,21 +86,29 @@ struct NoteRouter {
 
 /// Per-preset gains for live play, which cannot look ahead: min(−16 − I, −1 − TP) dB, from
 /// the integrated loudness I and true peak TP of each bundled preset's 60 s render (seed 1,
-/// default effects, this mix plan, unnormalised), measured by ffmpeg:
-/// `clumsy run <preset> --duration 60 --seed 1 --audio x.wav --loudness off --bit-depth 32f`
-/// then `ffmpeg -i x.wav -af ebur128=peak=true -f null -`, when offline renders used the
-/// live gain 0.5 (they now use 0.2, 7.96 dB lower: add that to today's measurement). So live play reaches −16 LUFS
+/// default effects, this mix plan, unnormalised), measured by ffmpeg and raised by the
+/// 7.96 dB between the live synth gain (`sound.gain`) and the offline one (0.4 ×):
+/// `Benchmarks/loudness.py --calibrate` renders `clumsy run <preset> --duration 60 --seed 1
+/// --audio x.wav --loudness off --bit-depth 32f`, reads `ffmpeg -i x.wav -af
+/// ebur128=peak=true -f null -` and prints this table. So live play reaches −16 LUFS
 /// where the preset's peaks allow and otherwise stops 1 dB under full scale without a
-/// limiter. Unknown presets (files) get `fallbackLiveGain`.
+/// limiter. Unknown presets (files) get `fallbackLiveGain`. A test checks that every
+/// bundled preset has its gain.
 enum LiveCalibration {
     static let gains: [String: Double] = [
-        "default": 8.4,            // I −28.1 LUFS, TP −9.4 dBTP
-        "dorian-drift": 5.7,       // I −22.9, TP −6.7
-        "lydian-moon": 6.8,        // I −25.0, TP −7.8
-        "minor-storm": 0.6,        // I −25.7, TP −1.6
-        "phrygian-scatter": 3.8,   // I −25.6, TP −4.8
-        "swarm": 4.6,              // I −30.3, TP −5.6
-        // polska, pulse and the harmony presets (added later) are not measured yet: `fallbackLiveGain`.
+        "default": 8.4,                 // live I −28.1 LUFS, TP −9.4 dBTP
+        "borrowed-chords": 4.8,         // live I −21.4 LUFS, TP −5.8 dBTP
+        "dorian-drift": 3.0,            // live I −20.8 LUFS, TP −4.0 dBTP
+        "fifths-home": 6.7,             // live I −28.3 LUFS, TP −7.7 dBTP
+        "lydian-moon": 6.7,             // live I −25.0 LUFS, TP −7.7 dBTP
+        "melodic-minor-line": 6.0,      // live I −25.9 LUFS, TP −7.0 dBTP
+        "minor-storm": 0.6,             // live I −25.6 LUFS, TP −1.6 dBTP
+        "mixolydian-home": 8.0,         // live I −26.1 LUFS, TP −9.0 dBTP
+        "pentatonic-triads": 7.5,       // live I −27.1 LUFS, TP −8.5 dBTP
+        "phrygian-scatter": 3.7,        // live I −25.5 LUFS, TP −4.7 dBTP
+        "polska": 1.0,                  // live I −22.5 LUFS, TP −2.0 dBTP
+        "pulse": 2.7,                   // live I −21.0 LUFS, TP −3.7 dBTP
+        "swarm": 4.6,                   // live I −30.3 LUFS, TP −5.6 dBTP
     ]
     /// dB for a preset that was not measured.
     static let fallbackLiveGain = 0.0
@@ -251,7 +259,9 @@ public final class AudioFileSink: SessionSink {
         let stopped = stop?.isRaised == true
         let tail = stopped ? min(tailDuration, Self.interruptedTail) : tailDuration
         do {
-            report = try mixer.finish(atFrame: Int64(((time + tail) * rate).rounded(.up)), quickly: stopped)
+            let stop = self.stop
+            report = try mixer.finish(atFrame: Int64(((time + tail) * rate).rounded(.up)), quickly: stopped,
+                                      interrupted: { stop?.isRaised == true })
         } catch {
             throw SessionError(error)
         }

@@ -56,6 +56,9 @@ public struct MasteringReport: Sendable, Hashable, CustomStringConvertible {
     public var limiting: Double
     /// Integrated loudness of each part as rendered (before the gain), LUFS, in part order.
     public var partLoudness: [Double]
+    /// Passes that wrote the mastered files (the last one kept); 0 = the quick pass after a
+    /// stop, whose loudness and peak are expected values, not measurements.
+    public var passes: Int = 1
 
     /// "−16.0 LUFS, −1.2 dBTP" (with a real minus sign), or "silent".
     public var description: String {

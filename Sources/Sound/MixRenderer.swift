@@ -60,7 +60,8 @@ public final class MixRenderer {
     private var inFlight: (parity: Int, frames: Int)?
     private var parity = 0
     private var spools: [FloatSpool] = []
-    private let meter: LoudnessMeter
+    /// The loudness and the limiter's loss, estimated while rendering (nil without a loudness target).
+    private let preview: LimiterPreview?
     private var partMeters: [LoudnessMeter] = []
     private var samplePeak: Float = 0
     private var mixBuffer: [Float] = []
@@ -134,7 +135,10 @@ public final class MixRenderer {
         try Self.checkSpace(needs, path: mixPath)
         self.units = units
         self.unitOfChannel = channelMap
-        self.meter = try LoudnessMeter(sampleRate: rate, truePeak: false)
+        self.preview = mastering.loudness.map {
+            LimiterPreview(sampleRate: configuration.sampleRate, target: $0,
+                           ceiling: linear(mastering.truePeak - Mastering.limiterMargin), expectedSeconds: expectedSeconds)
+        }
         if stemsDirectory != nil {
             for _ in parts { partMeters.append(try LoudnessMeter(sampleRate: rate, truePeak: false)) }
         }
@@ -182,11 +186,15 @@ public final class MixRenderer {
     }
 
     /// Renders to `frame`, then masters and writes the mix and the stems.
-    /// - Parameter quickly: a stop was asked for (a signal): master in one pass, without the
-    ///   limiter or the final measurement (see `master`), so stopping stays fast.
+    /// - Parameters:
+    ///   - quickly: a stop was asked for (a signal): master in one pass, without the
+    ///     limiter or the final measurement (see `master`), so stopping stays fast.
+    ///   - interrupted: asked between chunks while mastering; when it turns true (a stop
+    ///     asked for during mastering), the pass under way is dropped and the quick pass follows.
     /// - Returns: the loudness and true peak of the written mix.
     /// - Throws: `SoundError.writeFailed` (e.g. a full disk: no file is left behind).
-    public func finish(atFrame frame: Int64, quickly: Bool = false) throws(SoundError) -> MasteringReport {
+    public func finish(atFrame frame: Int64, quickly: Bool = false,
+                       interrupted: () -> Bool = { false }) throws(SoundError) -> MasteringReport {
         do {
             try render(toFrame: frame)
             pool.wait()
@@ -194,7 +202,7 @@ public final class MixRenderer {
             inFlight = nil
             pool.shutDown()
             for spool in spools { try spool.flush() }
-            let report = try master(quickly: quickly)
+            let report = try master(quickly: quickly, interrupted: interrupted)
             isClosed = true
             return report
         } catch {
@@ -262,7 +270,7 @@ public final class MixRenderer {
         try mixBuffer.withUnsafeBufferPointer { (all) throws(SoundError) in
             let mix = UnsafeBufferPointer(rebasing: all[0..<count])
             if isMixSpooled { try spools[0].append(mix) }
-            meter.add(mix)
+            preview?.add(mix)
             for value in mix { peak = max(peak, abs(value)) }
         }
         samplePeak = peak
@@ -270,40 +278,96 @@ public final class MixRenderer {
 
     // MARK: - Mastering
 
-    /// After a stop (`quickly`) there is no time for the limiter and its analysis: one static
-    /// gain brings the loudness measured while rendering to the target, lowered if needed so
-    /// the sample peak stays `quickStopHeadroom` dB under the ceiling (inter-sample peaks
-    /// rarely exceed sample peaks by more); the report then gives the expected loudness and
-    /// the sample peak after the gain, not a measurement.
-    private func master(quickly: Bool = false) throws(SoundError) -> MasteringReport {
-        let measured = meter.integratedLoudness
-        var gain = 0.0
-        var ceiling: Double?
-        if quickly {
-            if let target = mastering.loudness, measured.isFinite {
-                gain = min(Mastering.maximumGain, target - measured)
-                if samplePeak > 0 {
-                    gain = min(gain, mastering.truePeak - Self.quickStopHeadroom - 20 * log10(Double(samplePeak)))
-                }
+    /// Largest distance (LU) between the written mix's measured loudness and the target
+    /// that is accepted without writing the mix again.
+    public static let loudnessTolerance = 0.1
+    /// Most passes that write the mastered files (each reads the spool once).
+    public static let masteringPasses = 3
+    /// The first correction assumes this much loudness per dB of gain (see `master`).
+    static let limitedLoudnessSlope = 0.8
+
+    /// Masters and writes the files.
+    ///
+    /// With a loudness target: the gain is the target minus the loudness measured while
+    /// rendering; one pass applies it and the limiter, writes every file and measures the
+    /// mix (libebur128). The limiter lowers the loudness a little where it acts; when the
+    /// measured loudness misses the target by more than `loudnessTolerance`, the files are
+    /// written again with the gain corrected by the miss divided by the loudness gained per
+    /// dB of gain (`limitedLoudnessSlope` at first, then the slope between the last two
+    /// passes: more gain means a little more limiting), at most `masteringPasses` times.
+    /// When the limiter does not act, the first pass is exact and final.
+    ///
+    /// After a stop (`quickly`, or `interrupted()` turning true during a pass) there is no
+    /// time for the limiter: one static gain brings the loudness measured while rendering to
+    /// the target, lowered if needed so the sample peak stays `quickStopHeadroom` dB under
+    /// the ceiling (inter-sample peaks rarely exceed sample peaks by more); the report then
+    /// gives the expected loudness and the sample peak after the gain, not a measurement.
+    private func master(quickly: Bool, interrupted: () -> Bool) throws(SoundError) -> MasteringReport {
+        let measured = preview?.unlimited.integratedLoudness ?? -.infinity
+        if !quickly {
+            var gain = 0.0
+            var ceiling: Double?
+            if mastering.loudness != nil {
+                gain = preview?.expectedGain ?? 0
+                ceiling = linear(mastering.truePeak - Mastering.limiterMargin)
             }
-        } else if let target = mastering.loudness {
-            if measured.isFinite { gain = min(Mastering.maximumGain, target - measured) }
-            ceiling = linear(mastering.truePeak - Mastering.limiterMargin)
-            // The limiter lowers the loudness a little. When it will act, run it once without
-            // writing and raise the gain by what it took from the loud (gated) part of the mix.
-            // More gain means more limiting: when the first correction is large (over 1 dB),
-            // measure again at the corrected gain (at most three analyses in all).
-            if let ceiling, measured.isFinite, Double(samplePeak) * linear(gain) > ceiling / 2 {
-                let base = gain
-                for _ in 0..<3 {
-                    let analysis = try process(gain: gain, ceiling: ceiling, writers: nil, unlimitedLoudness: measured)
-                    let next = min(Mastering.maximumGain, base - analysis.loudnessChange)
-                    let step = abs(next - gain)
-                    gain = next
-                    if step <= 1 { break }
+            var previous: (gain: Double, loudness: Double)?
+            for pass in 1...Self.masteringPasses {
+                let writers = try openWriters()
+                let result: PassResult?
+                do {
+                    result = try process(gain: gain, ceiling: ceiling, writers: writers, interrupted: interrupted)
+                } catch {
+                    for writer in writers { writer.abandon() }
+                    throw error
                 }
+                guard let result else {
+                    for writer in writers { writer.abandon() }
+                    break
+                }
+                let miss = (mastering.loudness ?? result.loudness) - result.loudness
+                // Loudness gained per dB of gain: below 1 where the limiter acts (0.70–0.92
+                // measured on the bundled presets); from the last two passes once there are two.
+                var slope = Self.limitedLoudnessSlope
+                if let previous, gain != previous.gain {
+                    slope = min(1, max(0.5, (result.loudness - previous.loudness) / (gain - previous.gain)))
+                }
+                previous = (gain, result.loudness)
+                let corrected = min(Mastering.maximumGain, gain + miss / slope)
+                if pass == Self.masteringPasses || !miss.isFinite || abs(miss) <= Self.loudnessTolerance
+                    || result.smallestGain >= 1 || corrected == gain {
+                    try commit(writers)
+                    return MasteringReport(loudness: result.loudness, truePeak: result.truePeak, gain: gain,
+                                           limiting: result.smallestGain < 1 ? 20 * log10(result.smallestGain) : 0,
+                                           partLoudness: partMeters.map(\.integratedLoudness), passes: pass)
+                }
+                for writer in writers { writer.abandon() }
+                gain = corrected
             }
         }
+        // The quick pass.
+        var gain = 0.0
+        if let target = mastering.loudness, measured.isFinite {
+            gain = min(Mastering.maximumGain, target - measured)
+            if samplePeak > 0 {
+                gain = min(gain, mastering.truePeak - Self.quickStopHeadroom - 20 * log10(Double(samplePeak)))
+            }
+        }
+        let writers = try openWriters()
+        do {
+            try writeScaled(gain: gain, writers: writers)
+        } catch {
+            for writer in writers { writer.abandon() }
+            throw error
+        }
+        try commit(writers)
+        return MasteringReport(loudness: measured.isFinite ? measured + gain : -.infinity,
+                               truePeak: samplePeak > 0 ? 20 * log10(Double(samplePeak)) + gain : -.infinity,
+                               gain: gain, limiting: 0, partLoudness: partMeters.map(\.integratedLoudness), passes: 0)
+    }
+
+    /// Opens the mix's writer, then one per stem (part order); on failure closes those opened.
+    private func openWriters() throws(SoundError) -> [SoundFileWriter] {
         var writers: [SoundFileWriter] = []
         do throws(SoundError) {
             writers.append(try SoundFileWriter(path: mixPath, format: format, bitDepth: mastering.bitDepth,
@@ -314,18 +378,18 @@ public final class MixRenderer {
                                                        bitDepth: mastering.bitDepth, sampleRate: rate, ditherSeed: UInt64(2 + index)))
                 }
             }
-            var result = quickly ? (loudness: -Double.infinity, truePeak: -Double.infinity, smallestGain: 1.0, loudnessChange: 0.0)
-                : try process(gain: gain, ceiling: ceiling, writers: writers)
-            if quickly { try writeScaled(gain: gain, writers: writers) }
+        } catch {
+            for writer in writers { writer.abandon() }
+            throw error
+        }
+        return writers
+    }
+
+    /// Closes every writer, then renames every file into place; on failure removes them all.
+    private func commit(_ writers: [SoundFileWriter]) throws(SoundError) {
+        do throws(SoundError) {
             for writer in writers { try writer.close() }
             for writer in writers { try writer.commit() }
-            if quickly {
-                result.loudness = measured + gain
-                result.truePeak = samplePeak > 0 ? 20 * log10(Double(samplePeak)) + gain : -.infinity
-            }
-            return MasteringReport(loudness: result.loudness, truePeak: result.truePeak, gain: gain,
-                                   limiting: result.smallestGain < 1 ? 20 * log10(result.smallestGain) : 0,
-                                   partLoudness: partMeters.map(\.integratedLoudness))
         } catch {
             for writer in writers { writer.abandon() }
             throw error
@@ -367,21 +431,30 @@ public final class MixRenderer {
         }
     }
 
-    /// Reads the spool(s) back, applies `gain` dB and the limiter and, with `writers` (mix
-    /// first, then one per part), writes the result and measures it with libebur128.
-    /// Without writers it only measures (libebur128, integrated) how much the limiter
-    /// changes the loudness: limited loudness − (`unlimitedLoudness` + gain).
-    private func process(gain decibels: Double, ceiling: Double?, writers: [SoundFileWriter]?, unlimitedLoudness: Double = -.infinity)
-        throws(SoundError) -> (loudness: Double, truePeak: Double, smallestGain: Double, loudnessChange: Double) {
+    /// What one mastering pass measured on the mix it wrote.
+    private struct PassResult {
+        /// Integrated loudness, LUFS (libebur128).
+        var loudness: Double
+        /// True peak, dBTP (libebur128's, see `TruePeakMeter`).
+        var truePeak: Double
+        /// The limiter's smallest gain (1 = it never acted).
+        var smallestGain: Double
+    }
+
+    /// Reads the spool(s) back, applies `gain` dB and the limiter, writes the result to
+    /// `writers` (mix first, then one per part) and measures the mix with libebur128.
+    /// Returns nil, having stopped part way, when `interrupted()` turns true.
+    private func process(gain decibels: Double, ceiling: Double?, writers: [SoundFileWriter],
+                         interrupted: () -> Bool) throws(SoundError) -> PassResult? {
         let gain = Float(linear(decibels))
         let limiter = ceiling.map { TruePeakLimiter(ceiling: $0 / Double(gain), sampleRate: rate) }
         let delay = limiter?.delay ?? 0
-        let finalMeter = writers == nil ? nil : try LoudnessMeter(sampleRate: rate, truePeak: true)
-        let analysisMeter = writers == nil ? try LoudnessMeter(sampleRate: rate, truePeak: false) : nil
-        // The final measurement (true peak: 4× oversampling) runs on a thread of its own,
-        // one chunk behind, while this thread limits and writes.
-        let meterThread = finalMeter == nil ? nil : WorkerPool(threads: 1)
-        defer { meterThread?.wait(); meterThread?.shutDown() }
+        // The measurement (loudness; with writers also the true peak) runs on a thread of
+        // its own, one chunk behind, while this thread limits and writes.
+        let meter = try LoudnessMeter(sampleRate: rate, truePeak: false)
+        let peakMeter = try TruePeakMeter(sampleRate: rate)
+        let meterThread = WorkerPool(threads: 1)
+        defer { meterThread.wait(); meterThread.shutDown() }
         let meterBuffers = MeterBuffers()
         let tracks = spools.count
         let chunk = 16_384
@@ -412,24 +485,18 @@ public final class MixRenderer {
                         }
                     }
                 }
-                if let writers {
-                    try output.withUnsafeBufferPointer { (all) throws(SoundError) in
-                        let out = UnsafeBufferPointer(rebasing: all[0..<ready * 2])
-                        if track == 0, let finalMeter, let meterThread {
-                            meterThread.wait()
-                            let buffer = meterBuffers.next(copying: out)
-                            meterThread.start(jobs: 1) { _ in meterBuffers.measure(buffer, with: finalMeter) }
-                        }
-                        // With stems, writers and pending are both [mix, stem 0, stem 1, …].
-                        try writers[track].write(out)
+                try output.withUnsafeBufferPointer { (all) throws(SoundError) in
+                    let out = UnsafeBufferPointer(rebasing: all[0..<ready * 2])
+                    if track == 0 {
+                        meterThread.wait()
+                        let buffer = meterBuffers.next(copying: out)
+                        meterThread.start(jobs: 1) { _ in meterBuffers.measure(buffer, loudness: meter, peak: peakMeter) }
                     }
-                } else if track == 0 {
-                    output.withUnsafeBufferPointer { all in analysisMeter?.add(UnsafeBufferPointer(rebasing: all[0..<ready * 2])) }
+                    // With stems, writers and pending are both [mix, stem 0, stem 1, …].
+                    try writers[track].write(out)
                 }
-                if writers == nil { break }
                 pending[track].removeFirst(ready * 2)
             }
-            if writers == nil { pending[0].removeFirst(ready * 2) }
             gains.removeAll(keepingCapacity: true)
         }
 
@@ -451,6 +518,7 @@ public final class MixRenderer {
         }
 
         while true {
+            if interrupted() { return nil }
             var frames = 0
             for track in 0..<tracks {
                 let count = try input[track].withUnsafeMutableBufferPointer { (buffer) throws(SoundError) in
@@ -472,7 +540,7 @@ public final class MixRenderer {
                 }
             }
             pending[0].append(contentsOf: mix[0..<count])
-            if tracks > 1 && writers != nil {
+            if tracks > 1 {
                 for track in 0..<tracks { pending[track + 1].append(contentsOf: input[track][0..<count]) }
             }
             limit(frames, silent: false)
@@ -488,14 +556,8 @@ public final class MixRenderer {
             }
             try emit()
         }
-        meterThread?.wait()
-        var change = 0.0
-        if let analysisMeter {
-            let limited = analysisMeter.integratedLoudness
-            if limited.isFinite, unlimitedLoudness.isFinite { change = limited - (unlimitedLoudness + decibels) }
-        }
-        return (finalMeter?.integratedLoudness ?? -.infinity, finalMeter?.truePeak ?? -.infinity,
-                limiter?.smallestGain ?? 1, change)
+        meterThread.wait()
+        return PassResult(loudness: meter.integratedLoudness, truePeak: peakMeter.truePeak, smallestGain: limiter?.smallestGain ?? 1)
     }
 
     // MARK: - Checks
@@ -542,8 +604,11 @@ private final class MeterBuffers: @unchecked Sendable {
         return current
     }
 
-    func measure(_ index: Int, with meter: LoudnessMeter) {
-        buffers[index].withUnsafeBufferPointer { meter.add($0) }
+    func measure(_ index: Int, loudness: LoudnessMeter, peak: TruePeakMeter?) {
+        buffers[index].withUnsafeBufferPointer { samples in
+            loudness.add(samples)
+            peak?.add(samples)
+        }
     }
 }
 

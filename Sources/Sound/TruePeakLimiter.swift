@@ -19,7 +19,7 @@ import Darwin
 /// `lookAhead` frames (no clicks). Pure arithmetic in a fixed order: deterministic.
 final class TruePeakLimiter {
     /// Linear ceiling applied to the detector's peaks.
-    let ceiling: Double
+    var ceiling: Double
     /// Frames the gain ramps over (and looks ahead).
     let lookAhead: Int
     /// Frames between a frame's arrival and its gain being known.

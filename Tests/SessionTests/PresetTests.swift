@@ -145,3 +145,14 @@ import Physics
         }
     }
 }
+
+@Suite struct LiveCalibrationTests {
+    @Test("Every bundled preset has a measured live gain, and only bundled presets do (Benchmarks/loudness.py --calibrate)")
+    func everyBundledPresetIsCalibrated() {
+        let names = Set(PresetLibrary.bundled().map(\.name))
+        #expect(Set(LiveCalibration.gains.keys) == names)
+        for (name, gain) in LiveCalibration.gains {
+            #expect((-10...20).contains(gain), "\(name): \(gain) dB")
+        }
+    }
+}

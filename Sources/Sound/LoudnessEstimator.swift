@@ -1,0 +1,269 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A fast running estimate of the integrated loudness (ITU-R BS.1770-4) of a stereo
+/// stream, for the decisions taken while rendering; the loudness a render reports is
+/// measured by libebur128 on the written mix (`LoudnessMeter`).
+///
+/// The same filter and gating as libebur128: K-weighting (its high shelf and high-pass,
+/// from the same analog prototypes, so at any sample rate), mean square per channel over
+/// 400 ms blocks every 100 ms, an absolute gate at −70 LUFS and a relative gate 10 LU
+/// under the gated mean. It is about seven times faster than libebur128's
+/// (`ebur128_add_frames_float` spends 20 ns per stereo frame here, keeping its filter
+/// state in memory behind pointers; this one keeps it in registers, both channels at
+/// once), which matters because the estimate runs on every rendered frame while the
+/// synthesizers use both cores. Block energies are kept in a histogram of 0.01 LU bins
+/// (with each bin's exact sum), so memory stays flat however long the stream; the
+/// estimate agrees with libebur128 within 0.01 LU (tested).
+final class LoudnessEstimator {
+    /// Two biquads (high shelf, then high-pass), direct form II transposed, both channels.
+    private let b0, b1, b2, a1, a2: Double
+    private let c0, c1, c2, d1, d2: Double
+    private var s1 = SIMD2<Double>(0, 0), s2 = SIMD2<Double>(0, 0)
+    private var t1 = SIMD2<Double>(0, 0), t2 = SIMD2<Double>(0, 0)
+    /// Frames per 100 ms segment, as libebur128 counts them.
+    let segmentFrames: Int
+    private var segmentEnergy = 0.0
+    private var segmentFill = 0
+    /// The last four segments' energies (a 400 ms block).
+    private var recent = [Double](repeating: 0, count: 4)
+    private var segments = 0
+    /// Histogram of block loudness from −70 LUFS up, 0.01 LU bins: counts and energy sums.
+    private var counts: [Int]
+    private var sums: [Double]
+    private static let lowest = -70.0
+    private static let binsPerLU = 100.0
+    private static let binCount = 10_000
+
+    /// An estimator for interleaved stereo at `sampleRate` Hz.
+    init(sampleRate: Double) {
+        // libebur128's `ebur128_init_filter`: the shelf, then the RLB high-pass.
+        var f0 = 1681.974450955533
+        let gain = 3.999843853973347
+        var q = 0.7071752369554196
+        var k = tan(Double.pi * f0 / sampleRate)
+        let vh = pow(10, gain / 20)
+        let vb = pow(vh, 0.4996667741545416)
+        var a0 = 1 + k / q + k * k
+        b0 = (vh + vb * k / q + k * k) / a0
+        b1 = 2 * (k * k - vh) / a0
+        b2 = (vh - vb * k / q + k * k) / a0
+        a1 = 2 * (k * k - 1) / a0
+        a2 = (1 - k / q + k * k) / a0
+        f0 = 38.13547087602444
+        q = 0.5003270373238773
+        k = tan(Double.pi * f0 / sampleRate)
+        a0 = 1 + k / q + k * k
+        c0 = 1
+        c1 = -2
+        c2 = 1
+        d1 = 2 * (k * k - 1) / a0
+        d2 = (1 - k / q + k * k) / a0
+        segmentFrames = (Int(sampleRate.rounded()) + 5) / 10
+        counts = [Int](repeating: 0, count: Self.binCount)
+        sums = [Double](repeating: 0, count: Self.binCount)
+    }
+
+    /// Adds interleaved stereo frames (full scale ±1), each multiplied by `gains[i]` when given.
+    func add(_ samples: UnsafeBufferPointer<Float>, gains: UnsafeBufferPointer<Float>? = nil) {
+        let frames = samples.count / 2
+        var s1 = self.s1, s2 = self.s2, t1 = self.t1, t2 = self.t2
+        let b0 = self.b0, b1 = self.b1, b2 = self.b2, a1 = self.a1, a2 = self.a2
+        let c0 = self.c0, c1 = self.c1, c2 = self.c2, d1 = self.d1, d2 = self.d2
+        var energy = segmentEnergy
+        var fill = segmentFill
+        var frame = 0
+        while frame < frames {
+            let run = min(frames - frame, segmentFrames - fill)
+            var sum = SIMD2<Double>(0, 0)
+            for i in frame..<(frame + run) {
+                var x = SIMD2<Double>(Double(samples[2 * i]), Double(samples[2 * i + 1]))
+                if let gains { x *= Double(gains[i]) }
+                // Shelf.
+                let y = b0 * x + s1
+                s1 = b1 * x - a1 * y + s2
+                s2 = b2 * x - a2 * y
+                // High-pass.
+                let z = c0 * y + t1
+                t1 = c1 * y - d1 * z + t2
+                t2 = c2 * y - d2 * z
+                sum += z * z
+            }
+            energy += sum.sum()
+            fill += run
+            frame += run
+            if fill == segmentFrames {
+                closeSegment(energy)
+                energy = 0
+                fill = 0
+            }
+        }
+        self.s1 = s1; self.s2 = s2; self.t1 = t1; self.t2 = t2
+        segmentEnergy = energy
+        segmentFill = fill
+    }
+
+    private func closeSegment(_ energy: Double) {
+        recent[segments % 4] = energy
+        segments += 1
+        guard segments >= 4 else { return }
+        let block = (recent[0] + recent[1] + recent[2] + recent[3]) / Double(4 * segmentFrames)
+        guard block > 0 else { return }
+        let loudness = -0.691 + 10 * log10(block)
+        guard loudness >= Self.lowest else { return }
+        let bin = min(Self.binCount - 1, Int((loudness - Self.lowest) * Self.binsPerLU))
+        counts[bin] += 1
+        sums[bin] += block
+    }
+
+    /// The integrated loudness so far, LUFS (−infinity before the first block above −70 LUFS).
+    var integratedLoudness: Double {
+        var count = 0
+        var sum = 0.0
+        for bin in 0..<Self.binCount where counts[bin] > 0 {
+            count += counts[bin]
+            sum += sums[bin]
+        }
+        guard count > 0 else { return -.infinity }
+        let relative = -0.691 + 10 * log10(sum / Double(count)) - 10
+        let first = max(0, Int(((relative - Self.lowest) * Self.binsPerLU).rounded(.down)))
+        count = 0
+        sum = 0
+        for bin in first..<Self.binCount where counts[bin] > 0 {
+            // The threshold's own bin: only its blocks above the threshold (by their mean).
+            if bin == first, -0.691 + 10 * log10(sums[bin] / Double(counts[bin])) <= relative { continue }
+            count += counts[bin]
+            sum += sums[bin]
+        }
+        guard count > 0 else { return -.infinity }
+        return -0.691 + 10 * log10(sum / Double(count))
+    }
+}
+
+/// Estimates, while a mix is rendered, how much the true-peak limiter will lower its
+/// loudness, so that the first mastering pass can aim at the target with the limiter's
+/// loss already added, and usually needs no second pass.
+///
+/// The mix runs through a `TruePeakLimiter` whose ceiling follows, once a second, a
+/// reference gain: the gain that brings the loudness so far to the target, plus
+/// `assumedLoss`. Two `LoudnessEstimator`s measure the loss over the same frames, without
+/// and with the limiter, leaving out the mix's first tenth (at most 10 s), whose loudness
+/// says little about the whole. At the end the loss at the mean reference gain is carried
+/// to the gain the mix needs with `MixRenderer.limitedLoudnessSlope` (more gain, more
+/// limiting). Measured: on 600 s of `default` the first pass lands 0.07 LU from the
+/// target (0.64 LU without the preview), so one pass suffices; on 60 s of each bundled
+/// preset, within 0.1 LU in 6 of 13 (5 of 13 without) and within 0.55 LU in all, since
+/// a minute's loudness drifts more. Mastering measures the written mix anyway and
+/// corrects a miss with another pass.
+final class LimiterPreview {
+    let unlimited: LoudnessEstimator
+    private var stretchUnlimited: LoudnessEstimator
+    private var stretchLimited: LoudnessEstimator
+    private let limiter: TruePeakLimiter
+    private let sampleRate: Double
+    private let target: Double
+    private let ceiling: Double
+    /// The mean of the reference gains used so far (one per second).
+    var referenceGain: Double? { referenceCount > 0 ? referenceSum / Double(referenceCount) : nil }
+    private var referenceSum = 0.0
+    private var referenceCount = 0
+    /// Frames whose gain the limiter has not said yet, interleaved.
+    private var waiting: [Float] = []
+    private var gains: [Float] = []
+    private var seen = 0
+    private var stretchFrames = 0
+
+    private var nextUpdate = 0
+    private let updateFrames: Int
+    /// The loss assumed when choosing the reference gain, LU.
+    static let assumedLoss = 0.5
+    /// Longest start of the mix left out of the loss, seconds.
+    static let settlingSeconds = 10.0
+
+    private var settled = false
+    private let settlingFrames: Int
+
+    /// A preview for a target loudness (LUFS) and a linear ceiling, for a mix of about
+    /// `expectedSeconds`: the loss is measured after its first tenth (at most 10 s).
+    init(sampleRate: Double, target: Double, ceiling: Double, expectedSeconds: Double) {
+        settlingFrames = Int(min(Self.settlingSeconds, 0.1 * expectedSeconds) * sampleRate)
+        unlimited = LoudnessEstimator(sampleRate: sampleRate)
+        stretchUnlimited = LoudnessEstimator(sampleRate: sampleRate)
+        stretchLimited = LoudnessEstimator(sampleRate: sampleRate)
+        limiter = TruePeakLimiter(ceiling: .infinity, sampleRate: sampleRate)
+        self.sampleRate = sampleRate
+        self.target = target
+        self.ceiling = ceiling
+        updateFrames = Int(sampleRate.rounded())
+    }
+
+    /// The gain (dB) that brings the loudness so far to the target, without the limiter.
+    var baseGain: Double? {
+        let loudness = unlimited.integratedLoudness
+        return loudness.isFinite ? target - loudness : nil
+    }
+
+    /// The loss (LU) the limiter caused over the stretch at the reference gain, or nil when
+    /// the stretch is too short.
+    var referenceLoss: Double? {
+        guard settled, referenceGain != nil, stretchFrames >= settlingFrames else { return nil }
+        let before = stretchUnlimited.integratedLoudness, after = stretchLimited.integratedLoudness
+        return before.isFinite && after.isFinite ? max(0, before - after) : nil
+    }
+
+    /// The gain (dB) the mix is expected to need: the base gain plus the limiter's loss at
+    /// that gain (see the type's description); nil while nothing louder than −70 LUFS was heard.
+    var expectedGain: Double? {
+        guard let base = baseGain else { return nil }
+        guard let reference = referenceGain, let loss = referenceLoss else { return min(Mastering.maximumGain, base) }
+        let slope = MixRenderer.limitedLoudnessSlope
+        // Solve g = base + loss + (1 − slope)(g − reference) for g.
+        let gain = (base + loss - (1 - slope) * reference) / slope
+        return min(Mastering.maximumGain, max(base, gain))
+    }
+
+    /// Adds interleaved stereo frames of the mix.
+    func add(_ samples: UnsafeBufferPointer<Float>) {
+        let frames = samples.count / 2
+        guard frames > 0 else { return }
+        unlimited.add(samples)
+        if seen >= nextUpdate {
+            nextUpdate = seen + updateFrames
+            if let base = baseGain {
+                if !settled && seen >= settlingFrames {
+                    // The first seconds' loudness says little about the whole: start the loss again.
+                    settled = true
+                    stretchUnlimited = LoudnessEstimator(sampleRate: sampleRate)
+                    stretchLimited = LoudnessEstimator(sampleRate: sampleRate)
+                    stretchFrames = 0
+                    referenceSum = 0
+                    referenceCount = 0
+                }
+                let reference = min(Mastering.maximumGain, base + Self.assumedLoss)
+                limiter.ceiling = ceiling / pow(10, reference / 20)
+                referenceSum += reference
+                referenceCount += 1
+            }
+        }
+        seen += frames
+        if referenceCount > 0 { stretchFrames += frames }
+        waiting.append(contentsOf: samples)
+        if gains.count < frames { gains = [Float](repeating: 1, count: frames) }
+        gains.withUnsafeMutableBufferPointer { limiter.process(samples.baseAddress!, frames: frames, gains: $0.baseAddress!) }
+        // Gain i belongs to the frame `delay` frames before input frame i.
+        let skip = max(0, limiter.delay - (seen - frames))
+        let ready = frames - skip
+        guard ready > 0 else { return }
+        waiting.withUnsafeBufferPointer { all in
+            let delayed = UnsafeBufferPointer(rebasing: all[0..<(2 * ready)])
+            stretchUnlimited.add(delayed)
+            gains.withUnsafeBufferPointer { g in
+                stretchLimited.add(delayed, gains: UnsafeBufferPointer(rebasing: g[skip..<frames]))
+            }
+        }
+        waiting.removeFirst(2 * ready)
+    }
+}
