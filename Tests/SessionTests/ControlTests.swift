@@ -162,6 +162,27 @@ private func readAll(_ path: String) -> [UInt8]? {
         #expect(line == "{\"t\":5.000000,\"kind\":\"control\",\"step\":1200,\"control\":\"key\",\"tonic\":\"F#\",\"mode\":\"dorian\"}")
     }
 
+    @Test("after a key change the second voice doubles the keys a diatonic third away in the new key")
+    func secondVoiceFollowsTheKey() throws {
+        // borrowed-chords: D major, a celesta a third below the keys.
+        let plan = SessionPlan(configuration: try Configuration(preset: try bundled("borrowed-chords"), duration: 12))
+        let second = try #require(plan.voices.id(of: .derived))
+        let interval = try #require(plan.secondInterval)
+        let newKey = Key(parsing: "Ab major")!
+        let (events, _) = try run("borrowed-chords", seconds: 12, controls: [TimedControl(step: 1200, control: .key(newKey))])
+        let changedAt = try #require(events.compactMap { event -> Double? in if case .live(let t, _, _) = event { return t } else { return nil } }.first)
+        let notes = events.compactMap { event -> NoteEvent? in if case .note(let note) = event, note.kind == .on { return note } else { return nil } }
+        let before = SessionPlan.secondNotes(key: plan.key, interval: interval), after = SessionPlan.secondNotes(key: newKey, interval: interval)
+        var checked = 0
+        for (index, note) in notes.enumerated() where note.voice == second {
+            // The keys note it doubles: the keys note just before it, at the same time.
+            let keys = try #require(notes[..<index].last { $0.voice == .keys && $0.time == note.time })
+            #expect(note.note == (note.time > changedAt ? after : before)[keys.note], "\(note.note) with \(keys.note) at \(note.time)")
+            if note.time > changedAt { checked += 1 }
+        }
+        #expect(checked > 5)
+    }
+
     @Test("a key change the session cannot play is dropped by the simulator, unlogged")
     func anUnplayableKeyIsNotApplied() throws {
         let (events, midi) = try run("default", seconds: 6, controls: [TimedControl(step: 600, control: .key(Key(parsing: "A blues")!))])
