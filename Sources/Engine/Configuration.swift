@@ -86,14 +86,8 @@ public struct Configuration: Sendable {
         performer.approach = preset.bass.approach
         if preset.keys.mode == .melodic { performer.melodicSteps = PerformerConfiguration.melodicSteps(keys: preset.keys.tones.count) }
         // Every note must be a valid MIDI note.
-        let probe = performer
-        for degree in 1...7 {
-            guard (0...127).contains(probe.bassNote(degree: degree)) else {
-                throw .preset(file: preset.source, field: "bass.register", message: "puts bass notes outside MIDI 0…127")
-            }
-            for tone in preset.keys.tones where !(0...127).contains(probe.keysNote(degree: degree, tone: tone)) {
-                throw .preset(file: preset.source, field: "keys.register", message: "puts chord tones outside MIDI 0…127 with the \(preset.keys.voicing.rawValue) voicing")
-            }
+        if let field = performer.registerOutsideMIDI(tones: preset.keys.tones) {
+            throw .preset(file: preset.source, field: field, message: PerformerConfiguration.outsideMIDIMessage(field: field, voicing: preset.keys.voicing))
         }
     }
 
@@ -102,27 +96,47 @@ public struct Configuration: Sendable {
     /// per tone of the largest chord a switched-on bouncer plays). A numeral naming a degree the
     /// scale lacks is refused with its field path.
     static func resolveChords(of preset: inout Preset) throws(SessionError) -> [Chord] {
-        let key = preset.key
-        var chords: [Chord] = []
-        for degree in ScaleDegree.all {
-            let chord: Chord
-            switch preset.bass.chords[degree.number] {
-            case nil: chord = key.scaleChord(on: degree, toneCount: 4)
-            case .diatonic(let count)?: chord = key.scaleChord(on: degree, toneCount: count)
-            case let specification?:
-                do {
-                    chord = try specification.chord(in: key, degree: degree)
-                } catch {
-                    throw .preset(file: preset.source, field: "bass.chords.\(degree.number)", message: "\(error) (in \(key))")
-                }
-            }
-            chords.append(chord)
+        let chords: [Chord]
+        switch Self.chords(in: preset.key, specifications: preset.bass.chords) {
+        case .success(let resolved): chords = resolved
+        case .failure(let failure): throw .preset(file: preset.source, field: failure.field, message: failure.message)
         }
         if preset.keys.tones.isEmpty {
             let largest = preset.bass.bouncers.map { chords[$0 - 1].intervals.count }.max() ?? 4
             preset.keys.tones = Array(1...min(PerformerConfiguration.maximumTone, max(1, largest)))
         }
         return chords
+    }
+
+    /// The chord of each degree 1…7 in `key` (index 0 = degree 1) from a preset's `bass.chords`:
+    /// the scale's own seventh chord where none is given, a numeral or intervals read in `key`, a
+    /// chord symbol as written. Used at setup and for a live key change. A numeral naming a degree
+    /// the scale lacks fails with its field path (`bass.chords.N`).
+    public static func chords(in key: Key, specifications: [Int: ChordSpecification]) -> Result<[Chord], ChordFailure> {
+        var chords: [Chord] = []
+        for degree in ScaleDegree.all {
+            let chord: Chord
+            switch specifications[degree.number] {
+            case nil: chord = key.scaleChord(on: degree, toneCount: 4)
+            case .diatonic(let count)?: chord = key.scaleChord(on: degree, toneCount: count)
+            case let specification?:
+                do {
+                    chord = try specification.chord(in: key, degree: degree)
+                } catch {
+                    return .failure(ChordFailure(field: "bass.chords.\(degree.number)", message: "\(error) (in \(key))"))
+                }
+            }
+            chords.append(chord)
+        }
+        return .success(chords)
+    }
+
+    /// Why a degree's chord cannot be built in a key: the preset field and a sentence.
+    public struct ChordFailure: Error, Sendable, Equatable {
+        /// The field path, `bass.chords.N`.
+        public var field: String
+        /// What is wrong, naming the key.
+        public var message: String
     }
 
     /// The smallest gap of `preset` that a Chipmunk step must not jump, metres: a ball's radius

@@ -1,3 +1,5 @@
+import Theory
+
 /// A change to a running session from outside (OSC today, any live control later).
 ///
 /// A control takes effect at the start of a step and is recorded in the event log with that
@@ -14,6 +16,11 @@ public enum Control: Sendable, Equatable {
     /// Session tempo, beats per minute (the `tempo` row's range): the grid, beats and bars from
     /// then on, the MIDI clock and the MIDI file's tempo map.
     case tempo(Double)
+    /// The session's key (tonic and mode): from then on the bouncers play their chords in it,
+    /// the keys its chord tones and melody, the second voice its thirds or sixths. A session
+    /// accepts only a key whose scale plays every switched-on bouncer's degree
+    /// (`SessionPlan.keyChange(to:)`).
+    case key(Key)
 
     /// The control's name in the event log and in OSC paths (`/clumsy/<name>`).
     public var name: String {
@@ -23,6 +30,16 @@ public enum Control: Sendable, Equatable {
         case .kick: return "kick"
         case .drop: return "drop"
         case .tempo: return "tempo"
+        case .key: return "key"
+        }
+    }
+
+    /// The control as the text printer shows it: its name, then its value (`gravity 3.5`,
+    /// `key E♭ dorian`, `kick`).
+    public var text: String {
+        switch self {
+        case .key(let key): return "key " + key.description
+        default: return name + (value.map { " " + Format.plain($0) } ?? "")
         }
     }
 
@@ -30,7 +47,7 @@ public enum Control: Sendable, Equatable {
     public var value: Double? {
         switch self {
         case .gravity(let x), .speed(let x), .tempo(let x): return x
-        case .kick, .drop: return nil
+        case .kick, .drop, .key: return nil
         }
     }
 
@@ -55,9 +72,27 @@ public enum Control: Sendable, Equatable {
         case "kick", "drop":
             guard value == nil else { return .failure(ControlRejection("\(name) takes no value")) }
             return .success(name == "kick" ? .kick : .drop)
+        case "key":
+            return .failure(ControlRejection("key needs a tonic and a mode, not a number"))
         default:
-            return .failure(ControlRejection("unknown control \(name); accepted: gravity, speed, kick, drop, tempo"))
+            return .failure(ControlRejection("unknown control \(name); accepted: gravity, speed, kick, drop, tempo, key"))
         }
+    }
+
+    /// A key change from a tonic and a mode as a preset writes them (`key.tonic`, `key.scale`,
+    /// or `--key`, `--mode`): the same parsing, so the same spellings are accepted ("Eb", "F#",
+    /// "B♭"; "dorian", "ionian", "harmonic minor", "minor-pentatonic", …). The tonic keeps its
+    /// spelling unless its signature would need more than seven accidentals (D♯ major is E♭
+    /// major), as in a preset. Whether the session can play the key is checked apart
+    /// (`SessionPlan.keyChange(to:)`).
+    public static func key(tonic: String, mode: String) -> Result<Control, ControlRejection> {
+        guard let spelled = SpelledPitchClass(name: tonic) else {
+            return .failure(ControlRejection("\"\(Quote.text(tonic))\" is not a tonic; accepted: \(Settings.acceptedTonics)"))
+        }
+        guard let scale = Scale.named(mode) else {
+            return .failure(ControlRejection("\"\(Quote.text(mode))\" is not a known mode; accepted: \(Scale.all.map(\.displayName).joined(separator: ", ")) (also ionian, aeolian)"))
+        }
+        return .success(.key(Key(spelledTonic: spelled, scale: scale)))
     }
 }
 

@@ -31,6 +31,11 @@ public struct SessionPlan: Sendable {
     public var performer: PerformerConfiguration
     /// Chord tone (1…4) of each key, left to right.
     public var keyTones: [Int]
+    /// The preset's `bass.chords` (degree → chord), read again in a new key at a live key change.
+    public var chordSpecifications: [Int: ChordSpecification]
+    /// The second voice's interval (±3 or ±6), nil without a second voice: its notes are worked
+    /// out again at a live key change.
+    public var secondInterval: Int?
     /// The session's rules.
     public var rules: Rules
     /// Effects (SoundFont, filter, delay, reverb).
@@ -122,6 +127,9 @@ public struct SessionPlan: Sendable {
                                noteLength: preset.keys.noteLength, level: preset.second.level, pan: .fixed(0), source: .derived)
             second.derived = .init(from: .keys, notes: SessionPlan.secondNotes(key: preset.key, interval: preset.second.interval))
             rows.append(second)
+            secondInterval = preset.second.interval
+        } else {
+            secondInterval = nil
         }
         var drums: PercussionPlan?
         if percussion.isOn {
@@ -141,6 +149,7 @@ public struct SessionPlan: Sendable {
         self.performer = performer
         world.recordsWallContacts = drums?.needsWallContacts ?? false
         keyTones = preset.keys.tones
+        chordSpecifications = preset.bass.chords
         rules = Rules(kickAfter: preset.bass.kickAfter, redropAfter: preset.piano.redropAfter, restAfter: preset.piano.restAfter,
                       pianoRadius: preset.piano.radius, pianoBallsCollide: preset.piano.collide)
         sound = c.sound

@@ -8,6 +8,13 @@ extension Simulator {
     func apply(at step: Int64) {
         let now = world.time
         for control in controls {
+            var change: KeyChange?
+            if case .key(let key) = control {
+                // Checked where it came from (OSC, the replayed log); one the session cannot
+                // play is dropped here unlogged, so the log only holds changes that happened.
+                guard case .success(let resolved) = plan.keyChange(to: key) else { continue }
+                change = resolved
+            }
             events.append(.live(time: now, step: step, control: control))
             switch control {
             case .gravity(let value):
@@ -24,6 +31,13 @@ extension Simulator {
                 // The grid, beats and bars from here on; the sinks follow it too (the MIDI
                 // clock and the MIDI file's tempo map).
                 scheduler.changeTempo(to: bpm, at: now)
+            case .key:
+                // The harmony from here on; notes queued for later are played in the new key.
+                guard let change else { break }
+                performer.changeKey(to: change.performer, at: now, scheduler: &scheduler)
+                for (voice, notes) in change.derivedNotes.sorted(by: { $0.key < $1.key }) {
+                    scheduler.changeDerivation(of: voice, notes: notes)
+                }
             }
         }
         controls.removeAll(keepingCapacity: true)

@@ -13,7 +13,7 @@ public final class Simulator {
     public let plan: SessionPlan
     /// The physics world.
     public let world: World
-    private var performer: Performer
+    var performer: Performer
     var scheduler: Scheduler
     private var kicks: SplitMix64
     private var drops: SplitMix64

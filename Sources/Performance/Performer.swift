@@ -145,6 +145,22 @@ extension PerformerConfiguration {
         Self.keyNotes(voiced: voicing.pitches(of: chords[degree - 1], base: keysBase).map(\.midi))[tone - 1]
     }
 
+    /// The register field (`bass.register` or `keys.register`) that puts a bass note, or a keys
+    /// note of one of `tones` (chord tones 1…5), of some degree outside MIDI 0…127; nil when every
+    /// note fits.
+    public func registerOutsideMIDI(tones: [Int]) -> String? {
+        for degree in 1...7 {
+            guard (0...127).contains(bassNote(degree: degree)) else { return "bass.register" }
+            for tone in tones where !(0...127).contains(keysNote(degree: degree, tone: tone)) { return "keys.register" }
+        }
+        return nil
+    }
+
+    /// What `registerOutsideMIDI` found, as a sentence.
+    public static func outsideMIDIMessage(field: String, voicing: Voicing) -> String {
+        field == "bass.register" ? "puts bass notes outside MIDI 0…127" : "puts chord tones outside MIDI 0…127 with the \(voicing.rawValue) voicing"
+    }
+
     /// A voiced chord's notes extended to `maximumTone` key tones. Tone k of a chord with n
     /// tones is its k-th tone; a tone the chord lacks (k > n, e.g. tone 4 of a triad) is tone
     /// k − n an octave up (a triad's 4th key plays the root an octave above the voiced root).
@@ -160,52 +176,133 @@ extension PerformerConfiguration {
 /// Pure and deterministic: no clock reading, no randomness, no I/O. Hits must arrive in time
 /// order, with `advance(through:)` after each step's hits.
 public struct Performer: Sendable {
-    /// The configuration in use.
-    public let configuration: PerformerConfiguration
+    /// The configuration in use (its key and chords change with a live key change).
+    public private(set) var configuration: PerformerConfiguration
     /// Scale degree (1…7) of the active chord; the session starts on 1.
     public private(set) var activeDegree = 1
-    /// The diatonic seventh chord on each degree (index 0 = degree 1).
-    public let chords: [Chord]
+    /// The chord of each degree's bouncer (index 0 = degree 1), in the current key.
+    public private(set) var chords: [Chord]
     private let voices: VoiceTable
     private let curves: [VelocityCurve]   // per voice
-    private let bassNotes: [Int]          // per degree
+    private var bassNotes: [Int]          // per degree
     private var keysNotes: [[Int]]        // per degree, per chord tone (rewritten at each chord change under `smooth`)
     private var leader: VoiceLeader?      // `smooth` voicing only
-    private let chordMasks: [Int]         // per degree: pitch classes of the keys' notes
+    private var chordMasks: [Int]         // per degree: pitch classes of the keys' notes
     private let percussionVoice: VoiceID?
     private var pending: (degree: Int, time: Double)?
     private var lastKeyHit: [Double]      // per ball
     private var nextBeat = 0
-    private let scaleNotes: [Int]         // `melodic`: the scale's notes in the keys' two octaves, ascending
+    private var scaleNotes: [Int]         // `melodic`: the scale's notes in the keys' two octaves, ascending
     private var pointer = 0               // `melodic`: index into scaleNotes of the last melody note
+
+    /// Everything the performer derives from the key and the chords.
+    private struct Harmony {
+        var chords: [Chord] = []
+        var bassNotes: [Int] = []
+        var keysNotes: [[Int]] = []
+        var chordMasks: [Int] = []
+        var scaleNotes: [Int] = []
+
+        init(_ configuration: PerformerConfiguration) {
+            for degree in 1...7 {
+                let chord = configuration.chords[degree - 1]
+                chords.append(chord)
+                bassNotes.append(configuration.bassNote(degree: degree))
+                keysNotes.append(PerformerConfiguration.keyNotes(voiced: configuration.voicing.pitches(of: chord, base: configuration.keysBase).map(\.midi)))
+            }
+            chordMasks = chords.map { chord in chord.tones.reduce(0) { $0 | 1 << $1.value } }
+            let key = configuration.key
+            scaleNotes = Performer.smoothRegister(base: configuration.keysBase).filter { key.contains(PitchClass($0)) }
+        }
+    }
 
     /// Creates a performer for a session with these voices; nothing sounds until `start`.
     public init(configuration: PerformerConfiguration, voices: VoiceTable) {
         self.configuration = configuration
         self.voices = voices
         curves = voices.voices.map(\.curve)
-        var chords: [Chord] = []
-        var bass: [Int] = []
-        var keys: [[Int]] = []
-        for degree in 1...7 {
-            let chord = configuration.chords[degree - 1]
-            chords.append(chord)
-            bass.append(configuration.bassNote(degree: degree))
-            keys.append(PerformerConfiguration.keyNotes(voiced: configuration.voicing.pitches(of: chord, base: configuration.keysBase).map(\.midi)))
-        }
-        self.chords = chords
-        self.bassNotes = bass
-        self.keysNotes = keys
+        let harmony = Harmony(configuration)
+        chords = harmony.chords
+        bassNotes = harmony.bassNotes
+        keysNotes = harmony.keysNotes
+        chordMasks = harmony.chordMasks
+        scaleNotes = harmony.scaleNotes
         if configuration.voicing == .smooth {
             leader = VoiceLeader(register: Performer.smoothRegister(base: configuration.keysBase))
         }
-        chordMasks = chords.map { chord in chord.tones.reduce(0) { $0 | 1 << $1.value } }
         percussionVoice = voices.id(of: .percussion)
-        let key = configuration.key
-        let register = Performer.smoothRegister(base: configuration.keysBase)
-        scaleNotes = register.filter { key.contains(PitchClass($0)) }
-        pointer = Performer.melodyStart(scaleNotes, tonic: key.tonic)
+        pointer = Performer.melodyStart(scaleNotes, tonic: configuration.key.tonic)
         lastKeyHit = Array(repeating: -.infinity, count: configuration.pianoBalls + 1)
+    }
+
+    /// A live key change at `time` (the start of a step). `configuration` is the session's in
+    /// the new key (`SessionPlan.keyChange(to:)`): its chords, bass roots, keys' notes and scale
+    /// are played from `time` on.
+    ///
+    /// The harmony stays on its degree: the active chord becomes that degree's chord in the new
+    /// key, and a chord change still waiting for its beat or bar line brings its degree's new
+    /// chord (under `smooth` voicing both are voiced on from the chord the keys last had). The
+    /// melody goes on from the new scale's note nearest its last one.
+    ///
+    /// Notes struck before the change but sounding after it (queued for their grid, beat or bar
+    /// line) are played in the new key, as if struck now: a key note as the same chord tone of
+    /// its degree's new chord, a melody note as the nearest note of the new scale, a bass root as
+    /// the degree's new root and its leading note as the approach to that root.
+    ///
+    /// Notes already sounding are not cut: a key change is heard as a chord change and follows
+    /// the session's rule for those. They ring on, unless the session ends non-chord tones at a
+    /// chord change (`time.endNonChordTones`); then the keys' notes outside the new active chord
+    /// end at `time`. No note is added: the bass plays the new roots when the ball next strikes.
+    public mutating func changeKey(to configuration: PerformerConfiguration, at time: Double, scheduler: inout Scheduler) {
+        let lastMelodyNote = scaleNotes.isEmpty ? nil : scaleNotes[pointer]
+        self.configuration = configuration
+        let harmony = Harmony(configuration)
+        chords = harmony.chords
+        bassNotes = harmony.bassNotes
+        keysNotes = harmony.keysNotes
+        chordMasks = harmony.chordMasks
+        scaleNotes = harmony.scaleNotes
+        if leader != nil {
+            lead(to: activeDegree)
+            if let pending, pending.degree != activeDegree { lead(to: pending.degree) }
+        }
+        pointer = lastMelodyNote.map { Performer.nearest(to: $0, in: scaleNotes) }
+            ?? Performer.melodyStart(scaleNotes, tonic: configuration.key.tonic)
+
+        let keys = keysNotes, scale = scaleNotes, bass = bassNotes
+        let key = configuration.key, approach = configuration.approach
+        scheduler.retune(voice: .keys) { queued in
+            queued.map { note in
+                if (1...PerformerConfiguration.maximumTone).contains(note.tone), (1...7).contains(note.degree) {
+                    return keys[note.degree - 1][note.tone - 1]
+                }
+                return scale.isEmpty ? note.note : scale[Performer.nearest(to: note.note, in: scale)]
+            }
+        }
+        scheduler.retune(voice: .bass) { queued in
+            queued.indices.map { index in
+                let note = queued[index]
+                if note.tone == NoteEvent.leadingTone {
+                    // The approach to the root it leads to: the next bass note queued.
+                    guard let root = queued[(index + 1)...].first(where: { $0.tone != NoteEvent.leadingTone }),
+                          (1...7).contains(root.degree) else { return note.note }
+                    return approach.note(to: bass[root.degree - 1], in: key)
+                }
+                return (1...7).contains(note.degree) ? bass[note.degree - 1] : note.note
+            }
+        }
+        if configuration.endsNonChordTones {
+            let masks = chordMasks
+            scheduler.retuneChordChanges(voice: .keys) { degree in (1...7).contains(degree) ? masks[degree - 1] : 0xFFF }
+            scheduler.endSounding(at: time, voice: .keys, keeping: chordMasks[activeDegree - 1], degree: activeDegree)
+        }
+    }
+
+    /// The index of the note of `notes` (ascending, not empty) nearest `note`; the lower on a tie.
+    static func nearest(to note: Int, in notes: [Int]) -> Int {
+        var best = 0
+        for (index, candidate) in notes.enumerated() where abs(candidate - note) < abs(notes[best] - note) { best = index }
+        return best
     }
 
     /// The keys' register under `smooth` voicing: two octaves from the keys' base (MIDI notes).

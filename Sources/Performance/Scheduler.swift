@@ -32,13 +32,14 @@ public struct Scheduler: Sendable {
         var voice: VoiceID
         var note: Int
         var token: Int
+        var start: Double
     }
 
     private var queue: [Entry] = []        // sorted by (time, kind, sequence); delivered up to `head`
     private var head = 0
     private var sounding: [Sounding] = []
     private let noteLengths: [Double]
-    private let derived: [(voice: VoiceID, derivation: Voice.Derivation)]   // derived voices
+    private var derived: [(voice: VoiceID, derivation: Voice.Derivation)]   // derived voices
     private var sequence = 0
     private var lastDelivered = -Double.infinity
 
@@ -133,6 +134,63 @@ public struct Scheduler: Sendable {
         insert(Entry(time: time, kind: .chord, sequence: 0,
                      event: NoteEvent(time: time, kind: .off, voice: voice, note: 0, velocity: 0, degree: degree),
                      token: 0, extra: pitchClasses))
+    }
+
+    // MARK: Live key change
+
+    /// A live key change: each note-on of `voice` still queued (struck before, sounding later)
+    /// takes the note `rewrite` gives it. `rewrite` gets the voice's queued note-ons in time
+    /// order and returns their new notes in that order. Two notes of the voice that then share a
+    /// grid line and a pitch become one, the louder (as when they are struck so).
+    public mutating func retune(voice: VoiceID, _ rewrite: ([NoteEvent]) -> [Int]) {
+        let indices = (head..<queue.count).filter { queue[$0].kind == .on && queue[$0].event.voice == voice }
+        guard !indices.isEmpty else { return }
+        let notes = rewrite(indices.map { queue[$0].event })
+        precondition(notes.count == indices.count, "retune: one note per queued note")
+        for (index, note) in zip(indices, notes) { queue[index].event.note = min(max(note, 0), 127) }
+        var index = queue.count - 1
+        while index >= head {
+            let entry = queue[index]
+            if entry.kind == .on && entry.event.voice == voice {
+                var twin = index - 1
+                while twin >= head && queue[twin].time == entry.time {
+                    if queue[twin].kind == .on && queue[twin].event.voice == voice && queue[twin].event.note == entry.event.note { break }
+                    twin -= 1
+                }
+                if twin >= head && queue[twin].time == entry.time {
+                    if entry.event.velocity > queue[twin].event.velocity { queue[twin].event = entry.event }
+                    queue.remove(at: index)
+                }
+            }
+            index -= 1
+        }
+    }
+
+    /// A live key change: chord changes of `voice` still queued end the notes outside
+    /// `pitchClasses(degree)` (bit n = pitch class n) instead of the old key's chord tones.
+    public mutating func retuneChordChanges(voice: VoiceID, pitchClasses: (Int) -> Int) {
+        for index in head..<queue.count where queue[index].kind == .chord && queue[index].event.voice == voice {
+            queue[index].extra = pitchClasses(queue[index].event.degree)
+        }
+    }
+
+    /// Ends at `time` the notes of `voice` sounding since before `time` whose pitch class is not
+    /// in `pitchClasses` (a live key change, when the session ends non-chord tones at a change).
+    public mutating func endSounding(at time: Double, voice: VoiceID, keeping pitchClasses: Int, degree: Int) {
+        for note in sounding where note.voice == voice && note.start < time && pitchClasses & (1 << (note.note % 12)) == 0 {
+            // Its own note-off, earlier: the one queued before finds it ended and is dropped.
+            insert(Entry(time: time, kind: .off, sequence: 0,
+                         event: NoteEvent(time: time, kind: .off, voice: voice, note: note.note, velocity: 0, degree: degree),
+                         token: note.token, extra: -1))
+        }
+    }
+
+    /// A live key change: `voice` (a derived voice) plays `notes` (one per MIDI note 0…127 of
+    /// the voice it follows) with the notes delivered from now on.
+    public mutating func changeDerivation(of voice: VoiceID, notes: [Int]) {
+        for index in derived.indices where derived[index].voice == voice {
+            derived[index].derivation = Voice.Derivation(from: derived[index].derivation.from, notes: notes)
+        }
     }
 
     /// Hands out every event due at or before `time`, in time order.
@@ -230,7 +288,7 @@ public struct Scheduler: Sendable {
         append(note, into: &events)
         sequence += 1
         let token = sequence
-        sounding.append(Sounding(voice: note.voice, note: note.note, token: token))
+        sounding.append(Sounding(voice: note.voice, note: note.note, token: token, start: note.time))
         let off = NoteEvent(time: note.time + noteLengths[note.voice.rawValue], kind: .off, voice: note.voice, note: note.note,
                             velocity: 0, degree: note.degree)
         insert(Entry(time: off.time, kind: .off, sequence: 0, event: off, token: token, extra: -1))

@@ -9,7 +9,8 @@ import Performance
 /// `degree`, plus `key` and `tone` for key hits and `source` (`wall`, `floor`, `stomp`,
 /// `metronome`) for drums. Note-offs and controllers are not logged. A live session's log
 /// also opens with a `session` line (`ReplayRecord`), records each live control as a `control`
-/// line with its `step`, and closes with an `end` line. Written atomically.
+/// line with its `step` (and its `value`, or for a key change its `tonic` and `mode`), and
+/// closes with an `end` line. Written atomically.
 public final class EventLogWriter: SessionSink {
     private let file: AtomicFile
     private let lines: Lines
@@ -71,7 +72,10 @@ public final class EventLogWriter: SessionSink {
             case .drop(let time, let ball):
                 return "{\"t\":\(Format.fixed(time, decimals: 6)),\"kind\":\"drop\",\"ball\":\(ball)}"
             case .live(let time, let step, let control):
-                let value = control.value.map { ",\"value\":\(Format.plain($0))" } ?? ""
+                var value = control.value.map { ",\"value\":\(Format.plain($0))" } ?? ""
+                if case .key(let key) = control {
+                    value = ",\"tonic\":\(Format.jsonString(key.spelledTonic.name(.ascii))),\"mode\":\(Format.jsonString(key.scale.name))"
+                }
                 return "{\"t\":\(Format.fixed(time, decimals: 6)),\"kind\":\"control\",\"step\":\(step),\"control\":\"\(control.name)\"\(value)}"
             case .control:
                 return nil

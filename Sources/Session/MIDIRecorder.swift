@@ -4,7 +4,8 @@ import Performance
 /// Records a session to a format 1 Standard MIDI File, streaming (flat memory).
 ///
 /// Track 0: the session's tempo and time signature, and a text event naming the program,
-/// preset, seed, gravity and speed. Then one track per row of the voices table, named after
+/// preset, seed, gravity, speed and key (with a live tempo change a tempo event, with a live key
+/// change a text event `key <tonic> <mode>`). Then one track per row of the voices table, named after
 /// the voice, on the voice's channels (a voice spread by position has one per pan zone, see
 /// `MixPlan`), each channel opening with bank select (melodic banks only), program change,
 /// CC7 level, CC10 pan, CC8 balance and the effect controllers (CC91 reverb send, CC74/CC71
@@ -106,6 +107,10 @@ public final class MIDIRecorder: SessionSink {
                 baseTime = at
                 ticksPerSecond = bpm / 60 * Double(Self.ticksPerQuarter)
                 try append(.tempo(microsecondsPerQuarter: UInt32((60_000_000 / bpm).rounded())), track: 0, tick: baseTick)
+            case .live(let at, _, .key(let key)):
+                // A text event naming the new key, as the opening text names the first
+                // (`clumsy roll` reads both).
+                try append(.text("key \(key.name(.ascii))"), track: 0, tick: max(tick(at), lastTick[0]))
             default:
                 continue
             }

@@ -111,7 +111,16 @@ public struct ReplayLog: Sendable, Equatable {
                 guard case .string(let name)? = member("control") else { throw bad("a control needs a \"control\" name") }
                 var number: Double?
                 if case .number(let x, _)? = member("value") { number = x }
-                switch Control.make(name: name, value: number) {
+                let made: Result<Control, ControlRejection>
+                if name == "key" {
+                    guard case .string(let tonic)? = member("tonic"), case .string(let mode)? = member("mode") else {
+                        throw bad("a key control needs a \"tonic\" and a \"mode\" (strings)")
+                    }
+                    made = Control.key(tonic: tonic, mode: mode)
+                } else {
+                    made = Control.make(name: name, value: number)
+                }
+                switch made {
                 case .success(let control): controls.append(TimedControl(step: Int64(step), control: control))
                 case .failure(let rejection): throw bad(rejection.description)
                 }

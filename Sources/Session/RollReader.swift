@@ -58,16 +58,35 @@ public enum RollReader {
         try PictureRunner.write(bytes, to: file)
     }
 
-    /// Marks at every change of chord, from (time, degree) pairs in time order.
-    static func chordMarks(_ degrees: [(time: Double, degree: Int)], key: Key) -> [Roll.ChordMark] {
+    /// Marks at every change of chord, from (time, degree) pairs in time order, named in `key`
+    /// and from each of `changes` (live key changes, in time order) on in that key.
+    static func chordMarks(_ degrees: [(time: Double, degree: Int)], key: Key, changes: [(time: Double, key: Key)] = []) -> [Roll.ChordMark] {
         var marks: [Roll.ChordMark] = []
         var current = 0
-        for (time, degree) in degrees where degree != current {
-            guard let d = ScaleDegree(degree) else { continue }
+        var key = key
+        var next = 0   // index into changes
+        var keyChanged = false
+        for (time, degree) in degrees {
+            while next < changes.count && changes[next].time <= time {
+                key = changes[next].key
+                next += 1
+                keyChanged = true
+            }
+            guard degree != current || keyChanged, let d = ScaleDegree(degree) else { continue }
             current = degree
+            keyChanged = false
             marks.append(Roll.ChordMark(time: time, name: key.symbol(of: key.seventhChord(on: d)), hue: degree - 1))
         }
         return marks
+    }
+
+    /// The legend's key: the first, then each live key change with its time ("C major; E♭ dorian
+    /// from 5.0 s"), at most three changes named.
+    static func keyLegend(_ key: Key, changes: [(time: Double, key: Key)]) -> String {
+        var text = key.description
+        for change in changes.prefix(3) { text += "; \(change.key) from \(formatDuration(change.time))" }
+        if changes.count > 3 { text += "; \(changes.count - 3) more key changes" }
+        return text
     }
 
     static func lane(_ name: String, _ notes: [Roll.Note], index: Int) -> Roll.Lane {
@@ -89,6 +108,7 @@ public enum RollReader {
             }
         }
         var key: Key?
+        var keyChanges: [(time: Double, key: Key)] = []
         var beatsPerBar = 4
         var beatUnit = 4   // the time signature's denominator: a beat is a quarter (4) or an eighth (8)
         var tempo: UInt32?
@@ -103,7 +123,10 @@ public enum RollReader {
                 let time = contents.seconds(atTick: event.tick)
                 switch event.message {
                 case .text(let text):
-                    key = key ?? keyNamed(in: text)
+                    // The opening text names the key; a later `key …` text is a live key change.
+                    if let named = keyNamed(in: text) {
+                        if key == nil { key = named } else { keyChanges.append((time, named)) }
+                    }
                 case .timeSignature(let numerator, let power, _, _):
                     beatsPerBar = max(1, Int(numerator))
                     beatUnit = 1 << Int(min(power, 6))
@@ -139,15 +162,17 @@ public enum RollReader {
         notes.sort { $0.start < $1.start }
         var chords: [Roll.ChordMark] = []
         if let key {
+            keyChanges.sort { $0.time < $1.time }
             chords = chordMarks(bassRoots.compactMap { root in
-                key.degree(of: PitchClass(root.degree)).map { (root.time, $0.number) }
-            }, key: key)
+                let inForce = keyChanges.last(where: { $0.time <= root.time })?.key ?? key
+                return inForce.degree(of: PitchClass(root.degree)).map { (root.time, $0.number) }
+            }, key: key, changes: keyChanges)
         }
         let secondsPerQuarter = Double(tempo ?? MIDITempoMap.defaultMicrosecondsPerQuarter) / 1_000_000
         let secondsPerBeat = secondsPerQuarter * 4 / Double(beatUnit)
         let duration = notes.map(\.end).max() ?? 1
         var legend = ["\(formatTempo(60 / secondsPerQuarter)) bpm, \(beatsPerBar)/\(beatUnit)"]
-        if let key { legend.append(key.description) }
+        if let key { legend.append(keyLegend(key, changes: keyChanges)) }
         legend.append("\(notes.count) notes, \(formatDuration(duration))")
         let name = path.split(separator: "/").last.map(String.init) ?? path
         return Roll(title: name, legend: legend, lanes: lanes.enumerated().map { lane($0.element, notes, index: $0.offset) },
@@ -157,13 +182,15 @@ public enum RollReader {
     /// A roll from an event log: one lane per voice of `preset`'s voices table (each note's
     /// `voice`, or for logs without it its `kind`), each note from when it sounds (`t`). The log
     /// has hits, not note lengths, so the voices' note lengths are used (cut short where the
-    /// same pitch is struck again); the key, tempo and meter come from `preset` too.
+    /// same pitch is struck again); the key, tempo and meter come from `preset` too, and the
+    /// log's live key changes (`control` lines) rename the chords from their time on.
     static func fromEventLog(path: String, preset: Preset) throws(SessionError) -> Roll {
         let plan = SessionPlan(configuration: try Configuration(preset: preset, duration: 1))
         let voices = plan.voices.voices
         let bytes = try readWholeFile(path)
         var notes: [Roll.Note] = []
         var degrees: [(time: Double, degree: Int)] = []
+        var keyChanges: [(time: Double, key: Key)] = []
         var lineNumber = 0
         for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
@@ -184,6 +211,11 @@ public enum RollReader {
                 return nil
             }
             let kind = text("kind") ?? ""
+            if kind == "control", text("control") == "key", let t = number("t"),
+               case .success(.key(let key)) = Control.key(tonic: text("tonic") ?? "", mode: text("mode") ?? "") {
+                keyChanges.append((t, key))
+                continue
+            }
             let source: Voice.Source
             switch kind {
             case "bass": source = .bassBall
@@ -223,7 +255,8 @@ public enum RollReader {
         }
         let duration = notes.map(\.end).max() ?? 1
         let clock = plan.clock
-        let legend = ["\(formatTempo(clock.tempo)) bpm, \(clock.meter.description)", plan.key.description,
+        keyChanges.sort { $0.time < $1.time }
+        let legend = ["\(formatTempo(clock.tempo)) bpm, \(clock.meter.description)", keyLegend(plan.key, changes: keyChanges),
                       "\(notes.count) notes, \(formatDuration(duration))", "note lengths from preset \(plan.name)"]
         let name = path.split(separator: "/").last.map(String.init) ?? path
         // Lanes for the voices that played (table order).
@@ -232,7 +265,7 @@ public enum RollReader {
         let renumber = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($0.element, $0.offset) })
         for i in notes.indices { notes[i].lane = renumber[notes[i].lane]! }
         return Roll(title: name, legend: legend, lanes: rows.map { lane(voices[$0].name, notes, index: renumber[$0]!) },
-                    notes: notes, chords: chordMarks(degrees, key: plan.key), secondsPerBeat: clock.beatSeconds,
+                    notes: notes, chords: chordMarks(degrees, key: plan.key, changes: keyChanges), secondsPerBeat: clock.beatSeconds,
                     beatsPerBar: clock.meter.beats, duration: duration)
     }
 

@@ -110,7 +110,7 @@ public enum SessionRunner {
                 sinks.append(try OSCOutSink(target: target, plan: plan))
             }
             if let listen = request.oscIn {
-                oscIn = try OSCControlSource(listen: listen)
+                oscIn = try OSCControlSource(listen: listen, plan: plan)
             }
             if let soundFont {
                 let samplerConfiguration = SamplerFactory.configuration(

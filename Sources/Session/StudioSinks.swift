@@ -163,10 +163,12 @@ public final class LiveMIDISink: SessionSink, ControlSource {
 /// `/clumsy/note s:voice i:note i:velocity` (velocity 0 ends the note), `/clumsy/chord
 /// i:degree s:symbol` at every bass note, `/clumsy/hit i:ball s:target f:speed` for every
 /// struck note (`target` is `degree N`, `key N`, or for drums `wall`, `floor` or `bass wall`), and `/clumsy/kick`, `/clumsy/drop
-/// i:ball`, `/clumsy/escape i:ball`, `/clumsy/control s:name f:value`.
+/// i:ball`, `/clumsy/escape i:ball`, `/clumsy/control s:name f:value` for a live control, and for
+/// a live key change `/clumsy/key s:tonic s:mode` (chords are then named in the new key).
 public final class OSCOutSink: SessionSink {
     private let sender: OSCSender
-    private let chords: [String]
+    private let plan: SessionPlan
+    private var chords: [String]
     private let voiceNames: [String]
     private let sources: [Voice.Source]
 
@@ -177,6 +179,7 @@ public final class OSCOutSink: SessionSink {
         } catch {
             throw SessionError(error)
         }
+        self.plan = plan
         chords = plan.performer.chords.map(\.symbol)   // each bouncer's chord (`bass.chords`)
         voiceNames = plan.voices.voices.map(\.logName)
         sources = plan.voices.voices.map(\.source)
@@ -213,6 +216,9 @@ public final class OSCOutSink: SessionSink {
                 sender.send(OSCMessage(path: "/clumsy/escape", arguments: [.int(Int32(ball))]))
             case .control:
                 continue   // a voice's controller (pan): not an event of the performance
+            case .live(_, _, .key(let key)):
+                if case .success(let change) = plan.keyChange(to: key) { chords = change.performer.chords.map(\.symbol) }
+                sender.send(OSCMessage(path: "/clumsy/key", arguments: [.string(key.spelledTonic.name(.ascii)), .string(key.scale.name)]))
             case .live(_, _, let control):
                 sender.send(OSCMessage(path: "/clumsy/control", arguments: [.string(control.name), .float(Float(control.value ?? 0))]))
             }
@@ -226,11 +232,13 @@ public final class OSCOutSink: SessionSink {
 /// `--osc-in [addr:]port`: OSC messages that steer the running session.
 ///
 /// Accepted: `/clumsy/gravity x` (m/s²), `/clumsy/speed x` (m/s), `/clumsy/tempo bpm`, each one
-/// number (int or float) in its flag's range, and `/clumsy/kick`, `/clumsy/drop` without
-/// arguments. `/clumsy/key tonic mode` is refused (the harmony keeps its key for the whole
-/// session). Anything else — unknown paths, wrong types or counts, NaN, values out of range,
-/// bundles, garbage — is ignored and logged once per distinct problem on stderr. Accepted
-/// controls take effect at the start of the next step (at most `perStep` per step).
+/// number (int or float) in its flag's range, `/clumsy/kick`, `/clumsy/drop` without
+/// arguments, and `/clumsy/key tonic mode` (two strings, spelled as a preset's `key.tonic` and
+/// `key.scale`) naming a key the session can play (`SessionPlan.keyChange(to:)`). Anything
+/// else — unknown paths, wrong types or counts, NaN, values out of range, unknown tonics or
+/// modes, a mode lacking a bouncer's degree, bundles, garbage — is ignored and logged once per
+/// distinct problem on stderr. Accepted controls take effect at the start of the next step (at
+/// most `perStep` per step).
 public final class OSCControlSource: ControlSource, @unchecked Sendable {
     private var receiver: OSCReceiver?
     private let queue = Mutex<[Control]>([])
@@ -247,8 +255,13 @@ public final class OSCControlSource: ControlSource, @unchecked Sendable {
     /// The UDP port listened on.
     public var port: Int { receiver?.port ?? 0 }
 
-    /// Listens on `listen` (`[addr:]port`, address 127.0.0.1 unless given).
-    public init(listen: String) throws(SessionError) {
+    /// The session, which refuses the well-formed controls it cannot apply (`SessionPlan.rejection(of:)`).
+    private let plan: SessionPlan?
+
+    /// Listens on `listen` (`[addr:]port`, address 127.0.0.1 unless given); `plan`, when given,
+    /// refuses the key changes the session cannot play.
+    public init(listen: String, plan: SessionPlan? = nil) throws(SessionError) {
+        self.plan = plan
         do {
             receiver = try OSCReceiver(listen: listen) { [weak self] result in self?.receive(result) }
         } catch {
@@ -287,10 +300,10 @@ public final class OSCControlSource: ControlSource, @unchecked Sendable {
             guard message.arguments.isEmpty else { return .failure(ControlRejection("\(described): takes no arguments")) }
             return .success(path == "/clumsy/kick" ? .kick : .drop)
         case "/clumsy/key":
-            guard message.arguments.count == 2, case .string = message.arguments[0], case .string = message.arguments[1] else {
+            guard message.arguments.count == 2, case .string(let tonic) = message.arguments[0], case .string(let mode) = message.arguments[1] else {
                 return .failure(ControlRejection("\(described): expected a tonic and a mode (two strings)"))
             }
-            return .failure(ControlRejection("\(described): key changes are not supported live yet (the harmony keeps its key for the whole session)"))
+            return Control.key(tonic: tonic, mode: mode).mapError { ControlRejection("\(described): \($0.description)") }
         default:
             return .failure(ControlRejection("unknown OSC path \(path); accepted: /clumsy/gravity, /clumsy/speed, /clumsy/tempo, /clumsy/kick, /clumsy/drop, /clumsy/key"))
         }
@@ -301,7 +314,11 @@ public final class OSCControlSource: ControlSource, @unchecked Sendable {
         case .failure(let error):
             log("OSC: \(error.description)", key: error.description)
         case .success(let message):
-            switch Self.interpret(message) {
+            var interpreted = Self.interpret(message)
+            if case .success(let control) = interpreted, let rejection = plan?.rejection(of: control) {
+                interpreted = .failure(ControlRejection("OSC \(message.path): \(rejection.description)"))
+            }
+            switch interpreted {
             case .failure(let rejection):
                 log(rejection.description, key: rejection.description)
             case .success(let control):

@@ -4,25 +4,39 @@ import Performance
 /// Prints the performance as readable lines: time, who hit what, note, velocity, speed.
 public final class TextPrinter: SessionSink {
     private let output: TerminalOutput
-    private let key: Key
+    private let plan: SessionPlan
+    private var key: Key
     private let voices: VoiceTable
-    private let chords: [String]
-    private let numerals: [String]
+    private var chords: [String]
+    private var numerals: [String]
     private let drumNames: [Int: String]
 
     /// Prints to `output` for a session planned by `plan`.
     public init(output: TerminalOutput, plan: SessionPlan) {
         self.output = output
+        self.plan = plan
         key = plan.key
         voices = plan.voices
-        // A bouncer's own degree chord keeps its degree's numeral; a chord given in the preset is named from its root.
-        numerals = ScaleDegree.all.map { degree in
-            let chord = plan.performer.chords[degree.index]
-            return chord.root == plan.key.pitchClass(of: degree) && plan.key.degrees.contains(degree)
-                ? plan.key.romanNumeral(of: degree) : plan.key.romanNumeral(for: chord.intervals.count > 3 ? chord.triad : chord)
-        }
-        chords = plan.performer.chords.map { plan.key.symbol(of: $0) }
+        (numerals, chords) = Self.names(of: plan.performer.chords, in: plan.key)
         drumNames = Dictionary(Drum.catalog.map { ($0.note, $0.name) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Each degree's numeral and chord symbol: a bouncer's own degree chord keeps its degree's
+    /// numeral; a chord given in the preset is named from its root.
+    private static func names(of chords: [Chord], in key: Key) -> (numerals: [String], symbols: [String]) {
+        let numerals = ScaleDegree.all.map { degree in
+            let chord = chords[degree.index]
+            return chord.root == key.pitchClass(of: degree) && key.degrees.contains(degree)
+                ? key.romanNumeral(of: degree) : key.romanNumeral(for: chord.intervals.count > 3 ? chord.triad : chord)
+        }
+        return (numerals, chords.map { key.symbol(of: $0) })
+    }
+
+    /// After a live key change, notes are spelled and chords named in the new key.
+    private func follow(_ newKey: Key) {
+        guard case .success(let change) = plan.keyChange(to: newKey) else { return }
+        key = newKey
+        (numerals, chords) = Self.names(of: change.performer.chords, in: newKey)
     }
 
     private static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
@@ -32,7 +46,8 @@ public final class TextPrinter: SessionSink {
         return right ? spaces + text : text + spaces
     }
 
-    /// The line for one event, or nil for note-offs.
+    /// The line for one event, or nil for note-offs (a key change's line also makes the lines
+    /// after it name chords and notes in the new key).
     public func line(for event: SessionEvent) -> String? {
         let time = Self.pad(Format.fixed(event.time, decimals: 3), 10, right: true) + " s  "
         switch event {
@@ -62,7 +77,8 @@ public final class TextPrinter: SessionSink {
         case .drop(_, let ball):
             return time + "drop: piano \(ball) was dropped again from the top"
         case .live(_, _, let control):
-            return time + "control: " + control.name + (control.value.map { " " + Format.plain($0) } ?? "")
+            if case .key(let newKey) = control { follow(newKey) }
+            return time + "control: " + control.text
         case .control:
             return nil
         }

@@ -66,7 +66,14 @@ struct Replay: ParsableCommand {
         var request = try command.request()
         // The recorded flags' values are checked with the preset: a bad one is the log's fault.
         do throws(SessionError) {
-            _ = try Configuration(preset: try PresetLibrary.load(request.preset), overrides: request.overrides, duration: request.duration)
+            let configuration = try Configuration(preset: try PresetLibrary.load(request.preset), overrides: request.overrides, duration: request.duration)
+            // A recorded key change must be one the session can play (a hand-edited log's may not be).
+            let plan = SessionPlan(configuration: configuration)
+            for timed in recorded.controls {
+                if let rejection = plan.rejection(of: timed.control) {
+                    throw SessionError.preset(file: log, field: "the control at step \(timed.step)", message: rejection.description)
+                }
+            }
         } catch {
             if case .usage(let message) = error {
                 throw fail(.preset(file: log, field: "line 1", message: "the session line's arguments are not accepted: \(message)"))

@@ -2,6 +2,7 @@ import Testing
 import Performance
 import MIDIFile
 import Studio
+import Theory
 @testable import Session
 #if canImport(Glibc)
 import Glibc
@@ -55,14 +56,138 @@ private func readAll(_ path: String) -> [UInt8]? {
         let refused: [(String, [OSCValue])] = [
             ("/clumsy/gravity", [.string("x")]), ("/clumsy/gravity", []), ("/clumsy/gravity", [.float(1), .float(2)]),
             ("/clumsy/gravity", [.float(.nan)]), ("/clumsy/tempo", [.float(1e30)]), ("/clumsy/kick", [.int(1)]),
-            ("/clumsy/key", [.string("D"), .string("dorian")]), ("/clumsy/key", [.int(2)]), ("/other", []), ("", []),
+            ("/clumsy/key", [.string("H"), .string("dorian")]), ("/clumsy/key", [.string("D"), .string("doric")]),
+            ("/clumsy/key", [.string("D")]), ("/clumsy/key", [.string("D"), .int(2)]), ("/clumsy/key", [.int(2)]),
+            ("/clumsy/key", [.string("D"), .string("dorian"), .string("x")]), ("/other", []), ("", []),
         ]
         for (path, arguments) in refused {
             if case .success(let control) = interpret(path, arguments) { Issue.record("\(path) accepted as \(control)") }
         }
-        if case .failure(let reason) = interpret("/clumsy/key", [.string("D"), .string("dorian")]) {
-            #expect(reason.description.contains("not supported live"))
+        #expect(try interpret("/clumsy/key", [.string("D"), .string("dorian")]).get() == .key(Key(parsing: "D dorian")!))
+        #expect(try interpret("/clumsy/key", [.string("Eb"), .string("harmonic minor")]).get() == .key(Key(parsing: "Eb harmonic minor")!))
+        if case .failure(let reason) = interpret("/clumsy/key", [.string("H"), .string("dorian")]) {
+            #expect(reason.description.contains("/clumsy/key") && reason.description.contains("\"H\" is not a tonic"), "\(reason)")
         }
+        if case .failure(let reason) = interpret("/clumsy/key", [.string("D"), .int(2)]) {
+            #expect(reason.description.contains("two strings"), "\(reason)")
+        }
+    }
+
+    @Test("a key control accepts exactly the spellings a preset's --key and --mode accept, with the same key")
+    func keySpellingsAreThePresets() throws {
+        let preset = try bundled("default")
+        let tonics = ["C", "c", "Eb", "E♭", "D#", "F#", "F♯", "Gb", "Cb", "B#", "Fb", "E#", "bb", "H", "", "C##", "Ebb", "Do", " D"]
+        let modes = ["major", "ionian", "Dorian", "harmonic minor", "harmonic-minor", "harmonicMinor", "aeolian", "minor pentatonic",
+                     "blues", "jazz minor", "doric", "", "major scale"]
+        for tonic in tonics {
+            for mode in modes {
+                var overrides = Overrides()
+                overrides.flags["key"] = tonic
+                overrides.flags["mode"] = mode
+                // The preset's own parsing (a pentatonic key is fine at setup: it switches bouncers off).
+                let fromPreset = try? Configuration(preset: preset, overrides: overrides, duration: 1).preset.key
+                let fromControl = try? Control.key(tonic: tonic, mode: mode).get()
+                #expect(fromControl == fromPreset.map(Control.key), "\(tonic) \(mode): control \(String(describing: fromControl)), preset \(String(describing: fromPreset))")
+            }
+        }
+    }
+
+    @Test("a session refuses a key whose scale lacks a bouncer's degree, and accepts every seven-degree key")
+    func keysASessionCanPlay() throws {
+        let full = SessionPlan(configuration: try Configuration(preset: try bundled("default"), duration: 1))
+        for scale in Scale.all {
+            for tonic in 0..<12 {
+                let key = Key(tonic: PitchClass(tonic), scale: scale)
+                let rejection = full.rejection(of: .key(key))
+                #expect((rejection == nil) == (scale.degrees.count == 7), "\(key): \(String(describing: rejection))")
+            }
+        }
+        let refusal = try #require(full.rejection(of: .key(Key(parsing: "A minor pentatonic")!)))
+        #expect(refusal.description.contains("no degree 2 or 6") && refusal.description.contains("bouncers"), "\(refusal)")
+        // G major pentatonic: bouncers on 1 2 3 5 6 only. Major pentatonic and seven-degree keys fit; minor pentatonic does not.
+        let five = SessionPlan(configuration: try Configuration(preset: try bundled("pentatonic-triads"), duration: 1))
+        #expect(five.layout.bouncers.map(\.tag).sorted() == [1, 2, 3, 5, 6])
+        #expect(five.rejection(of: .key(Key(parsing: "E major")!)) == nil)
+        #expect(five.rejection(of: .key(Key(parsing: "A major pentatonic")!)) == nil)
+        #expect(five.rejection(of: .key(Key(parsing: "A minor pentatonic")!)) != nil)
+        // Other controls are the settings table's business only.
+        #expect(full.rejection(of: .gravity(3)) == nil && full.rejection(of: .kick) == nil)
+    }
+
+    @Test("a bass register that fits one key may not fit another: the change is refused")
+    func keyChangesKeepNotesInMIDI() throws {
+        var preset = try bundled("default")
+        preset.bass.register = Pitch(midi: 117)   // roots in 117…128: C major's fit, A♭ (128) does not
+        let plan = SessionPlan(configuration: try Configuration(preset: preset, duration: 1))
+        #expect(plan.rejection(of: .key(Key(parsing: "G major")!)) == nil)
+        let refusal = try #require(plan.rejection(of: .key(Key(parsing: "Eb major")!)))
+        #expect(refusal.description.contains("bass.register"), "\(refusal)")
+    }
+
+    @Test("a key change takes effect at its step: logged, the keys play the new key's chords, the text names them")
+    func keyChangeTakesEffectAndIsLogged() throws {
+        let change = TimedControl(step: 1200, control: .key(Key(parsing: "F# dorian")!))
+        let (events, midi) = try run("default", seconds: 12, controls: [change])
+        let logged = events.compactMap { event -> (Double, Int64, Control)? in
+            if case .live(let t, let step, let control) = event { return (t, step, control) } else { return nil }
+        }
+        #expect(logged.map(\.1) == [1200] && logged.map(\.2) == [change.control])
+        // Notes due by the change's time were delivered before it; every later one is in the new key.
+        let changedAt = try #require(logged.first?.0)
+        #expect(abs(changedAt - 5) < 1e-9)
+        let plan = SessionPlan(configuration: try Configuration(preset: try bundled("default"), duration: 12))
+        let newChords = try plan.keyChange(to: Key(parsing: "F# dorian")!).get().performer.chords
+        var before = 0, after = 0
+        for case .note(let note) in events where note.kind == .on && note.voice == .keys {
+            let chords = note.time > changedAt ? newChords : plan.performer.chords
+            #expect(chords[note.degree - 1].tones.contains(PitchClass(note.note)), "\(note.note) at \(note.time)")
+            if note.time > changedAt { after += 1 } else { before += 1 }
+        }
+        #expect(before > 5 && after > 5)
+        // The same change again gives the same file; another key or none another.
+        #expect(try run("default", seconds: 12, controls: [change]).midi == midi)
+        #expect(try run("default", seconds: 12, controls: []).midi != midi)
+        #expect(try run("default", seconds: 12, controls: [TimedControl(step: 1200, control: .key(Key(parsing: "F# lydian")!))]).midi != midi)
+        // The text printer names the chords in F♯ dorian from the change on, and the log line holds tonic and mode.
+        let printer = TextPrinter(output: TerminalOutput(descriptor: -1), plan: plan)
+        let lines = events.compactMap { printer.line(for: $0) }
+        let changeLine = try #require(lines.firstIndex { $0.contains("control: key F♯ dorian") })
+        let newKey = Key(parsing: "F# dorian")!
+        let oldNames = plan.performer.chords.map { plan.key.symbol(of: $0) }, newNames = newChords.map { newKey.symbol(of: $0) }
+        #expect(Set(oldNames).isDisjoint(with: newNames))
+        let keysBefore = lines[..<changeLine].filter { $0.contains("piano") }, keysAfter = lines[(changeLine + 1)...].filter { $0.contains("piano") }
+        #expect(!keysBefore.isEmpty && keysBefore.allSatisfy { line in oldNames.contains { line.hasSuffix(" of " + $0) } })
+        #expect(!keysAfter.isEmpty && keysAfter.allSatisfy { line in newNames.contains { line.hasSuffix(" of " + $0) } }, "\(keysAfter.prefix(3))")
+        let line = EventLogWriter.Lines(voices: plan.voices).line(for: .live(time: 5, step: 1200, control: change.control))
+        #expect(line == "{\"t\":5.000000,\"kind\":\"control\",\"step\":1200,\"control\":\"key\",\"tonic\":\"F#\",\"mode\":\"dorian\"}")
+    }
+
+    @Test("after a key change the second voice doubles the keys a diatonic third away in the new key")
+    func secondVoiceFollowsTheKey() throws {
+        // borrowed-chords: D major, a celesta a third below the keys.
+        let plan = SessionPlan(configuration: try Configuration(preset: try bundled("borrowed-chords"), duration: 12))
+        let second = try #require(plan.voices.id(of: .derived))
+        let interval = try #require(plan.secondInterval)
+        let newKey = Key(parsing: "Ab major")!
+        let (events, _) = try run("borrowed-chords", seconds: 12, controls: [TimedControl(step: 1200, control: .key(newKey))])
+        let changedAt = try #require(events.compactMap { event -> Double? in if case .live(let t, _, _) = event { return t } else { return nil } }.first)
+        let notes = events.compactMap { event -> NoteEvent? in if case .note(let note) = event, note.kind == .on { return note } else { return nil } }
+        let before = SessionPlan.secondNotes(key: plan.key, interval: interval), after = SessionPlan.secondNotes(key: newKey, interval: interval)
+        var checked = 0
+        for (index, note) in notes.enumerated() where note.voice == second {
+            // The keys note it doubles: the keys note just before it, at the same time.
+            let keys = try #require(notes[..<index].last { $0.voice == .keys && $0.time == note.time })
+            #expect(note.note == (note.time > changedAt ? after : before)[keys.note], "\(note.note) with \(keys.note) at \(note.time)")
+            if note.time > changedAt { checked += 1 }
+        }
+        #expect(checked > 5)
+    }
+
+    @Test("a key change the session cannot play is dropped by the simulator, unlogged")
+    func anUnplayableKeyIsNotApplied() throws {
+        let (events, midi) = try run("default", seconds: 6, controls: [TimedControl(step: 600, control: .key(Key(parsing: "A blues")!))])
+        #expect(!events.contains { if case .live = $0 { return true } else { return false } })
+        #expect(try run("default", seconds: 6, controls: []).midi == midi)
     }
 
     @Test func controlsTakeEffectAtTheirStepAndAreLogged() throws {
@@ -154,12 +279,14 @@ private func readAll(_ path: String) -> [UInt8]? {
         let record = ReplayRecord(arguments: ["default", "--gravity", "4.0", "--seed", "7"], presetName: "default", seed: 7, timestep: 1.0 / 240)
         let voices = SessionPlan(configuration: try Configuration(preset: try bundled("default"), duration: 10)).voices
         let writer = try EventLogWriter(path: path, voices: voices, replay: record)
+        let key = Control.key(Key(parsing: "Bb harmonic minor")!)
         try writer.record([.live(time: 1, step: 240, control: .gravity(2.5)), .live(time: 1, step: 240, control: .kick),
-                           .kick(time: 1)], through: 1)
+                           .kick(time: 1), .live(time: 2, step: 480, control: key)], through: 2)
         try writer.finish(at: 2.5)
         let log = try ReplayLog.read(path: path)
         #expect(log.arguments == record.arguments)
-        #expect(log.controls == [TimedControl(step: 240, control: .gravity(2.5)), TimedControl(step: 240, control: .kick)])
+        #expect(log.controls == [TimedControl(step: 240, control: .gravity(2.5)), TimedControl(step: 240, control: .kick),
+                                 TimedControl(step: 480, control: key)])
         #expect(log.endStep == 600 && Int64((log.duration * 240).rounded()) == 600)
     }
 
@@ -170,6 +297,8 @@ private func readAll(_ path: String) -> [UInt8]? {
             "{\"t\":0,\"kind\":\"session\",\"timestep\":0.004,\"arguments\":[\"default\"]}\n{\"t\":1,\"kind\":\"control\",\"step\":250,\"control\":\"gravity\",\"value\":1000}\n{\"t\":2,\"kind\":\"end\",\"step\":500}\n",
             "{\"t\":0,\"kind\":\"session\",\"timestep\":0.004,\"arguments\":[\"default\"]}\n{\"kind\":\"control\",\"step\":-1,\"control\":\"kick\"}\n",
             "{\"t\":0,\"kind\":\"session\",\"timestep\":0.004,\"arguments\":[\"default\"]}\n{\"kind\":\"control\",\n",
+            "{\"t\":0,\"kind\":\"session\",\"timestep\":0.004,\"arguments\":[\"default\"]}\n{\"t\":1,\"kind\":\"control\",\"step\":250,\"control\":\"key\",\"tonic\":\"H\",\"mode\":\"major\"}\n{\"t\":2,\"kind\":\"end\",\"step\":500}\n",
+            "{\"t\":0,\"kind\":\"session\",\"timestep\":0.004,\"arguments\":[\"default\"]}\n{\"t\":1,\"kind\":\"control\",\"step\":250,\"control\":\"key\",\"value\":3}\n{\"t\":2,\"kind\":\"end\",\"step\":500}\n",
         ]
         for text in cases {
             let path = "/tmp/clumsy-bad-log-\(UInt32.random(in: 0...UInt32.max)).jsonl"

@@ -1,6 +1,7 @@
 import Testing
 import Performance
 import Pictures
+import Theory
 @testable import Session
 #if canImport(Glibc)
 import Glibc
@@ -77,6 +78,25 @@ struct RollReaderTests {
         let fromLog = try RollReader.fromEventLog(path: log, preset: preset)
         #expect(fromLog.beatsPerBar == 6 && abs(fromLog.secondsPerBeat - 60.0 / 90 / 2) < 1e-6)
         #expect(fromLog.lanes.map(\.name) == ["Bass", "Keys"])
+    }
+
+    @Test("After a live key change the roll names chords in the new key, from the MIDI file and the event log alike; the legend lists the change")
+    func keyChange() throws {
+        let directory = Self.directory()
+        defer { Self.remove(directory, ["s.mid", "s.jsonl"]) }
+        let plan = SessionPlan(configuration: try Configuration(preset: try PresetLibrary.load("default"), duration: 12))
+        let midi = directory + "/s.mid", log = directory + "/s.jsonl"
+        let change = Key(parsing: "Eb major")!
+        try Simulator(plan: plan).run(into: [try MIDIRecorder(path: midi, plan: plan), try EventLogWriter(path: log, voices: plan.voices)],
+                                      controls: ReplayControls([TimedControl(step: 1440, control: .key(change))]))
+        let eFlat = Set(ScaleDegree.all.map { change.symbol(of: change.seventhChord(on: $0)) })
+        let c = Set(ScaleDegree.all.map { plan.key.symbol(of: plan.key.seventhChord(on: $0)) })
+        for roll in [try RollReader.fromMIDI(path: midi), try RollReader.fromEventLog(path: log, preset: try PresetLibrary.load("default"))] {
+            let before = roll.chords.filter { $0.time < 6 }, after = roll.chords.filter { $0.time >= 6 }
+            #expect(!before.isEmpty && before.allSatisfy { c.contains($0.name) }, "\(before.map(\.name))")
+            #expect(!after.isEmpty && after.allSatisfy { eFlat.contains($0.name) }, "\(after.map(\.name))")
+            #expect(roll.legend.contains("C major; E♭ major from 6.0 s"), "\(roll.legend)")
+        }
     }
 
     @Test("A log whose voice the preset does not have is bad data naming the line and the voice")

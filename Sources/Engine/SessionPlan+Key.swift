@@ -1,0 +1,62 @@
+import Theory
+import Performance
+
+/// A live key change worked out for a session: what the performer and the scheduler need to
+/// play on in the new key (`Control.key`).
+public struct KeyChange: Sendable {
+    /// The new key.
+    public var key: Key
+    /// The performer's configuration in the new key: the chord of each bouncer, the bass's
+    /// roots, the keys' notes and the scale all follow it; everything else is the session's.
+    public var performer: PerformerConfiguration
+    /// For each derived voice (the second voice), its note for each MIDI note 0…127 in the new key.
+    public var derivedNotes: [VoiceID: [Int]]
+}
+
+extension SessionPlan {
+    /// The session's harmony in `key`, or why the session cannot play in it:
+    /// - the scale must play the degree of every switched-on bouncer (a bouncer is a degree of
+    ///   the key; the layout cannot change mid-session). A pentatonic or blues scale plays five
+    ///   degrees, so it is refused while the session has bouncers on the other two; a
+    ///   seven-degree mode is always accepted, also after a pentatonic start (the two extra
+    ///   degrees have no bouncer);
+    /// - each bouncer's chord of `bass.chords` must exist in `key` (a numeral naming a degree
+    ///   the scale lacks does not);
+    /// - every bass and keys note must stay within MIDI 0…127.
+    public func keyChange(to key: Key) -> Result<KeyChange, ControlRejection> {
+        let played = Set(key.degrees.map(\.number))
+        let bouncers = layout.bouncers.map(\.tag).sorted()
+        let missing = bouncers.filter { !played.contains($0) }
+        guard missing.isEmpty else {
+            let names = missing.map(String.init)
+            let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " or " + names.last!
+            return .failure(ControlRejection("\(key.name(.ascii)) has no degree \(list), where the session has bouncers (on \(bouncers.map(String.init).joined(separator: " "))); "
+                + "a live key change keeps the bouncers, so the new scale must play each of their degrees"))
+        }
+        var configuration = performer
+        switch Configuration.chords(in: key, specifications: chordSpecifications) {
+        case .success(let chords): configuration.chords = chords
+        case .failure(let failure): return .failure(ControlRejection("in \(key.name(.ascii)), \(failure.field): \(failure.message)"))
+        }
+        configuration.key = key
+        if let field = configuration.registerOutsideMIDI(tones: keyTones) {
+            return .failure(ControlRejection("in \(key.name(.ascii)), \(field) \(PerformerConfiguration.outsideMIDIMessage(field: field, voicing: configuration.voicing))"))
+        }
+        var derived: [VoiceID: [Int]] = [:]
+        if let secondInterval {
+            for id in voices.ids where voices[id].derived != nil {
+                derived[id] = SessionPlan.secondNotes(key: key, interval: secondInterval)
+            }
+        }
+        return .success(KeyChange(key: key, performer: configuration, derivedNotes: derived))
+    }
+
+    /// Why `control` cannot take effect in this session, or nil when it can. Every control the
+    /// settings table's ranges accept can, except a key the session cannot play in
+    /// (`keyChange(to:)`).
+    public func rejection(of control: Control) -> ControlRejection? {
+        guard case .key(let key) = control else { return nil }
+        if case .failure(let rejection) = keyChange(to: key) { return rejection }
+        return nil
+    }
+}
