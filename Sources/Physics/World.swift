@@ -28,6 +28,9 @@ public final class World {
 
     private let space: OpaquePointer
     private var bodies: [OpaquePointer] = []          // index = ball id
+    /// The same bodies in memory of the world's own, for the rules after every sub-step: read
+    /// without the retain and release that borrowing the array's buffer costs.
+    private var stepBodies = UnsafeMutableBufferPointer<OpaquePointer>(start: nil, count: 0)
     private var shapes: [OpaquePointer] = []          // every shape we added, statics included
     private var substepTime = 0.0
     private var substepLength: Double
@@ -67,6 +70,8 @@ public final class World {
         contacts.reserveCapacity(64)
         buildStatics()
         buildBalls()
+        stepBodies = .allocate(capacity: bodies.count)
+        _ = stepBodies.initialize(from: bodies)
         if recordsContacts { installHandlers() }
     }
 
@@ -81,6 +86,7 @@ public final class World {
             cpBodyFree(body)
         }
         cpSpaceFree(space)
+        stepBodies.deallocate()
     }
 
     // MARK: Stepping
@@ -190,48 +196,47 @@ public final class World {
 
     private func enforceRules() {
         // Read field by field: a copy of the whole configuration (its arrays retained and
-        // released) after every sub-step cost a few per cent of a session. The balls' loop
-        // reads the bodies through a buffer pointer (no bounds check, no retain), and a ball
-        // inside its area costs a position read and four comparisons: putting one back is
-        // `putBack`, out of line.
+        // released) after every sub-step cost a few per cent of a session. The bodies are read
+        // from `stepBodies`, and a ball inside its area costs a position read and four
+        // comparisons: putting one back is `putBack`, out of line.
+        let bodies = stepBodies
         let bassSpeed = configuration.bassSpeed
+        // Bass ball: constant speed, no spin.
+        let bass = bodies[0]
+        let v = Vector(cpBodyGetVelocity(bass))
+        let length = v.length
+        if !(length > 1e-9) || !length.isFinite {
+            cpBodySetVelocity(bass, cpVect(x: bassSpeed * 0.7071067811865476, y: bassSpeed * 0.7071067811865476))
+        } else if abs(length - bassSpeed) > 1e-12 * bassSpeed {
+            cpBodySetVelocity(bass, cpVect(v * (bassSpeed / length)))
+        }
+        // Setting the spin also wakes the body (`cpBodyActivate`, which walks its contacts): a
+        // hundred-odd instructions every sub-step. Without sleeping, waking a body changes
+        // nothing, so the spin is set only when it is not exactly +0; with sleeping on, the
+        // wake-up also resets the ball's idle time, so it is set every time, as it always was.
+        if wakesBassEverySubstep || cpBodyGetAngularVelocity(bass).bitPattern != 0 {
+            cpBodySetAngularVelocity(bass, 0)
+        }
         let bassArea = configuration.bassArea
-        let pianoArea = configuration.pianoArea
-        let limitSquared = pianoSpeedLimit * pianoSpeedLimit
-        bodies.withUnsafeBufferPointer { bodies in
-            // Bass ball: constant speed, no spin.
-            let bass = bodies[0]
-            let v = Vector(cpBodyGetVelocity(bass))
-            let length = v.length
-            if !(length > 1e-9) || !length.isFinite {
-                cpBodySetVelocity(bass, cpVect(x: bassSpeed * 0.7071067811865476, y: bassSpeed * 0.7071067811865476))
-            } else if abs(length - bassSpeed) > 1e-12 * bassSpeed {
-                cpBodySetVelocity(bass, cpVect(v * (bassSpeed / length)))
-            }
-            // Setting the spin also wakes the body (`cpBodyActivate`), which walks its contacts:
-            // a hundred-odd instructions, every sub-step. Without sleeping, waking does nothing,
-            // so the spin is set only when it is not already exactly +0. With sleeping on,
-            // the wake-up resets the ball's idle time, so it is set every time, as always.
-            if wakesBassEverySubstep || cpBodyGetAngularVelocity(bass).bitPattern != 0 {
-                cpBodySetAngularVelocity(bass, 0)
-            }
-            if !bassArea.contains(Vector(cpBodyGetPosition(bass))) {
-                putBack(ball: 0, area: bassArea, radius: configuration.bassRadius)
-            }
+        if !bassArea.contains(Vector(cpBodyGetPosition(bass))) {
+            putBack(ball: 0, area: bassArea, radius: configuration.bassRadius)
+        }
 
-            for ball in 1..<bodies.count {
-                let body = bodies[ball]
-                let pv = cpBodyGetVelocity(body)
-                let speedSquared = pv.x * pv.x + pv.y * pv.y
-                if speedSquared > limitSquared {
-                    let scale = pianoSpeedLimit / speedSquared.squareRoot()
-                    cpBodySetVelocity(body, cpVect(x: pv.x * scale, y: pv.y * scale))
-                }
-                // The centre may sink into a wall by Chipmunk's slop, never past the wall's surface.
-                // (A NaN position fails `contains`; a NaN velocity shows in the position a step later.)
-                if !pianoArea.contains(Vector(cpBodyGetPosition(body))) {
-                    putBack(ball: ball, area: pianoArea, radius: configuration.pianoRadius)
-                }
+        let pianoArea = configuration.pianoArea
+        let limit = pianoSpeedLimit
+        let limitSquared = limit * limit
+        for ball in 1..<bodies.count {
+            let body = bodies[ball]
+            let pv = cpBodyGetVelocity(body)
+            let speedSquared = pv.x * pv.x + pv.y * pv.y
+            if speedSquared > limitSquared {
+                let scale = limit / speedSquared.squareRoot()
+                cpBodySetVelocity(body, cpVect(x: pv.x * scale, y: pv.y * scale))
+            }
+            // The centre may sink into a wall by Chipmunk's slop, never past the wall's surface.
+            // (A NaN position fails `contains`; a NaN velocity shows in the position a step later.)
+            if !pianoArea.contains(Vector(cpBodyGetPosition(body))) {
+                putBack(ball: ball, area: pianoArea, radius: configuration.pianoRadius)
             }
         }
     }
