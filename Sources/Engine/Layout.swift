@@ -175,6 +175,11 @@ public struct Layout: Sendable, Equatable {
     /// area but never from where it starts: it is shut out of them. A flood fill over a 2 cm
     /// grid of the places its centre can be. (A bouncer no ball position touches at all, such
     /// as a tiny one in a corner, shuts nothing in and is not reported.)
+    ///
+    /// Runs once per session, on a grid of some 40,000 cells: the fill stops as soon as it has
+    /// reached every bouncer (then none is shut out), and only when it cannot are the free
+    /// cells searched for the bouncers it missed. Flags in arrays indexed by cell and by
+    /// bouncer, no sets: hashing every cell made this a few per cent of a one-hour MIDI-only run.
     static func unreachableBouncers(_ bouncers: [CircleObstacle], in area: Rect, from start: Vector,
                                     ballRadius r: Double) -> [Int] {
         let cell = 0.02
@@ -183,44 +188,58 @@ public struct Layout: Sendable, Equatable {
         func point(_ index: Int) -> Vector {
             Vector(area.minX + Double(index % columns) * cell, area.minY + Double(index / columns) * cell)
         }
-        func isFree(_ p: Vector) -> Bool {
-            area.contains(p, inset: r) && bouncers.allSatisfy { ($0.center - p).length >= $0.radius + r }
+        func touches(_ bouncer: CircleObstacle, from p: Vector) -> Bool {
+            (bouncer.center - p).length <= bouncer.radius + r + cell * 1.5
         }
+        // Whether the ball's centre fits at each cell: 0 not yet known, 1 free, 2 not.
+        var fits = [UInt8](repeating: 0, count: columns * rows)
+        func isFree(_ index: Int) -> Bool {
+            if fits[index] == 0 {
+                let p = point(index)
+                var free = area.contains(p, inset: r)
+                if free {
+                    for bouncer in bouncers where !((bouncer.center - p).length >= bouncer.radius + r) {
+                        free = false
+                        break
+                    }
+                }
+                fits[index] = free ? 1 : 2
+            }
+            return fits[index] == 1
+        }
+        // The bouncers reached from the start.
+        var reached = [Bool](repeating: false, count: bouncers.count)
+        var unreached = bouncers.count
         var seen = [Bool](repeating: false, count: columns * rows)
         let startColumn = min(columns - 1, max(0, Int(((start.x - area.minX) / cell).rounded())))
         let startRow = min(rows - 1, max(0, Int(((start.y - area.minY) / cell).rounded())))
         var stack = [startRow * columns + startColumn]
-        var reached = Set<Int>()
         seen[stack[0]] = true
-        while let index = stack.popLast() {
-            let p = point(index)
+        while unreached > 0, let index = stack.popLast() {
             // The start itself may sit a little off the grid's free cells; let it through.
-            guard isFree(p) || (p - start).length < cell * 1.5 else { continue }
-            for bouncer in bouncers where !reached.contains(bouncer.tag)
-                && (bouncer.center - p).length <= bouncer.radius + r + cell * 1.5 {
-                reached.insert(bouncer.tag)
+            guard isFree(index) || (point(index) - start).length < cell * 1.5 else { continue }
+            let p = point(index)
+            for b in bouncers.indices where !reached[b] && touches(bouncers[b], from: p) {
+                reached[b] = true
+                unreached -= 1
             }
             let column = index % columns
-            for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-                let c = column + dx
-                let row = index / columns + dy
-                guard c >= 0, c < columns, row >= 0, row < rows else { continue }
-                let next = row * columns + c
-                if !seen[next] {
-                    seen[next] = true
-                    stack.append(next)
-                }
-            }
+            let row = index / columns
+            if column + 1 < columns, !seen[index + 1] { seen[index + 1] = true; stack.append(index + 1) }
+            if column > 0, !seen[index - 1] { seen[index - 1] = true; stack.append(index - 1) }
+            if row + 1 < rows, !seen[index + columns] { seen[index + columns] = true; stack.append(index + columns) }
+            if row > 0, !seen[index - columns] { seen[index - columns] = true; stack.append(index - columns) }
         }
-        var touchable = Set<Int>()
-        for index in 0..<(columns * rows) {
+        guard unreached > 0 else { return [] }
+        // Of the bouncers missed, those a ball touches from some free cell: it is shut out of them.
+        var touchable = [Bool](repeating: false, count: bouncers.count)
+        for index in 0..<(columns * rows) where isFree(index) {
             let p = point(index)
-            guard isFree(p) else { continue }
-            for bouncer in bouncers where (bouncer.center - p).length <= bouncer.radius + r + cell * 1.5 {
-                touchable.insert(bouncer.tag)
+            for b in bouncers.indices where !reached[b] && !touchable[b] && touches(bouncers[b], from: p) {
+                touchable[b] = true
             }
         }
-        return bouncers.map(\.tag).filter { touchable.contains($0) && !reached.contains($0) }
+        return bouncers.indices.filter { touchable[$0] && !reached[$0] }.map { bouncers[$0].tag }
     }
 
     private static func freeSpot(in area: Rect, avoiding bouncers: [CircleObstacle], radius: Double) -> Vector? {

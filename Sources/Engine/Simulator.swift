@@ -130,6 +130,9 @@ public final class Simulator {
 
     /// Moves performer output into the step's events.
     private func flush() {
+        // Most steps deliver nothing: return before the loop and the `removeAll`, which on an
+        // empty array still goes through the array's generic replace path.
+        guard !notes.isEmpty else { return }
         for note in notes {
             switch note.kind {
             case .on:

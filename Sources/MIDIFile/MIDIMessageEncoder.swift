@@ -7,13 +7,13 @@ enum MIDIMessageEncoder {
     static func encode(_ message: MIDIMessage, into bytes: inout [UInt8]) {
         switch message {
         case .noteOff(let channel, let note, let velocity):
-            appendChannel(0x80, channel, [note, velocity], into: &bytes)
+            appendChannel(0x80, channel, note, velocity, into: &bytes)
         case .noteOn(let channel, let note, let velocity):
-            appendChannel(0x90, channel, [note, velocity], into: &bytes)
+            appendChannel(0x90, channel, note, velocity, into: &bytes)
         case .polyphonicPressure(let channel, let note, let pressure):
-            appendChannel(0xA0, channel, [note, pressure], into: &bytes)
+            appendChannel(0xA0, channel, note, pressure, into: &bytes)
         case .controlChange(let channel, let controller, let value):
-            appendChannel(0xB0, channel, [controller, value], into: &bytes)
+            appendChannel(0xB0, channel, controller, value, into: &bytes)
         case .programChange(let channel, let program):
             appendChannel(0xC0, channel, [program], into: &bytes)
         case .channelPressure(let channel, let pressure):
@@ -50,6 +50,17 @@ enum MIDIMessageEncoder {
             precondition(type != 0x2F, "write end of track as .endOfTrack, not as unknownMeta")
             appendMeta(type, data, into: &bytes)
         }
+    }
+
+    /// A two-byte channel message (note off and on, pressure, control change): the most common
+    /// by far, written without an array for its data.
+    private static func appendChannel(_ status: UInt8, _ channel: UInt8, _ first: UInt8, _ second: UInt8, into bytes: inout [UInt8]) {
+        precondition(channel < 16, "MIDI channel \(channel) is outside 0...15")
+        precondition(first < 0x80, "MIDI data value \(first) is outside 0...127")
+        precondition(second < 0x80, "MIDI data value \(second) is outside 0...127")
+        bytes.append(status | channel)
+        bytes.append(first)
+        bytes.append(second)
     }
 
     private static func appendChannel(_ status: UInt8, _ channel: UInt8, _ data: [UInt8], into bytes: inout [UInt8]) {

@@ -36,6 +36,9 @@ public struct Scheduler: Sendable {
     }
 
     private var queue: [Entry] = []        // sorted by (time, kind, sequence); delivered up to `head`
+    /// Delivered entries are dropped from the queue's front once this many have gathered (or
+    /// all are delivered), not after every delivery: each drop moves every entry left behind.
+    private static let compactAfter = 64
     private var head = 0
     private var sounding: [Sounding] = []
     private let noteLengths: [Double]
@@ -200,7 +203,10 @@ public struct Scheduler: Sendable {
             head += 1
             emit(entry, into: &events)   // may queue a note-off, always after `head`
         }
-        if head > 0 {
+        if head == queue.count {
+            if head > 0 { queue.removeAll(keepingCapacity: true) }
+            head = 0
+        } else if head >= Self.compactAfter {
             queue.removeFirst(head)
             head = 0
         }
@@ -210,7 +216,7 @@ public struct Scheduler: Sendable {
     /// ends every sounding note at `time` (in the order their note-offs were due).
     public mutating func finish(at time: Double, into events: inout [NoteEvent]) {
         deliver(through: time, into: &events)
-        for entry in queue where entry.kind == .off {
+        for entry in queue[head...] where entry.kind == .off {
             if let index = sounding.firstIndex(where: { $0.token == entry.token }) {
                 sounding.remove(at: index)
                 var off = entry.event
@@ -220,6 +226,7 @@ public struct Scheduler: Sendable {
             }
         }
         queue.removeAll(keepingCapacity: true)
+        head = 0
         for note in sounding {
             append(NoteEvent(time: time, kind: .off, voice: note.voice, note: note.note, velocity: 0, degree: 0), into: &events)
         }

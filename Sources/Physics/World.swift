@@ -28,9 +28,16 @@ public final class World {
 
     private let space: OpaquePointer
     private var bodies: [OpaquePointer] = []          // index = ball id
+    /// The same bodies in memory of the world's own, for the rules after every sub-step: read
+    /// without the retain and release that borrowing the array's buffer costs.
+    private var stepBodies = UnsafeMutableBufferPointer<OpaquePointer>(start: nil, count: 0)
     private var shapes: [OpaquePointer] = []          // every shape we added, statics included
     private var substepTime = 0.0
     private var substepLength: Double
+    /// `configuration.pianoSpeedLimit` (a square root), kept up to date by `retune`.
+    private var pianoSpeedLimit: Double
+    /// True when Chipmunk's sleeping is on (see `enforceRules`).
+    private let wakesBassEverySubstep: Bool
 
     /// Simulated time, seconds.
     public var time: Double { Double(stepCount) * configuration.timestep }
@@ -48,6 +55,8 @@ public final class World {
         self.configuration = configuration
         self.substepLength = configuration.timestep / Double(configuration.substeps)
         self.measuresChipmunkTime = timesChipmunk
+        self.wakesBassEverySubstep = configuration.sleepTimeThreshold != nil
+        self.pianoSpeedLimit = configuration.pianoSpeedLimit
         World.silenceBannerOnce()
         space = cpSpaceNew()
         cpSpaceSetGravity(space, cpVect(x: 0, y: -configuration.gravity))
@@ -61,6 +70,8 @@ public final class World {
         contacts.reserveCapacity(64)
         buildStatics()
         buildBalls()
+        stepBodies = .allocate(capacity: bodies.count)
+        _ = stepBodies.initialize(from: bodies)
         if recordsContacts { installHandlers() }
     }
 
@@ -75,14 +86,17 @@ public final class World {
             cpBodyFree(body)
         }
         cpSpaceFree(space)
+        stepBodies.deallocate()
     }
 
     // MARK: Stepping
 
     /// Advances the world by one timestep (`substeps` Chipmunk steps).
     public func step() {
-        contacts.removeAll(keepingCapacity: true)
-        escapes.removeAll(keepingCapacity: true)
+        // Only when there is something to remove: `removeAll(keepingCapacity:)` on an empty
+        // array still goes through the array's generic replace path, every step.
+        if !contacts.isEmpty { contacts.removeAll(keepingCapacity: true) }
+        if !escapes.isEmpty { escapes.removeAll(keepingCapacity: true) }
         let start = time
         for index in 0..<configuration.substeps {
             substepTime = start + Double(index + 1) * substepLength
@@ -130,6 +144,7 @@ public final class World {
         configuration.bassSpeed = bassSpeed
         configuration.substeps = substeps
         substepLength = configuration.timestep / Double(substeps)
+        pianoSpeedLimit = configuration.pianoSpeedLimit
         cpSpaceSetGravity(space, cpVect(x: 0, y: -gravity))
         setVelocity(velocity(ofBall: 0), ofBall: 0)   // rescaled to the new speed
     }
@@ -181,7 +196,10 @@ public final class World {
 
     private func enforceRules() {
         // Read field by field: a copy of the whole configuration (its arrays retained and
-        // released) after every sub-step cost a few per cent of a session.
+        // released) after every sub-step cost a few per cent of a session. The bodies are read
+        // from `stepBodies`, and a ball inside its area costs a position read and four
+        // comparisons: putting one back is `putBack`, out of line.
+        let bodies = stepBodies
         let bassSpeed = configuration.bassSpeed
         // Bass ball: constant speed, no spin.
         let bass = bodies[0]
@@ -192,10 +210,20 @@ public final class World {
         } else if abs(length - bassSpeed) > 1e-12 * bassSpeed {
             cpBodySetVelocity(bass, cpVect(v * (bassSpeed / length)))
         }
-        cpBodySetAngularVelocity(bass, 0)
-        checkEscape(ball: 0, area: configuration.bassArea, radius: configuration.bassRadius)
+        // Setting the spin also wakes the body (`cpBodyActivate`, which walks its contacts): a
+        // hundred-odd instructions every sub-step. Without sleeping, waking a body changes
+        // nothing, so the spin is set only when it is not exactly +0; with sleeping on, the
+        // wake-up also resets the ball's idle time, so it is set every time, as it always was.
+        if wakesBassEverySubstep || cpBodyGetAngularVelocity(bass).bitPattern != 0 {
+            cpBodySetAngularVelocity(bass, 0)
+        }
+        let bassArea = configuration.bassArea
+        if !bassArea.contains(Vector(cpBodyGetPosition(bass))) {
+            putBack(ball: 0, area: bassArea, radius: configuration.bassRadius)
+        }
 
-        let limit = configuration.pianoSpeedLimit
+        let pianoArea = configuration.pianoArea
+        let limit = pianoSpeedLimit
         let limitSquared = limit * limit
         for ball in 1..<bodies.count {
             let body = bodies[ball]
@@ -205,16 +233,19 @@ public final class World {
                 let scale = limit / speedSquared.squareRoot()
                 cpBodySetVelocity(body, cpVect(x: pv.x * scale, y: pv.y * scale))
             }
-            checkEscape(ball: ball, area: configuration.pianoArea, radius: configuration.pianoRadius)
+            // The centre may sink into a wall by Chipmunk's slop, never past the wall's surface.
+            // (A NaN position fails `contains`; a NaN velocity shows in the position a step later.)
+            if !pianoArea.contains(Vector(cpBodyGetPosition(body))) {
+                putBack(ball: ball, area: pianoArea, radius: configuration.pianoRadius)
+            }
         }
     }
 
-    private func checkEscape(ball: Int, area: Rect, radius: Double) {
+    /// A ball found outside its area: put back inside, moving inwards, and reported as an `Escape`.
+    @inline(never)
+    private func putBack(ball: Int, area: Rect, radius: Double) {
         let body = bodies[ball]
         let p = Vector(cpBodyGetPosition(body))
-        // The centre may sink into a wall by Chipmunk's slop, never past the wall's surface.
-        // (A NaN position fails `contains`; a NaN velocity shows in the position a step later.)
-        if area.contains(p) { return }
         let v = Vector(cpBodyGetVelocity(body))
         escapes.append(Escape(time: substepTime, ball: ball, position: p))
         escapeCount += 1
