@@ -147,7 +147,7 @@ final class LoudnessEstimator {
 /// loudness, so that the first mastering pass can aim at the target with the limiter's
 /// loss already added, and usually needs no second pass.
 ///
-/// The mix runs through a `TruePeakLimiter` whose ceiling follows, once a second, a
+/// Every other second of the mix runs through a `TruePeakLimiter` whose ceiling follows a
 /// reference gain: the gain that brings the loudness so far to the target, plus
 /// `assumedLoss`. Two `LoudnessEstimator`s measure the loss over the same frames, without
 /// and with the limiter, leaving out the mix's first tenth (at most 10 s), whose loudness
@@ -174,6 +174,8 @@ final class LimiterPreview {
     private var waiting: [Float] = []
     private var gains: [Float] = []
     private var seen = 0
+    /// Frames given to the limiter.
+    private var limited = 0
     private var stretchFrames = 0
 
     private var nextUpdate = 0
@@ -248,13 +250,19 @@ final class LimiterPreview {
                 referenceCount += 1
             }
         }
+        // The limiter and the stretch's estimators see every other second (by the call's
+        // first frame): half the cost, and the loss is a ratio of means, which the other
+        // half would barely move.
+        let sampled = (seen / updateFrames) % 2 == 0
         seen += frames
         if referenceCount > 0 { stretchFrames += frames }
+        guard sampled else { return }
         waiting.append(contentsOf: samples)
         if gains.count < frames { gains = [Float](repeating: 1, count: frames) }
         gains.withUnsafeMutableBufferPointer { limiter.process(samples.baseAddress!, frames: frames, gains: $0.baseAddress!) }
+        limited += frames
         // Gain i belongs to the frame `delay` frames before input frame i.
-        let skip = max(0, limiter.delay - (seen - frames))
+        let skip = max(0, limiter.delay - (limited - frames))
         let ready = frames - skip
         guard ready > 0 else { return }
         waiting.withUnsafeBufferPointer { all in

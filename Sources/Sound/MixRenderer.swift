@@ -708,7 +708,9 @@ final class SynthUnit: @unchecked Sendable {
         self.end = end
         self.parity = parity
         let count = Int(end - start) * 2
-        if buffers[parity].count != count { buffers[parity] = [Float](repeating: 0, count: count) }
+        // Grown, never shrunk: the blocks alternate between lengths (64-frame rounding), and a
+        // fresh array each time cost a page fault per 4 KB.
+        if buffers[parity].count < count { buffers[parity] = [Float](repeating: 0, count: count) }
     }
 
     /// Renders the block on a worker thread: 64 frames at a time, each event at the first
