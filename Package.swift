@@ -30,10 +30,12 @@ let package = Package(
         .systemLibrary(name: "CLo", path: "Sources/CLo"),
 
         .target(name: "Theory"),
+        // Vector and Rect: plain 2-D values that Physics computes with and Pictures draws.
+        .target(name: "Geometry"),
         // Runtime exclusivity checks cost a fifth of all instructions in the stepping loop
         // (measured with callgrind; outputs byte-identical without them). The compiler's static
         // checks still apply; debug builds and tests keep the runtime checks.
-        .target(name: "Physics", dependencies: ["CChipmunk"], swiftSettings: uncheckedExclusivityInRelease),
+        .target(name: "Physics", dependencies: ["Geometry", "CChipmunk"], swiftSettings: uncheckedExclusivityInRelease),
         .target(name: "Performance", dependencies: ["Theory"]),
         // One way to write a file (swift-system's FilePath, FileDescriptor and Errno underneath).
         .target(name: "FileOutput", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
@@ -43,15 +45,15 @@ let package = Package(
         // `clumsy analyze`: key, chords and statistics of any Standard MIDI File.
         .target(name: "Analysis", dependencies: ["Theory", "MIDIFile", "Presets"]),
         .target(name: "Sound", dependencies: ["CFluidSynth", "CSndfile", "CEBUR128", "FileOutput"], swiftSettings: uncheckedExclusivityInRelease),
-        .target(name: "Pictures", dependencies: ["CCairo"]),
+        .target(name: "Pictures", dependencies: ["Geometry", "CCairo"]),
         .target(name: "Studio", dependencies: ["CJack", "CALSA", "CLo"]),
         // The preset format, strict JSON, the settings table, validation and the bundled library.
         .target(name: "Presets", dependencies: ["Theory", "Performance", "FileOutput"]),
         // The engine: the resolved session plan, the fixed-step loop and the session's rules.
-        .target(name: "Engine", dependencies: ["Theory", "Physics", "Performance", "Presets"],
+        .target(name: "Engine", dependencies: ["Theory", "Geometry", "Physics", "Performance", "Presets"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // The outputs (sinks: MIDI file, event log, sound, text) and the runner that wires a plan to them.
-        .target(name: "Session", dependencies: ["Theory", "Physics", "Performance", "Presets", "Engine", "MIDIFile", "Sound", "FileOutput", "Studio", "Pictures"],
+        .target(name: "Session", dependencies: ["Theory", "Geometry", "Physics", "Performance", "Presets", "Engine", "MIDIFile", "Sound", "FileOutput", "Studio", "Pictures"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // What only tests use: the preset fuzzer and the JSON writer.
         .target(name: "TestSupport", dependencies: ["Presets", "Session"]),
@@ -67,14 +69,14 @@ let package = Package(
         ], path: "Sources/ClumsyBench"),
 
         .testTarget(name: "TheoryTests", dependencies: ["Theory"]),
-        .testTarget(name: "PhysicsTests", dependencies: ["Physics"]),
+        .testTarget(name: "PhysicsTests", dependencies: ["Geometry", "Physics"]),
         .testTarget(name: "PerformanceTests", dependencies: ["Performance", "Theory"]),
         .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
         .testTarget(name: "SoundTests", dependencies: ["Sound"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
-        .testTarget(name: "SessionTests", dependencies: ["Session", "TestSupport", "Studio", "MIDIFile", "Pictures"]),
+        .testTarget(name: "SessionTests", dependencies: ["Geometry", "Session", "TestSupport", "Studio", "MIDIFile", "Pictures"]),
         .testTarget(name: "StudioTests", dependencies: ["Studio"]),
-        .testTarget(name: "PicturesTests", dependencies: ["Pictures"]),
+        .testTarget(name: "PicturesTests", dependencies: ["Geometry", "Pictures"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "Theory", "MIDIFile"], exclude: ["make_fixtures.py"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Session", "MIDIFile", "Pictures"], exclude: ["Help"], resources: [.copy("Golden")]),
     ],

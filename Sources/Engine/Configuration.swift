@@ -1,3 +1,4 @@
+import Geometry
 import Theory
 import Physics
 import Performance

@@ -1,3 +1,4 @@
+import Geometry
 import Physics
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import Geometry
 import Physics
 import Performance
 #if canImport(Glibc)

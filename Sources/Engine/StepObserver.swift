@@ -1,3 +1,4 @@
+import Geometry
 import Physics
 
 /// Read-only view of the balls after a step: how many, and where each is (metres).

@@ -21,16 +21,9 @@ public final class AtomicFile {
     /// Where the bytes go until `commit()`: the hidden temporary, or the special file itself.
     public var temporaryPath: String { file.writePath.string }
 
-    private enum State {
-        case open
-        case failed(FileOutputError)
-        case committed
-        case abandoned
-    }
-
     private let file: OutputFile
     private let output: BufferedDescriptor
-    private var state: State = .open
+    private var lifecycle = WriterLifecycle<FileOutputError>(owner: "AtomicFile", finishName: "commit()")
     /// True when `path` is a special file written in place (no temporary, no rename).
     public var isDirect: Bool { file.isInPlace }
 
@@ -46,24 +39,27 @@ public final class AtomicFile {
     }
 
     deinit {
-        if case .open = state { abandon() }
+        if lifecycle.isOpen { abandon() }
+    }
+
+    /// Closes and deletes the temporary file. Never throws; idempotent; does
+    /// nothing after a successful `commit()`.
+    public func abandon() {
+        lifecycle.abandon(cleanUp: discardAll)
     }
 
     /// Bytes accepted so far (written to the temporary file or still buffered).
     public var bytesWritten: Int { output.totalCount }
 
     /// True once `commit()` has succeeded.
-    public var isCommitted: Bool {
-        if case .committed = state { return true }
-        return false
-    }
+    public var isCommitted: Bool { lifecycle.isFinished }
 
     /// Appends raw bytes.
     /// - Throws: `FileOutputError.writeFailed` (e.g. "No space left on
     ///   device"); the temporary file is then deleted and every later call
     ///   throws the same error.
     public func write(_ buffer: UnsafeRawBufferPointer) throws(FileOutputError) {
-        try checkWritable()
+        try lifecycle.check(path)
         do {
             try output.append(buffer)
         } catch {
@@ -94,7 +90,7 @@ public final class AtomicFile {
             Result { () throws(FileOutputError) in try self.write(UnsafeRawBufferPointer(buffer)) }
         }
         if let contiguous { return try contiguous.get() }
-        try checkWritable()
+        try lifecycle.check(path)
         for byte in bytes {
             do {
                 try output.append(byte: byte)
@@ -111,7 +107,7 @@ public final class AtomicFile {
     public func overwrite(_ data: [UInt8], atOffset offset: Int) throws(FileOutputError) {
         precondition(offset >= 0 && offset + data.count <= bytesWritten,
                      "overwrite range \(offset)..<\(offset + data.count) lies outside the \(bytesWritten) bytes written")
-        try checkWritable()
+        try lifecycle.check(path)
         let fd = output.fd
         let result: Result<Void, SystemError> = data.withUnsafeBytes { raw in
             Result { () throws(SystemError) in
@@ -131,7 +127,7 @@ public final class AtomicFile {
     ///   if the rename fails; in both cases the temporary file is deleted and
     ///   the earlier file at `path` is left untouched.
     public func commit() throws(FileOutputError) {
-        try checkWritable()
+        try lifecycle.check(path)
         do {
             try output.flush()
         } catch {
@@ -140,43 +136,19 @@ public final class AtomicFile {
         do {
             try file.commit()
         } catch {
-            state = .failed(error)
-            throw error
+            // The OutputFile has already removed its temporary; the buffer was flushed.
+            throw lifecycle.fail(error, cleanUp: {})
         }
-        state = .committed
-    }
-
-    /// Closes and deletes the temporary file. Never throws; idempotent; does
-    /// nothing after a successful `commit()`.
-    public func abandon() {
-        switch state {
-        case .open:
-            output.discard()
-            file.abandon()
-            state = .abandoned
-        case .failed:
-            state = .abandoned
-        case .committed, .abandoned:
-            break
-        }
-    }
-
-    private func checkWritable() throws(FileOutputError) {
-        switch state {
-        case .open: return
-        case .failed(let error): throw error
-        case .committed: preconditionFailure("AtomicFile '\(path)' used after commit()")
-        case .abandoned: preconditionFailure("AtomicFile '\(path)' used after abandon()")
-        }
+        lifecycle.finish()
     }
 
     /// Cleans up after a failure and remembers the error for later calls.
     private func fail(_ error: FileOutputError) -> FileOutputError {
-        if case .open = state {
-            output.discard()
-            file.abandon()
-        }
-        state = .failed(error)
-        return error
+        lifecycle.fail(error, cleanUp: discardAll)
+    }
+
+    private func discardAll() {
+        output.discard()
+        file.abandon()
     }
 }

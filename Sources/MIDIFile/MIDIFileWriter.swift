@@ -25,19 +25,12 @@ public final class MIDIFileWriter {
     /// Time resolution in ticks per quarter note, 1…32767.
     public let ticksPerQuarter: UInt16
 
-    private enum State {
-        case open
-        case failed(MIDIFileError)
-        case finished
-        case abandoned
-    }
-
     private let output: AtomicFile
     private var spools: [SpoolFile]
     private var lastTicks: [UInt64]
     private var ended: [Bool]
     private var scratch: [UInt8] = []
-    private var state: State = .open
+    private var lifecycle = WriterLifecycle<MIDIFileError>(owner: "MIDIFileWriter for", finishName: "finish()")
 
     /// Starts a file at `path` with `trackCount` tracks (1…65535) and
     /// `ticksPerQuarter` ticks per quarter note (1…32767); both are checked
@@ -100,7 +93,7 @@ public final class MIDIFileWriter {
     ///   0x0FFFFFFF ticks or the track would exceed 4 GiB. After an error the
     ///   writer is abandoned and every later call throws the same error.
     public func append(_ event: MIDIEvent, track: Int) throws(MIDIFileError) {
-        try checkOpen()
+        try lifecycle.check(path)
         precondition(spools.indices.contains(track), "track \(track) is outside 0..<\(trackCount)")
         precondition(!ended[track], "event appended to track \(track) after its end of track")
         let previous = lastTicks[track]
@@ -137,7 +130,7 @@ public final class MIDIFileWriter {
     /// - Throws: `.writeFailed` (nothing appears at `path`; an earlier file
     ///   there is untouched) or an error from an earlier failed call.
     public func finish() throws(MIDIFileError) {
-        try checkOpen()
+        try lifecycle.check(path)
         for track in 0..<trackCount where !ended[track] {
             try append(MIDIEvent(tick: lastTicks[track], message: .endOfTrack), track: track)
         }
@@ -159,37 +152,18 @@ public final class MIDIFileWriter {
         } catch {
             throw fail(MIDIFileError(error))
         }
-        state = .finished
+        lifecycle.finish()
     }
 
     /// Discards everything written so far: no file appears at `path`, and
     /// scratch files are removed. Idempotent; never throws; does nothing
     /// after a successful `finish()`.
     public func abandon() {
-        switch state {
-        case .open:
-            cleanUp()
-            state = .abandoned
-        case .failed:
-            state = .abandoned
-        case .finished, .abandoned:
-            break
-        }
-    }
-
-    private func checkOpen() throws(MIDIFileError) {
-        switch state {
-        case .open: return
-        case .failed(let error): throw error
-        case .finished: preconditionFailure("MIDIFileWriter for '\(path)' used after finish()")
-        case .abandoned: preconditionFailure("MIDIFileWriter for '\(path)' used after abandon()")
-        }
+        lifecycle.abandon(cleanUp: cleanUp)
     }
 
     private func fail(_ error: MIDIFileError) -> MIDIFileError {
-        if case .open = state { cleanUp() }
-        state = .failed(error)
-        return error
+        lifecycle.fail(error, cleanUp: cleanUp)
     }
 
     private func cleanUp() {

@@ -1,3 +1,5 @@
+import Geometry
+
 /// What a ball struck.
 public enum ContactTarget: Hashable, Sendable {
     /// A bouncer, by its `CircleObstacle.tag`.

@@ -1,4 +1,5 @@
 import CChipmunk
+import Geometry
 #if canImport(Glibc)
 import Glibc
 #endif

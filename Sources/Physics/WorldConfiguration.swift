@@ -1,3 +1,5 @@
+import Geometry
+
 /// Everything the physics world needs, in SI units, already validated by the caller.
 ///
 /// The World trusts these values: Debian's Chipmunk is a debug build that aborts the

@@ -1,4 +1,5 @@
 import CCairo
+import Geometry
 
 /// The kinds of surface a `Canvas` draws on.
 public enum PictureFormat: String, Sendable, CaseIterable {
@@ -151,20 +152,20 @@ public final class Canvas {
         cairo_paint(context)
     }
 
-    func fill(_ box: Box, _ colour: Colour, cornerRadius: Double = 0) {
+    func fill(_ box: Rect, _ colour: Colour, cornerRadius: Double = 0) {
         path(box, cornerRadius: cornerRadius)
         setColour(colour)
         cairo_fill(context)
     }
 
-    func stroke(_ box: Box, _ colour: Colour, width: Double, cornerRadius: Double = 0) {
+    func stroke(_ box: Rect, _ colour: Colour, width: Double, cornerRadius: Double = 0) {
         path(box, cornerRadius: cornerRadius)
         setColour(colour)
         cairo_set_line_width(context, width)
         cairo_stroke(context)
     }
 
-    private func path(_ box: Box, cornerRadius r: Double) {
+    private func path(_ box: Rect, cornerRadius r: Double) {
         cairo_new_path(context)
         if r <= 0 {
             cairo_rectangle(context, box.minX, box.minY, box.width, box.height)
@@ -178,14 +179,14 @@ public final class Canvas {
         cairo_close_path(context)
     }
 
-    func fillCircle(_ centre: Point, radius: Double, _ colour: Colour) {
+    func fillCircle(_ centre: Vector, radius: Double, _ colour: Colour) {
         cairo_new_path(context)
         cairo_arc(context, centre.x, centre.y, radius, 0, 2 * Double.pi)
         setColour(colour)
         cairo_fill(context)
     }
 
-    func strokeCircle(_ centre: Point, radius: Double, _ colour: Colour, width: Double) {
+    func strokeCircle(_ centre: Vector, radius: Double, _ colour: Colour, width: Double) {
         cairo_new_path(context)
         cairo_arc(context, centre.x, centre.y, radius, 0, 2 * Double.pi)
         setColour(colour)
@@ -193,7 +194,7 @@ public final class Canvas {
         cairo_stroke(context)
     }
 
-    func line(_ a: Point, _ b: Point, _ colour: Colour, width: Double, dashed: Bool = false) {
+    func line(_ a: Vector, _ b: Vector, _ colour: Colour, width: Double, dashed: Bool = false) {
         cairo_new_path(context)
         cairo_move_to(context, a.x, a.y)
         cairo_line_to(context, b.x, b.y)
@@ -208,7 +209,7 @@ public final class Canvas {
     }
 
     /// Strokes a polyline through `points` (already in pixels).
-    func polyline(_ points: [Point], _ colour: Colour, width: Double) {
+    func polyline(_ points: [Vector], _ colour: Colour, width: Double) {
         guard let first = points.first else { return }
         cairo_new_path(context)
         cairo_move_to(context, first.x, first.y)
@@ -222,7 +223,7 @@ public final class Canvas {
     enum Alignment { case left, centre, right }
 
     /// Draws one line of text with its baseline's anchor at `point`, in DejaVu Sans (fontconfig's `sans-serif`).
-    func text(_ string: String, at point: Point, size: Double, _ colour: Colour, alignment: Alignment = .left,
+    func text(_ string: String, at point: Vector, size: Double, _ colour: Colour, alignment: Alignment = .left,
               bold: Bool = false, middle: Bool = false) {
         // Text under 5 px cannot be read (tiny pictures): leave it out rather than smudge.
         guard size >= 5 else { return }
@@ -254,7 +255,7 @@ public final class Canvas {
     }
 
     /// Restricts drawing to `box` until `unclip()`.
-    func clip(_ box: Box) {
+    func clip(_ box: Rect) {
         cairo_save(context)
         cairo_new_path(context)
         cairo_rectangle(context, box.minX, box.minY, box.width, box.height)

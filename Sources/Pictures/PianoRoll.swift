@@ -1,3 +1,5 @@
+import Geometry
+
 /// A piano roll as plain values: lanes (one per voice), notes, chord names, the beat grid.
 public struct Roll: Sendable {
     /// One voice's lane.
@@ -92,14 +94,14 @@ public enum RollPainter {
         let margin = (0.025 * min(w, h)).rounded()
         canvas.clear(Palette.background)
         var y = margin + 1.6 * t
-        canvas.text(roll.title, at: Point(margin, y), size: 1.6 * t, Palette.text, bold: true)
+        canvas.text(roll.title, at: Vector(margin, y), size: 1.6 * t, Palette.text, bold: true)
         var x = margin + canvas.textWidth(roll.title, size: 1.6 * t, bold: true) + 1.5 * t
         for line in roll.legend {
-            canvas.text(line, at: Point(x, y), size: t, Palette.dimText)
+            canvas.text(line, at: Vector(x, y), size: t, Palette.dimText)
             x += canvas.textWidth(line, size: t) + 1.5 * t
         }
         y += 0.9 * t
-        let box = Box(minX: margin, minY: y, maxX: w - margin, maxY: h - margin - 1.6 * t)
+        let box = Rect(minX: margin, minY: y, maxX: w - margin, maxY: h - margin - 1.6 * t)
         var drawnUpTo: [Double] = []
         draw(roll, on: canvas, in: box, from: 0, to: max(roll.duration, 1e-3), textSize: t, firstNote: 0, playhead: nil,
              drawnUpTo: &drawnUpTo)
@@ -111,7 +113,7 @@ public enum RollPainter {
             var bar = 0
             while Double(bar) * barSeconds <= roll.duration {
                 let bx = box.minX + Double(bar) * pixelsPerBar
-                canvas.text("\(bar + 1)", at: Point(bx + 2, box.maxY + 1.2 * t), size: 0.8 * t, Palette.dimText)
+                canvas.text("\(bar + 1)", at: Vector(bx + 2, box.maxY + 1.2 * t), size: 0.8 * t, Palette.dimText)
                 bar += every
             }
         }
@@ -123,14 +125,14 @@ public enum RollPainter {
     /// `drawnUpTo` is scratch space (reused between frames): per lane row, the right edge of
     /// the bars drawn so far, so that a dense roll (the swarm's thousand notes a second)
     /// costs at most a bar per pixel column and row rather than one per note.
-    static func draw(_ roll: Roll, on canvas: Canvas, in box: Box, from start: Double, to end: Double,
+    static func draw(_ roll: Roll, on canvas: Canvas, in box: Rect, from start: Double, to end: Double,
                      textSize t: Double, firstNote: Int, playhead: Double?, drawnUpTo: inout [Double]) {
         let span = end - start
         guard span > 0, box.width > 4, box.height > 4 else { return }
         func xOf(_ time: Double) -> Double { box.minX + (time - start) / span * box.width }
         let chordHeight = min(1.6 * t, box.height / 4)
-        let chordBox = Box(minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.minY + chordHeight)
-        let lanesBox = Box(minX: box.minX, minY: chordBox.maxY, maxX: box.maxX, maxY: box.maxY)
+        let chordBox = Rect(minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.minY + chordHeight)
+        let lanesBox = Rect(minX: box.minX, minY: chordBox.maxY, maxX: box.maxX, maxY: box.maxY)
         canvas.fill(box, Palette.panel)
         canvas.clip(box)
 
@@ -140,7 +142,7 @@ public enum RollPainter {
             while Double(beat) * roll.secondsPerBeat <= end {
                 let x = xOf(Double(beat) * roll.secondsPerBeat)
                 let isBar = roll.beatsPerBar > 0 && beat % roll.beatsPerBar == 0
-                canvas.line(Point(x, lanesBox.minY), Point(x, lanesBox.maxY), isBar ? Palette.barLine : Palette.grid, width: isBar ? 1.2 : 0.8)
+                canvas.line(Vector(x, lanesBox.minY), Vector(x, lanesBox.maxY), isBar ? Palette.barLine : Palette.grid, width: isBar ? 1.2 : 0.8)
                 beat += 1
             }
         }
@@ -150,8 +152,8 @@ public enum RollPainter {
         let laneHeight = lanesBox.height / Double(laneCount)
         for (index, lane) in roll.lanes.enumerated() {
             let top = lanesBox.minY + Double(index) * laneHeight
-            if index > 0 { canvas.line(Point(box.minX, top), Point(box.maxX, top), Palette.barLine, width: 1) }
-            canvas.text(lane.name, at: Point(box.minX + 0.4 * t, top + 1.1 * min(t, laneHeight / 2)), size: 0.8 * min(t, laneHeight / 2),
+            if index > 0 { canvas.line(Vector(box.minX, top), Vector(box.maxX, top), Palette.barLine, width: 1) }
+            canvas.text(lane.name, at: Vector(box.minX + 0.4 * t, top + 1.1 * min(t, laneHeight / 2)), size: 0.8 * min(t, laneHeight / 2),
                         Palette.lane(index).with(alpha: 0.9))
         }
         var rowStart: [Int] = []
@@ -181,7 +183,7 @@ public enum RollPainter {
             let left = max(x0, drawnUpTo[slot])
             drawnUpTo[slot] = right
             let alpha = 0.25 + 0.75 * Double(max(1, min(127, note.velocity))) / 127
-            canvas.fill(Box(minX: left, minY: y, maxX: right, maxY: y + barHeight), Palette.lane(note.lane).with(alpha: alpha))
+            canvas.fill(Rect(minX: left, minY: y, maxX: right, maxY: y + barHeight), Palette.lane(note.lane).with(alpha: alpha))
         }
 
         // Chord names along the top, each from its change to the next.
@@ -194,21 +196,21 @@ public enum RollPainter {
             if chord.time > end { break }
             let x0 = xOf(chord.time), x1 = xOf(next)
             if chord.hue >= 0 {
-                canvas.fill(Box(minX: x0, minY: chordBox.maxY - 3, maxX: x1, maxY: chordBox.maxY), Palette.degree(chord.hue))
+                canvas.fill(Rect(minX: x0, minY: chordBox.maxY - 3, maxX: x1, maxY: chordBox.maxY), Palette.degree(chord.hue))
             }
-            canvas.line(Point(x0, chordBox.minY), Point(x0, chordBox.maxY), Palette.barLine, width: 1)
+            canvas.line(Vector(x0, chordBox.minY), Vector(x0, chordBox.maxY), Palette.barLine, width: 1)
             let labelX = max(x0 + 3, box.minX + 3)
             let width = canvas.textWidth(chord.name, size: chordSize)
             // A label needs room in its chord's visible span (the last chord may run past it).
             let isLast = i + 1 == roll.chords.count || roll.chords[i + 1].time > end
             if labelX > lastLabelEnd + 4 && (labelX + width <= x1 || isLast) {
-                canvas.text(chord.name, at: Point(labelX, chordBox.minY + 0.78 * chordHeight), size: chordSize, Palette.text)
+                canvas.text(chord.name, at: Vector(labelX, chordBox.minY + 0.78 * chordHeight), size: chordSize, Palette.text)
                 lastLabelEnd = labelX + width
             }
         }
         if let playhead {
             let x = xOf(playhead)
-            canvas.line(Point(x, box.minY), Point(x, box.maxY), Palette.text.with(alpha: 0.8), width: 1.5)
+            canvas.line(Vector(x, box.minY), Vector(x, box.maxY), Palette.text.with(alpha: 0.8), width: 1.5)
         }
         canvas.unclip()
         canvas.stroke(box, Palette.barLine, width: 1)

@@ -1,14 +1,16 @@
+import Geometry
+
 /// A description of the world to draw, in metres with y up: plain values, nothing of
 /// physics engines, MIDI or synthesizers.
 public struct Scene: Sendable {
     /// A walled area (the bass area, the piano area).
     public struct Area: Sendable {
         /// Inside of the walls, metres.
-        public var box: Box
+        public var box: Rect
         /// Name shown in the area's corner.
         public var name: String
         /// Creates an area.
-        public init(box: Box, name: String) {
+        public init(box: Rect, name: String) {
             self.box = box
             self.name = name
         }
@@ -17,7 +19,7 @@ public struct Scene: Sendable {
     /// A round target: a scale-degree bouncer.
     public struct Bouncer: Sendable {
         /// Centre, metres.
-        public var center: Point
+        public var center: Vector
         /// Radius, metres.
         public var radius: Double
         /// Main label (the degree's Roman numeral).
@@ -27,7 +29,7 @@ public struct Scene: Sendable {
         /// Colour index 0…6 (the degree − 1).
         public var hue: Int
         /// Creates a bouncer.
-        public init(center: Point, radius: Double, label: String, detail: String, hue: Int) {
+        public init(center: Vector, radius: Double, label: String, detail: String, hue: Int) {
             self.center = center
             self.radius = radius
             self.label = label
@@ -39,13 +41,13 @@ public struct Scene: Sendable {
     /// A rectangular target: a key.
     public struct Key: Sendable {
         /// The key's rectangle, metres.
-        public var box: Box
+        public var box: Rect
         /// Label (the chord tone it plays: "root", "3rd", …).
         public var label: String
         /// Colour index 0…3 (the chord tone − 1).
         public var hue: Int
         /// Creates a key.
-        public init(box: Box, label: String, hue: Int) {
+        public init(box: Rect, label: String, hue: Int) {
             self.box = box
             self.label = label
             self.hue = hue
@@ -55,13 +57,13 @@ public struct Scene: Sendable {
     /// A ball at its start.
     public struct Ball: Sendable {
         /// Start position, metres.
-        public var start: Point
+        public var start: Vector
         /// Radius, metres.
         public var radius: Double
         /// True for the bass ball (drawn in the bass colour).
         public var isBass: Bool
         /// Creates a ball.
-        public init(start: Point, radius: Double, isBass: Bool) {
+        public init(start: Vector, radius: Double, isBass: Bool) {
             self.start = start
             self.radius = radius
             self.isBass = isBass
@@ -71,7 +73,7 @@ public struct Scene: Sendable {
     /// Walled areas.
     public var areas: [Area]
     /// Silent boxes (between the keys).
-    public var fillers: [Box]
+    public var fillers: [Rect]
     /// Bouncers.
     public var bouncers: [Bouncer]
     /// Keys, left to right.
@@ -86,7 +88,7 @@ public struct Scene: Sendable {
     public var wallThickness: Double
 
     /// Creates a scene.
-    public init(areas: [Area], fillers: [Box], bouncers: [Bouncer], keys: [Key], balls: [Ball],
+    public init(areas: [Area], fillers: [Rect], bouncers: [Bouncer], keys: [Key], balls: [Ball],
                 title: String, legend: [String], wallThickness: Double = 0.05) {
         self.areas = areas
         self.fillers = fillers
@@ -99,12 +101,12 @@ public struct Scene: Sendable {
     }
 
     /// Everything drawn, metres: areas with their walls and bouncers that overhang them.
-    public var bounds: Box {
-        var box = areas.first.map { $0.box.inset(by: -wallThickness) } ?? Box(minX: 0, minY: 0, maxX: 1, maxY: 1)
+    public var bounds: Rect {
+        var box = areas.first.map { $0.box.inset(by: -wallThickness) } ?? Rect(minX: 0, minY: 0, maxX: 1, maxY: 1)
         for area in areas { box = box.union(area.box.inset(by: -wallThickness)) }
         for b in bouncers {
-            box = box.union(Box(minX: b.center.x - b.radius, minY: b.center.y - b.radius,
-                                maxX: b.center.x + b.radius, maxY: b.center.y + b.radius))
+            box = box.union(Rect(minX: b.center.x - b.radius, minY: b.center.y - b.radius,
+                                 maxX: b.center.x + b.radius, maxY: b.center.y + b.radius))
         }
         return box
     }
@@ -115,13 +117,13 @@ public struct Trace: Sendable {
     /// A hit: where the ball was, how hard it struck.
     public struct Hit: Sendable {
         /// Ball position at the hit, metres.
-        public var position: Point
+        public var position: Vector
         /// Velocity 1…127.
         public var velocity: Int
         /// True for the bass ball on a bouncer.
         public var isBass: Bool
         /// Creates a hit.
-        public init(position: Point, velocity: Int, isBass: Bool) {
+        public init(position: Vector, velocity: Int, isBass: Bool) {
             self.position = position
             self.velocity = velocity
             self.isBass = isBass
@@ -129,14 +131,14 @@ public struct Trace: Sendable {
     }
 
     /// Positions of each ball (index 0 the bass ball) over the traced seconds, metres.
-    public var paths: [[Point]]
+    public var paths: [[Vector]]
     /// Every note-on hit.
     public var hits: [Hit]
     /// Seconds traced.
     public var duration: Double
 
     /// Creates a trace.
-    public init(paths: [[Point]], hits: [Hit], duration: Double) {
+    public init(paths: [[Vector]], hits: [Hit], duration: Double) {
         self.paths = paths
         self.hits = hits
         self.duration = duration

@@ -1,3 +1,4 @@
+import Geometry
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,7 +17,7 @@ public final class VideoFrameRenderer {
     /// Where things go.
     public let layout: Composition
     /// Ball positions, metres (index 0 the bass ball); the caller updates them in place.
-    public var positions: [Point]
+    public var positions: [Vector]
     /// The piano roll so far; the caller appends notes and chord marks as they happen.
     public var roll: Roll
     /// Time of each bouncer's last hit, seconds (index as in the scene).
@@ -74,11 +75,11 @@ public final class VideoFrameRenderer {
         // The active chord, large, in the panel's corner.
         let panel = layout.panel
         if !chord.isEmpty {
-            canvas.text(chord, at: Point(panel.minX, panel.minY + 3.2 * t), size: 3.4 * t,
+            canvas.text(chord, at: Vector(panel.minX, panel.minY + 3.2 * t), size: 3.4 * t,
                         chordHue >= 0 ? Palette.degree(chordHue) : Palette.text, bold: true)
-            canvas.text(numeral, at: Point(panel.minX, panel.minY + 5.2 * t), size: 1.4 * t, Palette.dimText)
+            canvas.text(numeral, at: Vector(panel.minX, panel.minY + 5.2 * t), size: 1.4 * t, Palette.dimText)
         }
-        canvas.text(Self.clock(time), at: Point(panel.minX, panel.minY + 6.8 * t), size: 1.1 * t, Palette.dimText)
+        canvas.text(Self.clock(time), at: Vector(panel.minX, panel.minY + 6.8 * t), size: 1.1 * t, Palette.dimText)
 
         if let strip = layout.roll {
             let end = time + 0.1 * rollSpan

@@ -1,3 +1,4 @@
+import Geometry
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,25 +8,25 @@ public struct Viewport: Sendable {
     /// Pixels per metre.
     public var scale: Double
     /// Pixel position of the world's origin.
-    public var origin: Point
+    public var origin: Vector
 
     /// The viewport that fits `world` (metres) inside `frame` (pixels), centred across and
     /// at the top (under the legend when that stands above a tall world).
-    public init(fitting world: Box, into frame: Box) {
+    public init(fitting world: Rect, into frame: Rect) {
         scale = min(frame.width / world.width, frame.height / world.height)
         let usedWidth = world.width * scale
         let left = frame.minX + (frame.width - usedWidth) / 2
         let top = frame.minY
-        origin = Point(left - world.minX * scale, top + world.maxY * scale)
+        origin = Vector(left - world.minX * scale, top + world.maxY * scale)
     }
 
     /// A point in pixels.
-    public func map(_ p: Point) -> Point { Point(origin.x + p.x * scale, origin.y - p.y * scale) }
+    public func map(_ p: Vector) -> Vector { Vector(origin.x + p.x * scale, origin.y - p.y * scale) }
 
     /// A rectangle in pixels.
-    public func map(_ b: Box) -> Box {
-        Box(minX: origin.x + b.minX * scale, minY: origin.y - b.maxY * scale,
-            maxX: origin.x + b.maxX * scale, maxY: origin.y - b.minY * scale)
+    public func map(_ b: Rect) -> Rect {
+        Rect(minX: origin.x + b.minX * scale, minY: origin.y - b.maxY * scale,
+             maxX: origin.x + b.maxX * scale, maxY: origin.y - b.minY * scale)
     }
 }
 
@@ -34,11 +35,11 @@ public struct Composition: Sendable {
     /// Canvas size, pixels.
     public var width: Int, height: Int
     /// The side panel (legend, active chord).
-    public var panel: Box
+    public var panel: Rect
     /// The world.
-    public var world: Box
+    public var world: Rect
     /// The piano roll strip (video only), or nil.
-    public var roll: Box?
+    public var roll: Rect?
     /// Base text size, pixels.
     public var textSize: Double
 
@@ -59,19 +60,19 @@ public struct Composition: Sendable {
         var bottom = h - margin
         if withRoll {
             let rollHeight = (0.15 * h).rounded()
-            roll = Box(minX: margin, minY: h - margin - rollHeight, maxX: w - margin, maxY: h - margin)
+            roll = Rect(minX: margin, minY: h - margin - rollHeight, maxX: w - margin, maxY: h - margin)
             bottom = h - 2 * margin - rollHeight
         } else {
             roll = nil
         }
         if w >= 1.25 * h {
             let panelWidth = (0.24 * w).rounded()
-            panel = Box(minX: margin, minY: margin, maxX: margin + panelWidth, maxY: bottom)
-            world = Box(minX: 2 * margin + panelWidth, minY: margin, maxX: w - margin, maxY: bottom)
+            panel = Rect(minX: margin, minY: margin, maxX: margin + panelWidth, maxY: bottom)
+            world = Rect(minX: 2 * margin + panelWidth, minY: margin, maxX: w - margin, maxY: bottom)
         } else {
             let panelHeight = (0.24 * (bottom - margin)).rounded()
-            panel = Box(minX: margin, minY: margin, maxX: w - margin, maxY: margin + panelHeight)
-            world = Box(minX: margin, minY: 2 * margin + panelHeight, maxX: w - margin, maxY: bottom)
+            panel = Rect(minX: margin, minY: margin, maxX: w - margin, maxY: margin + panelHeight)
+            world = Rect(minX: margin, minY: 2 * margin + panelHeight, maxX: w - margin, maxY: bottom)
         }
     }
 }
@@ -84,16 +85,16 @@ public struct WorldPainter: Sendable {
     public let viewport: Viewport
 
     /// A painter fitting `scene` into `frame` (pixels).
-    public init(scene: Scene, frame: Box) {
+    public init(scene: Scene, frame: Rect) {
         self.scene = scene
         viewport = Viewport(fitting: scene.bounds, into: frame)
     }
 
     /// The pixel rectangle of key `index` (0-based, left to right).
-    public func pixelBox(ofKey index: Int) -> Box { viewport.map(scene.keys[index].box) }
+    public func pixelBox(ofKey index: Int) -> Rect { viewport.map(scene.keys[index].box) }
 
     /// The pixel centre and radius of bouncer `index`.
-    public func pixelCircle(ofBouncer index: Int) -> (center: Point, radius: Double) {
+    public func pixelCircle(ofBouncer index: Int) -> (center: Vector, radius: Double) {
         let b = scene.bouncers[index]
         return (viewport.map(b.center), b.radius * viewport.scale)
     }
@@ -105,7 +106,7 @@ public struct WorldPainter: Sendable {
             canvas.fill(box, index == 0 ? Palette.bassArea : Palette.pianoArea)
             canvas.stroke(box.inset(by: -wall / 2), Palette.wall, width: wall)
             // Names sit above the top wall, clear of the bouncers in the corners.
-            canvas.text(area.name, at: Point(box.minX, box.minY - wall - 0.45 * textSize), size: 0.8 * textSize,
+            canvas.text(area.name, at: Vector(box.minX, box.minY - wall - 0.45 * textSize), size: 0.8 * textSize,
                         Palette.dimText)
         }
         for filler in scene.fillers {
@@ -134,8 +135,8 @@ public struct WorldPainter: Sendable {
             anchor.y = min(max(anchor.y, box.minY + insetY), box.maxY - insetY)
         }
         let labelColour = flash > 0.5 ? Palette.background : Palette.text
-        canvas.text(b.label, at: Point(anchor.x, anchor.y - 0.15 * textSize), size: 1.25 * textSize, labelColour, alignment: .centre, bold: true)
-        canvas.text(b.detail, at: Point(anchor.x, anchor.y + 1.05 * textSize), size: 0.9 * textSize, labelColour, alignment: .centre)
+        canvas.text(b.label, at: Vector(anchor.x, anchor.y - 0.15 * textSize), size: 1.25 * textSize, labelColour, alignment: .centre, bold: true)
+        canvas.text(b.detail, at: Vector(anchor.x, anchor.y + 1.05 * textSize), size: 0.9 * textSize, labelColour, alignment: .centre)
     }
 
     /// Draws key `index`, lit by `flash` 0…1, with an optional note name under its label.
@@ -146,14 +147,14 @@ public struct WorldPainter: Sendable {
         canvas.fill(box, hue.mixed(with: Palette.background, 0.55 - 0.55 * flash).mixed(with: Palette.white, 0.6 * flash), cornerRadius: 2)
         let labelColour = flash > 0.5 ? Palette.background : Palette.text
         let size = min(0.9 * textSize, 0.8 * box.height)
-        canvas.text(key.label, at: Point(box.center.x, box.center.y), size: size, labelColour, alignment: .centre, bold: true, middle: true)
+        canvas.text(key.label, at: Vector(box.center.x, box.center.y), size: size, labelColour, alignment: .centre, bold: true, middle: true)
         if let note {
-            canvas.text(note, at: Point(box.center.x, box.minY - 0.5 * textSize), size: 0.85 * textSize, hue, alignment: .centre)
+            canvas.text(note, at: Vector(box.center.x, box.minY - 0.5 * textSize), size: 0.85 * textSize, hue, alignment: .centre)
         }
     }
 
     /// Draws the balls at `positions` (metres; index 0 the bass ball).
-    func drawBalls(_ positions: UnsafeBufferPointer<Point>, on canvas: Canvas) {
+    func drawBalls(_ positions: UnsafeBufferPointer<Vector>, on canvas: Canvas) {
         for index in 0..<min(positions.count, scene.balls.count) {
             let ball = scene.balls[index]
             let p = viewport.map(positions[index])
@@ -171,8 +172,8 @@ public struct WorldPainter: Sendable {
             let colour = index == 0 ? Palette.bassBall.with(alpha: 0.85)
                 : Palette.pianoBall.with(alpha: count > 64 ? 0.12 : 0.45)
             // A jump of more than half a metre between samples is a ball dropped again: no line across it.
-            var segment: [Point] = []
-            var last: Point?
+            var segment: [Vector] = []
+            var last: Vector?
             for p in path {
                 if let l = last, abs(p.x - l.x) + abs(p.y - l.y) > 0.5 {
                     canvas.polyline(segment, colour, width: index == 0 ? 1.6 * width : width)
@@ -192,11 +193,11 @@ public struct WorldPainter: Sendable {
     }
 
     /// The legend: title and lines, then (with a trace) the velocity colour ramp.
-    func drawLegend(on canvas: Canvas, in panel: Box, textSize: Double, withVelocityRamp: Bool, extra: [String] = []) {
+    func drawLegend(on canvas: Canvas, in panel: Rect, textSize: Double, withVelocityRamp: Bool, extra: [String] = []) {
         // Items flow down the panel and on into a further column when it is full (a short panel
         // above a square or portrait world).
         var x = panel.minX, y = panel.minY, columnWidth = 0.0
-        func place(_ height: Double, width: Double) -> Point {
+        func place(_ height: Double, width: Double) -> Vector {
             if y + height > panel.maxY && y > panel.minY {
                 x += columnWidth + 2 * textSize
                 y = panel.minY
@@ -204,7 +205,7 @@ public struct WorldPainter: Sendable {
             }
             columnWidth = max(columnWidth, width)
             y += height
-            return Point(x, y)
+            return Vector(x, y)
         }
         let title = place(1.6 * textSize, width: canvas.textWidth(scene.title, size: 1.6 * textSize, bold: true))
         canvas.text(scene.title, at: title, size: 1.6 * textSize, Palette.text, bold: true)
@@ -218,24 +219,24 @@ public struct WorldPainter: Sendable {
         if metre + 3 * textSize < panel.width {
             let p = place(2 * textSize, width: metre + 3 * textSize)
             let yBar = p.y - 0.5 * textSize
-            canvas.line(Point(p.x, yBar), Point(p.x + metre, yBar), Palette.dimText, width: 2)
-            canvas.line(Point(p.x, yBar - 4), Point(p.x, yBar + 4), Palette.dimText, width: 2)
-            canvas.line(Point(p.x + metre, yBar - 4), Point(p.x + metre, yBar + 4), Palette.dimText, width: 2)
-            canvas.text("1 m", at: Point(p.x + metre + 0.5 * textSize, yBar), size: 0.85 * textSize, Palette.dimText, middle: true)
+            canvas.line(Vector(p.x, yBar), Vector(p.x + metre, yBar), Palette.dimText, width: 2)
+            canvas.line(Vector(p.x, yBar - 4), Vector(p.x, yBar + 4), Palette.dimText, width: 2)
+            canvas.line(Vector(p.x + metre, yBar - 4), Vector(p.x + metre, yBar + 4), Palette.dimText, width: 2)
+            canvas.text("1 m", at: Vector(p.x + metre + 0.5 * textSize, yBar), size: 0.85 * textSize, Palette.dimText, middle: true)
         }
         if withVelocityRamp {
             let width = min(panel.width, 12 * textSize)
             let p = place(4.4 * textSize, width: width)
             let top = p.y - 4.4 * textSize
-            canvas.text("hit velocity", at: Point(p.x, top + 1.2 * textSize), size: textSize, Palette.dimText)
+            canvas.text("hit velocity", at: Vector(p.x, top + 1.2 * textSize), size: textSize, Palette.dimText)
             let steps = 64
             for i in 0..<steps {
                 let x0 = p.x + width * Double(i) / Double(steps)
-                canvas.fill(Box(minX: x0, minY: top + 1.7 * textSize, maxX: x0 + width / Double(steps) + 0.5, maxY: top + 2.7 * textSize),
+                canvas.fill(Rect(minX: x0, minY: top + 1.7 * textSize, maxX: x0 + width / Double(steps) + 0.5, maxY: top + 2.7 * textSize),
                             Palette.velocity(1 + i * 126 / (steps - 1)))
             }
-            canvas.text("1", at: Point(p.x, top + 3.8 * textSize), size: 0.85 * textSize, Palette.dimText)
-            canvas.text("127", at: Point(p.x + width, top + 3.8 * textSize), size: 0.85 * textSize, Palette.dimText, alignment: .right)
+            canvas.text("1", at: Vector(p.x, top + 3.8 * textSize), size: 0.85 * textSize, Palette.dimText)
+            canvas.text("127", at: Vector(p.x + width, top + 3.8 * textSize), size: 0.85 * textSize, Palette.dimText, alignment: .right)
         }
     }
 }

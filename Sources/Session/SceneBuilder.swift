@@ -1,3 +1,4 @@
+import Geometry
 import Performance
 import Physics
 import Pictures
@@ -15,15 +16,15 @@ public enum SceneBuilder {
         let key = plan.key
         let bouncers = layout.bouncers.map { b -> Scene.Bouncer in
             let degree = ScaleDegree(b.tag)!
-            return Scene.Bouncer(center: point(b.center), radius: b.radius, label: key.romanNumeral(of: degree),
+            return Scene.Bouncer(center: b.center, radius: b.radius, label: key.romanNumeral(of: degree),
                                  detail: key.symbol(of: key.seventhChord(on: degree)), hue: b.tag - 1)
         }
         let keys = layout.keys.map { k -> Scene.Key in
             let tone = plan.keyTones[k.tag - 1]
-            return Scene.Key(box: box(k.frame), label: toneNames[tone - 1], hue: tone - 1)
+            return Scene.Key(box: k.frame, label: toneNames[tone - 1], hue: tone - 1)
         }
-        var balls = [Scene.Ball(start: point(layout.bassStart), radius: plan.world.bassRadius, isBass: true)]
-        balls += layout.pianoStarts.map { Scene.Ball(start: point($0), radius: plan.rules.pianoRadius, isBass: false) }
+        var balls = [Scene.Ball(start: layout.bassStart, radius: plan.world.bassRadius, isBass: true)]
+        balls += layout.pianoStarts.map { Scene.Ball(start: $0, radius: plan.rules.pianoRadius, isBass: false) }
         let pianoBalls = layout.pianoStarts.count
         let legend = [
             "seed \(plan.seed)",
@@ -33,9 +34,9 @@ public enum SceneBuilder {
             "bass speed \(Format.fixed(plan.speed, decimals: 2)) m/s",
             "\(pianoBalls) piano ball\(pianoBalls == 1 ? "" : "s"), \(layout.keys.count) keys",
         ]
-        return Scene(areas: [Scene.Area(box: box(layout.bassArea), name: "bass"),
-                             Scene.Area(box: box(layout.pianoArea), name: "piano")],
-                     fillers: layout.fillers.map(box), bouncers: bouncers, keys: keys, balls: balls,
+        return Scene(areas: [Scene.Area(box: layout.bassArea, name: "bass"),
+                             Scene.Area(box: layout.pianoArea, name: "piano")],
+                     fillers: layout.fillers, bouncers: bouncers, keys: keys, balls: balls,
                      title: plan.name, legend: legend)
     }
 
@@ -75,9 +76,6 @@ public enum SceneBuilder {
         }
     }
 
-    static func point(_ v: Vector) -> Point { Point(v.x, v.y) }
-    static func box(_ r: Rect) -> Box { Box(minX: r.minX, minY: r.minY, maxX: r.maxX, maxY: r.maxY) }
-
     /// The paths of every ball and every bouncer and key hit over the first `seconds` of the session.
     public static func trace(_ configuration: Configuration, seconds: Double, stop: StopSignal? = nil,
                              progress: ((Double) -> Void)? = nil) throws(SessionError) -> Trace {
@@ -103,11 +101,11 @@ public enum SceneBuilder {
 /// or bar), so each ball's last bouncer and key contacts are kept with where the ball stood
 /// after that step, and a note is drawn where its physical hit (`NoteEvent.hit`) happened.
 final class TraceRecorder: SessionSink, StepObserver {
-    var paths: [[Point]]
+    var paths: [[Vector]]
     var hits: [Trace.Hit] = []
     private var pending: [(ball: Int, hit: Double, velocity: Int, isBass: Bool)] = []
     /// Per ball, its most recent contacts (oldest first).
-    private var contacts: [[(time: Double, position: Point)]]
+    private var contacts: [[(time: Double, position: Vector)]]
     private var steps = 0
     private let interval: Int
     private let sources: [Voice.Source]
@@ -137,9 +135,8 @@ final class TraceRecorder: SessionSink, StepObserver {
         for contact in balls.contacts where contact.ball < contacts.count {
             switch contact.target {
             case .bouncer, .key:
-                let p = balls.position(of: contact.ball)
                 if contacts[contact.ball].count == Self.contactMemory { contacts[contact.ball].removeFirst() }
-                contacts[contact.ball].append((contact.time, Point(p.x, p.y)))
+                contacts[contact.ball].append((contact.time, balls.position(of: contact.ball)))
             case .wall, .floor:
                 break
             }
@@ -148,15 +145,14 @@ final class TraceRecorder: SessionSink, StepObserver {
         // (within one step of the contact).
         for note in pending where note.ball < balls.count {
             let position = contacts[note.ball].last(where: { $0.time == note.hit })?.position
-                ?? { let p = balls.position(of: note.ball); return Point(p.x, p.y) }()
+                ?? balls.position(of: note.ball)
             hits.append(Trace.Hit(position: position, velocity: note.velocity, isBass: note.isBass))
         }
         pending.removeAll(keepingCapacity: true)
         defer { steps += 1 }
         guard steps % interval == 0 else { return }
         for index in 0..<min(balls.count, paths.count) {
-            let p = balls.position(of: index)
-            paths[index].append(Point(p.x, p.y))
+            paths[index].append(balls.position(of: index))
         }
     }
 

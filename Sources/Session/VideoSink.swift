@@ -215,8 +215,7 @@ final class VideoSink: SessionSink, StepObserver {
     func observe(_ balls: BallPositions, at time: Double) throws(SessionError) {
         try frames(through: observedTime)
         for i in 0..<min(balls.count, renderer.positions.count) {
-            let p = balls.position(of: i)
-            renderer.positions[i] = Point(p.x, p.y)
+            renderer.positions[i] = balls.position(of: i)
         }
         observedTime = time
     }

@@ -50,15 +50,7 @@ public final class AudioFileRenderer {
     ///   if FluidSynth cannot open the file.
     public init(sampler: Sampler, path: String, format: AudioFileFormat) throws(SoundError) {
         FluidLog.install()
-        let output: OutputFile
-        do {
-            output = try OutputFile(path: path, byName: true)
-        } catch {
-            if case .cannotCreate = error, FileIdentity(path: PathName.directory(of: path)) == nil {
-                throw .outputDirectoryMissing(path: path)
-            }
-            throw .outputNotWritable(path: path, reason: error.reason)
-        }
+        let output = try SoundFileWriter.openOutput(path: path)
         let temporary = output.writePath.string
         try sampler.attachOutput("an audio file renderer for \"\(path)\"")
 

@@ -60,15 +60,7 @@ final class SoundFileWriter {
         guard bitDepth.isSupported(by: format) else {
             throw .invalidConfiguration(field: "bitDepth", value: bitDepth.rawValue, accepted: "16 or 24 for FLAC")
         }
-        let output: OutputFile
-        do {
-            output = try OutputFile(path: path, byName: true)
-        } catch {
-            if case .cannotCreate = error, FileIdentity(path: PathName.directory(of: path)) == nil {
-                throw .outputDirectoryMissing(path: path)
-            }
-            throw .outputNotWritable(path: path, reason: error.reason)
-        }
+        let output = try Self.openOutput(path: path)
         self.output = output
         self.path = path
         self.format = format
@@ -103,6 +95,20 @@ final class SoundFileWriter {
         }
         // Floats beyond full scale are clipped when libsndfile converts them to integers (else they wrap).
         sf_command(opened, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+    }
+
+    /// Creates the temporary for `path` the way every sound file is written (by name, so
+    /// FluidSynth or libsndfile can open it), a failure told as the `SoundError` for a missing
+    /// directory or an unwritable path.
+    static func openOutput(path: String) throws(SoundError) -> OutputFile {
+        do {
+            return try OutputFile(path: path, byName: true)
+        } catch {
+            if case .cannotCreate = error, FileIdentity(path: PathName.directory(of: path)) == nil {
+                throw .outputDirectoryMissing(path: path)
+            }
+            throw .outputNotWritable(path: path, reason: error.reason)
+        }
     }
 
     deinit {

@@ -42,12 +42,7 @@ struct Draw: ParsableCommand {
         if let trace, !(trace.isFinite && DrawRequest.traceLimits.contains(trace)) {
             throw ValidationError("--trace \(trace) is out of range; accepted: \(Limits.text(DrawRequest.traceLimits, unit: "s"))")
         }
-        do {
-            _ = try PictureSize(parsing: size)
-            _ = try PictureRunner.format(of: output)
-        } catch {
-            throw ValidationError(error.description)
-        }
+        try validatePicture(size: size, output: output)
     }
 
     func run() throws {

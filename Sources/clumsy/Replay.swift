@@ -17,31 +17,11 @@ struct Replay: ParsableCommand {
     @Argument(help: ArgumentHelp("The event log of a live run (.jsonl).", valueName: "events.jsonl"))
     var log: String
 
-    @Option(help: ArgumentHelp("Write a Standard MIDI File.", valueName: "file.mid"))
-    var midi: String?
-
-    @Option(help: ArgumentHelp("Write the replayed session's event log.", valueName: "file.jsonl"))
-    var events: String?
-
-    @Option(help: ArgumentHelp("Render audio to a .wav, .flac or .ogg file through FluidSynth.", valueName: "file"))
-    var audio: String?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Audio sample rate in Hz, a whole number (\(Limits.text(Limits.sampleRate)); default 44100).", valueName: "Hz"))
-    var sampleRate: String?
-
-    @Option(help: ArgumentHelp("SoundFont file (.sf2/.sf3).", valueName: "file"))
-    var soundfont: String?
+    @OptionGroup
+    var outputs: OutputFlags
 
     @Flag(help: "Print nothing but errors.")
     var quiet = false
-
-    func validate() throws {
-        if let sampleRate {
-            guard let rate = Int(sampleRate), Limits.sampleRate.contains(rate) else {
-                throw ValidationError("--sample-rate \(sampleRate) is not accepted; expected a whole number of Hz in \(Limits.text(Limits.sampleRate))")
-            }
-        }
-    }
 
     func run() throws {
         let recorded: ReplayLog
@@ -51,11 +31,7 @@ struct Replay: ParsableCommand {
             throw fail(error)
         }
         var arguments = recorded.arguments + ["--duration", "\(recorded.duration)"]
-        if let sampleRate { arguments += ["--sample-rate", sampleRate] }
-        if let midi { arguments += ["--midi", midi] }
-        if let events { arguments += ["--events", events] }
-        if let audio { arguments += ["--audio", audio] }
-        if let soundfont { arguments += ["--soundfont", soundfont] }
+        arguments += outputs.arguments
         if quiet { arguments.append("--quiet") }
         let command: Run
         do {

@@ -24,12 +24,7 @@ struct Roll: ParsableCommand {
     var preset: String?
 
     func validate() throws {
-        do {
-            _ = try PictureSize(parsing: size)
-            _ = try PictureRunner.format(of: output)
-        } catch {
-            throw ValidationError(error.description)
-        }
+        try validatePicture(size: size, output: output)
     }
 
     func run() throws {

@@ -27,20 +27,8 @@ struct Run: ParsableCommand {
     @OptionGroup(title: "Preset settings")
     var settings: SettingFlags
 
-    @Option(help: ArgumentHelp("Write a Standard MIDI File (format 1, a track per voice: Bass, Keys, Drums).", valueName: "file.mid"))
-    var midi: String?
-
-    @Option(help: ArgumentHelp("Write the event log as JSON Lines.", valueName: "file.jsonl"))
-    var events: String?
-
-    @Option(help: ArgumentHelp("Render audio to a .wav, .flac or .ogg file through FluidSynth.", valueName: "file"))
-    var audio: String?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Audio sample rate in Hz, a whole number (\(Limits.text(Limits.sampleRate)); default 44100).", valueName: "Hz"))
-    var sampleRate: String?
-
-    @Option(help: ArgumentHelp("SoundFont file (.sf2/.sf3). Else $CLUMSY_SOUNDFONT, the preset's, then Debian's (FluidR3_GM first).", valueName: "file"))
-    var soundfont: String?
+    @OptionGroup
+    var outputs: OutputFlags
 
     @Option(help: ArgumentHelp("Also write one audio file per voice (bass.wav, keys.wav, … in --audio's format) and one MIDI file per voice (bass.mid, keys.mid, …) into this existing directory; they sum to the mix.", valueName: "dir"))
     var stems: String?
@@ -92,19 +80,12 @@ struct Run: ParsableCommand {
         }
     }
 
-    /// The sample rate: a whole number in `Limits.sampleRate` (checked in `validate()`).
-    var sampleRateValue: Int { sampleRate.flatMap { Int($0) } ?? 44_100 }
-
     func validate() throws {
-        if let sampleRate {
-            guard let rate = Int(sampleRate), Limits.sampleRate.contains(rate) else {
-                throw ValidationError("--sample-rate \(sampleRate) is not accepted; expected a whole number of Hz in \(Limits.text(Limits.sampleRate))")
-            }
-        }
-        if let soundfont, soundfont.isEmpty { throw ValidationError("--soundfont needs a file name (leave the flag out for the default)") }
+        // --sample-rate has been checked by `OutputFlags`, before this.
+        if let soundfont = outputs.soundfont, soundfont.isEmpty { throw ValidationError("--soundfont needs a file name (leave the flag out for the default)") }
         if audioDriver != nil && !live { throw ValidationError("--audio-driver only applies with --live") }
-        if let audio, audio.isEmpty { throw ValidationError("--audio needs a file name") }
-        if let audio {
+        if let audio = outputs.audio, audio.isEmpty { throw ValidationError("--audio needs a file name") }
+        if let audio = outputs.audio {
             let lower = audio.lowercased()
             guard lower.hasSuffix(".wav") || lower.hasSuffix(".flac") || lower.hasSuffix(".ogg") else {
                 throw ValidationError("--audio \(audio): the file name must end in .wav, .flac or .ogg")
@@ -118,8 +99,8 @@ struct Run: ParsableCommand {
             throw ValidationError("--fps and --size only apply with --video")
         }
         try validateMix()
-        if let midi, midi.isEmpty { throw ValidationError("--midi needs a file name") }
-        if let events, events.isEmpty { throw ValidationError("--events needs a file name") }
+        if let midi = outputs.midi, midi.isEmpty { throw ValidationError("--midi needs a file name") }
+        if let events = outputs.events, events.isEmpty { throw ValidationError("--events needs a file name") }
         if let midiOut, MIDIOutKind(rawValue: midiOut) == nil {
             throw ValidationError("--midi-out \(midiOut) is not accepted; expected jack or alsa")
         }
@@ -138,10 +119,10 @@ struct Run: ParsableCommand {
         if given["true-peak"] != nil, given["loudness"]?.lowercased() == "off" {
             throw ValidationError("--true-peak needs the loudness normalisation on: drop --loudness off")
         }
-        if given["bit-depth"] == "32f", let audio, audio.lowercased().hasSuffix(".flac") {
+        if given["bit-depth"] == "32f", let audio = outputs.audio, audio.lowercased().hasSuffix(".flac") {
             throw ValidationError("--bit-depth 32f needs a .wav file: FLAC stores 16- or 24-bit integers")
         }
-        let rendersFile = audio != nil && !live
+        let rendersFile = outputs.audio != nil && !live
         for (flag, isGiven) in [("--stems", stems != nil), ("--loudness", given["loudness"] != nil),
                                 ("--true-peak", given["true-peak"] != nil), ("--bit-depth", given["bit-depth"] != nil)]
         where isGiven && !rendersFile {
@@ -169,10 +150,10 @@ struct Run: ParsableCommand {
         overrides.flags = settings.given
         overrides.isDry = dry
         var request = RunRequest(preset: preset, duration: duration ?? (live ? Limits.duration.upperBound : 60),
-                                 overrides: overrides, midiPath: midi, eventsPath: events, isQuiet: quiet)
-        request.audioPath = audio
-        request.sampleRate = Double(sampleRateValue)
-        request.soundFont = soundfont
+                                 overrides: overrides, midiPath: outputs.midi, eventsPath: outputs.events, isQuiet: quiet)
+        request.audioPath = outputs.audio
+        request.sampleRate = Double(outputs.sampleRateValue)
+        request.soundFont = outputs.soundfont
         request.isLive = live
         request.audioDriver = audioDriver
         request.environment = ProcessInfoLite.environment

@@ -1,13 +1,14 @@
+import Geometry
 import Testing
 @testable import Pictures
 
 /// A small scene: one area, one bouncer, two keys, two balls.
 func sampleScene() -> Scene {
-    Scene(areas: [Scene.Area(box: Box(minX: 0, minY: 0, maxX: 4, maxY: 3), name: "area")], fillers: [],
-          bouncers: [Scene.Bouncer(center: Point(2, 2), radius: 0.4, label: "I", detail: "Cmaj7", hue: 0)],
-          keys: [Scene.Key(box: Box(minX: 0.2, minY: 0, maxX: 1.8, maxY: 0.2), label: "root", hue: 0),
-                 Scene.Key(box: Box(minX: 2.2, minY: 0, maxX: 3.8, maxY: 0.2), label: "3rd", hue: 1)],
-          balls: [Scene.Ball(start: Point(1, 1), radius: 0.2, isBass: true), Scene.Ball(start: Point(3, 2.5), radius: 0.1, isBass: false)],
+    Scene(areas: [Scene.Area(box: Rect(minX: 0, minY: 0, maxX: 4, maxY: 3), name: "area")], fillers: [],
+          bouncers: [Scene.Bouncer(center: Vector(2, 2), radius: 0.4, label: "I", detail: "Cmaj7", hue: 0)],
+          keys: [Scene.Key(box: Rect(minX: 0.2, minY: 0, maxX: 1.8, maxY: 0.2), label: "root", hue: 0),
+                 Scene.Key(box: Rect(minX: 2.2, minY: 0, maxX: 3.8, maxY: 0.2), label: "3rd", hue: 1)],
+          balls: [Scene.Ball(start: Vector(1, 1), radius: 0.2, isBass: true), Scene.Ball(start: Vector(3, 2.5), radius: 0.1, isBass: false)],
           title: "test", legend: ["seed 1"])
 }
 
@@ -17,14 +18,14 @@ func brightness(_ c: Colour) -> Double { (c.red + c.green + c.blue) / 3 }
 struct PicturesTests {
     @Test("The viewport fits the world inside the frame at its top, centred across, keeps its aspect and turns y up into y down")
     func viewport() {
-        let v = Viewport(fitting: Box(minX: 0, minY: 0, maxX: 4, maxY: 2), into: Box(minX: 10, minY: 10, maxX: 410, maxY: 410))
+        let v = Viewport(fitting: Rect(minX: 0, minY: 0, maxX: 4, maxY: 2), into: Rect(minX: 10, minY: 10, maxX: 410, maxY: 410))
         #expect(v.scale == 100)
-        let topLeft = v.map(Point(0, 2)), bottomRight = v.map(Point(4, 0))
-        #expect(topLeft == Point(10, 10) && bottomRight == Point(410, 210))   // at the frame's top
-        let box = v.map(Box(minX: 1, minY: 0, maxX: 2, maxY: 1))
+        let topLeft = v.map(Vector(0, 2)), bottomRight = v.map(Vector(4, 0))
+        #expect(topLeft == Vector(10, 10) && bottomRight == Vector(410, 210))   // at the frame's top
+        let box = v.map(Rect(minX: 1, minY: 0, maxX: 2, maxY: 1))
         #expect(box.minX == 110 && box.maxX == 210 && box.minY == 110 && box.maxY == 210)
-        let narrow = Viewport(fitting: Box(minX: 0, minY: 0, maxX: 2, maxY: 4), into: Box(minX: 0, minY: 0, maxX: 400, maxY: 400))
-        #expect(narrow.scale == 100 && narrow.map(Point(0, 4)) == Point(100, 0))   // centred across
+        let narrow = Viewport(fitting: Rect(minX: 0, minY: 0, maxX: 2, maxY: 4), into: Rect(minX: 0, minY: 0, maxX: 400, maxY: 400))
+        #expect(narrow.scale == 100 && narrow.map(Vector(0, 4)) == Vector(100, 0))   // centred across
     }
 
     @Test("File extensions choose the format, case-insensitively; others are refused")
@@ -39,12 +40,12 @@ struct PicturesTests {
     func surfaces() throws {
         let canvas = try Canvas(width: 20, height: 10)
         canvas.clear(Colour(0, 0, 0))
-        canvas.fill(Box(minX: 10, minY: 0, maxX: 20, maxY: 10), Colour(1, 0, 0))
+        canvas.fill(Rect(minX: 10, minY: 0, maxX: 20, maxY: 10), Colour(1, 0, 0))
         #expect(try canvas.pixel(x: 2, y: 5) == Colour(0, 0, 0))
         #expect(try canvas.pixel(x: 15, y: 5) == Colour(1, 0, 0))
         #expect(try canvas.encoded().prefix(4) == [0x89, 0x50, 0x4E, 0x47])
         let svg = try Canvas(width: 20, height: 10, format: .svg)
-        svg.fill(Box(minX: 0, minY: 0, maxX: 5, maxY: 5), Colour(0, 1, 0))
+        svg.fill(Rect(minX: 0, minY: 0, maxX: 5, maxY: 5), Colour(0, 1, 0))
         #expect(String(decoding: try svg.encoded(), as: UTF8.self).contains("<svg"))
         let pdf = try Canvas(width: 20, height: 10, format: .pdf)
         #expect(String(decoding: try pdf.encoded().prefix(5), as: UTF8.self) == "%PDF-")
@@ -68,9 +69,9 @@ struct PicturesTests {
         #expect(abs(brightness(faded) - brightness(dark)) < 0.02)
         #expect(VideoFrameRenderer.flash(since: 1, now: 0.9) == 0 && VideoFrameRenderer.flash(since: 1, now: 1) == 1)
 
-        let spot = renderer.painter.viewport.map(Point(3, 1.5))
+        let spot = renderer.painter.viewport.map(Vector(3, 1.5))
         let before = try renderer.canvas.pixel(x: Int(spot.x), y: Int(spot.y))
-        renderer.positions[0] = Point(3, 1.5)
+        renderer.positions[0] = Vector(3, 1.5)
         try renderer.render(at: 2.0)
         let after = try renderer.canvas.pixel(x: Int(spot.x), y: Int(spot.y))
         #expect(before != after && after.red > 0.9, "the bass ball is not at its new position: \(after)")
@@ -82,7 +83,7 @@ struct PicturesTests {
                         notes: [Roll.Note(lane: 0, start: 2, end: 4, pitch: 60, velocity: 127)], chords: [Roll.ChordMark(time: 0, name: "C")],
                         secondsPerBeat: 1, beatsPerBar: 4, duration: 10)
         let canvas = try Canvas(width: 500, height: 200)
-        let box = Box(minX: 0, minY: 0, maxX: 500, maxY: 200)
+        let box = Rect(minX: 0, minY: 0, maxX: 500, maxY: 200)
         var scratch: [Double] = []
         RollPainter.draw(roll, on: canvas, in: box, from: 0, to: 10, textSize: 10, firstNote: 0, playhead: nil, drawnUpTo: &scratch)
         // Pitch 60 is the lane's lowest row: the bar lies at the bottom, from x = 100 to 200.
@@ -95,8 +96,8 @@ struct PicturesTests {
     @Test("Frames become BT.601 limited-range yuv420p: white, black and red land on the standard values")
     func yuvConversion() throws {
         let canvas = try Canvas(width: 4, height: 2)
-        canvas.fill(Box(minX: 0, minY: 0, maxX: 2, maxY: 2), Colour(1, 1, 1))
-        canvas.fill(Box(minX: 2, minY: 0, maxX: 4, maxY: 2), Colour(1, 0, 0))
+        canvas.fill(Rect(minX: 0, minY: 0, maxX: 2, maxY: 2), Colour(1, 1, 1))
+        canvas.fill(Rect(minX: 2, minY: 0, maxX: 4, maxY: 2), Colour(1, 0, 0))
         var out = [UInt8](repeating: 0, count: 12)
         try canvas.withPixels { bytes in
             out.withUnsafeMutableBufferPointer { VideoEncoder.convertToYUV420(bgra: bytes, rowBytes: canvas.stride, width: 4, height: 2, into: $0) }
