@@ -1,4 +1,5 @@
 import Testing
+import Geometry
 import Physics
 @testable import Engine
 @testable import Session
