@@ -181,18 +181,18 @@ public struct Performer: Sendable {
     /// Scale degree (1…7) of the active chord; the session starts on 1.
     public private(set) var activeDegree = 1
     /// The chord of each degree's bouncer (index 0 = degree 1), in the current key.
-    public private(set) var chords: [Chord]
+    public private(set) var chords: [Chord] = []
     private let voices: VoiceTable
     private let curves: [VelocityCurve]   // per voice
-    private var bassNotes: [Int]          // per degree
-    private var keysNotes: [[Int]]        // per degree, per chord tone (rewritten at each chord change under `smooth`)
+    private var bassNotes: [Int] = []     // per degree
+    private var keysNotes: [[Int]] = []   // per degree, per chord tone (rewritten at each chord change under `smooth`)
     private var leader: VoiceLeader?      // `smooth` voicing only
-    private var chordMasks: [Int]         // per degree: pitch classes of the keys' notes
+    private var chordMasks: [Int] = []    // per degree: pitch classes of the keys' notes
     private let percussionVoice: VoiceID?
     private var pending: (degree: Int, time: Double)?
     private var lastKeyHit: [Double]      // per ball
     private var nextBeat = 0
-    private var scaleNotes: [Int]         // `melodic`: the scale's notes in the keys' two octaves, ascending
+    private var scaleNotes: [Int] = []    // `melodic`: the scale's notes in the keys' two octaves, ascending
     private var pointer = 0               // `melodic`: index into scaleNotes of the last melody note
 
     /// Everything the performer derives from the key and the chords.
@@ -221,18 +221,22 @@ public struct Performer: Sendable {
         self.configuration = configuration
         self.voices = voices
         curves = voices.voices.map(\.curve)
-        let harmony = Harmony(configuration)
+        percussionVoice = voices.id(of: .percussion)
+        lastKeyHit = Array(repeating: -.infinity, count: configuration.pianoBalls + 1)
+        adopt(Harmony(configuration))
+        if configuration.voicing == .smooth {
+            leader = VoiceLeader(register: Performer.smoothRegister(base: configuration.keysBase))
+        }
+        pointer = Performer.melodyStart(scaleNotes, tonic: configuration.key.tonic)
+    }
+
+    /// Takes the chords, roots, keys' notes and scale of `harmony`.
+    private mutating func adopt(_ harmony: Harmony) {
         chords = harmony.chords
         bassNotes = harmony.bassNotes
         keysNotes = harmony.keysNotes
         chordMasks = harmony.chordMasks
         scaleNotes = harmony.scaleNotes
-        if configuration.voicing == .smooth {
-            leader = VoiceLeader(register: Performer.smoothRegister(base: configuration.keysBase))
-        }
-        percussionVoice = voices.id(of: .percussion)
-        pointer = Performer.melodyStart(scaleNotes, tonic: configuration.key.tonic)
-        lastKeyHit = Array(repeating: -.infinity, count: configuration.pianoBalls + 1)
     }
 
     /// A live key change at `time` (the start of a step). `configuration` is the session's in
@@ -256,12 +260,7 @@ public struct Performer: Sendable {
     public mutating func changeKey(to configuration: PerformerConfiguration, at time: Double, scheduler: inout Scheduler) {
         let lastMelodyNote = scaleNotes.isEmpty ? nil : scaleNotes[pointer]
         self.configuration = configuration
-        let harmony = Harmony(configuration)
-        chords = harmony.chords
-        bassNotes = harmony.bassNotes
-        keysNotes = harmony.keysNotes
-        chordMasks = harmony.chordMasks
-        scaleNotes = harmony.scaleNotes
+        adopt(Harmony(configuration))
         if leader != nil {
             lead(to: activeDegree)
             if let pending, pending.degree != activeDegree { lead(to: pending.degree) }
