@@ -55,30 +55,41 @@ final class LoudnessMeter: @unchecked Sendable {
 /// stream (its 4× oversampling interpolator below 96 kHz, 2× below 192 kHz), while
 /// running the interpolator only where the result can change.
 ///
-/// libebur128's interpolator is a FIR filter: each interpolated value is a weighted sum of
-/// the last few input frames, so it is at most `bound` (the sum over the filter's delay
-/// line of its largest |coefficient|) times their largest |sample|. A chunk of frames whose
-/// sample peak, together with that of the frames before it that the filter still holds,
-/// times `bound` stays at or under the largest true peak found so far cannot raise it and
-/// is skipped. Before a chunk that follows a skipped one, the frames the filter holds are
-/// fed again (their own interpolated values are not counted), so every value counted is
-/// the value libebur128 computes on the whole stream: the result is identical.
-/// On music mastered near its ceiling about one chunk in ten is interpolated (measured on
-/// 120 s of `default` and `pulse`), which cuts the cost of the true peak by about 90 %.
+/// libebur128's interpolator is a polyphase FIR filter: each interpolated value is a
+/// weighted sum of the last few input frames, so it is at most `bound` (the largest sum of
+/// |coefficients| of a phase) times their largest |sample|; and every input sample is
+/// itself a value of the interpolated signal, so the largest |sample| seen is a lower bound
+/// of the true peak. Chunks wait in a window of `windowChunks` before they are decided, so
+/// that bound already knows the loudest samples a little ahead. A chunk whose sample peak,
+/// with that of the frames before it that the filter still holds, times `bound` stays at or
+/// under both the largest true peak found so far and the largest sample seen cannot raise
+/// the result and is skipped. Before a chunk that follows a skipped one, the frames the
+/// filter holds are fed again (their own interpolated values are not counted), so every
+/// value counted is the value libebur128 computes on the whole stream: the result is
+/// identical (tested). Measured on 600 s of `default`, mastered: 1 chunk in 9 is interpolated,
+/// 0.11 s of CPU against 1.6 s for the whole stream.
 final class TruePeakMeter: @unchecked Sendable {
     private var state: UnsafeMutablePointer<ebur128_state>?
     /// Largest |interpolated value| per largest |input sample| of the filter's window.
     let bound: Float
     /// Frames per decision.
     static let chunkFrames = 1024
+    /// Chunks held before their decision (256 KB).
+    static let windowChunks = 32
     /// Frames fed again before a chunk that follows a skipped one: more than the longest
     /// delay line of libebur128's interpolators (13 frames at 4×, 25 at 2×).
     static let contextFrames = 32
     private var peak: Double = 0
+    /// The largest |sample| added so far (a lower bound of the true peak).
+    private var loudestSample: Float = 0
     private var history = [Float](repeating: 0, count: 2 * TruePeakMeter.contextFrames)
     private var historyFrames = 0
     private var previousFed = true
     private var pending: [Float] = []
+    /// Whole chunks waiting for their decision, oldest first, with their sample peaks.
+    private var window: [[Float]] = []
+    private var windowPeaks: [Float] = []
+    private var spare: [[Float]] = []
     /// Chunks run through the interpolator, and all chunks (for tests and measurements).
     private(set) var interpolatedChunks = 0, chunks = 0
 
@@ -97,24 +108,57 @@ final class TruePeakMeter: @unchecked Sendable {
         ebur128_destroy(&state)
     }
 
-    /// The bound, read off the library itself rather than from its source: a unit impulse
-    /// followed by silence, one frame per call; the largest interpolated value of each call
-    /// is the largest |coefficient| at that place of the delay line, and their sum bounds
-    /// any interpolated value by the window's largest |sample|. Rounded up by 0.1 %.
+    /// libebur128 1.2's interpolator: 49 taps of a Hann-windowed sinc, 4× below 96 kHz and 2×
+    /// below 192 kHz (`interp_create`); returns each phase's sum of |coefficients| and each
+    /// delay's largest |coefficient| over the phases (nil: no interpolation).
+    static func designedInterpolator(sampleRate: UInt) -> (phaseSums: [Double], delayMaxima: [Double])? {
+        let factor = sampleRate < 96_000 ? 4 : sampleRate < 192_000 ? 2 : 0
+        guard factor > 0 else { return nil }
+        let taps = 49
+        var phaseSums = [Double](repeating: 0, count: factor)
+        var delayMaxima = [Double](repeating: 0, count: (taps + factor - 1) / factor)
+        for j in 0..<taps {
+            let m = Double(j) - Double(taps - 1) / 2
+            var c = 1.0
+            if abs(m) > 0.000001 { c = sin(m * Double.pi / Double(factor)) / (m * Double.pi / Double(factor)) }
+            c *= 0.5 * (1 - cos(2 * Double.pi * Double(j) / Double(taps - 1)))
+            guard abs(c) > 0.000001 else { continue }
+            phaseSums[j % factor] += abs(c)
+            delayMaxima[j / factor] = max(delayMaxima[j / factor], abs(c))
+        }
+        return (phaseSums, delayMaxima)
+    }
+
+    /// The bound. A unit impulse followed by silence, one frame per call, reads each delay's
+    /// largest |coefficient| off the library itself. When they are those of the design above
+    /// (libebur128 1.2), the bound is the design's largest sum of a phase (1.864 at 4×, 2.307
+    /// at 2×); otherwise (another version) the sum of the delays' largest values, which bounds
+    /// any interpolator (2.51 for this one). Rounded up by 0.1 %.
     private static func measureBound(sampleRate: UInt) throws(SoundError) -> Float {
         var probe = ebur128_init(2, sampleRate, Int32(bitPattern: EBUR128_MODE_TRUE_PEAK.rawValue))
         guard probe != nil else {
             throw .synthesizerFailed(operation: "start the true-peak meter (libebur128)", messages: [])
         }
         defer { ebur128_destroy(&probe) }
-        var sum = 0.0
+        var measured: [Double] = []
         for index in 0..<(2 * contextFrames) {
             let frame: [Float] = index == 0 ? [1, 1] : [0, 0]
             ebur128_add_frames_float(probe, frame, 1)
             var value = 0.0
-            if ebur128_prev_true_peak(probe, 0, &value) == EBUR128_SUCCESS.rawValue { sum += value }
+            // The impulse's own call reports its sample peak (1); the interpolation comes after.
+            if index > 0, ebur128_prev_true_peak(probe, 0, &value) == EBUR128_SUCCESS.rawValue, value > 0.000001 {
+                measured.append(value)
+            }
         }
-        return Float(max(1, sum) * 1.001)
+        let loose = 1 + measured.reduce(0, +)
+        guard let design = designedInterpolator(sampleRate: sampleRate) else { return Float(loose * 1.001) }
+        // The impulse's own call hides the first delay's value under the sample peak; the
+        // calls after it show the other delays' values in order.
+        var expected = Array(design.delayMaxima.dropFirst())
+        while let last = expected.last, last <= 0.000001 { expected.removeLast() }
+        let matches = expected.count == measured.count
+            && zip(expected, measured).allSatisfy { abs($0 - $1) <= 0.0001 * max(1, $0) }
+        return Float((matches ? design.phaseSums.max()! : loose) * 1.001)
     }
 
     /// Adds interleaved stereo frames (full scale ±1).
@@ -125,30 +169,42 @@ final class TruePeakMeter: @unchecked Sendable {
             let take = min(chunkSamples - pending.count, samples.count - index)
             pending.append(contentsOf: samples[index..<(index + take)])
             index += take
-            if pending.count == chunkSamples { flushChunk() }
+            if pending.count == chunkSamples { enqueue() }
         }
     }
 
     /// The true peak over both channels in dBTP (−infinity for silence), counting every frame added.
     var truePeak: Double {
-        if !pending.isEmpty { flushChunk() }
+        if !pending.isEmpty { enqueue() }
+        while !window.isEmpty { decideOldest() }
         return peak > 0 ? 20 * log10(peak) : -.infinity
     }
 
-    private func flushChunk() {
-        let frames = pending.count / 2
-        guard frames > 0 else { return }
+    private func enqueue() {
         var chunkPeak: Float = 0
         for value in pending { chunkPeak = max(chunkPeak, abs(value)) }
+        loudestSample = max(loudestSample, chunkPeak)
+        var chunk = spare.popLast() ?? []
+        swap(&chunk, &pending)
+        pending.removeAll(keepingCapacity: true)
+        window.append(chunk)
+        windowPeaks.append(chunkPeak)
+        if window.count > Self.windowChunks { decideOldest() }
+    }
+
+    private func decideOldest() {
+        let chunk = window.removeFirst()
+        let chunkPeak = windowPeaks.removeFirst()
+        let frames = chunk.count / 2
         var heldPeak: Float = 0
         for value in history[0..<(2 * historyFrames)] { heldPeak = max(heldPeak, abs(value)) }
         chunks += 1
-        if Double(bound * max(chunkPeak, heldPeak)) > peak {
+        if Double(bound * max(chunkPeak, heldPeak)) > max(peak, Double(loudestSample)) {
             interpolatedChunks += 1
             if !previousFed && historyFrames > 0 {
                 ebur128_add_frames_float(state, history, historyFrames)
             }
-            ebur128_add_frames_float(state, pending, frames)
+            ebur128_add_frames_float(state, chunk, frames)
             for channel in 0..<UInt32(2) {
                 var value = 0.0
                 if ebur128_prev_true_peak(state, channel, &value) == EBUR128_SUCCESS.rawValue { peak = max(peak, value) }
@@ -161,16 +217,16 @@ final class TruePeakMeter: @unchecked Sendable {
         let keep = Self.contextFrames
         if frames >= keep {
             history.withUnsafeMutableBufferPointer { h in
-                for i in 0..<(2 * keep) { h[i] = pending[2 * (frames - keep) + i] }
+                for i in 0..<(2 * keep) { h[i] = chunk[2 * (frames - keep) + i] }
             }
             historyFrames = keep
         } else {
-            let combined = Array(history[0..<(2 * historyFrames)]) + pending
+            let combined = Array(history[0..<(2 * historyFrames)]) + chunk
             let start = max(0, combined.count / 2 - keep)
             let tail = combined[(2 * start)...]
             historyFrames = tail.count / 2
             for (i, value) in tail.enumerated() { history[i] = value }
         }
-        pending.removeAll(keepingCapacity: true)
+        spare.append(chunk)
     }
 }
