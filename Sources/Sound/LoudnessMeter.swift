@@ -66,8 +66,9 @@ final class LoudnessMeter: @unchecked Sendable {
 /// the result and is skipped. Before a chunk that follows a skipped one, the frames the
 /// filter holds are fed again (their own interpolated values are not counted), so every
 /// value counted is the value libebur128 computes on the whole stream: the result is
-/// identical (tested). Measured on 600 s of `default`, mastered: 1 chunk in 9 is interpolated,
-/// 0.11 s of CPU against 1.6 s for the whole stream.
+/// identical (tested). Measured on 600 s of `default`, mastered: 2158 of 25926 chunks are
+/// interpolated (with the looser bound of an unknown library version, 6545); interpolating
+/// every frame costs 1.6 s of CPU.
 final class TruePeakMeter: @unchecked Sendable {
     private var state: UnsafeMutablePointer<ebur128_state>?
     /// Largest |interpolated value| per largest |input sample| of the filter's window.
