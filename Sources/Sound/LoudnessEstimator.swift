@@ -129,7 +129,7 @@ final class LoudnessEstimator {
         }
         guard count > 0 else { return -.infinity }
         let relative = -0.691 + 10 * log10(sum / Double(count)) - 10
-        let first = max(0, Int(((relative - Self.lowest) * Self.binsPerLU).rounded(.down)))
+        let first = min(Self.binCount - 1, max(0, Int(((relative - Self.lowest) * Self.binsPerLU).rounded(.down))))
         count = 0
         sum = 0
         for bin in first..<Self.binCount where counts[bin] > 0 {

@@ -73,6 +73,8 @@ public final class MixRenderer {
     private var spools: [FloatSpool] = []
     /// The loudness and the limiter's loss, estimated while rendering (nil without a loudness target).
     private let preview: LimiterPreview?
+    /// The loudness estimated while rendering when there is no target (for the report after a stop).
+    private let plainEstimate: LoudnessEstimator?
     private var partMeters: [LoudnessMeter] = []
     private var samplePeak: Float = 0
     private var mixBuffer: [Float] = []
@@ -146,6 +148,7 @@ public final class MixRenderer {
         try Self.checkSpace(needs, path: mixPath)
         self.units = units
         self.partOfChannel = channelMap
+        self.plainEstimate = mastering.loudness == nil ? LoudnessEstimator(sampleRate: configuration.sampleRate) : nil
         self.preview = mastering.loudness.map {
             LimiterPreview(sampleRate: configuration.sampleRate, target: $0,
                            ceiling: linear(mastering.truePeak - Mastering.limiterMargin), expectedSeconds: expectedSeconds)
@@ -260,11 +263,11 @@ public final class MixRenderer {
         for part in parts.indices {
             let members = units.filter { $0.part == part }
             partBuffer.withUnsafeMutableBufferPointer { partSum in
-                members[0].buffers[parity].withUnsafeBufferPointer { first in
+                members[0].buffers[parity].samples.withUnsafeBufferPointer { first in
                     for i in 0..<count { partSum[i] = first[i] }
                 }
                 for member in members.dropFirst() {
-                    member.buffers[parity].withUnsafeBufferPointer { other in
+                    member.buffers[parity].samples.withUnsafeBufferPointer { other in
                         for i in 0..<count { partSum[i] += other[i] }
                     }
                 }
@@ -301,6 +304,7 @@ public final class MixRenderer {
             let mix = UnsafeBufferPointer(rebasing: all[0..<count])
             if isMixSpooled { try spools[0].append(mix) }
             preview?.add(mix)
+            plainEstimate?.add(mix)
             for value in mix { peak = max(peak, abs(value)) }
         }
         samplePeak = peak
@@ -325,7 +329,7 @@ public final class MixRenderer {
     /// written again with the gain corrected by the miss divided by the loudness gained per
     /// dB of gain (`limitedLoudnessSlope` at first, then the slope between the last two
     /// passes: more gain means a little more limiting), at most `masteringPasses` times.
-    /// When the limiter does not act, the first pass is exact and final.
+    /// When the limiter does not act, the loudness follows the gain exactly (slope 1).
     ///
     /// After a stop (`quickly`, or `interrupted()` turning true during a pass) there is no
     /// time for the limiter: one static gain brings the loudness measured while rendering to
@@ -333,7 +337,7 @@ public final class MixRenderer {
     /// the ceiling (inter-sample peaks rarely exceed sample peaks by more); the report then
     /// gives the expected loudness and the sample peak after the gain, not a measurement.
     private func master(quickly: Bool, interrupted: () -> Bool) throws(SoundError) -> MasteringReport {
-        let measured = preview?.unlimited.integratedLoudness ?? -.infinity
+        let measured = (preview?.unlimited ?? plainEstimate)?.integratedLoudness ?? -.infinity
         if !quickly {
             var gain = 0.0
             var ceiling: Double?
@@ -359,13 +363,15 @@ public final class MixRenderer {
                 // Loudness gained per dB of gain: below 1 where the limiter acts (0.70–0.92
                 // measured on the bundled presets); from the last two passes once there are two.
                 var slope = Self.limitedLoudnessSlope
-                if let previous, gain != previous.gain {
+                if result.smallestGain >= 1 {
+                    slope = 1   // nothing was limited: loudness follows the gain exactly
+                } else if let previous, gain != previous.gain {
                     slope = min(1, max(0.5, (result.loudness - previous.loudness) / (gain - previous.gain)))
                 }
                 previous = (gain, result.loudness)
                 let corrected = min(Mastering.maximumGain, gain + miss / slope)
                 if pass == Self.masteringPasses || !miss.isFinite || abs(miss) <= Self.loudnessTolerance
-                    || result.smallestGain >= 1 || corrected == gain {
+                    || corrected == gain {
                     try commit(writers)
                     return MasteringReport(loudness: result.loudness, truePeak: result.truePeak, gain: gain,
                                            limiting: result.smallestGain < 1 ? 20 * log10(result.smallestGain) : 0,
@@ -452,7 +458,7 @@ public final class MixRenderer {
                             sum[index] += samples[index]
                             samples[index] *= gain
                         }
-                        if tracks > 1 { try writers[track + 1].write(UnsafeBufferPointer(rebasing: samples[0..<count])) }
+                        if writers.count > 1 { try writers[track + 1].write(UnsafeBufferPointer(rebasing: samples[0..<count])) }
                     }
                 }
                 for index in 0..<count { sum[index] *= gain }
@@ -492,7 +498,7 @@ public final class MixRenderer {
         var mix = [Float](repeating: 0, count: chunk * 2)
         var chunkGains = [Float](repeating: 1, count: chunk)
         // Frames waiting for their gain: the mix, then each stem (when stems are spooled).
-        let pendingTracks = tracks == 1 ? 1 : tracks + 1
+        let pendingTracks = stemsDirectory == nil ? 1 : tracks + 1
         var pending = [[Float]](repeating: [], count: pendingTracks)
         var gains: [Float] = []
         let stage = PassStage(tracks: pendingTracks)
@@ -584,7 +590,7 @@ public final class MixRenderer {
                 }
             }
             pending[0].append(contentsOf: mix[0..<count])
-            if tracks > 1 {
+            if stemsDirectory != nil {
                 for track in 0..<tracks { pending[track + 1].append(contentsOf: input[track][0..<count]) }
             }
             limit(frames, silent: false)
@@ -677,6 +683,12 @@ private final class PassStage: @unchecked Sendable {
     }
 }
 
+/// One block's samples of a synth. An object of its own, so that the worker filling one
+/// parity and the mixing thread reading the other never touch the same array.
+final class SampleBuffer: @unchecked Sendable {
+    var samples: [Float] = []
+}
+
 /// One FluidSynth synth of a mix: some or all channels of one part.
 final class SynthUnit: @unchecked Sendable {
     let part: Int
@@ -685,7 +697,7 @@ final class SynthUnit: @unchecked Sendable {
     var pending: [MixEvent] = []
     /// Two buffers, alternating between blocks: one rendered by a worker while the
     /// other is mixed.
-    var buffers: [[Float]] = [[], []]
+    let buffers = [SampleBuffer(), SampleBuffer()]
     private var batch: [MixEvent] = []
     private var start: Int64 = 0
     private var end: Int64 = 0
@@ -714,7 +726,7 @@ final class SynthUnit: @unchecked Sendable {
         let count = Int(end - start) * 2
         // Grown, never shrunk: the blocks alternate between lengths (64-frame rounding), and a
         // fresh array each time cost a page fault per 4 KB.
-        if buffers[parity].count < count { buffers[parity] = [Float](repeating: 0, count: count) }
+        if buffers[parity].samples.count < count { buffers[parity].samples = [Float](repeating: 0, count: count) }
     }
 
     /// Renders the block on a worker thread: 64 frames at a time, each event at the first
@@ -724,7 +736,7 @@ final class SynthUnit: @unchecked Sendable {
         let block = Int64(Sampler.blockSize)
         let start = self.start
         var position = start
-        buffers[parity].withUnsafeMutableBufferPointer { buffer in
+        buffers[parity].samples.withUnsafeMutableBufferPointer { buffer in
             let base = buffer.baseAddress!
             func render(to frame: Int64) {
                 while position < frame {

@@ -77,10 +77,16 @@ public final class Sampler: @unchecked Sendable {
             throw .synthesizerFailed(operation: "create its settings (out of memory?)", messages: [])
         }
         var synthToDelete: OpaquePointer?
+        var borrowedFont: OpaquePointer?
         var succeeded = false
         defer {
             if !succeeded {
-                if let synthToDelete { delete_fluid_synth(synthToDelete) }
+                if let synthToDelete {
+                    // A shared SoundFont belongs to its owner: take it back out first, since
+                    // FluidSynth deletes every SoundFont still in a deleted synth.
+                    if let borrowedFont { fluid_synth_remove_sfont(synthToDelete, borrowedFont) }
+                    delete_fluid_synth(synthToDelete)
+                }
                 delete_fluid_settings(settings)
             }
         }
@@ -118,7 +124,9 @@ public final class Sampler: @unchecked Sendable {
         let (loadedID, loadMessages) = FluidLog.capturing { () -> Int32 in
             guard let owner else { return fluid_synth_sfload(synth, path, 1) }
             guard let font = fluid_synth_get_sfont_by_id(owner.synth, owner.soundFontID) else { return FLUID_FAILED }
-            return fluid_synth_add_sfont(synth, font)
+            let id = fluid_synth_add_sfont(synth, font)
+            if id != FLUID_FAILED { borrowedFont = font }
+            return id
         }
         guard loadedID != FLUID_FAILED else {
             throw .soundFontLoadFailed(path: path, messages: loadMessages)

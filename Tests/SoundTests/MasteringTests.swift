@@ -88,11 +88,12 @@ struct MasteringTests {
     }
 
     /// A few seconds of marimba chords through a mix of one part.
-    private func renderChords(into path: String, interrupted: @escaping () -> Bool) throws -> MasteringReport {
+    private func renderChords(into path: String, stems: String? = nil, mastering: Mastering = Mastering(),
+                              interrupted: @escaping () -> Bool) throws -> MasteringReport {
         let configuration = SamplerConfiguration(soundFont: testSoundFont)
         let part = MixPart(name: "Keys", channels: [PartChannel(channel: 0, bank: 0, program: 12)])
-        let mixer = try MixRenderer(parts: [part], configuration: configuration, mixPath: path, stemsDirectory: nil,
-                                    format: .wav, mastering: Mastering(), expectedSeconds: 6)
+        let mixer = try MixRenderer(parts: [part], configuration: configuration, mixPath: path, stemsDirectory: stems,
+                                    format: .wav, mastering: mastering, expectedSeconds: 6)
         for beat in 0..<12 {
             let frame = Int64(Double(beat) * 0.5 * 44_100)
             for note in [60, 64, 67] {
@@ -125,5 +126,29 @@ struct MasteringTests {
         #expect(FileManager.default.fileExists(atPath: path))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0 != "m.wav" }
         #expect(leftovers.isEmpty, "left behind: \(leftovers)")
+    }
+
+    @Test("A mix of one part with stems writes its stem, the same bytes as the mix, mastered or after a stop",
+          .enabled(if: hasTestSoundFont), arguments: [false, true])
+    func onePartStem(_ stopped: Bool) throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let mix = directory.appendingPathComponent("m.wav").path
+        _ = try renderChords(into: mix, stems: directory.path, interrupted: { stopped })
+        let stem = try Data(contentsOf: directory.appendingPathComponent("keys.wav"))
+        #expect(stem.count > 44 + 6 * 44_100 * 6)
+        #expect(stem == (try Data(contentsOf: URL(fileURLWithPath: mix))))
+    }
+
+    @Test("A stop while mastering without a loudness target still reports the loudness estimated while rendering",
+          .enabled(if: hasTestSoundFont))
+    func stoppedWithoutTarget() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let report = try renderChords(into: directory.appendingPathComponent("m.wav").path,
+                                      mastering: Mastering(loudness: nil), interrupted: { true })
+        #expect(report.passes == 0)
+        #expect(report.loudness.isFinite && report.loudness < -10, "\(report.loudness)")
+        #expect(report.description != "silent")
     }
 }
