@@ -153,11 +153,10 @@ final class LoudnessEstimator {
 /// and with the limiter, leaving out the mix's first tenth (at most 10 s), whose loudness
 /// says little about the whole. At the end the loss at the mean reference gain is carried
 /// to the gain the mix needs with `MixRenderer.limitedLoudnessSlope` (more gain, more
-/// limiting). Measured: on 600 s of `default` the first pass lands 0.07 LU from the
-/// target (0.64 LU without the preview), so one pass suffices; on 60 s of each bundled
-/// preset, within 0.1 LU in 6 of 13 (5 of 13 without) and within 0.55 LU in all, since
-/// a minute's loudness drifts more. Mastering measures the written mix anyway and
-/// corrects a miss with another pass.
+/// limiting). Measured: on 600 s of `default` the first pass lands within 0.1 LU of the
+/// target (0.64 LU off without the preview), so one pass suffices; 60 s renders of the
+/// bundled presets often need a second, since a minute's loudness drifts more. Mastering
+/// measures the written mix anyway and corrects a miss with another pass.
 final class LimiterPreview {
     let unlimited: LoudnessEstimator
     private var stretchUnlimited: LoudnessEstimator

@@ -10,7 +10,6 @@ import Darwin
 /// stream; optionally the true peak, 4× oversampled). Owns the `ebur128_state`.
 final class LoudnessMeter: @unchecked Sendable {
     private var state: UnsafeMutablePointer<ebur128_state>?
-    let measuresTruePeak: Bool
 
     /// A meter for interleaved stereo at `sampleRate` Hz.
     init(sampleRate: Double, truePeak: Bool) throws(SoundError) {
@@ -20,7 +19,6 @@ final class LoudnessMeter: @unchecked Sendable {
             throw .synthesizerFailed(operation: "start the loudness meter (libebur128)", messages: [])
         }
         state = created
-        measuresTruePeak = truePeak
     }
 
     deinit {
@@ -134,7 +132,7 @@ final class TruePeakMeter: @unchecked Sendable {
     /// largest |coefficient| off the library itself. When they are those of the design above
     /// (libebur128 1.2), the bound is the design's largest sum of a phase (1.864 at 4×, 2.307
     /// at 2×); otherwise (another version) the sum of the delays' largest values, which bounds
-    /// any interpolator (2.51 for this one). Rounded up by 0.1 %.
+    /// any interpolator (3.51 for this one, counting the impulse's own frame as 1). Rounded up by 0.1 %.
     private static func measureBound(sampleRate: UInt) throws(SoundError) -> Float {
         var probe = ebur128_init(2, sampleRate, Int32(bitPattern: EBUR128_MODE_TRUE_PEAK.rawValue))
         guard probe != nil else {

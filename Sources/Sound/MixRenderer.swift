@@ -322,9 +322,9 @@ public final class MixRenderer {
 
     /// Masters and writes the files.
     ///
-    /// With a loudness target: the gain is the target minus the loudness measured while
-    /// rendering; one pass applies it and the limiter, writes every file and measures the
-    /// mix (libebur128). The limiter lowers the loudness a little where it acts; when the
+    /// With a loudness target: the gain is the one the `LimiterPreview` expects (the target
+    /// minus the loudness estimated while rendering, plus the limiter's previewed loss); one
+    /// pass applies it and the limiter, writes every file and measures the mix (libebur128). The limiter lowers the loudness a little where it acts; when the
     /// measured loudness misses the target by more than `loudnessTolerance`, the files are
     /// written again with the gain corrected by the miss divided by the loudness gained per
     /// dB of gain (`limitedLoudnessSlope` at first, then the slope between the last two
@@ -332,7 +332,7 @@ public final class MixRenderer {
     /// When the limiter does not act, the loudness follows the gain exactly (slope 1).
     ///
     /// After a stop (`quickly`, or `interrupted()` turning true during a pass) there is no
-    /// time for the limiter: one static gain brings the loudness measured while rendering to
+    /// time for the limiter: one static gain brings the loudness estimated while rendering to
     /// the target, lowered if needed so the sample peak stays `quickStopHeadroom` dB under
     /// the ceiling (inter-sample peaks rarely exceed sample peaks by more); the report then
     /// gives the expected loudness and the sample peak after the gain, not a measurement.
@@ -539,12 +539,13 @@ public final class MixRenderer {
             helpers.start(jobs: 2) { job in
                 // Split for balance (600 s of `default`: loudness 0.54 s of CPU; true peak
                 // 0.2 s and writing 0.2 s; this thread's part 0.35 s).
+                let mix = stage.chunks[current][0]
                 if job == 0 {
-                    stage.measureLoudness(current, with: meter)
+                    mix.withFilled { meter.add($0) }
                 } else {
                     // With stems, writers and buffers are both [mix, stem 0, stem 1, …].
                     stage.write(current, to: writers)
-                    stage.measurePeak(current, with: peakMeter)
+                    mix.withFilled { peakMeter.add($0) }
                 }
             }
             parity ^= 1
@@ -645,37 +646,20 @@ public final class MixRenderer {
 /// thread while the helpers measure and write the other. Each buffer is an object of its
 /// own, so the threads never touch the same array.
 private final class PassStage: @unchecked Sendable {
-    final class Chunk {
-        var samples: [Float] = []
-        var count = 0
-    }
     /// [parity][track]: the mix, then each stem.
-    let chunks: [[Chunk]]
+    let chunks: [[SampleBuffer]]
     /// The first write error (later chunks are not written).
     var failure: SoundError?
 
     init(tracks: Int) {
-        chunks = (0..<2).map { _ in (0..<tracks).map { _ in Chunk() } }
-    }
-
-    func measureLoudness(_ parity: Int, with meter: LoudnessMeter) {
-        let chunk = chunks[parity][0]
-        chunk.samples.withUnsafeBufferPointer { meter.add(UnsafeBufferPointer(rebasing: $0[0..<chunk.count])) }
-    }
-
-    func measurePeak(_ parity: Int, with meter: TruePeakMeter) {
-        let chunk = chunks[parity][0]
-        chunk.samples.withUnsafeBufferPointer { meter.add(UnsafeBufferPointer(rebasing: $0[0..<chunk.count])) }
+        chunks = (0..<2).map { _ in (0..<tracks).map { _ in SampleBuffer() } }
     }
 
     func write(_ parity: Int, to writers: [SoundFileWriter]) {
         guard failure == nil else { return }
         do throws(SoundError) {
             for (track, writer) in writers.enumerated() {
-                let chunk = chunks[parity][track]
-                try chunk.samples.withUnsafeBufferPointer { (all) throws(SoundError) in
-                    try writer.write(UnsafeBufferPointer(rebasing: all[0..<chunk.count]))
-                }
+                try chunks[parity][track].withFilled { (samples) throws(SoundError) in try writer.write(samples) }
             }
         } catch {
             failure = error
@@ -683,10 +667,19 @@ private final class PassStage: @unchecked Sendable {
     }
 }
 
-/// One block's samples of a synth. An object of its own, so that the worker filling one
-/// parity and the mixing thread reading the other never touch the same array.
+/// Samples handed between threads: a synth's block, or a chunk of a mastering pass. An
+/// object of its own, so that the thread filling one parity and the thread reading the
+/// other never touch the same array.
 final class SampleBuffer: @unchecked Sendable {
+    /// Grown as needed, never shrunk.
     var samples: [Float] = []
+    /// Samples in use (a chunk of a mastering pass).
+    var count = 0
+
+    /// Calls `body` with the first `count` samples.
+    func withFilled<E: Error>(_ body: (UnsafeBufferPointer<Float>) throws(E) -> Void) throws(E) {
+        try samples.withUnsafeBufferPointer { (all) throws(E) in try body(UnsafeBufferPointer(rebasing: all[0..<count])) }
+    }
 }
 
 /// One FluidSynth synth of a mix: some or all channels of one part.
@@ -759,4 +752,3 @@ final class SynthUnit: @unchecked Sendable {
         batch.removeAll(keepingCapacity: true)
     }
 }
-

@@ -41,6 +41,15 @@ public final class Sampler: @unchecked Sendable {
     /// alive as long as this sampler, which takes the SoundFont back out of its synth
     /// before deleting it (FluidSynth deletes every SoundFont still in a deleted synth).
     private let soundFontOwner: Sampler?
+    /// The owner's `fluid_sfont_t *` when shared.
+    private let borrowedFont: OpaquePointer?
+
+    /// Deletes `synth`, first taking a borrowed SoundFont back out: it belongs to its owner,
+    /// and FluidSynth deletes every SoundFont still in a deleted synth.
+    private static func delete(_ synth: OpaquePointer, borrowed font: OpaquePointer?) {
+        if let font { fluid_synth_remove_sfont(synth, font) }
+        delete_fluid_synth(synth)
+    }
     /// Description of the attached output, if any.
     private let attachedOutput = Mutex<String?>(nil)
 
@@ -81,12 +90,7 @@ public final class Sampler: @unchecked Sendable {
         var succeeded = false
         defer {
             if !succeeded {
-                if let synthToDelete {
-                    // A shared SoundFont belongs to its owner: take it back out first, since
-                    // FluidSynth deletes every SoundFont still in a deleted synth.
-                    if let borrowedFont { fluid_synth_remove_sfont(synthToDelete, borrowedFont) }
-                    delete_fluid_synth(synthToDelete)
-                }
+                if let synthToDelete { Sampler.delete(synthToDelete, borrowed: borrowedFont) }
                 delete_fluid_settings(settings)
             }
         }
@@ -145,15 +149,13 @@ public final class Sampler: @unchecked Sendable {
         self.synth = synth
         self.soundFontID = loadedID
         self.soundFontOwner = owner
+        self.borrowedFont = borrowedFont
         self.midiChannelCount = Int(fluid_synth_count_midi_channels(synth))
         succeeded = true
     }
 
     deinit {
-        if soundFontOwner != nil, let font = fluid_synth_get_sfont_by_id(synth, soundFontID) {
-            fluid_synth_remove_sfont(synth, font)
-        }
-        delete_fluid_synth(synth)
+        Sampler.delete(synth, borrowed: borrowedFont)
         delete_fluid_settings(settings)
     }
 
