@@ -113,7 +113,12 @@ public final class Sampler: @unchecked Sendable {
         try set("synth.gain", configuration.gain)
         try set("synth.chorus.active", 0)
         try set("synth.reverb.active", configuration.reverb == nil ? 0 : 1)
-        try set("synth.dynamic-sample-loading", 0)
+        // Only the samples of the presets in use are read (when a channel selects its
+        // program): a render of `default` reads 23 MB of FluidR3_GM's 141 MB, starts 0.1 s
+        // sooner, and 60 s of it peak at 94 MB instead of 211 MB. The samples are the same; FluidSynth
+        // checks each one's loop on its own rather than in the whole sample chunk, which moves
+        // some voice endings by a block (differences under −110 dBFS, measured).
+        try set("synth.dynamic-sample-loading", 1)
         try set("audio.period-size", Sampler.blockSize)
         // The LADSPA host exists only if activated before new_fluid_synth.
         try set("synth.ladspa.active", configuration.delay == nil ? 0 : 1)
