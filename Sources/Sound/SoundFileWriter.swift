@@ -60,7 +60,7 @@ final class SoundFileWriter {
         guard bitDepth.isSupported(by: format) else {
             throw .invalidConfiguration(field: "bitDepth", value: bitDepth.rawValue, accepted: "16 or 24 for FLAC")
         }
-        let output = try Self.openOutput(path: path)
+        let output = try Self.openOutput(path: path, descriptor: true)
         self.output = output
         self.path = path
         self.format = format
@@ -82,7 +82,16 @@ final class SoundFileWriter {
         case .flac: info.format = Int32(SF_FORMAT_FLAC) | subtype
         case .ogg: info.format = Int32(SF_FORMAT_OGG) | Int32(SF_FORMAT_VORBIS)
         }
-        guard let opened = sf_open(temporaryPath, Int32(SFM_WRITE), &info) else {
+        // On the temporary's own descriptor when there is one: opened by name, libsndfile would
+        // truncate the (empty) temporary, and ext4 then writes the whole file back to disk
+        // while `close` waits (0.1 s for 600 s of audio), to protect files rewritten in place.
+        let opened: OpaquePointer?
+        if let descriptor = output.descriptor {
+            opened = sf_open_fd(descriptor.rawValue, Int32(SFM_WRITE), &info, Int32(SF_FALSE))
+        } else {
+            opened = sf_open(temporaryPath, Int32(SFM_WRITE), &info)
+        }
+        guard let opened else {
             let reason = String(cString: sf_strerror(nil))
             output.abandon()
             throw .openFailed(path: temporaryPath, format: format.rawValue, messages: [reason])
@@ -97,12 +106,15 @@ final class SoundFileWriter {
         sf_command(opened, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
     }
 
-    /// Creates the temporary for `path` the way every sound file is written (by name, so
-    /// FluidSynth or libsndfile can open it), a failure told as the `SoundError` for a missing
-    /// directory or an unwritable path.
-    static func openOutput(path: String) throws(SoundError) -> OutputFile {
+    /// Creates the temporary for `path` the way every sound file is written, a failure told
+    /// as the `SoundError` for a missing directory or an unwritable path. By name (FluidSynth
+    /// opens it itself), or with the temporary's descriptor open when `descriptor` is true and
+    /// the target is a regular file (a special file, which cannot seek, still goes by name
+    /// through a scratch file).
+    static func openOutput(path: String, descriptor: Bool = false) throws(SoundError) -> OutputFile {
         do {
-            return try OutputFile(path: path, byName: true)
+            let target = try OutputTarget(path: path)
+            return try OutputFile(target: target, byName: !descriptor || target.isSpecial)
         } catch {
             if case .cannotCreate = error, FileIdentity(path: PathName.directory(of: path)) == nil {
                 throw .outputDirectoryMissing(path: path)
