@@ -19,11 +19,12 @@ import Darwin
 ///   note, and controllers go to all. Dealt in turn, the notes load the synths evenly
 ///   (measured on 600 s of `default`: 3.17 and 3.16 s of CPU in the two keys synths,
 ///   against 3.87 and 3.23 s when the keys were split by channel; the render phase took
-///   3.7–3.9 s instead of 5.0–5.1 s). When there are more synths than threads, a free
-///   thread takes the next synth not yet rendered for the current half second, so the
-///   work spreads over the cores. Which thread renders which
-///   synth never changes a sample: every synth sees its own events in order, and sums are
-///   taken in a fixed order, so the output is byte-identical run to run.
+///   3.7–3.9 s instead of 5.0–5.1 s). The threads render up to `pipelineDepth` blocks
+///   of time ahead of the mixing thread and never wait for each other between blocks: a
+///   free thread takes the synth whose next block comes earliest (see `SynthPipeline`).
+///   Which thread renders which block never changes a sample: every synth sees its own
+///   events in order, and sums are taken in a fixed order, so the output is
+///   byte-identical run to run.
 /// - Timing: an event due at frame f sounds from the first 64-frame block boundary at or
 ///   after f, as with `AudioFileRenderer`.
 /// - Mastering reads the render back: the float samples are spooled to an unlinked
@@ -52,7 +53,7 @@ public final class MixRenderer {
     /// Loudness, ceiling and bit depth.
     public let mastering: Mastering
     /// Synthesis threads in use.
-    public var threadCount: Int { pool.threadCount }
+    public var threadCount: Int { max(1, pipeline.threadCount) }
     /// Synthesizers in use (at least one per part).
     public var synthCount: Int { units.count }
     /// True when every part's channels are centred: the mix and the stems are folded to mono.
@@ -65,11 +66,13 @@ public final class MixRenderer {
     private var nextShard: [Int]
     /// The synth playing each (channel × 128 + note) now, or −1.
     private var holder = [Int](repeating: -1, count: 16 * 128)
-    private let pool: WorkerPool
+    private let pipeline: SynthPipeline
     private let rate: Double
     private var issuedEnd: Int64 = 0
-    private var inFlight: (parity: Int, frames: Int)?
-    private var parity = 0
+    /// Blocks issued to the pipeline, and blocks summed; frames of each slot's block.
+    private var issuedBlocks = 0
+    private var mixedBlocks = 0
+    private var blockFrames: [Int]
     private var spools: [FloatSpool] = []
     /// The loudness and the limiter's loss, estimated while rendering (nil without a loudness target).
     private let preview: LimiterPreview?
@@ -87,6 +90,10 @@ public final class MixRenderer {
     /// Most synths one part is split over (by channel): 2, the cores of the machine this was
     /// tuned on. Fixed, so that a render is byte-identical on any number of cores.
     public static let synthsPerPart = 2
+
+    /// Blocks of time (half a second each, as `AudioFileSink` asks) the synthesis threads
+    /// may run ahead of the mixing thread: 4 blocks, 2 s, 1.4 MB of buffers per synth.
+    static let pipelineDepth = 4
 
     /// The number of cores this process may use.
     public static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
@@ -134,7 +141,7 @@ public final class MixRenderer {
             for _ in 0..<shards {
                 // Every synth plays the first one's SoundFont (loaded once; see `Sampler.init`).
                 units.append(try SynthUnit(part: index, channels: part.channels, configuration: configuration,
-                                           sharing: units.first?.sampler))
+                                           sharing: units.first?.sampler, slots: Self.pipelineDepth))
             }
         }
         self.shardsOfPart = shardsOfPart
@@ -164,7 +171,10 @@ public final class MixRenderer {
         } else {
             spools.append(try FloatSpool(directory: mixDirectory, label: "the mix", path: mixPath))
         }
-        pool = WorkerPool(threads: min(threadLimit, units.count))
+        blockFrames = [Int](repeating: 0, count: Self.pipelineDepth)
+        // One thread renders on the caller's thread (no thread at all).
+        let threadCount = min(threadLimit, units.count)
+        pipeline = SynthPipeline(units: units, threads: threadCount > 1 ? threadCount : 0, depth: Self.pipelineDepth)
     }
 
     deinit {
@@ -198,24 +208,39 @@ public final class MixRenderer {
         }
     }
 
-    /// Renders every synth up to `frame` (rounded up to a 64-frame block) on the worker
-    /// threads, and meanwhile mixes and spools the previous block of time on this thread.
+    /// Issues the time up to `frame` (rounded up to a 64-frame block) to the synthesis
+    /// threads as one block, and mixes and spools the blocks they have finished on this
+    /// thread (waiting for the oldest when `pipelineDepth` blocks are outstanding).
     public func render(toFrame frame: Int64) throws(SoundError) {
         guard !isClosed else { throw .rendererClosed(path: mixPath) }
         let block = Int64(Sampler.blockSize)
         let end = (frame + block - 1) / block * block
         guard end > issuedEnd else { return }
-        pool.wait()
-        let previous = inFlight
-        let frames = Int(end - issuedEnd)
-        let current = parity
-        for unit in units { unit.prepare(start: issuedEnd, end: end, parity: current) }
-        let units = self.units
-        pool.start(jobs: units.count) { index in units[index].renderBatch() }
-        inFlight = (current, frames)
+        let depth = Self.pipelineDepth
+        // The block's slot is free once the block `depth` before it is summed.
+        while mixedBlocks <= issuedBlocks - depth { try mixNext(waiting: true) }
+        let slot = issuedBlocks % depth
+        for unit in units { unit.prepare(slot: slot, start: issuedEnd, end: end) }
+        blockFrames[slot] = Int(end - issuedEnd)
+        pipeline.issue()
+        issuedBlocks += 1
         issuedEnd = end
-        parity ^= 1
-        if let previous { try mixDown(parity: previous.parity, frames: previous.frames) }
+        while mixedBlocks < issuedBlocks, try mixNext(waiting: false) {}
+    }
+
+    /// Sums and spools the oldest block not yet summed, if every synth has rendered it
+    /// (waiting for them when `waiting`). Returns whether it did.
+    @discardableResult
+    private func mixNext(waiting: Bool) throws(SoundError) -> Bool {
+        if waiting {
+            pipeline.waitRendered(mixedBlocks)
+        } else if !pipeline.isRendered(mixedBlocks) {
+            return false
+        }
+        let slot = mixedBlocks % Self.pipelineDepth
+        try mixDown(slot: slot, frames: blockFrames[slot])
+        mixedBlocks += 1
+        return true
     }
 
     /// Renders to `frame`, then masters and writes the mix and the stems.
@@ -230,10 +255,8 @@ public final class MixRenderer {
                        interrupted: () -> Bool = { false }) throws(SoundError) -> MasteringReport {
         do {
             try render(toFrame: frame)
-            pool.wait()
-            if let last = inFlight { try mixDown(parity: last.parity, frames: last.frames) }
-            inFlight = nil
-            pool.shutDown()
+            while mixedBlocks < issuedBlocks { try mixNext(waiting: true) }
+            pipeline.shutDown()
             for spool in spools { try spool.flush() }
             let report = try master(quickly: quickly, interrupted: interrupted)
             isClosed = true
@@ -248,26 +271,25 @@ public final class MixRenderer {
     public func abandon() {
         guard !isClosed else { return }
         isClosed = true
-        pool.wait()
-        pool.shutDown()
+        pipeline.shutDown()
     }
 
     // MARK: - Mixing
 
     /// Sums the synths of each part (in synth order) and the parts (in part order) for one
     /// block of time; spools it and feeds the loudness meter.
-    private func mixDown(parity: Int, frames: Int) throws(SoundError) {
+    private func mixDown(slot: Int, frames: Int) throws(SoundError) {
         let count = frames * 2
         if mixBuffer.count < count { mixBuffer = [Float](repeating: 0, count: count) }
         if partBuffer.count < count { partBuffer = [Float](repeating: 0, count: count) }
         for part in parts.indices {
             let members = units.filter { $0.part == part }
             partBuffer.withUnsafeMutableBufferPointer { partSum in
-                members[0].buffers[parity].samples.withUnsafeBufferPointer { first in
+                members[0].buffers[slot].samples.withUnsafeBufferPointer { first in
                     for i in 0..<count { partSum[i] = first[i] }
                 }
                 for member in members.dropFirst() {
-                    member.buffers[parity].samples.withUnsafeBufferPointer { other in
+                    member.buffers[slot].samples.withUnsafeBufferPointer { other in
                         for i in 0..<count { partSum[i] += other[i] }
                     }
                 }
@@ -317,6 +339,8 @@ public final class MixRenderer {
     public static let loudnessTolerance = 0.1
     /// Most passes that write the mastered files (each reads the spool once).
     public static let masteringPasses = 3
+    /// Chunks (65536 frames each) a mastering pass's helpers may be behind its reading thread.
+    static let passSlots = 4
     /// The first correction assumes this much loudness per dB of gain (see `master`).
     static let limitedLoudnessSlope = 0.8
 
@@ -485,13 +509,11 @@ public final class MixRenderer {
         let gain = Float(linear(decibels))
         let limiter = ceiling.map { TruePeakLimiter(ceiling: $0 / Double(gain), sampleRate: rate) }
         let delay = limiter?.delay ?? 0
-        // Three stages overlap: this thread reads the spool, limits and scales chunk k + 1
-        // while two helper threads measure and write chunk k (one measures the loudness; the
-        // other writes the files in order, then measures the true peak).
+        // Three stages overlap: this thread reads the spool, limits and scales the chunks;
+        // one helper measures their loudness, the other writes the files, then measures the
+        // true peak, each at its own pace (up to `passSlots` chunks behind this thread).
         let meter = try LoudnessMeter(sampleRate: rate, truePeak: false)
         let peakMeter = try TruePeakMeter(sampleRate: rate)
-        let helpers = WorkerPool(threads: 2)
-        defer { helpers.wait(); helpers.shutDown() }
         let tracks = spools.count
         let chunk = 65_536
         var input = [[Float]](repeating: [Float](repeating: 0, count: chunk * 2), count: tracks)
@@ -501,23 +523,34 @@ public final class MixRenderer {
         let pendingTracks = stemsDirectory == nil ? 1 : tracks + 1
         var pending = [[Float]](repeating: [], count: pendingTracks)
         var gains: [Float] = []
-        let stage = PassStage(tracks: pendingTracks)
-        var parity = 0
+        let stage = PassStage(tracks: pendingTracks, slots: Self.passSlots)
+        // 600 s of `default`: loudness 0.5 s of CPU; writing 0.25 s and the true peak
+        // 0.05 s; this thread's part 0.35 s.
+        let helpers = OrderedStages(slots: Self.passSlots, consumers: [
+            { slot in stage.chunks[slot][0].withFilled { meter.add($0) } },
+            { slot in
+                // With stems, writers and buffers are both [mix, stem 0, stem 1, …].
+                stage.write(slot, to: writers)
+                stage.chunks[slot][0].withFilled { peakMeter.add($0) }
+            },
+        ])
+        defer { helpers.shutDown() }
         var position: Int64 = 0
         var pushed = 0
 
-        /// Waits for the helpers' last chunk and passes on a write error.
-        func settle() throws(SoundError) {
-            helpers.wait()
+        /// Passes on a write error.
+        func check() throws(SoundError) {
             if let failure = stage.failure { throw failure }
         }
 
         func emit() throws(SoundError) {
             let ready = gains.count
             guard ready > 0 else { return }
-            // The helpers may still read the other parity's buffers, never this one's.
+            // The helpers may still read the other slots' buffers, never this one's.
+            let slot = helpers.nextSlot()
+            try check()
             for track in 0..<pendingTracks {
-                let chunk = stage.chunks[parity][track]
+                let chunk = stage.chunks[slot][track]
                 if chunk.samples.count < ready * 2 { chunk.samples = [Float](repeating: 0, count: ready * 2) }
                 chunk.count = ready * 2
                 pending[track].withUnsafeBufferPointer { samples in
@@ -534,21 +567,7 @@ public final class MixRenderer {
                 pending[track].removeFirst(ready * 2)
             }
             gains.removeAll(keepingCapacity: true)
-            try settle()
-            let current = parity
-            helpers.start(jobs: 2) { job in
-                // Split for balance (600 s of `default`: loudness 0.54 s of CPU; true peak
-                // 0.2 s and writing 0.2 s; this thread's part 0.35 s).
-                let mix = stage.chunks[current][0]
-                if job == 0 {
-                    mix.withFilled { meter.add($0) }
-                } else {
-                    // With stems, writers and buffers are both [mix, stem 0, stem 1, …].
-                    stage.write(current, to: writers)
-                    mix.withFilled { peakMeter.add($0) }
-                }
-            }
-            parity ^= 1
+            helpers.publish()
         }
 
         func limit(_ frames: Int, silent: Bool) {
@@ -607,7 +626,8 @@ public final class MixRenderer {
             }
             try emit()
         }
-        try settle()
+        helpers.drain()
+        try check()
         return PassResult(loudness: meter.integratedLoudness, truePeak: peakMeter.truePeak, smallestGain: limiter?.smallestGain ?? 1)
     }
 
@@ -642,27 +662,30 @@ public final class MixRenderer {
     }
 }
 
-/// The scaled chunks of a mastering pass, two sets alternating: one filled by the mastering
-/// thread while the helpers measure and write the other. Each buffer is an object of its
+/// The scaled chunks of a mastering pass, in `slots` sets: one filled by the mastering
+/// thread while the helpers measure and write others. Each buffer is an object of its
 /// own, so the threads never touch the same array.
 private final class PassStage: @unchecked Sendable {
-    /// [parity][track]: the mix, then each stem.
+    /// [slot][track]: the mix, then each stem.
     let chunks: [[SampleBuffer]]
-    /// The first write error (later chunks are not written).
-    var failure: SoundError?
+    private let lock = ConditionLock()
+    private var firstFailure: SoundError?
 
-    init(tracks: Int) {
-        chunks = (0..<2).map { _ in (0..<tracks).map { _ in SampleBuffer() } }
+    init(tracks: Int, slots: Int) {
+        chunks = (0..<slots).map { _ in (0..<tracks).map { _ in SampleBuffer() } }
     }
 
-    func write(_ parity: Int, to writers: [SoundFileWriter]) {
+    /// The first write error (later chunks are not written).
+    var failure: SoundError? { lock.withLock { firstFailure } }
+
+    func write(_ slot: Int, to writers: [SoundFileWriter]) {
         guard failure == nil else { return }
         do throws(SoundError) {
             for (track, writer) in writers.enumerated() {
-                try chunks[parity][track].withFilled { (samples) throws(SoundError) in try writer.write(samples) }
+                try chunks[slot][track].withFilled { (samples) throws(SoundError) in try writer.write(samples) }
             }
         } catch {
-            failure = error
+            lock.withLock { firstFailure = error }
         }
     }
 }
@@ -686,17 +709,24 @@ final class SampleBuffer: @unchecked Sendable {
 final class SynthUnit: @unchecked Sendable {
     let part: Int
     let sampler: Sampler
-    /// Events queued for the next block of time.
+    /// Events queued for the next block of time (mixing thread only).
     var pending: [MixEvent] = []
-    /// Two buffers, alternating between blocks: one rendered by a worker while the
-    /// other is mixed.
-    let buffers = [SampleBuffer(), SampleBuffer()]
-    private var batch: [MixEvent] = []
-    private var start: Int64 = 0
-    private var end: Int64 = 0
-    private var parity = 0
+    /// One buffer per slot of the pipeline: a block rendered by a worker while older ones
+    /// are mixed.
+    let buffers: [SampleBuffer]
+    /// Each slot's events and span of frames, set by `prepare` on the mixing thread before
+    /// the block is issued, read by the worker that renders it (objects of their own, so
+    /// the two threads never touch the same array).
+    private let batches: [Batch]
 
-    init(part: Int, channels: [PartChannel], configuration: SamplerConfiguration, sharing owner: Sampler?) throws(SoundError) {
+    private final class Batch: @unchecked Sendable {
+        var events: [MixEvent] = []
+        var start: Int64 = 0
+        var end: Int64 = 0
+    }
+
+    init(part: Int, channels: [PartChannel], configuration: SamplerConfiguration, sharing owner: Sampler?,
+         slots: Int) throws(SoundError) {
         self.part = part
         sampler = try Sampler(configuration: configuration, sharing: owner)
         for channel in channels {
@@ -705,40 +735,45 @@ final class SynthUnit: @unchecked Sendable {
                 sampler.controlChange(channel: channel.channel, controller: controller.number, value: controller.value)
             }
         }
+        buffers = (0..<slots).map { _ in SampleBuffer() }
+        batches = (0..<slots).map { _ in Batch() }
         pending.reserveCapacity(1024)
-        batch.reserveCapacity(1024)
     }
 
-    /// Takes the queued events for the block [start, end) (called between blocks, on the mixing thread).
-    func prepare(start: Int64, end: Int64, parity: Int) {
-        swap(&batch, &pending)
+    /// Takes the queued events for the block [start, end) into `slot` (on the mixing
+    /// thread, while no worker uses that slot).
+    func prepare(slot: Int, start: Int64, end: Int64) {
+        let batch = batches[slot]
+        swap(&batch.events, &pending)
         pending.removeAll(keepingCapacity: true)
-        self.start = start
-        self.end = end
-        self.parity = parity
+        batch.start = start
+        batch.end = end
         let count = Int(end - start) * 2
         // Grown, never shrunk: the blocks alternate between lengths (64-frame rounding), and a
         // fresh array each time cost a page fault per 4 KB.
-        if buffers[parity].samples.count < count { buffers[parity].samples = [Float](repeating: 0, count: count) }
+        if buffers[slot].samples.count < count { buffers[slot].samples = [Float](repeating: 0, count: count) }
     }
 
-    /// Renders the block on a worker thread: 64 frames at a time, each event at the first
-    /// block boundary at or after its frame.
-    func renderBatch() {
+    /// Renders the block in `slot` on a worker thread, each event at the first 64-frame
+    /// boundary at or after its frame.
+    func render(slot: Int) {
         let synth = sampler.synth
         let block = Int64(Sampler.blockSize)
-        let start = self.start
+        let batch = batches[slot]
+        let start = batch.start, end = batch.end
         var position = start
-        buffers[parity].samples.withUnsafeMutableBufferPointer { buffer in
+        buffers[slot].samples.withUnsafeMutableBufferPointer { buffer in
             let base = buffer.baseAddress!
+            // One call per stretch between events (FluidSynth still renders 64 frames at a
+            // time inside it, so the samples are those of 64-frame calls): each call also
+            // reads the clock twice and takes the synth's lock.
             func render(to frame: Int64) {
-                while position < frame {
-                    let offset = Int32((position - start) * 2)
-                    fluid_synth_write_float(synth, Int32(block), base, offset, 2, base, offset + 1, 2)
-                    position += block
-                }
+                guard position < frame else { return }
+                let offset = Int32((position - start) * 2)
+                fluid_synth_write_float(synth, Int32(frame - position), base, offset, 2, base, offset + 1, 2)
+                position = frame
             }
-            for event in batch {
+            for event in batch.events {
                 render(to: min(end, (event.frame + block - 1) / block * block))
                 switch event.kind {
                 case let .noteOn(note, velocity): sampler.noteOn(channel: event.channel, note: note, velocity: velocity)
@@ -749,6 +784,6 @@ final class SynthUnit: @unchecked Sendable {
             }
             render(to: end)
         }
-        batch.removeAll(keepingCapacity: true)
     }
 }
+
