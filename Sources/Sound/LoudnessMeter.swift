@@ -217,7 +217,8 @@ final class TruePeakMeter: @unchecked Sendable {
                         }
                         // Frames past the chunk's end read zeros; their values are not the
                         // stream's but stay within the bound of the chunk's samples.
-                        peak = pointwiseMax(peak, pointwiseMax(sum, -sum))
+                        let magnitude = sum.replacing(with: -sum, where: sum .< 0)
+                        peak.replace(with: magnitude, where: magnitude .> peak)
                         frame += 8
                     }
                     best = max(best, peak.max())

@@ -39,19 +39,28 @@ final class SynthPipeline: @unchecked Sendable {
         self.depth = depth
         rendered = [Int](repeating: 0, count: units.count)
         busy = [Bool](repeating: false, count: units.count)
-        for _ in 0..<max(0, threads) {
-            let context = Unmanaged.passRetained(self).toOpaque()
+        for thread in 0..<max(0, threads) {
+            let context = Unmanaged.passRetained(Start(pipeline: self, thread: thread)).toOpaque()
             var handle = pthread_t()
             let started = pthread_create(&handle, nil, { context in
-                let pipeline = Unmanaged<SynthPipeline>.fromOpaque(context!).takeRetainedValue()
-                pipeline.loop()
+                let start = Unmanaged<Start>.fromOpaque(context!).takeRetainedValue()
+                start.pipeline.loop(start.thread)
                 return nil
             }, context)
             if started == 0 {
                 self.threads.append(handle)
             } else {
-                Unmanaged<SynthPipeline>.fromOpaque(context).release()
+                Unmanaged<Start>.fromOpaque(context).release()
             }
+        }
+    }
+
+    private final class Start {
+        let pipeline: SynthPipeline
+        let thread: Int
+        init(pipeline: SynthPipeline, thread: Int) {
+            self.pipeline = pipeline
+            self.thread = thread
         }
     }
 
@@ -98,14 +107,17 @@ final class SynthPipeline: @unchecked Sendable {
         threads.removeAll()
     }
 
-    private func loop() {
+    private func loop(_ thread: Int) {
+        // Each thread tries the synths from its own starting point, so that on a tie it keeps
+        // to the same synth (its voices stay in that core's caches).
+        let order = units.indices.map { units.count - 1 - (thread + $0) % units.count }
         while true {
             let next: (unit: Int, slot: Int)? = lock.withLock {
                 var choice = -1
                 lock.wait {
                     if isShuttingDown { return true }
                     choice = -1
-                    for index in units.indices where !busy[index] && rendered[index] < issued
+                    for index in order where !busy[index] && rendered[index] < issued
                         && (choice < 0 || rendered[index] < rendered[choice]) {
                         choice = index
                     }

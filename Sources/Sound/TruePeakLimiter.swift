@@ -72,7 +72,8 @@ final class TruePeakLimiter {
     private var dequeValue: [Float]
     private var dequeHead = 0
     private var dequeCount = 0
-    private var released: Float = 1
+    /// How far under 1 the released gain is (1 − the released minimum).
+    private var depth: Float = 0
     /// Ring of released minima for the moving average.
     private var history: [Float]
     private var sum: Double
@@ -135,8 +136,23 @@ final class TruePeakLimiter {
             let rightRaw = UnsafeRawPointer(right.baseAddress!)
             // 1. Each frame's need. Frame i (count c = start + i + 1 after it) closes the
             // interval [m, m + 1], m = c − 1 − halfTaps, whose window is planar i … i + taps − 1.
-            for i in 0..<frames {
+            let stride = MemoryLayout<Float>.stride
+            var i = 0
+            while i < frames {
                 let c = start + i + 1
+                // Eight quiet frames at once: none of them nor the `taps` frames before is
+                // loud, so there is nothing to interpolate, and every need is 1 (each frame's
+                // own samples are under the threshold, which is under the ceiling).
+                if i + 8 <= frames && c - lastLoud >= taps && c - 1 - halfTaps >= 0 && previousInterval == 0 {
+                    let l = leftRaw.loadUnaligned(fromByteOffset: (kept + i) * stride, as: SIMD8<Float>.self)
+                    let r = rightRaw.loadUnaligned(fromByteOffset: (kept + i) * stride, as: SIMD8<Float>.self)
+                    let louder = l.replacing(with: -l, where: l .< 0), other = r.replacing(with: -r, where: r .< 0)
+                    if !any(louder .> threshold) && !any(other .> threshold) {
+                        for k in 0..<8 { needs[i + k] = 1 }
+                        i += 8
+                        continue
+                    }
+                }
                 if max(abs(left[kept + i]), abs(right[kept + i])) > threshold { lastLoud = c }
                 var interval: Float = 0
                 // Interpolate only while a sample loud enough to matter is in the window.
@@ -155,6 +171,7 @@ final class TruePeakLimiter {
                 }
                 previousInterval = interval
                 needs[i] = need
+                i += 1
             }
             tailLeft.withUnsafeMutableBufferPointer { for i in 0..<kept { $0[i] = left[frames + i] } }
             tailRight.withUnsafeMutableBufferPointer { for i in 0..<kept { $0[i] = right[frames + i] } }
@@ -166,10 +183,11 @@ final class TruePeakLimiter {
         // 2. Window minimum, release, average.
         let lookAhead = self.lookAhead
         let capacity = lookAhead + 1
-        let releaseStep = Float(self.releaseStep)
-        let window = Double(lookAhead)
+        // A multiply: a division per frame cost more than the rest of this loop.
+        let perFrame = 1 / Double(lookAhead)
         var dequeHead = self.dequeHead, dequeCount = self.dequeCount
-        var released = self.released
+        var depth = self.depth
+        let keep = 1 - Float(self.releaseStep)
         var sum = self.sum
         var historySlot = self.historySlot
         var smallest = Float(smallestGain)
@@ -201,13 +219,16 @@ final class TruePeakLimiter {
                     }
                     if dequeCount > 0 { minimum = dequeValue[dequeHead] }
                 }
-                released = min(minimum, released + (1 - released) * releaseStep)
+                // In depth (1 − gain): one multiply and one max per frame on the chain from frame
+                // to frame, instead of a subtraction, a multiply, an addition and a min.
+                depth = max(1 - minimum, depth * keep)
+                let released = 1 - depth
                 let slot = historySlot
                 historySlot += 1
                 if historySlot == lookAhead { historySlot = 0 }
                 sum += Double(released) - Double(history[slot])
                 history[slot] = released
-                let gain = min(1, Float(sum / window))
+                let gain = min(1, Float(sum * perFrame))
                 if gain < smallest { smallest = gain }
                 gains[i] = gain
             }
@@ -218,7 +239,7 @@ final class TruePeakLimiter {
         count = start + frames
         self.dequeHead = dequeHead
         self.dequeCount = dequeCount
-        self.released = released
+        self.depth = depth
         self.sum = sum
         self.historySlot = historySlot
         smallestGain = Double(smallest)

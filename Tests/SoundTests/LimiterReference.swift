@@ -50,7 +50,8 @@ final class ReferenceLimiter {
     private var dequeValue: [Float]
     private var dequeHead = 0
     private var dequeCount = 0
-    private var released: Float = 1
+    /// How far under 1 the released gain is (1 − the released minimum).
+    private var depth: Float = 0
     // Ring of released minima for the moving average.
     private var history: [Float]
     private var sum: Double
@@ -79,12 +80,12 @@ final class ReferenceLimiter {
         let ceiling = Float(self.ceiling)
         let lookAhead = self.lookAhead
         let capacity = lookAhead + 1
-        let releaseStep = Float(self.releaseStep)
         let f1 = filter1, f2 = filter2, f3 = filter3
         var count = self.count
         var previousInterval = self.previousInterval
         var dequeHead = self.dequeHead, dequeCount = self.dequeCount
-        var released = self.released
+        var depth = self.depth
+        let keep = 1 - Float(self.releaseStep)
         var sum = self.sum
         var historySlot = self.historySlot
         var lastLoud = self.lastLoud
@@ -142,13 +143,16 @@ final class ReferenceLimiter {
                     if dequeHead == capacity { dequeHead = 0 }
                     dequeCount -= 1
                 }
-                released = min(dequeValue[dequeHead], released + (1 - released) * releaseStep)
+                // In depth (1 − gain): one multiply and one max per frame on the chain from frame
+                // to frame, instead of a subtraction, a multiply, an addition and a min.
+                depth = max(1 - dequeValue[dequeHead], depth * keep)
+                let released = 1 - depth
                 let slotHistory = historySlot
                 historySlot += 1
                 if historySlot == lookAhead { historySlot = 0 }
                 sum += Double(released) - Double(history[slotHistory])
                 history[slotHistory] = released
-                let gain = min(1, Float(sum / Double(lookAhead)))
+                let gain = min(1, Float(sum * (1 / Double(lookAhead))))
                 if gain < smallest { smallest = gain }
                 gains[frame] = gain
             }
@@ -161,7 +165,7 @@ final class ReferenceLimiter {
         self.previousInterval = previousInterval
         self.dequeHead = dequeHead
         self.dequeCount = dequeCount
-        self.released = released
+        self.depth = depth
         self.sum = sum
         self.historySlot = historySlot
         self.lastLoud = lastLoud
