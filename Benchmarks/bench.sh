@@ -41,7 +41,7 @@ export CLUMSY_SOUNDFONT=$SOUNDFONT
 
 if [[ $MODE == full ]]; then
   SIM=3600 SIM_REPS=3 INPROC_REPS=3       # 1. one simulated hour of `default`
-  AUDIO=600 AUDIO_REPS=3                  # 2. ten minutes of audio
+  AUDIO=600 AUDIO_REPS=5                  # 2. ten minutes of audio
   SWARM=20 SWARM_REPS=3                   # 3. the swarm
   DAY=86400 MEM_AUDIO=60                  # 4. memory: 24 h MIDI only, 60 s audio
   STARTUP_REPS=20                         # 5. start-up
@@ -86,7 +86,8 @@ shown() {
 # With NOTIME=1 the command runs without /usr/bin/time (start-up: no extra fork).
 measure() {
   local name=$1 reps=$2; shift 3
-  : >"$name.wall"; : >"$name.rss"; : >"$name.cpu"
+  # APPEND=1 adds to the earlier runs of NAME (to alternate two commands, one run at a time).
+  [[ ${APPEND:-0} == 1 ]] || { : >"$name.wall"; : >"$name.rss"; : >"$name.cpu"; }
   printf '%s' "$(shown "$@")" >"$name.cmd"
   log "  $(shown "$@")"
   local spent=0 i t0 t1 wall
@@ -173,11 +174,19 @@ FS_BASE=("$FLUIDSYNTH" -ni -F out.wav -r 44100 -C 0)
 # The MIDI files of the very sessions rendered below: same preset, duration and effect flags.
 "$CLUMSY" run default --duration "$AUDIO" --dry --audio prep.wav --midi session-dry.mid --quiet
 "$CLUMSY" run default --duration "$AUDIO" --audio prep.wav --midi session-fx.mid --quiet
-measure dry "$AUDIO_REPS" -- "$CLUMSY" run default --duration "$AUDIO" --audio x.wav --dry
+# Row 2a alternates the two commands run by run: this machine's speed drifts by ±10 % over
+# minutes, and a block of runs of one command, then a block of the other, measured the drift.
+# Each Clumsy run writes a new file, as fluidsynth does: a file that replaces an earlier one
+# is synced to disk before the rename (OutputFile), which fluidsynth never does.
+for ((rep = 0; rep < AUDIO_REPS; rep++)); do
+  rm -f x.wav
+  APPEND=$((rep > 0)) measure dry 1 -- "$CLUMSY" run default --duration "$AUDIO" --audio x.wav --dry
+  APPEND=$((rep > 0)) measure fsdry 1 -- "${FS_BASE[@]}" -R 0 "$SOUNDFONT" session-dry.mid
+done
 DRY_SECONDS=$(fmt 1 "$(soxi -D x.wav)")
-measure dryraw "$AUDIO_REPS" -- "$CLUMSY" run default --duration "$AUDIO" --audio x.wav --dry --loudness off
-measure fsdry "$AUDIO_REPS" -- "${FS_BASE[@]}" -R 0 "$SOUNDFONT" session-dry.mid
 FS_SECONDS=$(fmt 1 "$(soxi -D out.wav)")
+rm -f x.wav
+measure dryraw "$AUDIO_REPS" -- "$CLUMSY" run default --duration "$AUDIO" --audio x.wav --dry --loudness off
 measure fx "$AUDIO_REPS" -- "$CLUMSY" run default --duration "$AUDIO" --audio x.wav
 measure fsfx "$AUDIO_REPS" -- "${FS_BASE[@]}" -R 1 "$SOUNDFONT" session-fx.mid
 measure filter "$AUDIO_REPS" -- "$CLUMSY" run default --duration "$AUDIO" --audio x.wav --delay off --reverb off --filter 1500

@@ -93,7 +93,14 @@ final class SoundFileWriter {
         }
         guard let opened else {
             let reason = String(cString: sf_strerror(nil))
+            let code = sf_error(nil)
+            let onDescriptor = output.descriptor != nil
             output.abandon()
+            // The temporary exists (it was just created): a system error here is the header's
+            // write failing, e.g. a disk that filled since the session started.
+            if onDescriptor && code == Int32(SF_ERR_SYSTEM) {
+                throw .writeFailed(path: path, reason: "its header could not be written (\(reason))")
+            }
             throw .openFailed(path: temporaryPath, format: format.rawValue, messages: [reason])
         }
         handle = opened
