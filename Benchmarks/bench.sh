@@ -92,6 +92,9 @@ measure() {
   log "  $(shown "$@")"
   local spent=0 i t0 t1 wall
   for ((i = 0; i < reps; i++)); do
+    # Every run writes new files, as fluidsynth does: Clumsy syncs a file that replaces an
+    # earlier one to disk before the rename (OutputFile), which fluidsynth never does.
+    rm -f x.wav x.mid
     t0=$EPOCHREALTIME
     if [[ ${NOTIME:-0} == 1 ]]; then
       "$@" >/dev/null 2>"$name.err" || { log "bench: failed: $(shown "$@")"; cat "$name.err" >&2; exit 1; }
@@ -176,16 +179,12 @@ FS_BASE=("$FLUIDSYNTH" -ni -F out.wav -r 44100 -C 0)
 "$CLUMSY" run default --duration "$AUDIO" --audio prep.wav --midi session-fx.mid --quiet
 # Row 2a alternates the two commands run by run: this machine's speed drifts by ±10 % over
 # minutes, and a block of runs of one command, then a block of the other, measured the drift.
-# Each Clumsy run writes a new file, as fluidsynth does: a file that replaces an earlier one
-# is synced to disk before the rename (OutputFile), which fluidsynth never does.
 for ((rep = 0; rep < AUDIO_REPS; rep++)); do
-  rm -f x.wav
   APPEND=$((rep > 0)) measure dry 1 -- "$CLUMSY" run default --duration "$AUDIO" --audio x.wav --dry
   APPEND=$((rep > 0)) measure fsdry 1 -- "${FS_BASE[@]}" -R 0 "$SOUNDFONT" session-dry.mid
 done
 DRY_SECONDS=$(fmt 1 "$(soxi -D x.wav)")
 FS_SECONDS=$(fmt 1 "$(soxi -D out.wav)")
-rm -f x.wav
 measure dryraw "$AUDIO_REPS" -- "$CLUMSY" run default --duration "$AUDIO" --audio x.wav --dry --loudness off
 measure fx "$AUDIO_REPS" -- "$CLUMSY" run default --duration "$AUDIO" --audio x.wav
 measure fsfx "$AUDIO_REPS" -- "${FS_BASE[@]}" -R 1 "$SOUNDFONT" session-fx.mid

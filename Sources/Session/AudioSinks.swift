@@ -242,7 +242,7 @@ public final class AudioFileSink: SessionSink {
                 continue
             }
         }
-        // Half a simulated second at a time, so the threads meet a few times per second.
+        // Half a simulated second at a time: a block for each synth's thread (`SynthPipeline`).
         if time - renderedThrough >= 0.5 {
             renderedThrough = time
             do {

@@ -104,7 +104,7 @@ final class TruePeakMeter: @unchecked Sendable {
     /// design (nil: no screening, the bound alone decides).
     let screen: [[(delay: Int, coefficient: Float)]]?
     /// A screened value is within this fraction of `bound` times the window's largest |sample|
-    /// of libebur128's value (single-precision rounding of 13 terms is under 1e-6 of it).
+    /// of libebur128's value (single-precision rounding of at most 25 terms is under 2e-6 of it).
     static let screenTolerance: Float = 1e-5
     private var planar: [Float] = []
 
@@ -271,7 +271,10 @@ final class TruePeakMeter: @unchecked Sendable {
         if interpolate, let screen {
             screenedChunks += 1
             let tolerance = Self.screenTolerance * bound * max(chunkPeak, heldPeak)
-            interpolate = Double(screenedPeak(chunk, frames: frames, phases: screen) + tolerance) > reached
+            // libebur128 reports the larger of the interpolated peak and the call's sample
+            // peak; the screen's phase-0 values show a sample only `delay` frames later, so
+            // the chunk's last samples count here by themselves.
+            interpolate = Double(max(screenedPeak(chunk, frames: frames, phases: screen), chunkPeak) + tolerance) > reached
         }
         if interpolate {
             interpolatedChunks += 1

@@ -94,10 +94,10 @@ public final class MixRenderer {
 
     /// Memory for the floats of the render, shared by its spools (the rest goes to scratch
     /// files): 512 MiB, 25 minutes of a stereo mix at 44.1 kHz.
-    static let spoolMemoryBytes: Int64 = 512 << 20
+    public static let spoolMemoryBytes: Int64 = 512 << 20
 
     /// Blocks of time (half a second each, as `AudioFileSink` asks) the synthesis threads
-    /// may run ahead of the mixing thread: 4 blocks, 2 s, 1.4 MB of buffers per synth.
+    /// may run ahead of the mixing thread: 4 blocks, 2 s, 0.7 MB of buffers per synth.
     static let pipelineDepth = 4
 
     /// The number of cores this process may use.
@@ -105,11 +105,12 @@ public final class MixRenderer {
 
     /// Loads one synth per part (more when parts are split, see above), checks the output
     /// paths and the free disk space for `expectedSeconds` of audio, and starts the threads.
+    /// `spoolMemory` bytes of the render's floats are kept in memory, the rest in scratch files.
     /// - Throws: `SoundError` for the SoundFont, the settings, a stems directory that is
     ///   missing or not writable, too little disk space, or a file that cannot be created.
     public init(parts: [MixPart], configuration: SamplerConfiguration, mixPath: String, stemsDirectory: String?,
                 format: AudioFileFormat, mastering: Mastering, expectedSeconds: Double,
-                threads: Int = MixRenderer.coreCount) throws(SoundError) {
+                threads: Int = MixRenderer.coreCount, spoolMemory: Int64 = MixRenderer.spoolMemoryBytes) throws(SoundError) {
         try mastering.validate()
         precondition(!parts.isEmpty, "a mix needs at least one part")
         guard mastering.bitDepth.isSupported(by: format) else {
@@ -155,7 +156,7 @@ public final class MixRenderer {
         let tracks = stemsDirectory == nil ? 1 : parts.count
         let frames = (expectedSeconds + configuration.tailDuration + 1) * configuration.sampleRate
         let bytesPerFrame = Double(2 * (format == .ogg ? 1 : mastering.bitDepth.bytesPerSample))
-        let spoolMemory = Self.spoolMemoryBytes / Int64(tracks) / 4
+        let spoolMemory = max(0, spoolMemory) / Int64(tracks) / 4
         let scratchBytes = Double(tracks) * max(0, 8 * frames - 4 * Double(spoolMemory))
         var needs: [(String, Double)] = [(mixDirectory, scratchBytes + frames * bytesPerFrame)]
         if let stemsDirectory { needs.append((stemsDirectory, frames * bytesPerFrame * Double(parts.count))) }
@@ -742,8 +743,8 @@ private final class PassStage: @unchecked Sendable {
 }
 
 /// Samples handed between threads: a synth's block, or a chunk of a mastering pass. An
-/// object of its own, so that the thread filling one parity and the thread reading the
-/// other never touch the same array.
+/// object of its own, so that the thread filling one slot and the thread reading another
+/// never touch the same array.
 final class SampleBuffer: @unchecked Sendable {
     /// Grown as needed, never shrunk.
     var samples: [Float] = []

@@ -56,7 +56,8 @@ public final class Sampler: @unchecked Sendable {
     /// Creates the synthesizer and loads `configuration.soundFont`.
     ///
     /// The SoundFont's header is checked first (`RIFF…sfbk`, length as announced), then
-    /// FluidSynth loads all its samples into memory (FluidR3_GM: 148 MB, about a second).
+    /// FluidSynth reads its presets; a preset's samples are read when a channel selects it
+    /// (dynamic sample loading, see below).
     /// Chorus is switched off; the reverb is switched off when `reverb` is nil.
     ///
     /// With `sharing`, the new synth plays the SoundFont already loaded by that sampler

@@ -67,6 +67,10 @@ final class TruePeakLimiter {
     private var previousInterval: Float = 0
     /// Frame count at the last sample loud enough to need the interpolation.
     private var lastLoud = Int.min / 2
+    /// The quiet-frames shortcut is off before this frame count: the window's frames were
+    /// judged quiet against an earlier, higher threshold.
+    private var shortcutFrom = 0
+    private var lastThreshold: Float = .infinity
     /// Monotonic deque of (index, need) for the window minimum, needs under 1 only.
     private var dequeIndex: [Int]
     private var dequeValue: [Float]
@@ -113,6 +117,9 @@ final class TruePeakLimiter {
         let threshold = ceiling / Self.filterBound
         let f1 = filter1, f2 = filter2, f3 = filter3
         let start = count
+        if threshold < lastThreshold { shortcutFrom = start + taps }
+        lastThreshold = threshold
+        let shortcutFrom = self.shortcutFrom
         var previousInterval = self.previousInterval
         var lastLoud = self.lastLoud
         planarLeft.withUnsafeMutableBufferPointer { left in
@@ -143,7 +150,8 @@ final class TruePeakLimiter {
                 // Eight quiet frames at once: none of them nor the `taps` frames before is
                 // loud, so there is nothing to interpolate, and every need is 1 (each frame's
                 // own samples are under the threshold, which is under the ceiling).
-                if i + 8 <= frames && c - lastLoud >= taps && c - 1 - halfTaps >= 0 && previousInterval == 0 {
+                if i + 8 <= frames && c - lastLoud >= taps && c - 1 - halfTaps >= 0 && previousInterval == 0
+                    && c > shortcutFrom {
                     let l = leftRaw.loadUnaligned(fromByteOffset: (kept + i) * stride, as: SIMD8<Float>.self)
                     let r = rightRaw.loadUnaligned(fromByteOffset: (kept + i) * stride, as: SIMD8<Float>.self)
                     let louder = l.replacing(with: -l, where: l .< 0), other = r.replacing(with: -r, where: r .< 0)

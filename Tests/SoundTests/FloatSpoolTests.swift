@@ -54,3 +54,72 @@ struct FloatSpoolTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
     }
 }
+
+/// A tmpfs of its own for one test (root only), unmounted and removed by `close()`.
+private final class ScratchFileSystem {
+    let path: String
+
+    init?(kilobytes: Int) {
+        guard getuid() == 0 else { return nil }
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("clumsy-spool-fs-\(UUID().uuidString)").path
+        guard (try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)) != nil else { return nil }
+        guard Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", path]) else {
+            try? FileManager.default.removeItem(atPath: path)
+            return nil
+        }
+    }
+
+    func close() {
+        _ = Self.run("/bin/umount", [path])
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    private static func run(_ tool: String, _ arguments: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+}
+
+@Suite("A mix whose samples do not stay in memory")
+struct ScratchFileMixTests {
+    private func mixer(in directory: String, seconds: Double) throws(SoundError) -> MixRenderer {
+        let part = MixPart(name: "Keys", channels: [PartChannel(channel: 0, bank: 0, program: 0)])
+        return try MixRenderer(parts: [part], configuration: SamplerConfiguration(soundFont: testSoundFont),
+                               mixPath: directory + "/mix.wav", stemsDirectory: nil, format: .wav,
+                               mastering: Mastering(), expectedSeconds: seconds, spoolMemory: 0)
+    }
+
+    @Test("Without memory for the samples, the scratch file counts in the space check, and a disk that fills under it is a write failure that leaves nothing",
+          .enabled(if: hasTestSoundFont && getuid() == 0, "needs root to mount a tmpfs"))
+    func scratchOnDisk() throws {
+        // 8 MB: 20 s (and the tail) of 24-bit stereo WAV fit (6 bytes a frame), not with 8 bytes
+        // a frame of scratch besides.
+        let disk = try #require(ScratchFileSystem(kilobytes: 8 * 1024))
+        defer { disk.close() }
+        #expect {
+            _ = try mixer(in: disk.path, seconds: 20)
+        } throws: { error in
+            guard case SoundError.insufficientSpace = error else { return false }
+            return true
+        }
+        // A render that said it would be short passes the check, then outgrows the disk.
+        let short = try mixer(in: disk.path, seconds: 0.1)
+        #expect {
+            for second in 1...60 {
+                short.send(MixEvent(frame: Int64(second) * 44_100, channel: 0, kind: .noteOn(note: 60, velocity: 100)))
+                try short.render(toFrame: Int64(second + 1) * 44_100)
+            }
+            _ = try short.finish(atFrame: 61 * 44_100)
+        } throws: { error in
+            guard case SoundError.writeFailed(_, let reason) = error else { return false }
+            return reason.contains("scratch")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path).isEmpty)
+    }
+}

@@ -2,9 +2,10 @@ import Foundation
 import Testing
 @testable import Sound
 
-/// The limiter's gain computer as first written: every step for every frame, in one loop
-/// (the ring of recent frames, a deque that holds every frame's need). `TruePeakLimiter`
-/// computes the same in stages; the test below checks that its gains are the same.
+/// The limiter's gain computer in one loop, every step for every frame (the ring of recent
+/// frames, a deque that holds every frame's need), as first written except for the release
+/// in depth and the average by a multiply, whose arithmetic `TruePeakLimiter` shares.
+/// `TruePeakLimiter` computes the same in stages; `MasteringTests` checks that its gains are the same.
 final class ReferenceLimiter {
     /// Linear ceiling applied to the detector's peaks.
     var ceiling: Double

@@ -72,6 +72,21 @@ struct MasteringTests {
         #expect(selective.screenedChunks > selective.chunks / 2)
     }
 
+    @Test("A stream whose loudest sample is its last frame: libebur128 counts it, and so does the screened meter",
+          arguments: [44_100.0, 96_000])
+    func loudestSampleLast(_ rate: Double) throws {
+        for frames in [2048, 3000] {
+            var samples = [Float](repeating: 0, count: 2 * frames)
+            samples[2 * (frames / 3)] = 0.3
+            samples[2 * (frames - 1)] = 0.5
+            let whole = try LoudnessMeter(sampleRate: rate, truePeak: true)
+            let selective = try TruePeakMeter(sampleRate: rate)
+            samples.withUnsafeBufferPointer { whole.add($0); selective.add($0) }
+            #expect(selective.truePeak == whole.truePeak, "\(frames) frames at \(rate) Hz")
+            #expect(abs(whole.truePeak - 20 * log10(0.5)) < 0.01)
+        }
+    }
+
     @Test("The bound covers libebur128's interpolator (at least the largest sum of |coefficients| of a phase) and is that sum when the library is the known design")
     func boundCoversInterpolator() throws {
         // 49 taps, 4× below 96 kHz: the phases' sums of |coefficients| are 1, 1.63, 1.86, 1.63.
@@ -128,6 +143,35 @@ struct MasteringTests {
         // The signal has loud and quiet stretches: the limiter acted, and let go again.
         #expect(limiter.smallestGain < 0.9)
         #expect(gains.filter { $0 == 1 }.count > gains.count / 10)
+    }
+
+    @Test("A ceiling lowered between calls, just after loud frames: the staged limiter still gives the one-loop gains")
+    func loweredCeiling() {
+        // 1000 frames at 0.38: quiet for a ceiling of 0.9 (under its threshold), over a ceiling
+        // of 0.35; then quiet frames. The first call limits at 0.9, the next at 0.35.
+        var samples = [Float](repeating: 0.01, count: 2 * 3000)
+        for i in 0..<2000 { samples[i] = 0.38 }
+        for ceilings in [[0.9, 0.35], [0.9, 0.35, 0.2, 0.8]] {
+            let limiter = TruePeakLimiter(ceiling: ceilings[0], sampleRate: 44_100)
+            let reference = ReferenceLimiter(ceiling: ceilings[0], sampleRate: 44_100)
+            var gains: [[Float]] = [[], []]
+            var scratch = [Float](repeating: 0, count: 3000)
+            for (call, range) in [0..<1000, 1000..<1003, 1003..<2000, 2000..<3000].enumerated() {
+                let ceiling = ceilings[call % ceilings.count]
+                limiter.ceiling = ceiling
+                reference.ceiling = ceiling
+                samples.withUnsafeBufferPointer { all in
+                    let start = all.baseAddress! + 2 * range.lowerBound
+                    scratch.withUnsafeMutableBufferPointer { limiter.process(start, frames: range.count, gains: $0.baseAddress!) }
+                    gains[0] += scratch[0..<range.count]
+                    scratch.withUnsafeMutableBufferPointer { reference.process(start, frames: range.count, gains: $0.baseAddress!) }
+                    gains[1] += scratch[0..<range.count]
+                }
+            }
+            let first = gains[0].indices.first { gains[0][$0] != gains[1][$0] }
+            #expect(first == nil, "gains differ from frame \(first ?? -1) with ceilings \(ceilings)")
+            #expect(gains[0].contains { $0 < 0.95 })
+        }
     }
 
     @Test("The limited signal's true peak, measured by libebur128, stays under the ceiling")
