@@ -94,7 +94,8 @@ measure() {
   for ((i = 0; i < reps; i++)); do
     # Every run writes new files, as fluidsynth does: Clumsy syncs a file that replaces an
     # earlier one to disk before the rename (OutputFile), which fluidsynth never does.
-    rm -f x.wav x.mid
+    local argument
+    for argument in "$@"; do [[ $argument == x.wav || $argument == x.mid ]] && rm -f "$argument"; done
     t0=$EPOCHREALTIME
     if [[ ${NOTIME:-0} == 1 ]]; then
       "$@" >/dev/null 2>"$name.err" || { log "bench: failed: $(shown "$@")"; cat "$name.err" >&2; exit 1; }
