@@ -197,7 +197,7 @@ row "2a Audio, dry: ${AUDIO} s of \`default\`" \
     "\`$(cmd dry)\`" "$(seconds dry "$AUDIO")" \
     "\`$(cmd fsdry)\` on the MIDI of that session (\`clumsy run default --duration $AUDIO --dry --audio … --midi session-dry.mid\`)" \
     "$(seconds fsdry "$AUDIO")" \
-    "Clumsy takes $(fmt 2 "$(calc "$DRY / $FSDRY")")× fluidsynth's time (CPU $(fmt 2 "$(calc "$(cpu dry) / $(cpu fsdry)")")×; WAV ${DRY_SECONDS} s vs ${FS_SECONDS} s; one synth per voice on $(nproc) cores, then loudness and true-peak mastering)" "≤ 0.7×"
+    "Clumsy takes $(fmt 2 "$(calc "$DRY / $FSDRY")")× fluidsynth's time (CPU $(fmt 2 "$(calc "$(cpu dry) / $(cpu fsdry)")")×; WAV ${DRY_SECONDS} s vs ${FS_SECONDS} s; one synth per voice, two for the keys, on $(nproc) cores, then loudness and true-peak mastering)" "≤ 0.7×"
 row "2a' the same without mastering" \
     "\`$(cmd dryraw)\`" "$(seconds dryraw "$AUDIO")" \
     "fluidsynth, row 2a" "$(fmt 2 "$FSDRY") s" \

@@ -87,8 +87,8 @@ public struct Configuration: Sendable {
         performer.approach = preset.bass.approach
         if preset.keys.mode == .melodic { performer.melodicSteps = PerformerConfiguration.melodicSteps(keys: preset.keys.tones.count) }
         // Every note must be a valid MIDI note.
-        if let field = performer.registerOutsideMIDI(tones: preset.keys.tones) {
-            throw .preset(file: preset.source, field: field, message: PerformerConfiguration.outsideMIDIMessage(field: field, voicing: preset.keys.voicing))
+        if let outside = performer.registerOutsideMIDI(tones: preset.keys.tones) {
+            throw .preset(file: preset.source, field: outside.field, message: outside.message)
         }
     }
 

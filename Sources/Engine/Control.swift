@@ -90,7 +90,7 @@ public enum Control: Sendable, Equatable {
             return .failure(ControlRejection("\"\(Quote.text(tonic))\" is not a tonic; accepted: \(Settings.acceptedTonics)"))
         }
         guard let scale = Scale.named(mode) else {
-            return .failure(ControlRejection("\"\(Quote.text(mode))\" is not a known mode; accepted: \(Scale.all.map(\.displayName).joined(separator: ", ")) (also ionian, aeolian)"))
+            return .failure(ControlRejection("\"\(Quote.text(mode))\" is not a known mode; accepted: \(Settings.acceptedModes)"))
         }
         return .success(.key(Key(spelledTonic: spelled, scale: scale)))
     }

@@ -4,8 +4,6 @@ import Performance
 /// A live key change worked out for a session: what the performer and the scheduler need to
 /// play on in the new key (`Control.key`).
 public struct KeyChange: Sendable {
-    /// The new key.
-    public var key: Key
     /// The performer's configuration in the new key: the chord of each bouncer, the bass's
     /// roots, the keys' notes and the scale all follow it; everything else is the session's.
     public var performer: PerformerConfiguration
@@ -39,8 +37,8 @@ extension SessionPlan {
         case .failure(let failure): return .failure(ControlRejection("in \(key.name(.ascii)), \(failure.field): \(failure.message)"))
         }
         configuration.key = key
-        if let field = configuration.registerOutsideMIDI(tones: keyTones) {
-            return .failure(ControlRejection("in \(key.name(.ascii)), \(field) \(PerformerConfiguration.outsideMIDIMessage(field: field, voicing: configuration.voicing))"))
+        if let outside = configuration.registerOutsideMIDI(tones: keyTones) {
+            return .failure(ControlRejection("in \(key.name(.ascii)), \(outside.field) \(outside.message)"))
         }
         var derived: [VoiceID: [Int]] = [:]
         if let secondInterval {
@@ -48,7 +46,7 @@ extension SessionPlan {
                 derived[id] = SessionPlan.secondNotes(key: key, interval: secondInterval)
             }
         }
-        return .success(KeyChange(key: key, performer: configuration, derivedNotes: derived))
+        return .success(KeyChange(performer: configuration, derivedNotes: derived))
     }
 
     /// Why `control` cannot take effect in this session, or nil when it can. Every control the

@@ -146,19 +146,18 @@ extension PerformerConfiguration {
     }
 
     /// The register field (`bass.register` or `keys.register`) that puts a bass note, or a keys
-    /// note of one of `tones` (chord tones 1…5), of some degree outside MIDI 0…127; nil when every
-    /// note fits.
-    public func registerOutsideMIDI(tones: [Int]) -> String? {
+    /// note of one of `tones` (chord tones 1…5), of some degree outside MIDI 0…127, with what
+    /// it does as a sentence; nil when every note fits.
+    public func registerOutsideMIDI(tones: [Int]) -> (field: String, message: String)? {
         for degree in 1...7 {
-            guard (0...127).contains(bassNote(degree: degree)) else { return "bass.register" }
-            for tone in tones where !(0...127).contains(keysNote(degree: degree, tone: tone)) { return "keys.register" }
+            guard (0...127).contains(bassNote(degree: degree)) else {
+                return ("bass.register", "puts bass notes outside MIDI 0…127")
+            }
+            for tone in tones where !(0...127).contains(keysNote(degree: degree, tone: tone)) {
+                return ("keys.register", "puts chord tones outside MIDI 0…127 with the \(voicing.rawValue) voicing")
+            }
         }
         return nil
-    }
-
-    /// What `registerOutsideMIDI` found, as a sentence.
-    public static func outsideMIDIMessage(field: String, voicing: Voicing) -> String {
-        field == "bass.register" ? "puts bass notes outside MIDI 0…127" : "puts chord tones outside MIDI 0…127 with the \(voicing.rawValue) voicing"
     }
 
     /// A voiced chord's notes extended to `maximumTone` key tones. Tone k of a chord with n

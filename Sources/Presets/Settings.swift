@@ -11,6 +11,8 @@ public enum Settings {
 
     /// The tonics `--key` accepts, for messages.
     public static let acceptedTonics = "C, C#/Db, D, D#/Eb, E, F, F#/Gb, G, G#/Ab, A, A#/Bb, B (♯ and ♭ also accepted)"
+    /// The modes `--mode` and a live key change accept, for their error messages.
+    public static var acceptedModes: String { Scale.all.map(\.displayName).joined(separator: ", ") + " (also ionian, aeolian)" }
 
     /// Every setting, in the order the reference lists them (a block before its fields).
     public static let all: [Setting] = [
@@ -95,7 +97,7 @@ public enum Settings {
                 },
                 parse: { text, preset throws(SessionError) in
                     guard let scale = Scale.named(text) else {
-                        throw .usage("--mode \(Quote.text(text)) is not a known mode; accepted: \(Scale.all.map(\.displayName).joined(separator: ", ")) (also ionian, aeolian)")
+                        throw .usage("--mode \(Quote.text(text)) is not a known mode; accepted: \(acceptedModes)")
                     }
                     preset.keyScale = scale
                 }),

@@ -160,16 +160,16 @@ public struct MixRequest: Sendable, Equatable {
     public init() {}
 }
 
-/// Renders the session to an audio file (and stems) through one FluidSynth synth per part,
-/// faster than real time, then masters it (see `MixRenderer`).
+/// Renders the session to an audio file (and stems) through FluidSynth synths, one per part
+/// (two for a part with several channels), faster than real time, then masters it (see `MixRenderer`).
 ///
 /// Each event sounds at frame round(t × rate), applied at FluidSynth's next 64-frame block
 /// boundary (1.45 ms at 44.1 kHz). After the last event the file runs on for the sampler's
 /// `tailDuration` so notes, echoes and reverb die away.
 ///
-/// Every half simulated second the synths render that stretch on the worker threads while
-/// this thread simulates on and mixes the stretch before, so on two cores the physics
-/// costs no wall time.
+/// Every half simulated second is a block for the synths, which `SynthPipeline`'s threads
+/// render up to four blocks ahead while this thread simulates on and sums the blocks
+/// already rendered, so on two cores the physics costs no wall time.
 public final class AudioFileSink: SessionSink {
     private let mixer: MixRenderer
     private var router: NoteRouter
@@ -179,7 +179,7 @@ public final class AudioFileSink: SessionSink {
     /// Loudness and true peak of the written mix, once finished.
     public private(set) var report: MasteringReport?
 
-    /// Loads the SoundFont into each part's synth and checks `path` (format from its extension) and the stems directory.
+    /// Loads the SoundFont once for the mix's synths and checks `path` (format from its extension) and the stems directory.
     init(path: String, samplerConfiguration: SamplerConfiguration, session: SessionPlan, mix: MixRequest,
          stop: StopSignal?) throws(SessionError) {
         guard let format = AudioFileFormat(path: path) else {

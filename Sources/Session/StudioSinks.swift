@@ -256,11 +256,11 @@ public final class OSCControlSource: ControlSource, @unchecked Sendable {
     public var port: Int { receiver?.port ?? 0 }
 
     /// The session, which refuses the well-formed controls it cannot apply (`SessionPlan.rejection(of:)`).
-    private let plan: SessionPlan?
+    private let plan: SessionPlan
 
-    /// Listens on `listen` (`[addr:]port`, address 127.0.0.1 unless given); `plan`, when given,
-    /// refuses the key changes the session cannot play.
-    public init(listen: String, plan: SessionPlan? = nil) throws(SessionError) {
+    /// Listens on `listen` (`[addr:]port`, address 127.0.0.1 unless given); `plan` refuses the
+    /// key changes the session cannot play.
+    public init(listen: String, plan: SessionPlan) throws(SessionError) {
         self.plan = plan
         do {
             receiver = try OSCReceiver(listen: listen) { [weak self] result in self?.receive(result) }
@@ -315,7 +315,7 @@ public final class OSCControlSource: ControlSource, @unchecked Sendable {
             log("OSC: \(error.description)", key: error.description)
         case .success(let message):
             var interpreted = Self.interpret(message)
-            if case .success(let control) = interpreted, let rejection = plan?.rejection(of: control) {
+            if case .success(let control) = interpreted, let rejection = plan.rejection(of: control) {
                 interpreted = .failure(ControlRejection("OSC \(message.path): \(rejection.description)"))
             }
             switch interpreted {

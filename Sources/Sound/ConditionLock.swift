@@ -43,3 +43,23 @@ public final class ConditionLock: @unchecked Sendable {
         pthread_cond_broadcast(condition)
     }
 }
+
+/// Starts a POSIX thread that runs `body`; nil when the system will not start one (the
+/// caller then does the work on its own thread). Join it with `pthread_join`.
+func startThread(running body: @escaping () -> Void) -> pthread_t? {
+    final class Body {
+        let run: () -> Void
+        init(_ run: @escaping () -> Void) { self.run = run }
+    }
+    let context = Unmanaged.passRetained(Body(body)).toOpaque()
+    var handle = pthread_t()
+    let started = pthread_create(&handle, nil, { context in
+        Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+        return nil
+    }, context)
+    guard started == 0 else {
+        Unmanaged<Body>.fromOpaque(context).release()
+        return nil
+    }
+    return handle
+}

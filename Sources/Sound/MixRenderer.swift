@@ -29,7 +29,7 @@ import Darwin
 ///   after f, as with `AudioFileRenderer`.
 /// - Mastering reads the render back: the float samples are spooled (one track, or one per
 ///   part with stems: 8 bytes per frame per track), the first `spoolMemoryBytes` in memory
-///   and the rest in an unlinked scratch file beside the mix (30.5 GB per track for 24 h at
+///   and the rest in an unlinked scratch file beside the mix (30 GB per track for 24 h at
 ///   44.1 kHz), while a `LimiterPreview` estimates the loudness and what the limiter will
 ///   take; then each pass (see `master`) reads the spool, limits and scales it on this
 ///   thread while two helpers measure the mix (libebur128) and write the files, each at its
@@ -59,6 +59,9 @@ public final class MixRenderer {
     public var synthCount: Int { units.count }
     /// True when every part's channels are centred: the mix and the stems are folded to mono.
     public let foldsToMono: Bool
+    /// The usual mix, summed by `sumThree`: one synth for the first part, two for the second,
+    /// no stems, no folding.
+    private let sumsThreeInOneLoop: Bool
 
     private let units: [SynthUnit]
     private let partOfChannel: [Int]
@@ -88,8 +91,8 @@ public final class MixRenderer {
     /// Headroom under the true-peak ceiling, dB, for the sample peak of a mix mastered after a stop.
     public static let quickStopHeadroom = 1.0
 
-    /// Most synths one part is split over (by channel): 2, the cores of the machine this was
-    /// tuned on. Fixed, so that a render is byte-identical on any number of cores.
+    /// Synths a part with several channels is split over (its notes dealt in turn): 2, the
+    /// cores of the machine this was tuned on. Fixed, so that a render is byte-identical on any number of cores.
     public static let synthsPerPart = 2
 
     /// Memory for the floats of the render, shared by its spools (the rest goes to scratch
@@ -151,6 +154,7 @@ public final class MixRenderer {
             }
         }
         self.shardsOfPart = shardsOfPart
+        sumsThreeInOneLoop = !foldsToMono && stemsDirectory == nil && shardsOfPart == [[0], [1, 2]]
         nextShard = [Int](repeating: 0, count: parts.count)
         // Disk space for the scratch files and the outputs (after the SoundFont, whose errors come first).
         let tracks = stemsDirectory == nil ? 1 : parts.count
@@ -290,10 +294,23 @@ public final class MixRenderer {
         let count = frames * 2
         if mixBuffer.count < count { mixBuffer = [Float](repeating: 0, count: count) }
         if partBuffer.count < count { partBuffer = [Float](repeating: 0, count: count) }
-        if !foldsToMono && stemsDirectory == nil && shardsOfPart == [[0], [1, 2]] {
-            try mixThree(slot: slot, count: count)
-            return
+        if sumsThreeInOneLoop {
+            samplePeak = max(samplePeak, sumThree(slot: slot, count: count))
+        } else {
+            try sumParts(slot: slot, frames: frames)
         }
+        try mixBuffer.withUnsafeBufferPointer { (all) throws(SoundError) in
+            let mix = UnsafeBufferPointer(rebasing: all[0..<count])
+            if stemsDirectory == nil { try spools[0].append(mix) }
+            preview?.add(mix)
+            plainEstimate?.add(mix)
+        }
+    }
+
+    /// The general sum of `mixDown`: each part into `partBuffer` (folded to mono if so; spooled
+    /// and measured as a stem if so), then into `mixBuffer`; and the sample peak.
+    private func sumParts(slot: Int, frames: Int) throws(SoundError) {
+        let count = frames * 2
         for part in parts.indices {
             let members = units.filter { $0.part == part }
             partBuffer.withUnsafeMutableBufferPointer { partSum in
@@ -332,23 +349,17 @@ public final class MixRenderer {
                 }
             }
         }
-        let isMixSpooled = stemsDirectory == nil
         var peak = samplePeak
-        try mixBuffer.withUnsafeBufferPointer { (all) throws(SoundError) in
-            let mix = UnsafeBufferPointer(rebasing: all[0..<count])
-            if isMixSpooled { try spools[0].append(mix) }
-            preview?.add(mix)
-            plainEstimate?.add(mix)
-            for value in mix { peak = max(peak, abs(value)) }
-        }
+        for value in mixBuffer[0..<count] { peak = max(peak, abs(value)) }
         samplePeak = peak
     }
 
-    /// `mixDown` for the usual mix (one synth for the first part, two for the second, no
-    /// stems, no folding): `first + (second + third)`, the order `mixDown` sums in, and the
-    /// sample peak, in one loop instead of four passes over the block.
-    private func mixThree(slot: Int, count: Int) throws(SoundError) {
-        var peak = samplePeak
+    /// The sum of `mixDown` for the usual mix (one synth for the first part, two for the
+    /// second, no stems, no folding): `first + (second + third)` into `mixBuffer`, the order
+    /// `sumParts` adds in, in one loop instead of four passes over the block. Returns the
+    /// block's sample peak.
+    private func sumThree(slot: Int, count: Int) -> Float {
+        var peak: Float = 0
         mixBuffer.withUnsafeMutableBufferPointer { mix in
         units[0].buffers[slot].samples.withUnsafeBufferPointer { a in
         units[1].buffers[slot].samples.withUnsafeBufferPointer { b in
@@ -375,13 +386,7 @@ public final class MixRenderer {
         }
         }
         }
-        samplePeak = peak
-        try mixBuffer.withUnsafeBufferPointer { (all) throws(SoundError) in
-            let mix = UnsafeBufferPointer(rebasing: all[0..<count])
-            try spools[0].append(mix)
-            preview?.add(mix)
-            plainEstimate?.add(mix)
-        }
+        return peak
     }
 
     // MARK: - Mastering

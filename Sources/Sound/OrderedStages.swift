@@ -27,29 +27,11 @@ final class OrderedStages: @unchecked Sendable {
         self.consumers = consumers
         handled = [Int](repeating: 0, count: consumers.count)
         for index in consumers.indices {
-            let context = Unmanaged.passRetained(Box(stages: self, index: index)).toOpaque()
-            var handle = pthread_t()
-            let started = pthread_create(&handle, nil, { context in
-                let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
-                box.stages.loop(box.index)
-                return nil
-            }, context)
-            if started == 0 {
-                threads.append(handle)
-            } else {
-                Unmanaged<Box>.fromOpaque(context).release()
+            guard let handle = startThread(running: { self.loop(index) }) else {
                 shutDown()
                 break
             }
-        }
-    }
-
-    private final class Box {
-        let stages: OrderedStages
-        let index: Int
-        init(stages: OrderedStages, index: Int) {
-            self.stages = stages
-            self.index = index
+            threads.append(handle)
         }
     }
 

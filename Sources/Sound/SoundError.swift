@@ -105,7 +105,7 @@ public enum SoundError: Error, CustomStringConvertible, Equatable, Sendable {
                 + "or give a writable one to --stems."
         case let .insufficientSpace(directory, needed, available):
             return "Not enough free disk space in \(quoted(directory)): the render needs about \(megabytes(needed)) MB "
-                + "(its float scratch files, 8 bytes per frame per track, and the outputs) but \(megabytes(available)) MB "
+                + "(its float scratch files beyond what stays in memory, 8 bytes per frame per track, and the outputs) but \(megabytes(available)) MB "
                 + "are free. Free some space, shorten --duration, or write elsewhere."
         case let .rendererClosed(path):
             return "The renderer for \(quoted(path)) is already finished or abandoned; "

@@ -40,35 +40,12 @@ final class SynthPipeline: @unchecked Sendable {
         rendered = [Int](repeating: 0, count: units.count)
         busy = [Bool](repeating: false, count: units.count)
         for thread in 0..<max(0, threads) {
-            let context = Unmanaged.passRetained(Start(pipeline: self, thread: thread)).toOpaque()
-            var handle = pthread_t()
-            let started = pthread_create(&handle, nil, { context in
-                let start = Unmanaged<Start>.fromOpaque(context!).takeRetainedValue()
-                start.pipeline.loop(start.thread)
-                return nil
-            }, context)
-            if started == 0 {
-                self.threads.append(handle)
-            } else {
-                Unmanaged<Start>.fromOpaque(context).release()
-            }
+            if let handle = startThread(running: { self.loop(thread) }) { self.threads.append(handle) }
         }
     }
 
-    private final class Start {
-        let pipeline: SynthPipeline
-        let thread: Int
-        init(pipeline: SynthPipeline, thread: Int) {
-            self.pipeline = pipeline
-            self.thread = thread
-        }
-    }
-
-    /// Number of blocks issued so far; the next block goes into slot `issuedCount % depth`.
-    var issuedCount: Int { lock.withLock { issued } }
-
-    /// Hands the block just prepared in every synth's slot `issuedCount % depth` to the
-    /// threads. The caller must have summed block `issuedCount − depth` first.
+    /// Hands the block just prepared in every synth's slot (block k goes into slot k % `depth`)
+    /// to the threads. The caller must have summed block k − `depth` first.
     func issue() {
         if threads.isEmpty {
             let slot = issued % depth

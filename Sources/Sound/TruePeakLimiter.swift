@@ -35,10 +35,10 @@ final class TruePeakLimiter {
     private(set) var smallestGain = 1.0
 
     static let halfTaps = 8
-    private static let taps = 2 * halfTaps
+    static let taps = 2 * halfTaps
     /// Interpolation filters for fractions 1/4, 2/4, 3/4 between x[n] and x[n+1]:
     /// coefficient k multiplies x[n − halfTaps + 1 + k].
-    private static let filters: [SIMD16<Float>] = (1...3).map { phase in
+    static let filters: [SIMD16<Float>] = (1...3).map { phase in
         let fraction = Double(phase) / 4
         var taps = (0..<TruePeakLimiter.taps).map { k -> Double in
             let t = Double(k - TruePeakLimiter.halfTaps + 1) - fraction
@@ -52,7 +52,7 @@ final class TruePeakLimiter {
     }
     /// The largest gain of any interpolation filter (sum of |coefficients|): an interval's
     /// peak is at most this times the largest |sample| of its window.
-    private static let filterBound: Float = TruePeakLimiter.filters.map { ($0.replacing(with: 0, where: $0 .>= 0) * -1 + $0.replacing(with: 0, where: $0 .< 0)).sum() }.max()!
+    static let filterBound: Float = TruePeakLimiter.filters.map { ($0.replacing(with: 0, where: $0 .>= 0) * -1 + $0.replacing(with: 0, where: $0 .< 0)).sum() }.max()!
     private let filter1 = TruePeakLimiter.filters[0]
     private let filter2 = TruePeakLimiter.filters[1]
     private let filter3 = TruePeakLimiter.filters[2]

@@ -224,7 +224,7 @@ struct MixTests {
             #expect(result.status == 73, "\(result)")
             let message = singleErrorLine(result)
             // Refused by the session's output budget (the WAV alone does not fit).
-            #expect(message.contains("free"), "\(result.stderr)")
+            #expect(message.contains("is free there") && message.contains("--audio"), "\(result.stderr)")
             #expect(((try? FileManager.default.contentsOfDirectory(atPath: tmpfs.path)) ?? []).isEmpty)
         }
         // While rendering: 30 s dry needs about 17 MB (three outputs; the scratch for the two

@@ -16,28 +16,13 @@ final class ReferenceLimiter {
     /// Smallest gain produced so far.
     private(set) var smallestGain = 1.0
 
-    static let halfTaps = 8
-    private static let taps = 2 * halfTaps
-    /// Interpolation filters for fractions 1/4, 2/4, 3/4 between x[n] and x[n+1]:
-    /// coefficient k multiplies x[n − halfTaps + 1 + k].
-    private static let filters: [SIMD16<Float>] = (1...3).map { phase in
-        let fraction = Double(phase) / 4
-        var taps = (0..<ReferenceLimiter.taps).map { k -> Double in
-            let t = Double(k - ReferenceLimiter.halfTaps + 1) - fraction
-            let sinc = t == 0 ? 1 : sin(Double.pi * t) / (Double.pi * t)
-            let window = 0.5 + 0.5 * cos(Double.pi * t / Double(ReferenceLimiter.halfTaps + 1))
-            return sinc * window
-        }
-        let sum = taps.reduce(0, +)
-        for k in taps.indices { taps[k] /= sum }
-        return SIMD16<Float>(taps.map { Float($0) })
-    }
-    /// The largest gain of any interpolation filter (sum of |coefficients|): an interval's
-    /// peak is at most this times the largest |sample| of its window.
-    private static let filterBound: Float = ReferenceLimiter.filters.map { ($0.replacing(with: 0, where: $0 .>= 0) * -1 + $0.replacing(with: 0, where: $0 .< 0)).sum() }.max()!
-    private let filter1 = ReferenceLimiter.filters[0]
-    private let filter2 = ReferenceLimiter.filters[1]
-    private let filter3 = ReferenceLimiter.filters[2]
+    // The detector's filters are the limiter's own: this is a reference for the loops.
+    static let halfTaps = TruePeakLimiter.halfTaps
+    private static let taps = TruePeakLimiter.taps
+    private static let filterBound = TruePeakLimiter.filterBound
+    private let filter1 = TruePeakLimiter.filters[0]
+    private let filter2 = TruePeakLimiter.filters[1]
+    private let filter3 = TruePeakLimiter.filters[2]
 
     private let releaseStep: Double
     // The last `taps` frames per channel, twice over (a ring read as one contiguous window).
