@@ -43,6 +43,19 @@ public enum Control: Sendable, Equatable {
         }
     }
 
+    /// What applying the control costs a session of `pianoBalls` piano balls, in balls moved:
+    /// a drop places every piano ball (each checked against the others for a clear spot), a
+    /// key change revoices every voice, the rest touch one body or a few numbers. A live source
+    /// spends a per-step budget of this cost (`OSCControlSource.budget`), so a flood of drops
+    /// into a thousand-ball session is spread over steps instead of stalling one.
+    public func cost(pianoBalls: Int) -> Int {
+        switch self {
+        case .drop: return max(1, pianoBalls)
+        case .key: return 16
+        case .gravity, .speed, .kick, .tempo: return 1
+        }
+    }
+
     /// The control's number, if it has one.
     public var value: Double? {
         switch self {

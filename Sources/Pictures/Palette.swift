@@ -16,13 +16,13 @@ enum Palette {
 
     /// Degrees I…VII.
     static let degrees: [Colour] = [0xE4572E, 0xF3A712, 0xA8C256, 0x29BF12, 0x00A5CF, 0x5D6CEB, 0xC04CD4].map { Colour(hex: $0) }
-    /// Chord tones root, 3rd, 5th, 7th.
-    static let tones: [Colour] = [0xEF476F, 0xFFD166, 0x06D6A0, 0x4CC9F0].map { Colour(hex: $0) }
+    /// Chord tones root, 3rd, 5th, 7th, 9th.
+    static let tones: [Colour] = [0xEF476F, 0xFFD166, 0x06D6A0, 0x4CC9F0, 0xB388EB].map { Colour(hex: $0) }
     /// Lanes of a piano roll.
     static let lanes: [Colour] = [0xFF9F1C, 0x4CC9F0, 0x06D6A0, 0xEF476F, 0xFFD166, 0xC04CD4].map { Colour(hex: $0) }
 
     static func degree(_ index: Int) -> Colour { degrees[((index % 7) + 7) % 7] }
-    static func tone(_ index: Int) -> Colour { tones[((index % 4) + 4) % 4] }
+    static func tone(_ index: Int) -> Colour { tones[((index % tones.count) + tones.count) % tones.count] }
     static func lane(_ index: Int) -> Colour { lanes[((index % lanes.count) + lanes.count) % lanes.count] }
 
     /// Velocity 1…127 on a ramp from cool blue (soft) through yellow to red (hard).

@@ -132,15 +132,24 @@ public struct Trace: Sendable {
 
     /// Positions of each ball (index 0 the bass ball) over the traced seconds, metres.
     public var paths: [[Vector]]
-    /// Every note-on hit.
+    /// The hits to draw: every note-on hit, or, where several fell on the same spot (within
+    /// `Trace.hitSpacing`), the last of them; at most `Trace.maximumHits`.
     public var hits: [Hit]
+    /// Note-on hits in the traced seconds, drawn or not.
+    public var hitCount: Int
     /// Seconds traced.
     public var duration: Double
 
-    /// Creates a trace.
-    public init(paths: [[Vector]], hits: [Hit], duration: Double) {
+    /// Hits closer than this, metres, are drawn as one (the last): their dots cover each other.
+    public static let hitSpacing = 0.01
+    /// Most hit dots a trace draws (about 100 bytes each in an SVG).
+    public static let maximumHits = 50_000
+
+    /// Creates a trace; `hitCount` defaults to the hits given.
+    public init(paths: [[Vector]], hits: [Hit], hitCount: Int? = nil, duration: Double) {
         self.paths = paths
         self.hits = hits
+        self.hitCount = hitCount ?? hits.count
         self.duration = duration
     }
 }

@@ -260,7 +260,7 @@ public enum WorldPicture {
         starts.withUnsafeBufferPointer { painter.drawBalls($0, on: canvas) }
         var extra: [String] = []
         if let trace {
-            extra.append("trace: first \(formatSeconds(trace.duration)), \(trace.hits.count) hits")
+            extra.append("trace: first \(formatSeconds(trace.duration)), \(trace.hitCount) hits")
         }
         painter.drawLegend(on: canvas, in: layout.panel, textSize: t, withVelocityRamp: trace != nil, extra: extra)
         return try canvas.encoded()

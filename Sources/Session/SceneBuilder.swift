@@ -6,9 +6,6 @@ import Theory
 
 /// Turns a session plan into the plain values the `Pictures` module draws.
 public enum SceneBuilder {
-    /// Names of chord tones 1…4 as keys show them.
-    static let toneNames = ["root", "3rd", "5th", "7th"]
-
     /// The world of `plan` at its start: areas, walls, bouncers labelled with their degree and
     /// chord, keys with the chord tone they play, balls at their starts, a legend.
     public static func scene(for plan: SessionPlan) -> Scene {
@@ -21,7 +18,7 @@ public enum SceneBuilder {
         }
         let keys = layout.keys.map { k -> Scene.Key in
             let tone = plan.keyTones[k.tag - 1]
-            return Scene.Key(box: k.frame, label: toneNames[tone - 1], hue: tone - 1)
+            return Scene.Key(box: k.frame, label: Chord.toneName(tone), hue: tone - 1)
         }
         var balls = [Scene.Ball(start: layout.bassStart, radius: plan.world.bassRadius, isBass: true)]
         balls += layout.pianoStarts.map { Scene.Ball(start: $0, radius: plan.rules.pianoRadius, isBass: false) }
@@ -83,15 +80,21 @@ public enum SceneBuilder {
         traced.duration = seconds
         let plan = SessionPlan(configuration: traced)
         let simulator = Simulator(plan: plan)
-        let balls = plan.world.pianoStarts.count + 1
-        // Every other step, or sparser so that a long trace of many balls stays under two
-        // million points (32 MB).
-        let interval = max(2, Int((Double(plan.stepCount) * Double(balls) / TraceRecorder.maximumPoints).rounded(.up)))
-        let recorder = TraceRecorder(balls: balls, interval: interval, sources: plan.voices.voices.map(\.source))
+        let pianoBalls = plan.world.pianoStarts.count
+        // Every other step, or sparser so that a long trace stays under a quarter of a million
+        // points (4 MB in memory, at most about 12 MB of SVG path data): the bass ball's path
+        // up to 100 000 of them (so it stays a line), the piano balls' the rest.
+        func interval(balls: Int, points: Double) -> Int {
+            max(2, Int((Double(plan.stepCount) * Double(max(1, balls)) / points).rounded(.up)))
+        }
+        let recorder = TraceRecorder(balls: pianoBalls + 1,
+                                     intervals: (bass: interval(balls: 1, points: TraceRecorder.maximumBassPoints),
+                                                 piano: interval(balls: pianoBalls, points: TraceRecorder.maximumPoints - TraceRecorder.maximumBassPoints)),
+                                     sources: plan.voices.voices.map(\.source))
         simulator.observer = recorder
         // Interrupted, the trace holds what was simulated until then.
         let summary = try simulator.run(into: [recorder], stop: stop, progress: progress)
-        return Trace(paths: recorder.paths, hits: recorder.hits, duration: summary.duration)
+        return Trace(paths: recorder.paths, hits: recorder.hits, hitCount: recorder.hitCount, duration: summary.duration)
     }
 }
 
@@ -102,23 +105,32 @@ public enum SceneBuilder {
 /// after that step, and a note is drawn where its physical hit (`NoteEvent.hit`) happened.
 final class TraceRecorder: SessionSink, StepObserver {
     var paths: [[Vector]]
+    /// The hits to draw: one per spot (`Trace.hitSpacing`), the latest, at most `Trace.maximumHits`.
     var hits: [Trace.Hit] = []
+    /// Every note-on hit so far.
+    var hitCount = 0
+    /// Where in `hits` the hit drawn at a spot (grid cell, bass or not) is.
+    private var spots: [Spot: Int] = [:]
+    private struct Spot: Hashable { var x: Int, y: Int, isBass: Bool }
     private var pending: [(ball: Int, hit: Double, velocity: Int, isBass: Bool)] = []
     /// Per ball, its most recent contacts (oldest first).
     private var contacts: [[(time: Double, position: Vector)]]
     private var steps = 0
-    private let interval: Int
+    /// Steps between path points: the bass ball's, the piano balls'.
+    private let intervals: (bass: Int, piano: Int)
     private let sources: [Voice.Source]
 
     /// Most path points a trace keeps.
-    static let maximumPoints = 2_000_000.0
+    static let maximumPoints = 250_000.0
+    /// Most path points of the bass ball's path.
+    static let maximumBassPoints = 100_000.0
     /// Contacts remembered per ball: enough for notes held back up to a bar.
     static let contactMemory = 64
 
-    init(balls: Int, interval: Int, sources: [Voice.Source]) {
+    init(balls: Int, intervals: (bass: Int, piano: Int), sources: [Voice.Source]) {
         paths = Array(repeating: [], count: balls)
         contacts = Array(repeating: [], count: balls)
-        self.interval = interval
+        self.intervals = intervals
         self.sources = sources
     }
 
@@ -146,13 +158,28 @@ final class TraceRecorder: SessionSink, StepObserver {
         for note in pending where note.ball < balls.count {
             let position = contacts[note.ball].last(where: { $0.time == note.hit })?.position
                 ?? balls.position(of: note.ball)
-            hits.append(Trace.Hit(position: position, velocity: note.velocity, isBass: note.isBass))
+            add(Trace.Hit(position: position, velocity: note.velocity, isBass: note.isBass))
         }
         pending.removeAll(keepingCapacity: true)
         defer { steps += 1 }
-        guard steps % interval == 0 else { return }
-        for index in 0..<min(balls.count, paths.count) {
+        if steps % intervals.bass == 0, !paths.isEmpty, balls.count > 0 { paths[0].append(balls.position(of: 0)) }
+        guard steps % intervals.piano == 0 else { return }
+        for index in 1..<max(1, min(balls.count, paths.count)) {
             paths[index].append(balls.position(of: index))
+        }
+    }
+
+    /// Keeps `hit`, replacing an earlier one at the same spot; past `Trace.maximumHits` spots,
+    /// a hit on a new spot is counted but not drawn.
+    private func add(_ hit: Trace.Hit) {
+        hitCount += 1
+        let spot = Spot(x: Int((hit.position.x / Trace.hitSpacing).rounded(.down)),
+                        y: Int((hit.position.y / Trace.hitSpacing).rounded(.down)), isBass: hit.isBass)
+        if let index = spots[spot] {
+            hits[index] = hit
+        } else if hits.count < Trace.maximumHits {
+            spots[spot] = hits.count
+            hits.append(hit)
         }
     }
 

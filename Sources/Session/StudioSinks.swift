@@ -247,6 +247,10 @@ public final class OSCControlSource: ControlSource, @unchecked Sendable {
 
     /// Controls applied per step at most; the rest wait for the next steps.
     public static let perStep = 16
+    /// What the controls of one step may cost at most (`Control.cost(pianoBalls:)`, balls
+    /// moved); the first control waiting is always taken, whatever its cost, so one drop into
+    /// a session of any size takes effect at once and a flood of them is spread over steps.
+    public static let budget = 1024
     /// Controls that may wait; more are refused (and logged once).
     public static let capacity = 1024
     /// Distinct problems logged; after that, problems are ignored silently.
@@ -349,8 +353,15 @@ public final class OSCControlSource: ControlSource, @unchecked Sendable {
 
     public func poll(step: Int64, into controls: inout [Control]) -> Bool {
         guard queued.load(ordering: .acquiring) > 0 else { return true }
+        let pianoBalls = plan.world.pianoStarts.count
         let taken = queue.withLock { queue -> Int in
-            let count = min(queue.count, Self.perStep)
+            var count = 0, spent = 0
+            while count < min(queue.count, Self.perStep) {
+                let cost = queue[count].cost(pianoBalls: pianoBalls)
+                guard count == 0 || spent + cost <= Self.budget else { break }
+                spent += cost
+                count += 1
+            }
             controls.append(contentsOf: queue[0..<count])
             queue.removeFirst(count)
             return count

@@ -61,7 +61,7 @@ public final class TextPrinter: SessionSink {
                 let what = note.tone == NoteEvent.leadingTone ? "leading" : note.ball == 0 && note.speed == 0 ? "start" : "bass ball"
                 return time + Self.pad(what, 12) + "→ " + Self.pad(numerals[note.degree - 1], 7) + pitch + "  " + velocity + "  " + speed + "  " + chords[note.degree - 1]
             case .pianoBalls:
-                let tone = note.tone == 0 ? "melody" : ["root", "3rd", "5th", "7th", "9th"][min(note.tone, 5) - 1]
+                let tone = note.tone == 0 ? "melody" : Chord.toneName(note.tone)
                 return time + Self.pad("piano \(note.ball)", 12) + "→ " + Self.pad("key \(note.key)", 7) + pitch + "  " + velocity + "  " + speed + "  " + tone + " of " + chords[note.degree - 1]
             case .derived:
                 return time + Self.pad("second", 12) + "→ " + Self.pad("", 7) + pitch + "  " + velocity + "  " + speed + "  with the keys in " + chords[note.degree - 1]

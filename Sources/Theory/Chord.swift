@@ -16,6 +16,13 @@ public struct Chord: Sendable, Hashable, Codable, CustomStringConvertible {
         self.init(root: root, intervals: quality == .other ? [0] : quality.intervals)
     }
 
+    /// The name of chord tone `number` (1 root, 2 3rd, 3 5th, 4 7th, 5 9th, 6 11th, 7 13th),
+    /// as keys and the text view show it; "tone N" past the 13th.
+    public static func toneName(_ number: Int) -> String {
+        let names = ["root", "3rd", "5th", "7th", "9th", "11th", "13th"]
+        return names.indices.contains(number - 1) ? names[number - 1] : "tone \(number)"
+    }
+
     /// Pitch classes of the chord tones in chord-tone order.
     public var tones: [PitchClass] { intervals.map { root.transposed(by: $0) } }
 

@@ -49,8 +49,9 @@ enum CLI {
         return URL(fileURLWithPath: exe).deletingLastPathComponent().path
     }()
 
-    /// Path of the built `clumsy`.
-    static var executable: String { productsDirectory + "/clumsy" }
+    /// Path of the built `clumsy`, or of the one `$CLUMSY_UNDER_TEST` names (to check that a
+    /// new test fails on an older binary).
+    static var executable: String { ProcessInfo.processInfo.environment["CLUMSY_UNDER_TEST"] ?? productsDirectory + "/clumsy" }
 
     /// The environment every run gets: ours, minus anything that would change which presets are found.
     static let environment: [String: String] = {
