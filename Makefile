@@ -1,7 +1,8 @@
 # Clumsy — two commands do everything on a fresh Debian machine:
 #   make run    install what is missing, build, render the default session into out/
 #   make test   install what is missing, build, run every test
-# Other targets: make bench, make soak, make fuzz, make docs, make clean.
+# Other targets: make install (PREFIX=/usr/local), make uninstall, make man, make bench, make soak,
+# make fuzz, make docs, make clean.
 
 SHELL := /bin/bash
 SWIFT ?= swift
@@ -17,11 +18,11 @@ DURATION ?= 60
 # oscdump) for the tests, which start their own dummy-backend JACK server and stop it again.
 DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb-soundfont cmt sox fluidsynth valgrind time procps \
   libsndfile1-dev libebur128-dev ffmpeg libcairo2-dev fonts-dejavu-core librsvg2-bin poppler-utils \
-  libjack-jackd2-dev libasound2-dev liblo-dev jackd2 liblo-tools
+  libjack-jackd2-dev libasound2-dev liblo-dev jackd2 liblo-tools man-db groff-base bash-completion
 # Python's mido is the independent MIDI reader the end-to-end tests compare against.
 PYTHON_PACKAGES := mido
 
-.PHONY: run test deps build release soak fuzz bench clean docs
+.PHONY: run test deps build release soak fuzz bench clean docs install install-files uninstall man
 
 deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || echo $$p; done); \
@@ -76,6 +77,39 @@ fuzz: deps
 
 clean:
 	rm -rf .build $(OUT)
+
+# make install [PREFIX=/usr/local] [DESTDIR=…]: the release binary, the bundled presets (which
+# the installed binary finds from any directory), the manual pages and the shell completions.
+# install-files installs an already built BIN (the tests install the debug build this way).
+PREFIX ?= /usr/local
+BIN ?= .build/release/clumsy
+MANDIR = $(PREFIX)/share/man/man1
+INSTALLED = $(PREFIX)/bin/clumsy $(PREFIX)/share/clumsy $(PREFIX)/share/bash-completion/completions/clumsy \
+  $(PREFIX)/share/zsh/site-functions/_clumsy $(PREFIX)/share/fish/vendor_completions.d/clumsy.fish
+install: release
+	$(MAKE) --no-print-directory install-files BIN=.build/release/clumsy
+
+install-files:
+	@test -x "$(BIN)" || { echo "no $(BIN): build it first (make release)"; exit 1; }
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/clumsy/presets" "$(DESTDIR)$(MANDIR)" \
+	  "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" \
+	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
+	install -m 755 "$(BIN)" "$(DESTDIR)$(PREFIX)/bin/clumsy"
+	install -m 644 Presets/*.json "$(DESTDIR)$(PREFIX)/share/clumsy/presets/"
+	@man=$$(mktemp -d) && python3 Tools/manpages.py "$(BIN)" "$$man" && install -m 644 "$$man"/*.1 "$(DESTDIR)$(MANDIR)/"; \
+	  status=$$?; rm -rf "$$man"; exit $$status
+	"$(BIN)" --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/clumsy"
+	"$(BIN)" --generate-completion-script zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_clumsy"
+	"$(BIN)" --generate-completion-script fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/clumsy.fish"
+	@echo "installed clumsy into $(DESTDIR)$(PREFIX): try 'clumsy run lydian-moon' and 'man clumsy'"
+
+uninstall:
+	rm -rf $(foreach f,$(INSTALLED),"$(DESTDIR)$(f)")
+	rm -f "$(DESTDIR)$(MANDIR)"/clumsy.1 "$(DESTDIR)$(MANDIR)"/clumsy-*.1
+
+# The manual pages, from the argument definitions (clumsy --experimental-dump-help) and Tools/man/.
+man: build
+	python3 Tools/manpages.py .build/debug/clumsy $(OUT)/man
 
 # Regenerates the settings reference in Presets/README.md and the flags of `clumsy run`
 # (Sources/clumsy/SettingFlags.swift) from the settings table (Sources/Presets/Settings.swift).

@@ -58,7 +58,7 @@ let package = Package(
         // What only tests use: the preset fuzzer and the JSON writer.
         .target(name: "TestSupport", dependencies: ["Presets", "Session"]),
         .executableTarget(name: "clumsy", dependencies: [
-            "Session", "Presets", "FileOutput", "Analysis",
+            "Session", "Presets", "FileOutput", "Analysis", "Performance", "Theory",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `make bench`: in-process bare Chipmunk stepping versus the full simulator (Benchmarks/bench.sh).

@@ -5,21 +5,23 @@ import Glibc
 
 /// Finds the bundled presets whatever the working directory, and resolves preset references.
 ///
-/// Search order: `$CLUMSY_PRESETS`; `Presets/` found by walking up from the executable
-/// (covers `.build/debug/clumsy` in a checkout); `../share/clumsy/presets` beside an
-/// installed executable; the source tree this binary was built from.
+/// Search order: `$CLUMSY_PRESETS`; `../share/clumsy/presets` beside an installed executable
+/// (`make install`); `Presets/` found by walking up from the executable (covers
+/// `.build/debug/clumsy` in a checkout); the source tree this binary was built from.
 public enum PresetLibrary {
     /// Directories searched for bundled presets, in order; only existing ones.
     public static func directories(environment: [String: String] = ProcessInfoLite.environment) -> [String] {
         var candidates: [String] = []
         if let custom = environment["CLUMSY_PRESETS"], !custom.isEmpty { candidates.append(custom) }
         if let exe = executablePath() {
+            // Installed (PREFIX/bin/clumsy): PREFIX/share/clumsy/presets; built in a checkout
+            // (.build/…/clumsy): the checkout's Presets, a few levels up.
+            candidates.append(parent(of: parent(of: exe)) + "/share/clumsy/presets")
             var dir = parent(of: exe)
             for _ in 0..<5 {
                 candidates.append(dir + "/Presets")
                 dir = parent(of: dir)
             }
-            candidates.append(parent(of: parent(of: exe)) + "/share/clumsy/presets")
         }
         // #filePath is Sources/Presets/PresetLibrary.swift in the checkout that built us.
         candidates.append(parent(of: parent(of: parent(of: #filePath))) + "/Presets")

@@ -41,7 +41,7 @@ public enum SettingsReference {
         // generated text that nobody edits, so it need not be laid out for reading.
         out += "    " + Settings.flagged.map { setting in
             let flag = setting.flag!
-            return "@Option(name: .customLong(\"\(flag)\"), parsing: .unconditional, help: Self.help(\"\(flag)\", \"\(setting.valueName)\")) var \(swiftName(flag)): String?"
+            return "@Option(name: .customLong(\"\(flag)\"), parsing: .unconditional, help: Self.help(\"\(flag)\", \"\(setting.valueName)\"), completion: Completions.setting(\"\(flag)\")) var \(swiftName(flag)): String?"
         }.joined(separator: "; ") + "\n"
         let pairs = Settings.flagged.map { "(\"\($0.flag!)\", \(swiftName($0.flag!)))" }.joined(separator: ", ")
         out += """
