@@ -31,10 +31,10 @@ public struct ReplaySettings: Sendable, Equatable {
                 overrides.isDry = true
                 continue
             }
-            guard argument.hasPrefix("--"), let setting = Settings.setting(flag: String(argument.dropFirst(2))),
-                  let flag = setting.flag, overrides.flags[flag] == nil else {
-                let why = argument == "--dry" || Settings.setting(flag: String(argument.dropFirst(2))) != nil ? "given twice" : "not accepted"
-                throw refuse("\(Format.jsonString(argument)) is \(why) in a session line: a log carries only the preset and the "
+            let setting = argument.hasPrefix("--") ? Settings.setting(flag: String(argument.dropFirst(2))) : nil
+            guard let flag = setting?.flag, overrides.flags[flag] == nil else {
+                if argument == "--dry" || setting != nil { throw refuse("\(Format.jsonString(argument)) is given twice") }
+                throw refuse("\(Format.jsonString(argument)) is not accepted in a session line: a log carries only the preset and the "
                     + "settings that shape the notes (\(Self.acceptedFlags.joined(separator: ", "))); outputs, live mode, "
                     + "ports and servers come from the replay's command line")
             }
