@@ -5,8 +5,9 @@ import Glibc
 /// What a live session's event log says so that `clumsy replay` can re-run it exactly.
 ///
 /// The first line of the log, `{"t":0.000000,"kind":"session",…,"arguments":[…]}`: the
-/// program version, the preset, the seed, the timestep and the `clumsy run` arguments that
-/// shape the notes (preset, seed, gravity, speed, tone, effects). The log then records every
+/// program version, the preset, the seed, the timestep, the plan's digest (`PlanDigest`) and
+/// the `clumsy run` arguments that shape the notes (preset, seed, gravity, speed, tone,
+/// effects; read back as `ReplaySettings`, nothing else accepted). The log then records every
 /// control change with its step and ends with `{"t":…,"kind":"end","step":N}`.
 public struct ReplayRecord: Sendable, Equatable {
     /// `clumsy run` arguments: the preset first, then flags with their values (outputs excluded).
@@ -17,19 +18,23 @@ public struct ReplayRecord: Sendable, Equatable {
     public var seed: UInt64
     /// Seconds per step.
     public var timestep: Double
+    /// The plan's digest (`PlanDigest`), when known.
+    public var plan: String?
 
     /// Creates a record.
-    public init(arguments: [String], presetName: String, seed: UInt64, timestep: Double) {
+    public init(arguments: [String], presetName: String, seed: UInt64, timestep: Double, plan: String? = nil) {
         self.arguments = arguments
         self.presetName = presetName
         self.seed = seed
         self.timestep = timestep
+        self.plan = plan
     }
 
     /// The log's first line (no newline).
     public var line: String {
         "{\"t\":0.000000,\"kind\":\"session\",\"clumsy\":\(Format.jsonString(Clumsy.version)),"
             + "\"preset\":\(Format.jsonString(presetName)),\"seed\":\"\(seed)\",\"timestep\":\(Format.plain(timestep)),"
+            + (plan.map { "\"plan\":\(Format.jsonString($0))," } ?? "")
             + "\"arguments\":[\(arguments.map(Format.jsonString).joined(separator: ","))]}"
     }
 }
@@ -38,6 +43,10 @@ public struct ReplayRecord: Sendable, Equatable {
 public struct ReplayLog: Sendable, Equatable {
     /// The `clumsy run` arguments recorded in the `session` line.
     public var arguments: [String]
+    /// What those arguments decide: the preset and the settings (nothing else is accepted).
+    public var settings: ReplaySettings
+    /// The plan's digest recorded in the session line (nil in a log written before it was).
+    public var plan: String?
     /// Every control change, in log order.
     public var controls: [TimedControl]
     /// The step the session ended at (from the `end` line).
@@ -47,6 +56,14 @@ public struct ReplayLog: Sendable, Equatable {
 
     /// Simulated seconds to run: exactly `endStep` steps.
     public var duration: Double { Double(endStep) * timestep }
+
+    /// The session line's contents.
+    private struct Header {
+        var arguments: [String]
+        var settings: ReplaySettings
+        var plan: String?
+        var timestep: Double
+    }
 
     /// Reads `path`. Errors name the file, the line and what was expected (exit 65), or say the
     /// file cannot be read (66).
@@ -61,8 +78,7 @@ public struct ReplayLog: Sendable, Equatable {
         var buffer: UnsafeMutablePointer<CChar>?
         var capacity = 0
         defer { free(buffer) }
-        var arguments: [String]?
-        var timestep = 0.0
+        var header: Header?
         var controls: [TimedControl] = []
         var endStep: Int64?
         var number = 0
@@ -79,7 +95,7 @@ public struct ReplayLog: Sendable, Equatable {
             // Only session, control and end lines matter; skip the others without parsing them.
             let text = String(decoding: raw, as: UTF8.self)
             guard text.contains("\"kind\":\"session\"") || text.contains("\"kind\":\"control\"") || text.contains("\"kind\":\"end\"") else {
-                if arguments == nil { throw bad("the first line must be the session line of a live run's event log (clumsy run --live --events …)") }
+                if header == nil { throw bad("the first line must be the session line of a live run's event log (clumsy run --live --events …)") }
                 continue
             }
             let value: JSONValue
@@ -93,37 +109,11 @@ public struct ReplayLog: Sendable, Equatable {
             guard case .string(let kind)? = member("kind") else { throw bad("no \"kind\"") }
             switch kind {
             case "session":
-                guard arguments == nil else { throw bad("a second session line") }
-                guard case .array(let items)? = member("arguments"), !items.isEmpty else { throw bad("the session line has no \"arguments\" array") }
-                var list: [String] = []
-                for item in items {
-                    guard case .string(let s) = item else { throw bad("\"arguments\" must hold strings") }
-                    list.append(s)
-                }
-                guard case .number(let dt, _)? = member("timestep"), dt > 0, dt.isFinite else { throw bad("the session line needs a positive \"timestep\"") }
-                arguments = list
-                timestep = dt
+                guard header == nil else { throw bad("a second session line") }
+                header = try session(member, file: path, line: number, bad: bad)
             case "control":
-                guard arguments != nil else { throw bad("a control before the session line") }
-                guard case .number(let step, _)? = member("step"), step >= 0, step == step.rounded(), step < 9e15 else {
-                    throw bad("a control needs a whole \"step\" ≥ 0")
-                }
-                guard case .string(let name)? = member("control") else { throw bad("a control needs a \"control\" name") }
-                var number: Double?
-                if case .number(let x, _)? = member("value") { number = x }
-                let made: Result<Control, ControlRejection>
-                if name == "key" {
-                    guard case .string(let tonic)? = member("tonic"), case .string(let mode)? = member("mode") else {
-                        throw bad("a key control needs a \"tonic\" and a \"mode\" (strings)")
-                    }
-                    made = Control.key(tonic: tonic, mode: mode)
-                } else {
-                    made = Control.make(name: name, value: number)
-                }
-                switch made {
-                case .success(let control): controls.append(TimedControl(step: Int64(step), control: control))
-                case .failure(let rejection): throw bad(rejection.description)
-                }
+                guard header != nil else { throw bad("a control before the session line") }
+                controls.append(try control(member, bad: bad))
             default: // end
                 guard case .number(let step, _)? = member("step"), step >= 1, step == step.rounded(), step < 9e15 else {
                     throw bad("the end line needs a whole \"step\" ≥ 1")
@@ -131,8 +121,78 @@ public struct ReplayLog: Sendable, Equatable {
                 endStep = Int64(step)
             }
         }
-        guard let arguments else { throw .preset(file: path, field: "", message: "no session line: only a live run's event log (clumsy run --live --events …) can be replayed") }
+        guard let header else { throw .preset(file: path, field: "", message: "no session line: only a live run's event log (clumsy run --live --events …) can be replayed") }
         guard let endStep else { throw .preset(file: path, field: "", message: "no end line: the live run did not finish writing its log") }
-        return ReplayLog(arguments: arguments, controls: controls, endStep: endStep, timestep: timestep)
+        return ReplayLog(arguments: header.arguments, settings: header.settings, plan: header.plan, controls: controls,
+                         endStep: endStep, timestep: header.timestep)
+    }
+
+    /// The session line: its arguments (read as `ReplaySettings`), timestep and plan digest.
+    private static func session(_ member: (String) -> JSONValue?, file: String, line: Int,
+                                bad: (String) -> SessionError) throws(SessionError) -> Header {
+        guard case .array(let items)? = member("arguments"), !items.isEmpty else { throw bad("the session line has no \"arguments\" array") }
+        var arguments: [String] = []
+        for item in items {
+            guard case .string(let s) = item else { throw bad("\"arguments\" must hold strings") }
+            arguments.append(s)
+        }
+        guard case .number(let timestep, _)? = member("timestep"), timestep > 0, timestep.isFinite else { throw bad("the session line needs a positive \"timestep\"") }
+        var plan: String?
+        switch member("plan") {
+        case nil: break
+        case .string(let digest)?: plan = digest
+        default: throw bad("the session line's \"plan\" must be a string (the plan's digest)")
+        }
+        let settings = try ReplaySettings(arguments: arguments, file: file, line: line)
+        return Header(arguments: arguments, settings: settings, plan: plan, timestep: timestep)
+    }
+
+    /// A control line: the control and its step.
+    private static func control(_ member: (String) -> JSONValue?, bad: (String) -> SessionError) throws(SessionError) -> TimedControl {
+        guard case .number(let step, _)? = member("step"), step >= 0, step == step.rounded(), step < 9e15 else {
+            throw bad("a control needs a whole \"step\" ≥ 0")
+        }
+        guard case .string(let name)? = member("control") else { throw bad("a control needs a \"control\" name") }
+        var number: Double?
+        if case .number(let x, _)? = member("value") { number = x }
+        let made: Result<Control, ControlRejection>
+        if name == "key" {
+            guard case .string(let tonic)? = member("tonic"), case .string(let mode)? = member("mode") else {
+                throw bad("a key control needs a \"tonic\" and a \"mode\" (strings)")
+            }
+            made = Control.key(tonic: tonic, mode: mode)
+        } else {
+            made = Control.make(name: name, value: number)
+        }
+        switch made {
+        case .success(let control): return TimedControl(step: Int64(step), control: control)
+        case .failure(let rejection): throw bad(rejection.description)
+        }
+    }
+
+    /// Checks that `plan`, built from this log's settings with the preset at `presetPath` today,
+    /// is the live run's: the same timestep (else its controls would fall at other times) and
+    /// the same plan digest (else the preset file changed). `log` is this log's path.
+    /// - Returns: a warning when the log has no digest to compare (a log written before logs
+    ///   had one, or by hand): its timestep is checked, an edited preset would go unnoticed.
+    /// - Throws: `SessionError.preset` (65) naming the log, line 1 and the mismatch.
+    public func verify(plan: SessionPlan, presetPath: String, log: String) throws(SessionError) -> String? {
+        let timestep = plan.world.timestep
+        guard timestep == self.timestep else {
+            throw .preset(file: log, field: "line 1", message: "the log's timestep \(Format.plain(self.timestep)) s is not the one "
+                + "the preset \(Quote.text(presetPath, limit: 2 * Quote.defaultLimit)) gives today (\(Format.plain(timestep)) s): its controls would fall at other "
+                + "times; replay it with the preset it was recorded with")
+        }
+        let digest = try PlanDigest.of(presetPath: presetPath, arguments: arguments, timestep: timestep)
+        guard let recorded = self.plan else {
+            return "\(Quote.text(log)): line 1: no plan digest (a log written by hand or by an older clumsy): replayed with the "
+                + "preset \(Quote.text(presetPath, limit: 2 * Quote.defaultLimit)) as it is now; if it was edited since the live run, the replay differs"
+        }
+        guard recorded == digest else {
+            throw .preset(file: log, field: "line 1", message: "the plan digest \(Format.jsonString(recorded)) is not that of the "
+                + "preset \(Quote.text(presetPath, limit: 2 * Quote.defaultLimit)) and the recorded settings today (\(digest)): the preset file changed since the "
+                + "live run, so the replay would differ; restore it or record the set again")
+        }
+        return nil
     }
 }

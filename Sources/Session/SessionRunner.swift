@@ -46,6 +46,8 @@ public struct RunRequest: Sendable {
     public var replay: ReplayRecord?
     /// Controls replayed at their steps (`clumsy replay`).
     public var replayedControls: [TimedControl]?
+    /// Other files the session reads (the log `clumsy replay` replays): no output may be one.
+    public var inputs: [OutputCheck.Named] = []
 
     /// True unless live MIDI ports take the notes instead (`--midi-out` without `--audio-driver`).
     public var playsInternalSound: Bool { midiOut == nil || audioDriver != nil }
@@ -97,6 +99,9 @@ public enum SessionRunner {
                 replay?.presetName = plan.name
                 if let arguments = replay?.arguments, !arguments.contains("--seed") {
                     replay?.arguments += ["--seed", String(plan.seed)]
+                }
+                if let arguments = replay?.arguments {
+                    replay?.plan = try PlanDigest.of(presetPath: presetPath, arguments: arguments, timestep: plan.world.timestep)
                 }
                 sinks.append(try EventLogWriter(path: path, voices: plan.voices, replay: replay))
             }
@@ -255,7 +260,7 @@ public enum SessionRunner {
         if let video = request.video { outputs.append(("--video", video.path)) }
         var inputs: [OutputCheck.Named] = [("the preset", presetPath)]
         if let soundFont { inputs.append(("the SoundFont", soundFont)) }
-        inputs += OutputCheck.bundledFiles()
+        inputs += request.inputs + OutputCheck.bundledFiles()
         try OutputCheck.verify(outputs: outputs, inputs: inputs)
         if let path = request.audioPath, liveFile == nil, let soundFont {
             let tail = SamplerFactory.configuration(soundFont: soundFont, sampleRate: request.sampleRate, polyphony: 256,

@@ -6,12 +6,14 @@ struct Replay: ParsableCommand {
         abstract: "Re-run a live session from its event log, offline and faster than real time.",
         discussion: """
         The log of `clumsy run --live --events <file>` opens with a session line
-        (preset, seed and the flags that shape the notes) and records every live
-        control (OSC) with the step at which it took effect. Replaying it gives
-        byte-identical MIDI to the live run's --midi file.
-        Exit status: 0 ok, 64 bad flag, 65 not a live run's event log (or a recorded
-        flag not accepted), 66 unreadable log or preset, 73 output cannot be created,
-        74 write error.
+        (preset, seed, the settings that shape the notes, a digest of the plan) and
+        records every live control (OSC) with the step at which it took effect.
+        Replaying it gives byte-identical MIDI to the live run's --midi file. A log
+        decides only the notes: outputs come from this command line alone.
+        Exit status: 0 ok, 64 bad flag or an output over the log or another input,
+        65 not a live run's event log (a flag in it that is not a setting, a bad
+        setting, a timestep or preset that is not the live run's), 66 unreadable log
+        or preset, 73 output cannot be created, 74 write error.
         """)
 
     @Argument(help: ArgumentHelp("The event log of a live run (.jsonl).", valueName: "events.jsonl"))
@@ -30,35 +32,57 @@ struct Replay: ParsableCommand {
         } catch {
             throw fail(error)
         }
-        var arguments = recorded.arguments + ["--duration", "\(recorded.duration)"]
-        arguments += outputs.arguments
-        if quiet { arguments.append("--quiet") }
+        // Outputs come from this command line only; the log gives the preset, the settings and
+        // the controls, read as data (`ReplaySettings`), never parsed as flags.
         let command: Run
         do {
-            command = try Run.parse(arguments)
+            command = try Run.parse(outputs.arguments + (quiet ? ["--quiet"] : []))
         } catch {
-            throw fail(.preset(file: log, field: "line 1", message: "the session line's arguments are not accepted: \(Run.message(for: error))"))
+            throw fail(.usage(Run.message(for: error)))
+        }
+        do {
+            try command.validateMix(given: recorded.settings.overrides.flags)
+        } catch {
+            throw fail(.preset(file: log, field: "line 1", message: "the session line's settings do not go with these outputs: \(Run.message(for: error))"))
         }
         var request = try command.request()
-        // The recorded flags' values are checked with the preset: a bad one is the log's fault.
+        request.preset = recorded.settings.preset
+        request.overrides = recorded.settings.overrides
+        request.duration = recorded.duration
+        let warning = try check(recorded, request)
+        request.replayedControls = recorded.controls
+        // The replay's own log (--events) is then byte-identical to the live run's.
+        request.replay = ReplayRecord(arguments: recorded.arguments, presetName: "", seed: 0, timestep: recorded.timestep)
+        request.inputs = [("the event log being replayed", log)]
+        if let warning {
+            TerminalOutput.standardError.write("clumsy: warning: \(Quote.message(warning))\n")
+            TerminalOutput.standardError.flush()
+        }
+        try command.perform(request)
+    }
+
+    /// Checks the log against the session it describes, before anything is written: the
+    /// recorded settings' values, the timestep and plan digest (`ReplayLog.verify`), and every
+    /// recorded key change (a hand-edited log's may be one the session cannot play).
+    /// - Returns: `verify`'s warning for a log without a digest.
+    private func check(_ recorded: ReplayLog, _ request: RunRequest) throws -> String? {
         do throws(SessionError) {
-            let configuration = try Configuration(preset: try PresetLibrary.load(request.preset), overrides: request.overrides, duration: request.duration)
-            // A recorded key change must be one the session can play (a hand-edited log's may not be).
+            let presetPath = try PresetLibrary.locate(request.preset)
+            let configuration = try Configuration(preset: try PresetLibrary.load(presetPath), overrides: request.overrides, duration: request.duration)
             let plan = SessionPlan(configuration: configuration)
+            let warning = try recorded.verify(plan: plan, presetPath: presetPath, log: log)
             for timed in recorded.controls {
                 if let rejection = plan.rejection(of: timed.control) {
                     throw SessionError.preset(file: log, field: "the control at step \(timed.step)", message: rejection.description)
                 }
             }
+            return warning
         } catch {
+            // The recorded settings' values are checked with the preset: a bad one is the log's fault.
             if case .usage(let message) = error {
-                throw fail(.preset(file: log, field: "line 1", message: "the session line's arguments are not accepted: \(message)"))
+                throw fail(.preset(file: log, field: "line 1", message: "the session line's settings are not accepted: \(message)"))
             }
             throw fail(error)
         }
-        request.replayedControls = recorded.controls
-        // The replay's own log (--events) is then byte-identical to the live run's.
-        request.replay = ReplayRecord(arguments: recorded.arguments, presetName: "", seed: 0, timestep: recorded.timestep)
-        try command.perform(request)
     }
 }

@@ -113,9 +113,10 @@ struct Run: ParsableCommand {
     }
 
     /// Checks the mix flags against each other and the outputs (their values are checked by
-    /// the settings table).
-    func validateMix() throws {
-        let given = settings.given
+    /// the settings table). `given`: the settings in use (default: the flags given; for
+    /// `clumsy replay`, the log's).
+    func validateMix(given: [String: String]? = nil) throws {
+        let given = given ?? settings.given
         if given["true-peak"] != nil, given["loudness"]?.lowercased() == "off" {
             throw ValidationError("--true-peak needs the loudness normalisation on: drop --loudness off")
         }
