@@ -81,6 +81,8 @@ clean:
 # make install [PREFIX=/usr/local] [DESTDIR=…]: the release binary, the bundled presets (which
 # the installed binary finds from any directory), the manual pages and the shell completions.
 # install-files installs an already built BIN (the tests install the debug build this way).
+# The bash script falls back to file names where it offers nothing (-o default): a preset path,
+# an output file.
 PREFIX ?= /usr/local
 BIN ?= .build/release/clumsy
 MANDIR = $(PREFIX)/share/man/man1
@@ -98,7 +100,8 @@ install-files:
 	install -m 644 Presets/*.json "$(DESTDIR)$(PREFIX)/share/clumsy/presets/"
 	@man=$$(mktemp -d) && python3 Tools/manpages.py "$(BIN)" "$$man" && install -m 644 "$$man"/*.1 "$(DESTDIR)$(MANDIR)/"; \
 	  status=$$?; rm -rf "$$man"; exit $$status
-	"$(BIN)" --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/clumsy"
+	"$(BIN)" --generate-completion-script bash | sed 's/^complete -o filenames -F/complete -o default -o filenames -F/' \
+	  > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/clumsy"
 	"$(BIN)" --generate-completion-script zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_clumsy"
 	"$(BIN)" --generate-completion-script fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/clumsy.fish"
 	@echo "installed clumsy into $(DESTDIR)$(PREFIX): try 'clumsy run lydian-moon' and 'man clumsy'"

@@ -12,7 +12,7 @@ struct Draw: ParsableCommand {
         Exit status: 0 ok, 64 bad flag, 65 bad preset, 66 unknown preset, 73 output cannot be created, 74 write error.
         """)
 
-    @Argument(help: "A bundled preset's name or a path to a preset file.")
+    @Argument(help: "A bundled preset's name or a path to a preset file.", completion: Completions.presets)
     var preset: String = "default"
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The picture to write: .png, .svg or .pdf.", valueName: "file"))

@@ -17,7 +17,7 @@ struct Run: ParsableCommand {
         to then), 141 stdout's reader went away.
         """)
 
-    @Argument(help: "A bundled preset's name (see `clumsy presets`) or a path to a preset file.")
+    @Argument(help: "A bundled preset's name (see `clumsy presets`) or a path to a preset file.", completion: Completions.presets)
     var preset: String = "default"
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Simulated seconds to run (\(Limits.text(Limits.duration)) s; default 60, or until Ctrl-C with --live).", valueName: "s"))

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// `make install-files` of the built binary into a temporary DESTDIR.
+struct Installed {
+    let root: TemporaryDirectory
+    var prefix: String { root.path + "/usr/local" }
+    var binary: String { prefix + "/bin/clumsy" }
+    var manual: String { prefix + "/share/man" }
+
+    init() throws {
+        root = try TemporaryDirectory()
+        let result = try CLI.run(["--no-print-directory", "install-files", "BIN=\(CLI.executable)", "DESTDIR=\(root.path)", "PREFIX=/usr/local"],
+                                 executable: "/usr/bin/make", in: projectRoot, timeout: 120)
+        try #require(result.status == 0, "make install-files: \(result)")
+    }
+}
+
+@Suite("make install: binary, presets, manual pages, completions", .serialized,
+       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/make") && FileManager.default.isExecutableFile(atPath: "/usr/bin/man"),
+                "needs make and man (man-db)"))
+struct InstallTests {
+    @Test("The installed binary finds its installed presets from /, whatever the checkout")
+    func presetsFromAnywhere() throws {
+        let installed = try Installed()
+        // A preset only the installed directory has: found by name from /.
+        let presets = installed.prefix + "/share/clumsy/presets"
+        try FileManager.default.copyItem(atPath: presets + "/lydian-moon.json", toPath: presets + "/only-installed.json")
+        let result = try CLI.run(["run", "only-installed", "--duration", "1", "--quiet"], executable: installed.binary, in: "/")
+        #expect(result.status == 0, "\(result)")
+        let listed = try CLI.run(["presets"], executable: installed.binary, in: "/")
+        #expect(listed.status == 0 && listed.stdout.contains("only-installed") && listed.stdout.contains("lydian-moon"), "\(listed)")
+    }
+
+    @Test("man clumsy and a page per subcommand, each with EXIT STATUS, ENVIRONMENT, FILES and EXAMPLES, rendered without a warning")
+    func manualPages() throws {
+        let installed = try Installed()
+        let pages = try FileManager.default.contentsOfDirectory(atPath: installed.manual + "/man1").sorted()
+        let subcommands = ["analyze", "draw", "presets", "replay", "roll", "run", "tones", "validate"]
+        #expect(pages == (["clumsy.1"] + subcommands.map { "clumsy-\($0).1" }).sorted(), "\(pages)")
+        for page in pages {
+            let rendered = try CLI.run(["-k", "-Tutf8", "-man", "-ww", "-z", installed.manual + "/man1/" + page], executable: "/usr/bin/groff")
+            #expect(rendered.status == 0 && rendered.stderr.isEmpty, "\(page): \(rendered.stderr)")
+        }
+        // `man clumsy` finds the installed page through MANPATH, as it does under /usr/local.
+        let shown = try CLI.run(["clumsy-run"], executable: "/usr/bin/man", environment: ["MANPATH": installed.manual, "MANWIDTH": "100", "MANPAGER": "cat", "PAGER": "cat"])
+        #expect(shown.status == 0, "\(shown)")
+        for section in ["NAME", "SYNOPSIS", "OPTIONS", "EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES", "--duration", "CLUMSY_PRESETS"] {
+            #expect(shown.stdout.contains(section), "man clumsy-run has no \(section)")
+        }
+    }
+
+    @Test("bash completion: `clumsy run <TAB>` lists the presets, `--mode <TAB>` the modes, and files where nothing else fits")
+    func bashCompletion() throws {
+        let installed = try Installed()
+        let script = installed.prefix + "/share/bash-completion/completions/clumsy"
+        func complete(_ words: [String]) throws -> (spec: String, offered: [String]) {
+            let line = words.joined(separator: " ")
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            let bash = """
+                source '\(script)'
+                complete -p clumsy
+                COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); COMP_LINE='\(line)'; COMP_POINT=${#COMP_LINE}
+                _clumsy clumsy '\(words.last!)' '\(words[words.count - 2])'
+                printf '%s\\n' "${COMPREPLY[@]}"
+                """
+            let result = try CLI.run(["-c", bash], executable: "/bin/bash", in: "/")
+            try #require(result.status == 0, "\(result)")
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            return (lines.first ?? "", Array(lines.dropFirst()))
+        }
+        let presets = try complete([installed.binary, "run", ""])
+        #expect(presets.spec.contains("-o default"), "no file fallback: \(presets.spec)")
+        #expect(Set(presets.offered).isSuperset(of: ["default", "lydian-moon", "polska", "swarm"]), "\(presets.offered)")
+        #expect(try complete([installed.binary, "run", "ly"]).offered == ["lydian-moon"])
+        #expect(Set(try complete([installed.binary, "run", "--mode", ""]).offered).isSuperset(of: ["dorian", "minorPentatonic"]))
+        #expect(try complete([installed.binary, "run", "--tone", "mari"]).offered == ["marimba"])
+    }
+
+    @Test("make uninstall removes every installed file")
+    func uninstall() throws {
+        let installed = try Installed()
+        let result = try CLI.run(["--no-print-directory", "uninstall", "DESTDIR=\(installed.root.path)", "PREFIX=/usr/local"],
+                                 executable: "/usr/bin/make", in: projectRoot)
+        #expect(result.status == 0, "\(result)")
+        let left = FileManager.default.enumerator(atPath: installed.root.path)?.compactMap { $0 as? String }.filter {
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: installed.root.path + "/" + $0, isDirectory: &isDirectory) && !isDirectory.boolValue
+        } ?? []
+        #expect(left.isEmpty, "left behind: \(left)")
+    }
+}
