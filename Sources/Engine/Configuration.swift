@@ -13,6 +13,9 @@ public struct Overrides: Sendable, Equatable {
     public var flags: [String: String] = [:]
     /// Switch filter, delay and reverb off.
     public var isDry = false
+    /// A session of this many bars at the preset's tempo and meter (after the flags), in place
+    /// of the duration given (`--bars`).
+    public var bars: Int?
 
     /// Overrides of the seed, gravity, speed and keys tone (nil = keep the preset's).
     public init(seed: UInt64? = nil, gravity: Double? = nil, speed: Double? = nil, keysTone: String? = nil) {
@@ -48,8 +51,10 @@ public struct Configuration: Sendable {
     public init(preset: Preset, overrides: Overrides = Overrides(), duration: Double) throws(SessionError) {
         var preset = try preset.applying(flags: overrides.flags, dry: overrides.isDry)
         try Self.keepPlayedBouncers(of: &preset, keyFlagged: overrides.flags["key"] != nil || overrides.flags["mode"] != nil)
+        let duration = overrides.bars.map { Double($0) * Clock(tempo: preset.tempo, meter: preset.meter).barSeconds } ?? duration
         guard Limits.duration.contains(duration) else {
-            throw .usage("--duration \(Format.plain(duration)) is out of range; accepted: \(Limits.text(Limits.duration, unit: "s"))")
+            let what = overrides.bars.map { "--bars \($0) (\(Format.plain(duration)) s)" } ?? "--duration \(Format.plain(duration))"
+            throw .usage("\(what) is out of range; accepted: \(Limits.text(Limits.duration, unit: "s"))")
         }
         let chords = try Self.resolveChords(of: &preset)
         self.preset = preset

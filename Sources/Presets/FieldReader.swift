@@ -2,6 +2,28 @@
 struct FieldReader {
     /// The file name used in every message.
     let file: String
+    /// Where problems are kept when every problem is wanted (`clumsy validate`); nil stops at the first.
+    let problems: Problems?
+
+    /// Every problem found in a file, in the order found.
+    final class Problems {
+        var list: [SessionError] = []
+    }
+
+    init(file: String, collecting problems: Problems? = nil) {
+        self.file = file
+        self.problems = problems
+    }
+
+    /// Runs `read`; a problem it throws is kept and reading goes on when collecting, else thrown.
+    func attempt(_ read: () throws(SessionError) -> Void) throws(SessionError) {
+        do {
+            try read()
+        } catch {
+            guard let problems else { throw error }
+            problems.list.append(error)
+        }
+    }
 
     func fail(_ path: String, _ message: String) -> SessionError {
         .preset(file: file, field: path, message: message)
@@ -13,10 +35,18 @@ struct FieldReader {
             throw fail(path, "expected an object ({ … }), found \(value.typeName)")
         }
         for member in members where !allowed.contains(member.key) {
-            throw fail(Self.join(path, member.key), "unknown field; accepted fields here: \(allowed.joined(separator: ", "))")
+            let field = Self.join(path, member.key)
+            let hint = Self.otherNames[field].map { " (did you mean \($0)?)" } ?? Suggestion.didYouMean(member.key, in: allowed)
+            try attempt { () throws(SessionError) in throw fail(field, "unknown field\(hint); accepted fields here: \(allowed.joined(separator: ", "))") }
         }
-        return members
+        return members.filter { allowed.contains($0.key) }
     }
+
+    /// Fields people reach for under another name, and the field that does it.
+    static let otherNames = ["key.mode": "key.scale", "key.key": "key.tonic", "key.root": "key.tonic", "mode": "key.scale",
+                             "scale": "key.scale", "tonic": "key.tonic", "time.tempo": "tempo", "bpm": "tempo",
+                             "time.meter": "meter", "quantize": "time.quantize", "swing": "time.swing",
+                             "bass.speed": "speed", "piano.gravity": "gravity", "piano.balls": "piano.count", "balls": "piano.count"]
 
     static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 

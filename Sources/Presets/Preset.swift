@@ -363,8 +363,26 @@ public struct Preset: Sendable, Equatable {
         return preset
     }
 
+    /// Every problem of a preset file, each naming the file and the field path (empty: valid).
+    /// Reading goes on past a bad field; rules that tie fields together are checked when every
+    /// field was readable.
+    public static func problems(path: String) throws(SessionError) -> [SessionError] {
+        let bytes = try readFile(path)
+        let problems = FieldReader.Problems()
+        do {
+            _ = try decode(bytes, file: path, defaultName: "", collecting: problems)
+        } catch {
+            problems.list.append(error)
+        }
+        return problems.list
+    }
+
     /// Decodes preset JSON; every problem names `file` and the field path.
     public static func decode(_ bytes: [UInt8], file: String, defaultName: String) throws(SessionError) -> Preset {
+        try decode(bytes, file: file, defaultName: defaultName, collecting: nil)
+    }
+
+    private static func decode(_ bytes: [UInt8], file: String, defaultName: String, collecting: FieldReader.Problems?) throws(SessionError) -> Preset {
         guard bytes.count <= Limits.presetFileSize else {
             throw .preset(file: file, field: "", message: "file is larger than \(Limits.presetFileSize) bytes; a preset is a small JSON object")
         }
@@ -375,9 +393,9 @@ public struct Preset: Sendable, Equatable {
             throw .preset(file: file, field: "", message: "not valid JSON: \(error)")
         }
         var preset = defaults(name: defaultName, source: file)
-        let r = FieldReader(file: file)
+        let r = FieldReader(file: file, collecting: collecting)
         try readObject(root, at: "", into: &preset, r)
-        try preset.checkRules(r)
+        if collecting?.list.isEmpty ?? true { try preset.checkRules(r) }
         return preset
     }
 
@@ -386,18 +404,18 @@ public struct Preset: Sendable, Equatable {
         for (key, member) in try r.object(value, at: path, allowed: Settings.children(of: path)) {
             let childPath = FieldReader.join(path, key)
             guard let setting = Settings.setting(at: childPath) else {
-                try readObject(member, at: childPath, into: &preset, r)   // a plain group such as `bass`
+                try r.attempt { () throws(SessionError) in try readObject(member, at: childPath, into: &preset, r) }   // a plain group such as `bass`
                 continue
             }
             guard setting.isSwitch else {
-                try setting.read(member, &preset, r)
+                try r.attempt { () throws(SessionError) in try setting.read(member, &preset, r) }
                 continue
             }
             switch member {
             case .null, .bool(false): setting.switchTo(&preset, false)
             default:
                 setting.switchTo(&preset, true)
-                try readObject(member, at: childPath, into: &preset, r)
+                try r.attempt { () throws(SessionError) in try readObject(member, at: childPath, into: &preset, r) }
             }
         }
     }

@@ -54,20 +54,31 @@ public enum PresetLibrary {
     }
 
     /// The file a preset reference names: the path itself, or the bundled preset's file.
-    /// - Throws: `SessionError.noInput` for an unknown bundled name.
+    /// A bundled name may be written in any letter case and with `.json` (`Polska`,
+    /// `polska.json`) when no file of that name is here.
+    /// - Throws: `SessionError.noInput` for an unknown bundled name (with the nearest one), or
+    ///   for a missing file whose name is a bundled preset's (saying to use the name).
     public static func locate(_ reference: String) throws(SessionError) -> String {
-        if isPresetPath(reference) {
-            return reference
-        }
+        if isFile(reference) { return reference }
         let presets = bundled()
-        guard let match = presets.first(where: { $0.name == reference }) else {
-            let names = presets.map(\.name).joined(separator: ", ")
-            if presets.isEmpty {
-                throw .noInput("no preset named \"\(Quote.text(reference))\", and the bundled presets were not found (set CLUMSY_PRESETS to the Presets directory)")
+        let stem = reference.hasSuffix(".json") ? String(reference.dropLast(5)) : reference
+        let base = stem.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? stem
+        let named = presets.first { $0.name == stem } ?? presets.first { $0.name.lowercased() == stem.lowercased() }
+        if isPresetPath(reference) {
+            guard !reference.contains("/"), let named else {
+                if let bundledName = presets.first(where: { $0.name.lowercased() == base.lowercased() })?.name, !exists(reference) {
+                    throw .noInput("\(Quote.text(reference)): no such file; \(bundledName) is a bundled preset, found from any directory by its name: \(bundledName)")
+                }
+                return reference
             }
-            throw .noInput("no preset named \"\(Quote.text(reference))\"; bundled presets: \(names) (or give a path to a .json file)")
+            return named.path
         }
-        return match.path
+        if let named { return named.path }
+        let names = presets.map(\.name)
+        if presets.isEmpty {
+            throw .noInput("no preset named \"\(Quote.text(reference))\", and the bundled presets were not found (set CLUMSY_PRESETS to the Presets directory)")
+        }
+        throw .noInput("no preset named \"\(Quote.text(reference))\"\(Suggestion.didYouMean(reference, in: names)); bundled presets: \(names.joined(separator: ", ")) (or give a path to a .json file)")
     }
 
     /// True when `reference` names a preset file rather than a bundled preset.
@@ -90,6 +101,12 @@ public enum PresetLibrary {
     public static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// True when anything (file, directory, link) is at `path`.
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
     }
 
     public static func isFile(_ path: String) -> Bool {

@@ -67,11 +67,50 @@ public struct Setting: Sendable {
     /// The flag as typed (`--gravity`), or "" when the setting has none.
     public var flagName: String { flag.map { "--" + $0 } ?? "" }
 
-    /// The text of `--help` for the flag.
+    /// The text of `--help` for the flag. A value in a switchable block that is off by default
+    /// says so ("default off; 1500 Hz when on").
     public var help: String {
         let off = flagTakesOff ? ", or off" : ""
-        let shownDefault = String(defaultText.filter { $0 != "`" })
+        var shownDefault = String(defaultText.filter { $0 != "`" })
+        if let block = Settings.block(of: self), !block.isOn(Preset.defaults(name: "", source: "")) {
+            shownDefault = "off; \(shownDefault)\(unit.isEmpty ? "" : " " + unit) when on"
+        }
         return "\(doc.prefix(1).uppercased())\(doc.dropFirst()). Accepted: \(acceptedWithUnit)\(off); default \(shownDefault) (preset field \(path))."
+    }
+
+    /// The text of `--help` for the flag with a named preset's value in place of the default:
+    /// the value its file gives, "off" for a block it switches off, or the default it keeps.
+    public func help(in preset: JSONValue?, named name: String) -> String {
+        guard let preset else { return help }
+        var value = Self.member(at: path, in: preset).map(Self.shown)
+        if let block = Settings.block(of: self) {
+            let switched = Self.member(at: block.path, in: preset)
+            let isOn = switched.map { $0 != .null && $0 != .bool(false) } ?? block.isOn(Preset.defaults())
+            if !isOn { value = "off" }
+        }
+        let off = flagTakesOff ? ", or off" : ""
+        let shown = value.map { "\($0)\(unit.isEmpty || $0 == "off" ? "" : " " + unit) in \(name)" } ?? "\(String(defaultText.filter { $0 != "`" })) (\(name) keeps the default)"
+        return "\(doc.prefix(1).uppercased())\(doc.dropFirst()). Accepted: \(acceptedWithUnit)\(off); \(shown) (preset field \(path))."
+    }
+
+    /// The value at a dotted `path` of a preset's JSON, if it is there.
+    static func member(at path: String, in json: JSONValue) -> JSONValue? {
+        var value = json
+        for key in path.split(separator: ".") {
+            guard case .object(let members) = value, let next = members.first(where: { $0.key == key })?.value else { return nil }
+            value = next
+        }
+        return value
+    }
+
+    /// A JSON value as help shows it: numbers plain, strings bare.
+    static func shown(_ value: JSONValue) -> String {
+        switch value {
+        case .number(let number, let exact): return exact.map(String.init) ?? Format.plain(number)
+        case .string(let text): return Quote.text(text)
+        case .bool(let flag): return flag ? "on" : "off"
+        default: return value.typeName
+        }
     }
 
     /// Accepted range with the unit, for messages.

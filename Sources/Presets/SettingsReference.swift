@@ -53,7 +53,7 @@ public enum SettingsReference {
             }
 
             private static func help(_ flag: String, _ valueName: String) -> ArgumentHelp {
-                ArgumentHelp(Settings.setting(flag: flag)!.help, valueName: valueName)
+                ArgumentHelp(HelpPreset.text(flag: flag), valueName: valueName)
             }
         }
 

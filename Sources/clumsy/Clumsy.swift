@@ -23,6 +23,8 @@ struct ClumsyCommand: ParsableCommand {
         StandardStreams.prepare()
         Signals.install()
         do {
+            try checkSubcommand(Array(CommandLine.arguments.dropFirst()))
+            HelpPreset.note(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot()
             try command.run()
             try StandardStreams.finish()
@@ -47,13 +49,28 @@ struct ClumsyCommand: ParsableCommand {
                 }
                 exit(withError: ExitCode.success)
             }
-            // ArgumentParser's own messages quote the user's input: escape and cut it.
+            // ArgumentParser's own messages quote the user's input: escape and cut it. They
+            // begin "Error: "; every message of clumsy's begins "clumsy: error: ".
             TerminalOutput.standardOutput.flush()
             let err = TerminalOutput.standardError
-            err.write(Quote.message(fullMessage(for: error)) + "\n")
+            var message = fullMessage(for: error)
+            if message.hasPrefix("Error: ") { message = "clumsy: error: " + message.dropFirst("Error: ".count) }
+            err.write(Quote.message(message) + "\n")
             err.flush()
             exit(withError: ExitCode(exitCode(for: error).rawValue))
         }
+    }
+}
+
+extension ClumsyCommand {
+    /// Refuses an unknown subcommand (also after `help`) with the nearest one, before the
+    /// parser calls it an unexpected argument (or `help` shows the overview and exits 0).
+    static func checkSubcommand(_ arguments: [String]) throws {
+        let names = configuration.subcommands.map { $0._commandName }
+        var words = arguments
+        if words.first == "help" { words.removeFirst() }
+        guard let word = words.first, !word.hasPrefix("-"), !names.contains(word), word != "help" else { return }
+        throw ValidationError("unknown subcommand \(word)\(Suggestion.didYouMean(word, in: names)); subcommands: \(names.joined(separator: ", "))")
     }
 }
 

@@ -2,6 +2,36 @@ import ArgumentParser
 import Session
 
 struct Presets: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the bundled presets: name and description.",
+        discussion: "`clumsy presets show <name>` prints one, to copy and change: clumsy presets show polska > my-polska.json",
+        subcommands: [List.self, Show.self], defaultSubcommand: List.self)
+}
+
+extension Presets {
+    /// Prints a bundled preset's file as it is.
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a bundled preset's JSON (to copy it and change it).")
+
+        @Argument(help: "A bundled preset's name.", completion: Completions.presets)
+        var name: String
+
+        func run() throws {
+            let bytes: [UInt8]
+            do {
+                bytes = try Preset.readFile(PresetLibrary.locate(name))
+            } catch {
+                throw fail(error)
+            }
+            let out = TerminalOutput.standardOutput
+            out.write(String(decoding: bytes, as: UTF8.self))
+            out.flush()
+        }
+    }
+}
+
+extension Presets {
+  struct List: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List the bundled presets: name and description.")
 
     func run() throws {
@@ -23,6 +53,7 @@ struct Presets: ParsableCommand {
         }
         out.flush()
     }
+  }
 }
 
 struct Validate: ParsableCommand {
@@ -42,16 +73,26 @@ struct Validate: ParsableCommand {
         let err = TerminalOutput.standardError
         var status: Int32 = 0
         for file in files {
-            do {
-                let preset = try PresetLibrary.load(file)
-                _ = try Configuration(preset: preset, duration: 1)
-                out.write("ok: \(Quote.text(file, limit: 2 * Quote.defaultLimit))\n")
+            var problems: [SessionError]
+            do throws(SessionError) {
+                problems = try Preset.problems(path: PresetLibrary.locate(file))
+                // What ties the whole session together (the layout fits, the register is MIDI).
+                if problems.isEmpty {
+                    do { _ = try Configuration(preset: try PresetLibrary.load(file), duration: 1) } catch { problems = [error] }
+                }
             } catch {
-                out.flush()
-                err.write("clumsy: error: \(Quote.message(error.description))\n")
-                err.flush()
-                status = max(status, error.exitStatus == 66 ? 66 : 65)
+                problems = [error]
             }
+            if problems.isEmpty {
+                out.write("ok: \(Quote.text(file, limit: 2 * Quote.defaultLimit))\n")
+                continue
+            }
+            out.flush()
+            for problem in problems {
+                err.write("clumsy: error: \(Quote.message(problem.description))\n")
+                status = max(status, problem.exitStatus == 66 ? 66 : 65)
+            }
+            err.flush()
         }
         out.flush()
         if status != 0 { throw ExitCode(status) }

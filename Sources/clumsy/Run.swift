@@ -20,8 +20,11 @@ struct Run: ParsableCommand {
     @Argument(help: "A bundled preset's name (see `clumsy presets`) or a path to a preset file.", completion: Completions.presets)
     var preset: String = "default"
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Simulated seconds to run (\(Limits.text(Limits.duration)) s; default 60, or until Ctrl-C with --live).", valueName: "s"))
-    var duration: Double?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Simulated time to run: 90, 90s, 5m, 1h30m or 2:30 (\(Limits.text(Limits.duration)) s; default 60, or until Ctrl-C with --live).", valueName: "time"))
+    var duration: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run this many bars at the session's tempo and meter instead of --duration.", valueName: "n"))
+    var bars: String?
 
     /// The flags that set preset fields (generated from the settings table).
     @OptionGroup(title: "Preset settings")
@@ -81,6 +84,8 @@ struct Run: ParsableCommand {
     }
 
     func validate() throws {
+        _ = try seconds()
+        _ = try barCount()
         // --sample-rate has been checked by `OutputFlags`, before this.
         if let soundfont = outputs.soundfont, soundfont.isEmpty { throw ValidationError("--soundfont needs a file name (leave the flag out for the default)") }
         if audioDriver != nil && !live { throw ValidationError("--audio-driver only applies with --live") }
@@ -145,12 +150,32 @@ struct Run: ParsableCommand {
         return arguments
     }
 
+    /// `--duration` in seconds, if given.
+    func seconds() throws -> Double? {
+        guard let duration else { return nil }
+        guard let seconds = DurationText.seconds(duration) else {
+            throw ValidationError("--duration \(duration) is not a duration; accepted: \(DurationText.accepted), \(Limits.text(Limits.duration, unit: "s"))")
+        }
+        return seconds
+    }
+
+    /// `--bars`, if given: a whole number of bars.
+    func barCount() throws -> Int? {
+        guard let bars else { return nil }
+        guard duration == nil else { throw ValidationError("--bars and --duration both set the session's length: give one") }
+        guard let count = Int(bars), count >= 1, count <= 100_000 else {
+            throw ValidationError("--bars \(bars) is not accepted; expected a whole number of bars, 1…100000")
+        }
+        return count
+    }
+
     /// The request these flags describe.
     func request() throws -> RunRequest {
         var overrides = Overrides()
         overrides.flags = settings.given
         overrides.isDry = dry
-        var request = RunRequest(preset: preset, duration: duration ?? (live ? Limits.duration.upperBound : 60),
+        overrides.bars = try barCount()
+        var request = RunRequest(preset: preset, duration: try seconds() ?? (live ? Limits.duration.upperBound : 60),
                                  overrides: overrides, midiPath: outputs.midi, eventsPath: outputs.events, isQuiet: quiet)
         request.audioPath = outputs.audio
         request.sampleRate = Double(outputs.sampleRateValue)

@@ -13,6 +13,6 @@ struct SettingFlags: ParsableArguments {
     }
 
     private static func help(_ flag: String, _ valueName: String) -> ArgumentHelp {
-        ArgumentHelp(Settings.setting(flag: flag)!.help, valueName: valueName)
+        ArgumentHelp(HelpPreset.text(flag: flag), valueName: valueName)
     }
 }

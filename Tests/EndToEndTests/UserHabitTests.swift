@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+// The CLI habits people expect: each mistake a new user made gets the better message.
+
+@Suite("A new user's mistakes get the better message")
+struct UserHabitTests {
+    @Test("A mistyped preset name: 66 with the nearest bundled name", arguments: [("minor-strom", "minor-storm"), ("polka", "polska"), ("Lydian-Mon", "lydian-moon")])
+    func presetDidYouMean(typed: String, meant: String) throws {
+        let result = try CLI.run(["run", typed, "--duration", "1"])
+        #expect(result.status == 66 && result.stderr.contains("did you mean \(meant)?"), "\(result)")
+    }
+
+    @Test("A bundled name in any letter case, or with .json, is that preset (when no such file is here)", arguments: ["Polska", "POLSKA", "polska.json"])
+    func presetNameTolerated(typed: String) throws {
+        let directory = try TemporaryDirectory()
+        let result = try CLI.run(["run", typed, "--duration", "1"], in: directory.path)
+        #expect(result.status == 0 && result.stdout.contains("of polska"), "\(result)")
+    }
+
+    @Test("A checkout path to a bundled preset, run elsewhere: 66 saying to use its name")
+    func checkoutPathElsewhere() throws {
+        let directory = try TemporaryDirectory()
+        let result = try CLI.run(["run", "Presets/lydian-moon.json", "--duration", "1"], in: directory.path)
+        #expect(result.status == 66 && result.stderr.contains("lydian-moon is a bundled preset"), "\(result)")
+    }
+
+    @Test("A mistyped subcommand, and help for one: 64 with the nearest", arguments: [["analyse", "x.mid"], ["help", "analyse"], ["rnu"]])
+    func subcommandDidYouMean(arguments: [String]) throws {
+        let result = try CLI.run(arguments)
+        #expect(result.status == 64 && result.stderr.hasPrefix("clumsy: error: unknown subcommand"), "\(result)")
+        #expect(result.stderr.contains(arguments == ["rnu"] ? "did you mean run?" : "did you mean analyze?"), "\(result)")
+    }
+
+    @Test("clumsy help foo: 64, not the overview with 0")
+    func helpOfNothing() throws {
+        let result = try CLI.run(["help", "foo"])
+        #expect(result.status == 64 && result.stdout.isEmpty && result.stderr.contains("unknown subcommand foo"), "\(result)")
+    }
+
+    @Test("A mistyped flag: the nearest flag, with clumsy's one error prefix")
+    func flagDidYouMean() throws {
+        let result = try CLI.run(["run", "--gravty", "3"])
+        #expect(result.status == 64 && result.stderr.hasPrefix("clumsy: error: ") && result.stderr.contains("'--gravity'"), "\(result)")
+        #expect(!result.stderr.contains("Error:"), "two error prefixes: \(result.stderr)")
+    }
+
+    @Test("Preset fields: a mistyped one and one known by another name get the field meant; validate lists every problem")
+    func fieldsAndEveryProblem() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("mine.json", #"{ "gravty": 3, "tempo": 900, "key": { "tonic": "C", "mode": "dorian" }, "piano": { "count": -1 } }"#)
+        let result = try CLI.run(["validate", file])
+        #expect(result.status == 65, "\(result)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(result.stderr)")
+        #expect(lines.allSatisfy { $0.hasPrefix("clumsy: error: ") && $0.contains("mine.json") }, "\(result.stderr)")
+        #expect(lines.contains { $0.contains("gravty") && $0.contains("did you mean gravity?") }, "\(result.stderr)")
+        #expect(lines.contains { $0.contains("key.mode") && $0.contains("did you mean key.scale?") }, "\(result.stderr)")
+        #expect(lines.contains { $0.contains("tempo: 900") } && lines.contains { $0.contains("piano.count") }, "\(result.stderr)")
+    }
+
+    @Test("Durations as people write them", arguments: [("90", "90.0"), ("90s", "90.0"), ("2m", "120.0"), ("0h1m5s", "65.0"), ("0.01h", "36.0"), ("1:05", "65.0"), ("0:00:07.5", "7.500"), ("0.5", "0.500")])
+    func durations(text: String, seconds: String) throws {
+        let directory = try TemporaryDirectory()
+        let result = try CLI.run(["run", "default", "--duration", text, "--midi", "m.mid"], in: directory.path)
+        #expect(result.status == 0 && result.stdout.hasPrefix("\(seconds) s of default"), "\(result)")
+    }
+
+    @Test("A duration that is not one: 64 saying what is accepted", arguments: ["5x", "nan", "1m2", "-3", "1:75"])
+    func badDurations(text: String) throws {
+        let result = try CLI.run(["run", "default", "--duration", text])
+        #expect(result.status == 64 && result.stderr.hasPrefix("clumsy: error: --duration") && result.stderr.contains("5m"), "\(result)")
+    }
+
+    @Test("--bars runs whole bars at the preset's tempo and meter")
+    func bars() throws {
+        // polska: 112 bpm in 3/4, so four bars are 4 × 3 × 60/112 s.
+        let result = try CLI.run(["run", "polska", "--bars", "4"])
+        #expect(result.status == 0 && result.stdout.contains("6.429 s of polska"), "\(result)")
+        let both = try CLI.run(["run", "polska", "--bars", "4", "--duration", "3"])
+        #expect(both.status == 64 && both.stderr.contains("give one"), "\(both)")
+    }
+
+    @Test("clumsy run polska --help shows polska's values; plain --help calls a filter that is off by default off")
+    func helpShowsThePreset() throws {
+        let polska = try CLI.run(["run", "polska", "--help"])
+        #expect(polska.status == 0 && polska.stdout.contains("112 bpm in polska"), "\(polska.stdout)")
+        let plain = try CLI.run(["run", "--help"])
+        #expect(plain.stdout.contains("default off; 1500 Hz when on"), "\(plain.stdout)")
+    }
+
+    @Test("clumsy presets show <name> prints the bundled file, to copy it")
+    func showPreset() throws {
+        let shown = try CLI.run(["presets", "show", "polska"])
+        #expect(shown.status == 0 && shown.stdout.utf8.elementsEqual(bytes(of: projectRoot + "/Presets/polska.json") ?? []), "\(shown)")
+        let missing = try CLI.run(["presets", "show", "polka"])
+        #expect(missing.status == 66 && missing.stderr.contains("did you mean polska?"), "\(missing)")
+    }
+}
