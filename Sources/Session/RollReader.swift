@@ -40,14 +40,17 @@ public enum RollReader {
             throw .usage("\(request.inputPath): give a Standard MIDI File (.mid) or an event log (.jsonl)")
         }
         let roll: Roll
+        let inputs: [OutputCheck.Named]
         if lower.hasSuffix(".jsonl") {
             let preset = try PresetLibrary.load(request.preset ?? "default")
             roll = try fromEventLog(path: request.inputPath, preset: preset)
+            inputs = [("the event log", request.inputPath), ("the preset", try PresetLibrary.locate(request.preset ?? "default"))]
         } else {
             if request.preset != nil { throw .usage("--preset applies to event logs only; a MIDI file carries its own key and tempo") }
             roll = try fromMIDI(path: request.inputPath)
+            inputs = [("the MIDI file", request.inputPath)]
         }
-        let file = try PictureRunner.open(request.outputPath)
+        let file = try PictureRunner.open(request.outputPath, inputs: inputs)
         let bytes: [UInt8]
         do {
             bytes = try RollPainter.render(roll, width: request.size.width, height: request.size.height, format: format)

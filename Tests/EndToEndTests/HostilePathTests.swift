@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Issue 19, findings 2 (draw and roll), 5 and 13: paths as a hostile user gives them.
+// File names with bytes that are not UTF-8 are made with dash's printf octal escapes
+// (`\377` is the byte 0xFF, `\357\277\275` is U+FFFD in UTF-8).
+
+@Suite("Hostile paths (issue 19)", .serialized)
+struct HostilePathTests {
+    /// The checkout these tests were built from.
+    private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// A directory with a copy of the bundled default preset as `p.json`.
+    private func directoryWithPreset() throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory(prefix: "hostile-paths")
+        let result = try shell("cp \"$SRC\" p.json", in: directory.path,
+                               environment: ["SRC": Self.repository + "/Presets/default.json"])
+        try #require(result.status == 0, "\(result)")
+        return directory
+    }
+
+    private func checksum(_ path: String, in directory: String) throws -> String {
+        let result = try shell("cksum < \"$F\"", in: directory, environment: ["F": path])
+        return result.stdout
+    }
+
+    // MARK: 2. draw and roll refuse an output that is one of their inputs
+
+    @Test("draw refuses -o through a link to its own preset file (64, preset untouched)")
+    func drawOverItsPreset() throws {
+        let directory = try directoryWithPreset()
+        let before = try checksum("p.json", in: directory.path)
+        let result = try shell("ln -s p.json link.png && $C draw p.json -o link.png", in: directory.path)
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("the preset"), "\(result)")
+        #expect(try checksum("p.json", in: directory.path) == before)
+    }
+
+    @Test("draw refuses -o through a link to a bundled preset under $CLUMSY_PRESETS (64, untouched)")
+    func drawOverBundledPreset() throws {
+        let directory = try directoryWithPreset()
+        let setup = try shell("mkdir bundle && cp p.json bundle/default.json && cp p.json bundle/other.json "
+                              + "&& ln -s bundle/other.json link.svg", in: directory.path)
+        try #require(setup.status == 0, "\(setup)")
+        let before = try checksum("bundle/other.json", in: directory.path)
+        let result = try shell("$C draw default -o link.svg", in: directory.path,
+                               environment: ["CLUMSY_PRESETS": directory.file("bundle")])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("bundled preset"), "\(result)")
+        #expect(try checksum("bundle/other.json", in: directory.path) == before)
+    }
+
+    @Test("roll refuses -o through a link to the file it reads (64, input untouched)", arguments: ["x.mid", "x.jsonl"])
+    func rollOverItsInput(input: String) throws {
+        let directory = try directoryWithPreset()
+        let flag = input.hasSuffix(".mid") ? "--midi" : "--events"
+        let setup = try shell("$C run --duration 2 --quiet \(flag) \(input) && ln -s \(input) link.png", in: directory.path)
+        try #require(setup.status == 0, "\(setup)")
+        let before = try checksum(input, in: directory.path)
+        let result = try shell("$C roll \(input) -o link.png", in: directory.path)
+        #expect(result.status == 64, "\(result)")
+        #expect(try checksum(input, in: directory.path) == before)
+    }
+
+    @Test("roll refuses -o through a link to its --preset file (64, preset untouched)")
+    func rollOverItsPreset() throws {
+        let directory = try directoryWithPreset()
+        let setup = try shell("$C run --duration 2 --quiet --events x.jsonl && ln -s p.json link.pdf", in: directory.path)
+        try #require(setup.status == 0, "\(setup)")
+        let before = try checksum("p.json", in: directory.path)
+        let result = try shell("$C roll x.jsonl --preset p.json -o link.pdf", in: directory.path)
+        #expect(result.status == 64, "\(result)")
+        #expect(try checksum("p.json", in: directory.path) == before)
+    }
+
+    // MARK: 5. File names are bytes
+
+    @Test("--midi with a 0xFF byte in the name writes that name and leaves a file named U+FFFD alone")
+    func invalidUTF8Output() throws {
+        let directory = try TemporaryDirectory(prefix: "hostile-paths")
+        let result = try shell("""
+            printf decoy > "$(printf '\\357\\277\\275').mid"
+            $C run --duration 2 --quiet --midi "$(printf '\\377').mid" || exit 10
+            test "$(cat "$(printf '\\357\\277\\275').mid")" = decoy || exit 11
+            test -s "$(printf '\\377').mid" || exit 12
+            """, in: directory.path)
+        #expect(result.status == 0, "\(result)")
+    }
+
+    @Test("analyze reads the file whose name has a 0xFE byte, not a decoy named U+FFFD")
+    func invalidUTF8Input() throws {
+        let directory = try TemporaryDirectory(prefix: "hostile-paths")
+        let result = try shell("""
+            $C run --duration 4 --quiet --midi real.mid || exit 10
+            cp real.mid "$(printf '\\376').mid"
+            printf 'not a MIDI file' > "$(printf '\\357\\277\\275').mid"
+            $C analyze real.mid > expected.txt || exit 11
+            $C analyze "$(printf '\\376').mid" > got.txt || exit 12
+            cmp expected.txt got.txt || exit 13
+            """, in: directory.path)
+        #expect(result.status == 0, "\(result)")
+    }
+
+    @Test("A missing file with a 0xFD byte in its name is named with the byte escaped, not as U+FFFD")
+    func invalidUTF8InMessages() throws {
+        let directory = try TemporaryDirectory(prefix: "hostile-paths")
+        let result = try shell("$C analyze \"$(printf 'a\\375').mid\"", in: directory.path)
+        #expect(result.status == 66, "\(result)")
+        #expect(result.stderr.contains("a\\xFD.mid"), "\(result)")
+        #expect(!result.stderr.contains("\u{FFFD}"), "\(result)")
+    }
+
+    // MARK: 13. An output directory moved during a run
+
+    @Test("An output directory moved during a run: the message says so, blames no disk, and leaves no temporary",
+          arguments: ["--midi x.mid", "--audio x.wav"])
+    func movedOutputDirectory(output: String) throws {
+        let directory = try TemporaryDirectory(prefix: "hostile-paths")
+        try FileManager.default.createDirectory(atPath: directory.file("out"), withIntermediateDirectories: true)
+        let flags = output.split(separator: " ").map(String.init)
+        var moved = false
+        let result = try CLI.run(["run", "--duration", "3000", "--quiet", flags[0], "out/" + flags[1]],
+                                 in: directory.path, timeout: 120) { pid in
+            usleep(1_500_000)
+            moved = rename(directory.file("out"), directory.file("moved")) == 0
+            usleep(300_000)
+            kill(pid, SIGINT)
+        }
+        #expect(moved)
+        #expect(!result.timedOut, "\(result)")
+        #expect(result.status == 73 || result.status == 74, "\(result)")
+        #expect(result.stderr.contains("moved or removed"), "\(result)")
+        #expect(!result.stderr.contains("disk space"), "\(result)")
+        #expect(!result.stderr.contains("partial file was removed"), "\(result)")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: directory.file("moved"))) ?? []
+        #expect(left.isEmpty, "left behind in the moved directory: \(left)")
+    }
+}
