@@ -8,6 +8,11 @@ public struct FileIdentity: Hashable, Sendable {
     /// `st_ino`.
     public var inode: UInt64
 
+    init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
+
     init(_ status: Stat) {
         device = UInt64(status.deviceID.rawValue)
         inode = UInt64(status.inode.rawValue)
@@ -15,7 +20,13 @@ public struct FileIdentity: Hashable, Sendable {
 
     /// The identity of the file `path` names (links followed), or nil if there is none.
     public init?(path: String) {
-        guard !path.isEmpty, let status = try? POSIX.status(FilePath(path), followingLinks: true) else { return nil }
+        guard !path.isEmpty else { return nil }
+        self.init(file: PathBytes.filePath(path))
+    }
+
+    /// The identity of the file `file` names (links followed), or nil if there is none.
+    init?(file: FilePath) {
+        guard let status = try? POSIX.status(file, followingLinks: true) else { return nil }
         self.init(status)
     }
 }

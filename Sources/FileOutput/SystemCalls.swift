@@ -188,7 +188,39 @@ enum POSIX {
 
     /// `unlink(2)`, ignoring errors (used only for cleanup).
     static func unlinkIgnoringErrors(_ path: FilePath) {
-        _ = path.withPlatformString { unlink($0) }
+        _ = path.withPlatformString { Glibc.unlink($0) }
+    }
+
+    /// `unlink(2)`; nil on success or when nothing is there, else the error.
+    static func unlink(_ path: FilePath) -> SystemError? {
+        let result = path.withPlatformString { Glibc.unlink($0) }
+        return result == 0 || errno == ENOENT ? nil : SystemError(code: errno)
+    }
+
+    /// `unlinkat(2)` of `name` in the directory open as `directory`; nil on success or when
+    /// nothing is there, else the error.
+    static func unlink(_ name: FilePath.Component, in directory: Int32) -> SystemError? {
+        let result = FilePath(root: nil, [name]).withPlatformString { unlinkat(directory, $0, 0) }
+        return result == 0 || errno == ENOENT ? nil : SystemError(code: errno)
+    }
+
+    /// A descriptor on `directory` that names it wherever it is moved (`O_PATH`), or -1.
+    static func openDirectory(_ directory: FilePath) -> Int32 {
+        // O_PATH (Linux's 0o10000000 on x86 and ARM; Glibc's module hides it): no read
+        // permission needed, the descriptor serves only as the base of `unlinkat`.
+        directory.withPlatformString { open($0, 0o10000000 | O_DIRECTORY | O_CLOEXEC) }
+    }
+
+    /// Closes a descriptor from `openDirectory` (nothing for -1).
+    static func closeDirectory(_ fd: Int32) {
+        if fd >= 0 { _ = Glibc.close(fd) }
+    }
+
+    /// The identity of the file open as `fd`, or nil.
+    static func identity(of fd: Int32) -> FileIdentity? {
+        var info = Glibc.stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
     /// `stat` or `lstat` of `path`.

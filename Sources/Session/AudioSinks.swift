@@ -15,7 +15,7 @@ extension SessionError {
             self = .data(error.description)
         case .outputDirectoryMissing, .outputNotWritable, .openFailed, .stemsDirectoryUnusable, .insufficientSpace:
             self = .cannotCreate(error.description)
-        case .writeFailed, .rendererClosed:
+        case .writeFailed, .commitFailed, .rendererClosed:
             self = .io(error.description)
         case .unknownAudioDriver, .invalidConfiguration:
             self = .usage(error.description)

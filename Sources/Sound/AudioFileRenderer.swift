@@ -126,6 +126,10 @@ public final class AudioFileRenderer {
         do {
             try output.commit()
         } catch {
+            if case .commitFailed(_, let reason) = error {
+                abandon()
+                throw .commitFailed(path: path, reason: reason)
+            }
             abandon()
             throw .writeFailed(path: path, reason: error.reason)
         }

@@ -184,6 +184,7 @@ final class SoundFileWriter {
         do {
             try output.commit()
         } catch {
+            if case .commitFailed(_, let reason) = error { throw .commitFailed(path: path, reason: reason) }
             throw .writeFailed(path: path, reason: error.reason)
         }
         isCommitted = true
