@@ -215,17 +215,19 @@ public final class OutputFile {
 public enum PathName {
     /// The directory a path's file is in ("." for a bare name).
     public static func directory(of path: String) -> String {
-        let parent = FilePath(path).removingLastComponent()
-        return parent.isEmpty ? "." : parent.string
+        let parent = PathBytes.filePath(path).removingLastComponent()
+        return parent.isEmpty ? "." : PathBytes.string(parent)
     }
 
     /// The last component of a path ("" for "/").
     public static func name(of path: String) -> String {
-        FilePath(path).lastComponent?.string ?? ""
+        PathBytes.filePath(path).lastComponent.map(PathBytes.string) ?? ""
     }
 
     /// The name without its last extension ("a/b.json" → "b").
     public static func stem(of path: String) -> String {
-        FilePath(path).stem ?? ""
+        let name = name(of: path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
     }
 }

@@ -67,7 +67,7 @@ public struct OutputTarget: Sendable {
         requested = path
         guard !path.isEmpty else { throw .cannotCreate(path: path, reason: "the output path is empty") }
         if path.hasSuffix("/") { throw .cannotCreate(path: path, reason: "the output path names a directory, not a file") }
-        var current = FilePath(path)
+        var current = PathBytes.filePath(path)
         // A link to a special file is written in place through the link (open follows it,
         // also /proc's links to pipes such as /dev/stdout, which readlink cannot name).
         if let followed = try? POSIX.status(current, followingLinks: true) {
@@ -85,7 +85,7 @@ public struct OutputTarget: Sendable {
             guard let name = current.lastComponent, name.kind == .regular else {
                 throw .cannotCreate(path: path, reason: "the output path names a directory, not a file")
             }
-            let bytes = name.string.utf8.count
+            let bytes = PathBytes.bytes(PathBytes.string(name)).count
             if bytes > TemporaryName.maximumNameBytes {
                 throw .cannotCreate(path: path, reason: "the file name is \(bytes) bytes long; file systems allow at most \(TemporaryName.maximumNameBytes)")
             }
@@ -138,8 +138,8 @@ public struct OutputTarget: Sendable {
     /// The target's absolute path with its directory's links resolved: two targets with the
     /// same `canonicalPath` are the same file, whether it exists yet or not.
     public var canonicalPath: String {
-        let base = POSIX.realPath(directory)?.string ?? directory.string
-        let name = file.lastComponent?.string ?? ""
+        let base = PathBytes.string(POSIX.realPath(directory) ?? directory)
+        let name = file.lastComponent.map(PathBytes.string) ?? ""
         return (base == "/" ? "" : base) + "/" + name
     }
 

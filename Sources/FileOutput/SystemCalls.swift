@@ -237,14 +237,15 @@ enum POSIX {
         var buffer = [CChar](repeating: 0, count: 4097)
         let count = path.withPlatformString { readlink($0, &buffer, 4096) }
         guard count >= 0 else { throw SystemError(code: errno, step: "reading the symbolic link") }
-        return FilePath(String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        buffer[count] = 0
+        return FilePath(platformString: buffer)
     }
 
     /// The absolute path of an existing directory or file, all links resolved; nil if that fails.
     static func realPath(_ path: FilePath) -> FilePath? {
         guard let resolved = path.withPlatformString({ realpath($0, nil) }) else { return nil }
         defer { free(resolved) }
-        return FilePath(String(cString: resolved))
+        return FilePath(platformString: resolved)
     }
 
     /// Bytes available to this user on the file system holding `directory`; nil if unknown.
@@ -262,7 +263,7 @@ enum POSIX {
 
     /// `$TMPDIR`, or /tmp.
     static var temporaryDirectory: FilePath {
-        if let value = getenv("TMPDIR"), let text = String(validatingCString: value), !text.isEmpty { return FilePath(text) }
+        if let value = getenv("TMPDIR"), value.pointee != 0 { return FilePath(platformString: value) }
         return "/tmp"
     }
 
@@ -278,7 +279,7 @@ private func systemRename(_ source: UnsafePointer<CChar>, _ target: UnsafePointe
 /// The entry names of a directory (readdir(3)), without "." and "..".
 public enum DirectoryListing {
     /// Entry names of `directory`, unsorted; empty if it cannot be read.
-    public static func names(in directory: String) -> [String] { names(in: FilePath(directory)) }
+    public static func names(in directory: String) -> [String] { names(in: PathBytes.filePath(directory)) }
 
     static func names(in directory: FilePath) -> [String] {
         guard let handle = directory.withPlatformString({ opendir($0) }) else { return [] }
@@ -286,7 +287,7 @@ public enum DirectoryListing {
         var names: [String] = []
         while let entry = readdir(handle) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+                PathBytes.string(raw.prefix(while: { $0 != 0 }))
             }
             if name != "." && name != ".." { names.append(name) }
         }
@@ -300,7 +301,7 @@ public enum InputBytes {
     public static func read(_ path: String) throws(SystemError) -> [UInt8] {
         let fd = try POSIX.interruptible { () throws(Errno) in
             do {
-                return try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec], retryOnInterrupt: false)
+                return try FileDescriptor.open(PathBytes.filePath(path), .readOnly, options: [.closeOnExec], retryOnInterrupt: false)
             } catch let error as Errno {
                 throw error
             } catch {

@@ -300,7 +300,7 @@ public final class LiveSink: SessionSink {
             }
         }
         do {
-            live = try LiveAudio(sampler: sampler, driver: driver, fileName: output?.writePath.string, format: format)
+            live = try LiveAudio(sampler: sampler, driver: driver, fileName: output.map { PathBytes.string($0.writePath) }, format: format)
         } catch {
             throw SessionError(error)
         }

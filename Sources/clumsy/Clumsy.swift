@@ -23,7 +23,7 @@ struct ClumsyCommand: ParsableCommand {
         StandardStreams.prepare()
         Signals.install()
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(commandLine())
             try command.run()
             try StandardStreams.finish()
             if Interruption.isRequested { throw ExitCode(128 + Interruption.requested) }
@@ -54,6 +54,15 @@ struct ClumsyCommand: ParsableCommand {
             err.flush()
             exit(withError: ExitCode(exitCode(for: error).rawValue))
         }
+    }
+}
+
+/// The arguments after the program's name, each decoded from its bytes by `PathBytes`, so
+/// that a file name that is not UTF-8 reaches the system unchanged (`CommandLine.arguments`
+/// would have replaced its bytes by U+FFFD).
+func commandLine() -> [String] {
+    (1..<Int(CommandLine.argc)).compactMap { index in
+        CommandLine.unsafeArgv[index].map { PathBytes.string(UnsafeRawBufferPointer(start: $0, count: strlen($0))) }
     }
 }
 

@@ -91,6 +91,27 @@ struct HostilePathTests {
         #expect(result.status == 0, "\(result)")
     }
 
+    @Test("Every command reads and writes names with a 0xFF byte as they are; files named U+FFFD stay untouched")
+    func invalidUTF8EveryCommand() throws {
+        let directory = try directoryWithPreset()
+        let result = try shell("""
+            X="$(printf 'n\\377')"; D="$(printf 'n\\357\\277\\275')"
+            for e in json mid jsonl wav png svg; do printf decoy > "$D.$e"; done
+            mkdir "$X.d" && cp p.json "$X.json" || exit 9
+            $C run "$X.json" --duration 2 --quiet --midi "$X.mid" --events "$X.jsonl" --audio "$X.wav" || exit 10
+            $C run "$X.json" --duration 1 --quiet --audio "$X.d/a.wav" --stems "$X.d" || exit 11
+            $C draw "$X.json" -o "$X.png" || exit 12
+            $C roll "$X.mid" -o "$X.svg" || exit 13
+            $C roll "$X.jsonl" --preset "$X.json" -o "$X.png" || exit 14
+            for e in json mid jsonl wav png svg; do test "$(cat "$D.$e")" = decoy || exit 15; done
+            for f in "$X.mid" "$X.jsonl" "$X.wav" "$X.png" "$X.svg" "$X.d/a.wav" "$X.d/bass.wav" "$X.d/bass.mid"; do
+                test -s "$f" || exit 16
+            done
+            test "$(ls -a | grep -c clumsy)" = 0 || exit 17
+            """, in: directory.path, timeout: 120)
+        #expect(result.status == 0, "\(result)")
+    }
+
     @Test("analyze reads the file whose name has a 0xFE byte, not a decoy named U+FFFD")
     func invalidUTF8Input() throws {
         let directory = try TemporaryDirectory(prefix: "hostile-paths")
@@ -98,8 +119,8 @@ struct HostilePathTests {
             $C run --duration 4 --quiet --midi real.mid || exit 10
             cp real.mid "$(printf '\\376').mid"
             printf 'not a MIDI file' > "$(printf '\\357\\277\\275').mid"
-            $C analyze real.mid > expected.txt || exit 11
-            $C analyze "$(printf '\\376').mid" > got.txt || exit 12
+            $C analyze real.mid | sed 1s/^real.mid:// > expected.txt || exit 11
+            $C analyze "$(printf '\\376').mid" | sed '1s/^[^:]*://' > got.txt || exit 12
             cmp expected.txt got.txt || exit 13
             """, in: directory.path)
         #expect(result.status == 0, "\(result)")
