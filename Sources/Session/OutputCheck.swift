@@ -34,7 +34,7 @@ public enum OutputCheck {
             }
             for other in resolved where !(target.isSpecial && other.target.isSpecial) {
                 let sameFile = (target.identity != nil && target.identity == other.target.identity)
-                    || target.canonicalPath == other.target.canonicalPath
+                    || PathBytes.bytes(target.canonicalPath) == PathBytes.bytes(other.target.canonicalPath)  // not String's ==: é ≠ e + ◌́ on disk
                 if sameFile {
                     throw .usage("\(other.role) \(Quote.text(other.path)) and \(output.role) \(Quote.text(output.path)) "
                         + "name the same file; give each output its own file")
