@@ -185,8 +185,10 @@ public final class OutputFile {
 
     /// The size in bytes of what was written so far (of `writePath`), or nil.
     public var writtenSize: Int64? {
-        guard mode != .inPlace, let status = try? POSIX.status(writePath, followingLinks: false) else { return nil }
-        return status.size
+        guard mode != .inPlace else { return nil }
+        // Through the directory's descriptor: found even if the directory was moved.
+        if directory >= 0, let name = writePath.lastComponent { return POSIX.size(of: name, in: directory) }
+        return (try? POSIX.status(writePath, followingLinks: false))?.size
     }
 
     private func copyScratchIntoTarget() throws(SystemError) {

@@ -216,6 +216,13 @@ enum POSIX {
         if fd >= 0 { _ = Glibc.close(fd) }
     }
 
+    /// The size in bytes of `name` in the directory open as `directory` (links not followed), or nil.
+    static func size(of name: FilePath.Component, in directory: Int32) -> Int64? {
+        var info = Glibc.stat()
+        let result = FilePath(root: nil, [name]).withPlatformString { fstatat(directory, $0, &info, AT_SYMLINK_NOFOLLOW) }
+        return result == 0 ? Int64(info.st_size) : nil
+    }
+
     /// The identity of the file open as `fd`, or nil.
     static func identity(of fd: Int32) -> FileIdentity? {
         var info = Glibc.stat()
