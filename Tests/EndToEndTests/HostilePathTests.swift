@@ -112,6 +112,20 @@ struct HostilePathTests {
         #expect(result.status == 0, "\(result)")
     }
 
+    @Test("--video with a 0xFF byte in the name: ffmpeg gets the name's bytes; a file named U+FFFD stays untouched")
+    func invalidUTF8Video() throws {
+        let directory = try TemporaryDirectory(prefix: "hostile-paths")
+        let result = try shell("""
+            X="$(printf 'v\\377')"; D="$(printf 'v\\357\\277\\275')"
+            printf decoy > "$D.mp4"
+            $C run --duration 1 --quiet --video "$X.mp4" || exit 10
+            test "$(cat "$D.mp4")" = decoy || exit 11
+            test -s "$X.mp4" || exit 12
+            test "$(ls -a | grep -c '^[.]v')" = 0 || exit 13
+            """, in: directory.path, timeout: 120)
+        #expect(result.status == 0, "\(result)")
+    }
+
     @Test("analyze reads the file whose name has a 0xFE byte, not a decoy named U+FFFD")
     func invalidUTF8Input() throws {
         let directory = try TemporaryDirectory(prefix: "hostile-paths")
