@@ -14,7 +14,10 @@ import SystemPackage
 ///   needs a seekable file by name (FluidSynth's renderer, through libsndfile), the bytes go
 ///   to a scratch temporary in `$TMPDIR` that `commit()` copies into the special file.
 /// - `abandon()` (also after a failure, and in `deinit` before `commit()`) removes the
-///   temporary; the target is untouched. Temporaries left by dead processes are removed by
+///   temporary; the target is untouched. The temporary's directory is held open, and the
+///   temporary removed through it, so that nothing is left behind when the directory is
+///   moved during the run; `commit()` then says that the directory was moved and the file
+///   not written (never a disk error). Temporaries left by dead processes are removed by
 ///   the next process that writes in that directory (`TemporaryName`).
 public final class OutputFile {
     /// Where the output goes.
@@ -88,7 +91,8 @@ public final class OutputFile {
 
     /// Syncs if an earlier file is replaced, closes, and puts the file in place (rename, or
     /// copy into a special file). Afterwards `abandon()` does nothing.
-    /// - Throws: `.writeFailed` (closing, syncing, copying) or `.commitFailed` (the rename);
+    /// - Throws: `.writeFailed` (closing, syncing, copying) or `.commitFailed` (the rename;
+    ///   for `ENOENT` the reason tells a moved or removed directory from a deleted temporary);
     ///   the temporary is then removed and an earlier file at the target left untouched.
     public func commit() throws(FileOutputError) {
         precondition(!isFinished, "OutputFile '\(target.requested)' committed twice or after abandon()")
