@@ -45,7 +45,7 @@ let package = Package(
         // `clumsy analyze`: key, chords and statistics of any Standard MIDI File.
         .target(name: "Analysis", dependencies: ["Theory", "MIDIFile", "Presets"]),
         .target(name: "Sound", dependencies: ["CFluidSynth", "CSndfile", "CEBUR128", "FileOutput"], swiftSettings: uncheckedExclusivityInRelease),
-        .target(name: "Pictures", dependencies: ["Geometry", "CCairo"]),
+        .target(name: "Pictures", dependencies: ["Geometry", "CCairo", "FileOutput"]),
         .target(name: "Studio", dependencies: ["CJack", "CALSA", "CLo"]),
         // The preset format, strict JSON, the settings table, validation and the bundled library.
         .target(name: "Presets", dependencies: ["Theory", "Performance", "FileOutput"]),

@@ -19,7 +19,7 @@ public final class AtomicFile {
     /// The final path, as given to `init`.
     public let path: String
     /// Where the bytes go until `commit()`: the hidden temporary, or the special file itself.
-    public var temporaryPath: String { file.writePath.string }
+    public var temporaryPath: String { PathBytes.string(file.writePath) }
 
     private let file: OutputFile
     private let output: BufferedDescriptor

@@ -14,7 +14,10 @@ import SystemPackage
 ///   needs a seekable file by name (FluidSynth's renderer, through libsndfile), the bytes go
 ///   to a scratch temporary in `$TMPDIR` that `commit()` copies into the special file.
 /// - `abandon()` (also after a failure, and in `deinit` before `commit()`) removes the
-///   temporary; the target is untouched. Temporaries left by dead processes are removed by
+///   temporary; the target is untouched. The temporary's directory is held open, and the
+///   temporary removed through it, so that nothing is left behind when the directory is
+///   moved during the run; `commit()` then says that the directory was moved and the file
+///   not written (never a disk error). Temporaries left by dead processes are removed by
 ///   the next process that writes in that directory (`TemporaryName`).
 public final class OutputFile {
     /// Where the output goes.
@@ -27,6 +30,9 @@ public final class OutputFile {
     private enum Mode { case temporary, inPlace, scratch }
     private let mode: Mode
     private var isFinished = false
+    /// The temporary's directory, held open so that the temporary is found and removed even
+    /// if the directory is moved during the run (-1 when written in place or not opened).
+    private var directory: Int32 = -1
 
     /// Creates the temporary (or opens the special file) for `path`.
     /// - Parameter byName: another writer will open `writePath` itself (no descriptor is kept).
@@ -52,12 +58,13 @@ public final class OutputFile {
             return
         }
         mode = target.isSpecial ? .scratch : .temporary
-        let directory = target.isSpecial ? POSIX.temporaryDirectory : target.directory
-        TemporaryName.removeStale(in: directory)
-        let name = target.file.lastComponent?.string ?? "output"
+        let folder = target.isSpecial ? POSIX.temporaryDirectory : target.directory
+        TemporaryName.removeStale(in: folder)
+        directory = POSIX.openDirectory(folder)
+        let name = target.file.lastComponent.map(PathBytes.string) ?? "output"
         var attempt = 0
         while true {
-            let candidate = directory.appending(TemporaryName.make(for: name))
+            let candidate = folder.pushing(PathBytes.filePath(TemporaryName.make(for: name)))
             do {
                 let fd = try POSIX.openForWriting(candidate, exclusive: true)
                 writePath = candidate
@@ -71,6 +78,7 @@ public final class OutputFile {
             } catch {
                 attempt += 1
                 if error.code == Errno.fileExists.rawValue && attempt < 16 { continue }
+                POSIX.closeDirectory(directory)
                 throw .cannotCreate(path: target.requested, reason: error.text)
             }
         }
@@ -83,7 +91,8 @@ public final class OutputFile {
 
     /// Syncs if an earlier file is replaced, closes, and puts the file in place (rename, or
     /// copy into a special file). Afterwards `abandon()` does nothing.
-    /// - Throws: `.writeFailed` (closing, syncing, copying) or `.commitFailed` (the rename);
+    /// - Throws: `.writeFailed` (closing, syncing, copying) or `.commitFailed` (the rename;
+    ///   for `ENOENT` the reason tells a moved or removed directory from a deleted temporary);
     ///   the temporary is then removed and an earlier file at the target left untouched.
     public func commit() throws(FileOutputError) {
         precondition(!isFinished, "OutputFile '\(target.requested)' committed twice or after abandon()")
@@ -115,6 +124,11 @@ public final class OutputFile {
         case .temporary:
             do {
                 try POSIX.rename(writePath, target.file)
+            } catch where error.code == Errno.noSuchFileOrDirectory.rawValue {
+                let isMoved = !isDirectoryInPlace
+                let removal = removeTemporary()
+                finish()
+                throw .commitFailed(path: target.requested, reason: lostReason(isMoved: isMoved, removal: removal))
             } catch {
                 abandon()
                 throw .commitFailed(path: target.requested, reason: error.text)
@@ -126,26 +140,59 @@ public final class OutputFile {
                 abandon()
                 throw .writeFailed(path: target.requested, reason: error.text)
             }
-            POSIX.unlinkIgnoringErrors(writePath)
+            _ = removeTemporary()
         }
-        isFinished = true
+        finish()
     }
 
     /// Closes and removes the temporary. Never throws; idempotent; nothing after `commit()`.
     public func abandon() {
         guard !isFinished else { return }
-        isFinished = true
         if let descriptor {
             try? POSIX.close(descriptor)
             self.descriptor = nil
         }
-        if mode != .inPlace { POSIX.unlinkIgnoringErrors(writePath) }
+        if mode != .inPlace { _ = removeTemporary() }
+        finish()
+    }
+
+    private func finish() {
+        isFinished = true
+        POSIX.closeDirectory(directory)
+        directory = -1
+    }
+
+    /// Removes the temporary through its directory's descriptor (wherever the directory is
+    /// now), or by name; nil when it is gone, else the error.
+    private func removeTemporary() -> SystemError? {
+        guard directory >= 0, let name = writePath.lastComponent else { return POSIX.unlink(writePath) }
+        return POSIX.unlink(name, in: directory)
+    }
+
+    /// True while the temporary's directory is still at its path (not moved or removed).
+    private var isDirectoryInPlace: Bool {
+        guard directory >= 0, let held = POSIX.identity(of: directory) else { return true }
+        return FileIdentity(file: target.directory) == held
+    }
+
+    /// What happened when the rename found no temporary or no directory (`ENOENT`).
+    private func lostReason(isMoved: Bool, removal: SystemError?) -> String {
+        let folder = PathBytes.string(target.directory)
+        let temporary = writePath.lastComponent.map(PathBytes.string) ?? ""
+        guard isMoved else {
+            return "its temporary file '\(temporary)' in '\(folder)' was deleted during the run by another program, so the file was not written"
+        }
+        let fate = removal == nil ? "its temporary file was removed"
+            : "its temporary file '\(temporary)' is left in the moved directory (removing it failed: \(removal!.text))"
+        return "the directory '\(folder)' was moved or removed during the run, so the file was not written; \(fate)"
     }
 
     /// The size in bytes of what was written so far (of `writePath`), or nil.
     public var writtenSize: Int64? {
-        guard mode != .inPlace, let status = try? POSIX.status(writePath, followingLinks: false) else { return nil }
-        return status.size
+        guard mode != .inPlace else { return nil }
+        // Through the directory's descriptor: found even if the directory was moved.
+        if directory >= 0, let name = writePath.lastComponent { return POSIX.size(of: name, in: directory) }
+        return (try? POSIX.status(writePath, followingLinks: false))?.size
     }
 
     private func copyScratchIntoTarget() throws(SystemError) {
@@ -174,17 +221,19 @@ public final class OutputFile {
 public enum PathName {
     /// The directory a path's file is in ("." for a bare name).
     public static func directory(of path: String) -> String {
-        let parent = FilePath(path).removingLastComponent()
-        return parent.isEmpty ? "." : parent.string
+        let parent = PathBytes.filePath(path).removingLastComponent()
+        return parent.isEmpty ? "." : PathBytes.string(parent)
     }
 
     /// The last component of a path ("" for "/").
     public static func name(of path: String) -> String {
-        FilePath(path).lastComponent?.string ?? ""
+        PathBytes.filePath(path).lastComponent.map(PathBytes.string) ?? ""
     }
 
     /// The name without its last extension ("a/b.json" → "b").
     public static func stem(of path: String) -> String {
-        FilePath(path).stem ?? ""
+        let name = name(of: path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
     }
 }

@@ -8,6 +8,11 @@ public struct FileIdentity: Hashable, Sendable {
     /// `st_ino`.
     public var inode: UInt64
 
+    init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
+
     init(_ status: Stat) {
         device = UInt64(status.deviceID.rawValue)
         inode = UInt64(status.inode.rawValue)
@@ -15,7 +20,13 @@ public struct FileIdentity: Hashable, Sendable {
 
     /// The identity of the file `path` names (links followed), or nil if there is none.
     public init?(path: String) {
-        guard !path.isEmpty, let status = try? POSIX.status(FilePath(path), followingLinks: true) else { return nil }
+        guard !path.isEmpty else { return nil }
+        self.init(file: PathBytes.filePath(path))
+    }
+
+    /// The identity of the file `file` names (links followed), or nil if there is none.
+    init?(file: FilePath) {
+        guard let status = try? POSIX.status(file, followingLinks: true) else { return nil }
         self.init(status)
     }
 }
@@ -56,7 +67,7 @@ public struct OutputTarget: Sendable {
         requested = path
         guard !path.isEmpty else { throw .cannotCreate(path: path, reason: "the output path is empty") }
         if path.hasSuffix("/") { throw .cannotCreate(path: path, reason: "the output path names a directory, not a file") }
-        var current = FilePath(path)
+        var current = PathBytes.filePath(path)
         // A link to a special file is written in place through the link (open follows it,
         // also /proc's links to pipes such as /dev/stdout, which readlink cannot name).
         if let followed = try? POSIX.status(current, followingLinks: true) {
@@ -74,7 +85,7 @@ public struct OutputTarget: Sendable {
             guard let name = current.lastComponent, name.kind == .regular else {
                 throw .cannotCreate(path: path, reason: "the output path names a directory, not a file")
             }
-            let bytes = name.string.utf8.count
+            let bytes = PathBytes.bytes(PathBytes.string(name)).count
             if bytes > TemporaryName.maximumNameBytes {
                 throw .cannotCreate(path: path, reason: "the file name is \(bytes) bytes long; file systems allow at most \(TemporaryName.maximumNameBytes)")
             }
@@ -127,8 +138,8 @@ public struct OutputTarget: Sendable {
     /// The target's absolute path with its directory's links resolved: two targets with the
     /// same `canonicalPath` are the same file, whether it exists yet or not.
     public var canonicalPath: String {
-        let base = POSIX.realPath(directory)?.string ?? directory.string
-        let name = file.lastComponent?.string ?? ""
+        let base = PathBytes.string(POSIX.realPath(directory) ?? directory)
+        let name = file.lastComponent.map(PathBytes.string) ?? ""
         return (base == "/" ? "" : base) + "/" + name
     }
 

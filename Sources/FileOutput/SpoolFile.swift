@@ -34,7 +34,7 @@ public final class SpoolFile {
         precondition(bufferCapacity > 0, "spool buffer capacity must be positive")
         self.outputPath = outputPath
         self.bufferCapacity = bufferCapacity
-        let folder = FilePath(directory)
+        let folder = PathBytes.filePath(directory)
         TemporaryName.removeStale(in: folder)
         var attempt = 0
         while true {
@@ -59,7 +59,7 @@ public final class SpoolFile {
     /// `AtomicFile` puts its temporary file; for a special file (/dev/full, a FIFO), `$TMPDIR` or /tmp.
     public static func directory(of path: String) -> String {
         guard let target = try? OutputTarget(path: path) else { return "." }
-        return target.isSpecial ? POSIX.temporaryDirectory.string : target.directory.string
+        return PathBytes.string(target.isSpecial ? POSIX.temporaryDirectory : target.directory)
     }
 
     /// Total bytes spooled so far (on disk plus buffered).

@@ -188,7 +188,46 @@ enum POSIX {
 
     /// `unlink(2)`, ignoring errors (used only for cleanup).
     static func unlinkIgnoringErrors(_ path: FilePath) {
-        _ = path.withPlatformString { unlink($0) }
+        _ = path.withPlatformString { Glibc.unlink($0) }
+    }
+
+    /// `unlink(2)`; nil on success or when nothing is there, else the error.
+    static func unlink(_ path: FilePath) -> SystemError? {
+        let result = path.withPlatformString { Glibc.unlink($0) }
+        return result == 0 || errno == ENOENT ? nil : SystemError(code: errno)
+    }
+
+    /// `unlinkat(2)` of `name` in the directory open as `directory`; nil on success or when
+    /// nothing is there, else the error.
+    static func unlink(_ name: FilePath.Component, in directory: Int32) -> SystemError? {
+        let result = FilePath(root: nil, [name]).withPlatformString { unlinkat(directory, $0, 0) }
+        return result == 0 || errno == ENOENT ? nil : SystemError(code: errno)
+    }
+
+    /// A descriptor on `directory` that names it wherever it is moved (`O_PATH`), or -1.
+    static func openDirectory(_ directory: FilePath) -> Int32 {
+        // O_PATH (Linux's 0o10000000 on x86 and ARM; Glibc's module hides it): no read
+        // permission needed, the descriptor serves only as the base of `unlinkat`.
+        directory.withPlatformString { open($0, 0o10000000 | O_DIRECTORY | O_CLOEXEC) }
+    }
+
+    /// Closes a descriptor from `openDirectory` (nothing for -1).
+    static func closeDirectory(_ fd: Int32) {
+        if fd >= 0 { _ = Glibc.close(fd) }
+    }
+
+    /// The size in bytes of `name` in the directory open as `directory` (links not followed), or nil.
+    static func size(of name: FilePath.Component, in directory: Int32) -> Int64? {
+        var info = Glibc.stat()
+        let result = FilePath(root: nil, [name]).withPlatformString { fstatat(directory, $0, &info, AT_SYMLINK_NOFOLLOW) }
+        return result == 0 ? Int64(info.st_size) : nil
+    }
+
+    /// The identity of the file open as `fd`, or nil.
+    static func identity(of fd: Int32) -> FileIdentity? {
+        var info = Glibc.stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
     /// `stat` or `lstat` of `path`.
@@ -205,14 +244,15 @@ enum POSIX {
         var buffer = [CChar](repeating: 0, count: 4097)
         let count = path.withPlatformString { readlink($0, &buffer, 4096) }
         guard count >= 0 else { throw SystemError(code: errno, step: "reading the symbolic link") }
-        return FilePath(String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        buffer[count] = 0
+        return FilePath(platformString: buffer)
     }
 
     /// The absolute path of an existing directory or file, all links resolved; nil if that fails.
     static func realPath(_ path: FilePath) -> FilePath? {
         guard let resolved = path.withPlatformString({ realpath($0, nil) }) else { return nil }
         defer { free(resolved) }
-        return FilePath(String(cString: resolved))
+        return FilePath(platformString: resolved)
     }
 
     /// Bytes available to this user on the file system holding `directory`; nil if unknown.
@@ -230,7 +270,7 @@ enum POSIX {
 
     /// `$TMPDIR`, or /tmp.
     static var temporaryDirectory: FilePath {
-        if let value = getenv("TMPDIR"), let text = String(validatingCString: value), !text.isEmpty { return FilePath(text) }
+        if let value = getenv("TMPDIR"), value.pointee != 0 { return FilePath(platformString: value) }
         return "/tmp"
     }
 
@@ -246,7 +286,7 @@ private func systemRename(_ source: UnsafePointer<CChar>, _ target: UnsafePointe
 /// The entry names of a directory (readdir(3)), without "." and "..".
 public enum DirectoryListing {
     /// Entry names of `directory`, unsorted; empty if it cannot be read.
-    public static func names(in directory: String) -> [String] { names(in: FilePath(directory)) }
+    public static func names(in directory: String) -> [String] { names(in: PathBytes.filePath(directory)) }
 
     static func names(in directory: FilePath) -> [String] {
         guard let handle = directory.withPlatformString({ opendir($0) }) else { return [] }
@@ -254,7 +294,7 @@ public enum DirectoryListing {
         var names: [String] = []
         while let entry = readdir(handle) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+                PathBytes.string(raw.prefix(while: { $0 != 0 }))
             }
             if name != "." && name != ".." { names.append(name) }
         }
@@ -268,7 +308,7 @@ public enum InputBytes {
     public static func read(_ path: String) throws(SystemError) -> [UInt8] {
         let fd = try POSIX.interruptible { () throws(Errno) in
             do {
-                return try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec], retryOnInterrupt: false)
+                return try FileDescriptor.open(PathBytes.filePath(path), .readOnly, options: [.closeOnExec], retryOnInterrupt: false)
             } catch let error as Errno {
                 throw error
             } catch {

@@ -21,7 +21,7 @@ public enum TemporaryName {
     static func make(for target: String) -> String {
         let room = maximumNameBytes - overhead
         var cut = Substring(target)
-        while cut.utf8.count > room { cut = cut.dropLast() }
+        while PathBytes.bytes(String(cut)).count > room { cut = cut.dropLast() }
         let random = String(UInt64.random(in: 0...UInt64.max), radix: 16)
         let hex = String(repeating: "0", count: 16 - random.count) + random
         return ".\(cut).clumsy-\(POSIX.processID)-\(hex).tmp"
@@ -50,13 +50,13 @@ public enum TemporaryName {
     /// Returns the names removed.
     @discardableResult
     public static func removeStale(in directory: FilePath) -> [String] {
-        let key = (POSIX.realPath(directory) ?? directory).string
+        let key = PathBytes.string(POSIX.realPath(directory) ?? directory)
         let isFirst = cleaned.withLock { $0.insert(key).inserted }
         guard isFirst else { return [] }
         var removed: [String] = []
         for name in DirectoryListing.names(in: directory) {
             guard let pid = processID(in: name), pid != POSIX.processID, !POSIX.processMayExist(pid) else { continue }
-            POSIX.unlinkIgnoringErrors(directory.appending(name))
+            POSIX.unlinkIgnoringErrors(directory.pushing(PathBytes.filePath(name)))
             removed.append(name)
         }
         return removed

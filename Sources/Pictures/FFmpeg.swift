@@ -1,3 +1,4 @@
+import FileOutput
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -85,10 +86,11 @@ final class FFmpegProcess {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        // File names are passed as their bytes (`PathBytes`), not re-encoded.
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { PathBytes.withCString($0) { strdup($0) } } + [nil]
         defer { for p in argv { free(p) } }
         var child: pid_t = 0
-        let status = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        let status = posix_spawn(&child, argv[0]!, &actions, &attributes, argv, environ)
         if feedsInput { close(fds[0]) }
         guard status == 0 else {
             if feedsInput { close(fds[1]) }
@@ -170,7 +172,7 @@ final class FFmpegProcess {
     static func locate(_ name: String, path: String?) -> String? {
         for directory in (path ?? "/usr/bin:/bin").split(separator: ":") where !directory.isEmpty {
             let candidate = directory + "/" + name
-            if access(candidate, X_OK) == 0 { return candidate }
+            if PathBytes.withCString(candidate, { access($0, X_OK) }) == 0 { return candidate }
         }
         return nil
     }

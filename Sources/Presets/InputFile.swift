@@ -1,3 +1,4 @@
+import FileOutput
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,7 +9,7 @@ public enum InputFile {
     /// A descriptor open for reading on the regular file `path` (the caller closes it).
     /// - Throws: `SessionError.noInput` (66) naming `path` and what it is instead.
     public static func open(_ path: String, what: String) throws(SessionError) -> Int32 {
-        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let fd = PathBytes.withCString(path) { Glibc.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else {
             throw .noInput("\(Quote.text(path)): cannot open \(what): \(String(cString: strerror(errno)))")
         }

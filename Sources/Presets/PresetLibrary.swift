@@ -90,7 +90,7 @@ public enum PresetLibrary {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard count > 0 else { return nil }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return PathBytes.string(buffer[0..<count].map { UInt8(bitPattern: $0) })
     }
 
     public static func parent(of path: String) -> String {
@@ -100,18 +100,18 @@ public enum PresetLibrary {
 
     public static func isDirectory(_ path: String) -> Bool {
         var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        return PathBytes.withCString(path) { stat($0, &info) } == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// True when anything (file, directory, link) is at `path`.
     static func exists(_ path: String) -> Bool {
         var info = stat()
-        return lstat(path, &info) == 0
+        return PathBytes.withCString(path) { lstat($0, &info) } == 0
     }
 
     public static func isFile(_ path: String) -> Bool {
         var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        return PathBytes.withCString(path) { stat($0, &info) } == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 }
 
@@ -122,7 +122,7 @@ public enum ProcessInfoLite {
         var result: [String: String] = [:]
         var pointer = environ
         while let entry = pointer.pointee {
-            let text = String(cString: entry)
+            let text = PathBytes.string(UnsafeRawBufferPointer(start: entry, count: strlen(entry)))
             if let equals = text.firstIndex(of: "=") {
                 result[String(text[..<equals])] = String(text[text.index(after: equals)...])
             }

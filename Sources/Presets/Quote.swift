@@ -1,3 +1,4 @@
+import FileOutput
 /// User-supplied text on its way to a terminal or a file that promises plain text: control
 /// characters escaped (a preset can neither move the cursor nor rewrite the user's terminal),
 /// long input cut to a readable length (an error never echoes a megabyte).
@@ -65,6 +66,11 @@ public enum Quote {
     }
 
     private static func append(_ scalar: Unicode.Scalar, to result: inout String, keepNewlines: Bool) {
+        // A byte of a file name that is not UTF-8 (see `PathBytes`), shown as the byte.
+        if let byte = PathBytes.escapedByte(scalar) {
+            result += "\\x" + String(byte, radix: 16, uppercase: true)
+            return
+        }
         guard isControl(scalar) else { result.unicodeScalars.append(scalar); return }
         switch scalar {
         case "\n" where keepNewlines: result += "\n"

@@ -15,7 +15,7 @@ extension SessionError {
             self = .data(error.description)
         case .outputDirectoryMissing, .outputNotWritable, .openFailed, .stemsDirectoryUnusable, .insufficientSpace:
             self = .cannotCreate(error.description)
-        case .writeFailed, .rendererClosed:
+        case .writeFailed, .commitFailed, .rendererClosed:
             self = .io(error.description)
         case .unknownAudioDriver, .invalidConfiguration:
             self = .usage(error.description)
@@ -300,7 +300,7 @@ public final class LiveSink: SessionSink {
             }
         }
         do {
-            live = try LiveAudio(sampler: sampler, driver: driver, fileName: output?.writePath.string, format: format)
+            live = try LiveAudio(sampler: sampler, driver: driver, fileName: output.map { PathBytes.string($0.writePath) }, format: format)
         } catch {
             throw SessionError(error)
         }

@@ -1,6 +1,8 @@
 import FileOutput
 
-/// Refuses, before a session starts, any output that would destroy an input or another output.
+/// Refuses, before a command writes anything, any output that would destroy an input or
+/// another output. Every command that writes files calls `verify` (`run` and `replay` through
+/// `SessionRunner`, `draw` and `roll` through `PictureRunner.open`).
 ///
 /// Each output is resolved as it will be written (`OutputTarget`: links followed), then
 /// compared by identity (device and inode: catches links, `..` and hard links) and by
@@ -13,8 +15,10 @@ public enum OutputCheck {
     /// One named file: the flag or role that names it, and its path.
     public typealias Named = (role: String, path: String)
 
+    /// Checks `outputs` against `inputs` (the command's own), every bundled preset and each other.
     /// - Throws: `SessionError.usage` (64) naming both files, or `.cannotCreate` (73).
     public static func verify(outputs: [Named], inputs: [Named]) throws(SessionError) {
+        let inputs = inputs + bundledFiles()
         var resolved: [(role: String, path: String, target: OutputTarget)] = []
         for output in outputs {
             let target: OutputTarget
@@ -30,7 +34,7 @@ public enum OutputCheck {
             }
             for other in resolved where !(target.isSpecial && other.target.isSpecial) {
                 let sameFile = (target.identity != nil && target.identity == other.target.identity)
-                    || target.canonicalPath == other.target.canonicalPath
+                    || PathBytes.bytes(target.canonicalPath) == PathBytes.bytes(other.target.canonicalPath)  // not String's ==: é ≠ e + ◌́ on disk
                 if sameFile {
                     throw .usage("\(other.role) \(Quote.text(other.path)) and \(output.role) \(Quote.text(output.path)) "
                         + "name the same file; give each output its own file")

@@ -78,7 +78,7 @@ public enum PictureRunner {
         }
         let preset = try PresetLibrary.load(request.preset)
         let configuration = try Configuration(preset: preset, overrides: request.overrides, duration: request.trace ?? 1)
-        let file = try open(request.outputPath)
+        let file = try open(request.outputPath, inputs: [("the preset", try PresetLibrary.locate(request.preset))])
         do throws(SessionError) {
             let scene = SceneBuilder.scene(for: SessionPlan(configuration: configuration))
             // Progress on stderr (when it is a terminal) for traces long enough to wait for.
@@ -107,8 +107,10 @@ public enum PictureRunner {
         }
     }
 
-    /// Creates the output's temporary file now, so a bad path fails before any work.
-    static func open(_ path: String) throws(SessionError) -> AtomicFile {
+    /// Checks the output against `inputs` (`OutputCheck`), then creates its temporary file now,
+    /// so a bad path fails before any work.
+    static func open(_ path: String, inputs: [OutputCheck.Named]) throws(SessionError) -> AtomicFile {
+        try OutputCheck.verify(outputs: [("-o", path)], inputs: inputs)
         do {
             return try AtomicFile(path: path)
         } catch {

@@ -40,14 +40,17 @@ public enum RollReader {
             throw .usage("\(request.inputPath): give a Standard MIDI File (.mid) or an event log (.jsonl)")
         }
         let roll: Roll
+        let inputs: [OutputCheck.Named]
         if lower.hasSuffix(".jsonl") {
             let preset = try PresetLibrary.load(request.preset ?? "default")
             roll = try fromEventLog(path: request.inputPath, preset: preset)
+            inputs = [("the event log", request.inputPath), ("the preset", try PresetLibrary.locate(request.preset ?? "default"))]
         } else {
             if request.preset != nil { throw .usage("--preset applies to event logs only; a MIDI file carries its own key and tempo") }
             roll = try fromMIDI(path: request.inputPath)
+            inputs = [("the MIDI file", request.inputPath)]
         }
-        let file = try PictureRunner.open(request.outputPath)
+        let file = try PictureRunner.open(request.outputPath, inputs: inputs)
         let bytes: [UInt8]
         do {
             bytes = try RollPainter.render(roll, width: request.size.width, height: request.size.height, format: format)
@@ -174,7 +177,7 @@ public enum RollReader {
         var legend = ["\(formatTempo(60 / secondsPerQuarter)) bpm, \(beatsPerBar)/\(beatUnit)"]
         if let key { legend.append(keyLegend(key, changes: keyChanges)) }
         legend.append("\(notes.count) notes, \(formatDuration(duration))")
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let name = Quote.text(PathName.name(of: path))
         return Roll(title: name, legend: legend, lanes: lanes.enumerated().map { lane($0.element, notes, index: $0.offset) },
                     notes: notes, chords: chords, secondsPerBeat: secondsPerBeat, beatsPerBar: beatsPerBar, duration: duration)
     }
@@ -257,8 +260,8 @@ public enum RollReader {
         let clock = plan.clock
         keyChanges.sort { $0.time < $1.time }
         let legend = ["\(formatTempo(clock.tempo)) bpm, \(clock.meter.description)", keyLegend(plan.key, changes: keyChanges),
-                      "\(notes.count) notes, \(formatDuration(duration))", "note lengths from preset \(plan.name)"]
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+                      "\(notes.count) notes, \(formatDuration(duration))", "note lengths from preset \(Quote.text(plan.name))"]
+        let name = Quote.text(PathName.name(of: path))
         // Lanes for the voices that played (table order).
         let used = Set(notes.map(\.lane))
         let rows = voices.indices.filter(used.contains)

@@ -34,7 +34,7 @@ public enum SceneBuilder {
         return Scene(areas: [Scene.Area(box: layout.bassArea, name: "bass"),
                              Scene.Area(box: layout.pianoArea, name: "piano")],
                      fillers: layout.fillers, bouncers: bouncers, keys: keys, balls: balls,
-                     title: plan.name, legend: legend)
+                     title: Quote.text(plan.name), legend: legend)
     }
 
     /// One piano-roll lane per row of the voices table (named as its MIDI track), each

@@ -260,7 +260,7 @@ public enum SessionRunner {
         if let video = request.video { outputs.append(("--video", video.path)) }
         var inputs: [OutputCheck.Named] = [("the preset", presetPath)]
         if let soundFont { inputs.append(("the SoundFont", soundFont)) }
-        inputs += request.inputs + OutputCheck.bundledFiles()
+        inputs += request.inputs
         try OutputCheck.verify(outputs: outputs, inputs: inputs)
         if let path = request.audioPath, liveFile == nil, let soundFont {
             let tail = SamplerFactory.configuration(soundFont: soundFont, sampleRate: request.sampleRate, polyphony: 256,

@@ -139,7 +139,7 @@ final class VideoSink: SessionSink, StepObserver {
     /// Fails (73) unless the video's directory exists and is writable.
     static func checkDirectory(of path: String) throws(SessionError) {
         let directory = PresetLibrary.parent(of: path)
-        guard PresetLibrary.isDirectory(directory), access(directory, W_OK) == 0 else {
+        guard PresetLibrary.isDirectory(directory), PathBytes.withCString(directory, { access($0, W_OK) }) == 0 else {
             throw .cannotCreate("cannot write \(path): the directory must exist and be writable")
         }
         if PresetLibrary.isDirectory(path) { throw .cannotCreate("cannot write \(path): it is a directory") }
@@ -251,7 +251,7 @@ final class VideoSink: SessionSink, StepObserver {
             cleanUp()
             throw SessionError(error, path: path)
         }
-        guard rename(temporaryPath, path) == 0 else {
+        guard PathBytes.withCString(temporaryPath, { from in PathBytes.withCString(path) { rename(from, $0) } }) == 0 else {
             let reason = String(cString: strerror(errno))
             cleanUp()
             throw .io("cannot write \(path): \(reason)")
@@ -260,9 +260,9 @@ final class VideoSink: SessionSink, StepObserver {
     }
 
     private func cleanUp() {
-        unlink(encoder.videoPath)
-        unlink(temporaryPath)
-        if removesAudio { unlink(audioPath) }
+        for file in [encoder.videoPath, temporaryPath] + (removesAudio ? [audioPath] : []) {
+            _ = PathBytes.withCString(file) { unlink($0) }
+        }
     }
 
     func abandon() {

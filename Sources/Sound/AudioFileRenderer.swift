@@ -51,12 +51,12 @@ public final class AudioFileRenderer {
     public init(sampler: Sampler, path: String, format: AudioFileFormat) throws(SoundError) {
         FluidLog.install()
         let output = try SoundFileWriter.openOutput(path: path)
-        let temporary = output.writePath.string
+        let temporary = PathBytes.string(output.writePath)
         try sampler.attachOutput("an audio file renderer for \"\(path)\"")
 
         let settings = sampler.settings
         let (created, messages) = FluidLog.capturing { () -> OpaquePointer? in
-            fluid_settings_setstr(settings, "audio.file.name", temporary)
+            _ = PathBytes.withCString(temporary) { fluid_settings_setstr(settings, "audio.file.name", $0) }
             fluid_settings_setstr(settings, "audio.file.type", format.fluidFileType)
             fluid_settings_setstr(settings, "audio.file.format", "s16")
             fluid_settings_setstr(settings, "audio.file.endian", "auto")
@@ -126,6 +126,10 @@ public final class AudioFileRenderer {
         do {
             try output.commit()
         } catch {
+            if case .commitFailed(_, let reason) = error {
+                abandon()
+                throw .commitFailed(path: path, reason: reason)
+            }
             abandon()
             throw .writeFailed(path: path, reason: error.reason)
         }

@@ -1,3 +1,4 @@
+import FileOutput
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -36,7 +37,7 @@ final class FloatSpool {
 
     /// Creates the scratch file in `directory`; up to `memoryCapacity` floats will be kept in memory.
     init(directory: String, label: String, path: String, memoryCapacity: Int64 = 0) throws(SoundError) {
-        var template = Array((directory + "/.clumsy-spool-XXXXXX").utf8CString)
+        var template = (PathBytes.bytes(directory) + Array("/.clumsy-spool-XXXXXX".utf8) + [0]).map { CChar(bitPattern: $0) }
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
             throw .outputNotWritable(path: path, reason: "no scratch file can be made in \"\(directory)\" (\(errorText(errno)))")

@@ -1,3 +1,4 @@
+import FileOutput
 import CFluidSynth
 #if canImport(Glibc)
 import Glibc
@@ -61,7 +62,7 @@ public final class LiveAudio: @unchecked Sendable {
         }
         try sampler.attachOutput("the live audio driver \"\(name)\"")
         if name == "file", let fileName {
-            fluid_settings_setstr(settings, "audio.file.name", fileName)
+            _ = PathBytes.withCString(fileName) { fluid_settings_setstr(settings, "audio.file.name", $0) }
             fluid_settings_setstr(settings, "audio.file.type", (format ?? AudioFileFormat(path: fileName))?.fluidFileType ?? "wav")
             fluid_settings_setstr(settings, "audio.file.format", "s16")
         }

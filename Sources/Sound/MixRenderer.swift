@@ -1,3 +1,4 @@
+import FileOutput
 import CFluidSynth
 #if canImport(Glibc)
 import Glibc
@@ -692,11 +693,11 @@ public final class MixRenderer {
 
     private static func checkDirectory(_ directory: String, for path: String, isStems: Bool) throws(SoundError) {
         var status = stat()
-        guard stat(directory, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
+        guard PathBytes.withCString(directory, { stat($0, &status) }) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
             if isStems { throw .stemsDirectoryUnusable(path: directory, reason: "it does not exist or is not a directory") }
             throw .outputDirectoryMissing(path: path)
         }
-        guard access(directory, W_OK | X_OK) == 0 else {
+        guard PathBytes.withCString(directory, { access($0, W_OK | X_OK) }) == 0 else {
             if isStems { throw .stemsDirectoryUnusable(path: directory, reason: "it is not writable (\(errorText(errno)))") }
             throw .outputNotWritable(path: path, reason: "the directory \"\(directory)\" is not writable (\(errorText(errno)))")
         }
@@ -707,7 +708,7 @@ public final class MixRenderer {
         for (directory, bytes) in needs {
             var status = stat()
             var space = statvfs()
-            guard stat(directory, &status) == 0, statvfs(directory, &space) == 0 else { continue }
+            guard PathBytes.withCString(directory, { stat($0, &status) == 0 && statvfs($0, &space) == 0 }) else { continue }
             let device = UInt64(status.st_dev)
             let available = Double(space.f_bavail) * Double(space.f_frsize)
             let entry = byDevice[device] ?? (directory, 0, available)

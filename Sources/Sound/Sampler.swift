@@ -1,3 +1,4 @@
+import FileOutput
 import CFluidSynth
 import Synchronization
 #if canImport(Glibc)
@@ -132,7 +133,7 @@ public final class Sampler: @unchecked Sendable {
 
         let path = configuration.soundFont
         let (loadedID, loadMessages) = FluidLog.capturing { () -> Int32 in
-            guard let owner else { return fluid_synth_sfload(synth, path, 1) }
+            guard let owner else { return PathBytes.withCString(path) { fluid_synth_sfload(synth, $0, 1) } }
             guard let font = fluid_synth_get_sfont_by_id(owner.synth, owner.soundFontID) else { return FLUID_FAILED }
             let id = fluid_synth_add_sfont(synth, font)
             if id != FLUID_FAILED { borrowedFont = font }

@@ -37,6 +37,8 @@ public enum SoundError: Error, CustomStringConvertible, Equatable, Sendable {
     case openFailed(path: String, format: String, messages: [String])
     /// Writing, closing or renaming the output file failed (e.g. the disk is full).
     case writeFailed(path: String, reason: String)
+    /// The finished file could not be put in place (e.g. its directory was moved during the run).
+    case commitFailed(path: String, reason: String)
     /// The stems directory does not exist, is not a directory or is not writable.
     case stemsDirectoryUnusable(path: String, reason: String)
     /// Too little free disk space for a render's scratch files and outputs.
@@ -100,6 +102,8 @@ public enum SoundError: Error, CustomStringConvertible, Equatable, Sendable {
         case let .writeFailed(path, reason):
             return "Writing the audio file \(quoted(path)) failed: \(reason). "
                 + "The partial file was removed. Free some disk space or choose another directory."
+        case let .commitFailed(path, reason):
+            return "The audio file \(quoted(path)) could not be put in place: \(reason)."
         case let .stemsDirectoryUnusable(path, reason):
             return "Cannot write stems into \(quoted(path)): \(reason). Create the directory (mkdir -p) "
                 + "or give a writable one to --stems."

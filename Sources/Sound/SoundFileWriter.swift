@@ -65,7 +65,7 @@ final class SoundFileWriter {
         self.path = path
         self.format = format
         self.bitDepth = bitDepth
-        self.temporaryPath = output.writePath.string
+        self.temporaryPath = PathBytes.string(output.writePath)
         self.dither = TPDFDither(seed: ditherSeed)
 
         var info = SF_INFO()
@@ -89,7 +89,7 @@ final class SoundFileWriter {
         if let descriptor = output.descriptor {
             opened = sf_open_fd(descriptor.rawValue, Int32(SFM_WRITE), &info, Int32(SF_FALSE))
         } else {
-            opened = sf_open(temporaryPath, Int32(SFM_WRITE), &info)
+            opened = PathBytes.withCString(temporaryPath) { sf_open($0, Int32(SFM_WRITE), &info) }
         }
         guard let opened else {
             let reason = String(cString: sf_strerror(nil))
@@ -184,6 +184,7 @@ final class SoundFileWriter {
         do {
             try output.commit()
         } catch {
+            if case .commitFailed(_, let reason) = error { throw .commitFailed(path: path, reason: reason) }
             throw .writeFailed(path: path, reason: error.reason)
         }
         isCommitted = true

@@ -1,3 +1,4 @@
+import FileOutput
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -50,7 +51,7 @@ public enum SoundFontLocator {
             // Anything that exists goes on to the Sampler, whose header check says what is
             // wrong with it (a directory, no permission, not a SoundFont).
             var info = stat()
-            guard stat(path, &info) == 0 else { throw .soundFontNotFound(path: path, source: choice.source) }
+            guard PathBytes.withCString(path, { stat($0, &info) }) == 0 else { throw .soundFontNotFound(path: path, source: choice.source) }
             return path
         }
         for path in standardLocations where fileExists(path) {
@@ -68,7 +69,7 @@ public enum SoundFontLocator {
     /// True when `path` names something that exists (following symbolic links) and is not a directory.
     static func fileExists(_ path: String) -> Bool {
         var info = stat()
-        guard stat(path, &info) == 0 else { return false }
+        guard PathBytes.withCString(path, { stat($0, &info) }) == 0 else { return false }
         return (info.st_mode & S_IFMT) != S_IFDIR
     }
 }
@@ -79,7 +80,7 @@ enum SoundFontFile {
     /// least as long as the RIFF size says (SF3 files share that header).
     static func validate(path: String) throws(SoundError) {
         var info = stat()
-        guard stat(path, &info) == 0 else {
+        guard PathBytes.withCString(path, { stat($0, &info) }) == 0 else {
             let code = errno
             if code == ENOENT || code == ENOTDIR {
                 throw .soundFontNotFound(path: path, source: "SamplerConfiguration.soundFont")
@@ -94,7 +95,7 @@ enum SoundFontFile {
             throw .soundFontUnreadable(path: path, reason: "it is not a regular file (a FIFO, socket or device)")
         }
         let fileSize = Int64(info.st_size)
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK)
+        let descriptor = PathBytes.withCString(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard descriptor >= 0 else {
             throw .soundFontUnreadable(path: path, reason: errorText(errno))
         }

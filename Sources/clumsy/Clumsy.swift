@@ -23,9 +23,10 @@ struct ClumsyCommand: ParsableCommand {
         StandardStreams.prepare()
         Signals.install()
         do {
-            try checkSubcommand(Array(CommandLine.arguments.dropFirst()))
-            HelpPreset.note(Array(CommandLine.arguments.dropFirst()))
-            var command = try parseAsRoot()
+            let arguments = commandLine()
+            try checkSubcommand(arguments)
+            HelpPreset.note(arguments)
+            var command = try parseAsRoot(arguments)
             try command.run()
             try StandardStreams.finish()
             if Interruption.isRequested { throw ExitCode(128 + Interruption.requested) }
@@ -71,6 +72,15 @@ extension ClumsyCommand {
         if words.first == "help" { words.removeFirst() }
         guard let word = words.first, !word.hasPrefix("-"), !names.contains(word), word != "help" else { return }
         throw ValidationError("unknown subcommand \(word)\(Suggestion.didYouMean(word, in: names)); subcommands: \(names.joined(separator: ", "))")
+    }
+}
+
+/// The arguments after the program's name, each decoded from its bytes by `PathBytes`, so
+/// that a file name that is not UTF-8 reaches the system unchanged (`CommandLine.arguments`
+/// would have replaced its bytes by U+FFFD).
+func commandLine() -> [String] {
+    (1..<Int(CommandLine.argc)).compactMap { index in
+        CommandLine.unsafeArgv[index].map { PathBytes.string(UnsafeRawBufferPointer(start: $0, count: strlen($0))) }
     }
 }
 

@@ -9,7 +9,7 @@ struct Draw: ParsableCommand {
         Walls, bouncers labelled with their degree and chord, keys with the chord tone they play, \
         the balls at their start, and a legend. With --trace, the paths of every ball over the \
         first seconds, each hit marked and coloured by its velocity.
-        Exit status: 0 ok, 64 bad flag, 65 bad preset, 66 unknown preset, 73 output cannot be created, 74 write error.
+        Exit status: 0 ok, 64 bad flag or an output over an input, 65 bad preset, 66 unknown preset, 73 output cannot be created, 74 write error.
         """)
 
     @Argument(help: "A bundled preset's name or a path to a preset file.", completion: Completions.presets)

@@ -8,7 +8,7 @@ struct Roll: ParsableCommand {
         One lane per voice, notes as bars (velocity as opacity), chord names along the top, \
         bar and beat lines from the tempo and meter. An event log has no voices table, note \
         lengths, key, tempo or meter: they come from --preset (default: default).
-        Exit status: 0 ok, 64 bad flag, 65 bad input file, 66 unreadable input, 73 output cannot be created, 74 write error.
+        Exit status: 0 ok, 64 bad flag or an output over an input, 65 bad input file, 66 unreadable input, 73 output cannot be created, 74 write error.
         """)
 
     @Argument(help: ArgumentHelp("A Standard MIDI File (.mid) or an event log (.jsonl) that clumsy wrote.", valueName: "file"))

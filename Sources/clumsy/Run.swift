@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileOutput
 import Session
 #if canImport(Glibc)
 import Glibc
@@ -219,13 +220,14 @@ func canonicalPath(_ path: String) -> String {
     let slash = path.lastIndex(of: "/")
     let directory = slash.map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
     let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    guard let resolved = realpath(directory, nil) else { return path }
-    defer { free(resolved) }
-    let base = String(cString: resolved)
+    guard let base = realPath(directory) else { return path }
     let full = (base == "/" ? "" : base) + "/" + name
-    if let target = realpath(full, nil) {
-        defer { free(target) }
-        return String(cString: target)
-    }
-    return full
+    return realPath(full) ?? full
+}
+
+/// `realpath(3)` of a path's exact bytes (`PathBytes`), or nil.
+private func realPath(_ path: String) -> String? {
+    guard let resolved = PathBytes.withCString(path, { realpath($0, nil) }) else { return nil }
+    defer { free(resolved) }
+    return PathBytes.string(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
 }

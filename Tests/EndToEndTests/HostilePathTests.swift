@@ -1,0 +1,217 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Issue 19, findings 2 (draw and roll), 5 and 13: paths as a hostile user gives them.
+// File names with bytes that are not UTF-8 are made with dash's printf octal escapes
+// (`\377` is the byte 0xFF, `\357\277\275` is U+FFFD in UTF-8).
+
+@Suite("Hostile paths (issue 19)", .serialized)
+struct HostilePathTests {
+    /// The checkout these tests were built from.
+    private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// A directory with a copy of the bundled default preset as `p.json`.
+    private func directoryWithPreset() throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory(prefix: "hostile-paths")
+        let result = try shell("cp \"$SRC\" p.json", in: directory.path,
+                               environment: ["SRC": Self.repository + "/Presets/default.json"])
+        try #require(result.status == 0, "\(result)")
+        return directory
+    }
+
+    private func checksum(_ path: String, in directory: String) throws -> String {
+        let result = try shell("cksum < \"$F\"", in: directory, environment: ["F": path])
+        return result.stdout
+    }
+
+    // MARK: 2. draw and roll refuse an output that is one of their inputs
+
+    @Test("draw refuses -o through a link to its own preset file (64, preset untouched)")
+    func drawOverItsPreset() throws {
+        let directory = try directoryWithPreset()
+        let before = try checksum("p.json", in: directory.path)
+        let result = try shell("ln -s p.json link.png && $C draw p.json -o link.png", in: directory.path)
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("the preset"), "\(result)")
+        #expect(try checksum("p.json", in: directory.path) == before)
+    }
+
+    @Test("draw refuses -o through a link to a bundled preset under $CLUMSY_PRESETS (64, untouched)")
+    func drawOverBundledPreset() throws {
+        let directory = try directoryWithPreset()
+        let setup = try shell("mkdir bundle && cp p.json bundle/default.json && cp p.json bundle/other.json "
+                              + "&& ln -s bundle/other.json link.svg", in: directory.path)
+        try #require(setup.status == 0, "\(setup)")
+        let before = try checksum("bundle/other.json", in: directory.path)
+        let result = try shell("$C draw default -o link.svg", in: directory.path,
+                               environment: ["CLUMSY_PRESETS": directory.file("bundle")])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("bundled preset"), "\(result)")
+        #expect(try checksum("bundle/other.json", in: directory.path) == before)
+    }
+
+    @Test("roll refuses -o through a link to the file it reads (64, input untouched)", arguments: ["x.mid", "x.jsonl"])
+    func rollOverItsInput(input: String) throws {
+        let directory = try directoryWithPreset()
+        let flag = input.hasSuffix(".mid") ? "--midi" : "--events"
+        let setup = try shell("$C run --duration 2 --quiet \(flag) \(input) && ln -s \(input) link.png", in: directory.path)
+        try #require(setup.status == 0, "\(setup)")
+        let before = try checksum(input, in: directory.path)
+        let result = try shell("$C roll \(input) -o link.png", in: directory.path)
+        #expect(result.status == 64, "\(result)")
+        #expect(try checksum(input, in: directory.path) == before)
+    }
+
+    @Test("roll refuses -o through a link to its --preset file (64, preset untouched)")
+    func rollOverItsPreset() throws {
+        let directory = try directoryWithPreset()
+        let setup = try shell("$C run --duration 2 --quiet --events x.jsonl && ln -s p.json link.pdf", in: directory.path)
+        try #require(setup.status == 0, "\(setup)")
+        let before = try checksum("p.json", in: directory.path)
+        let result = try shell("$C roll x.jsonl --preset p.json -o link.pdf", in: directory.path)
+        #expect(result.status == 64, "\(result)")
+        #expect(try checksum("p.json", in: directory.path) == before)
+    }
+
+    // MARK: 5. File names are bytes
+
+    @Test("--midi with a 0xFF byte in the name writes that name and leaves a file named U+FFFD alone")
+    func invalidUTF8Output() throws {
+        let directory = try TemporaryDirectory(prefix: "hostile-paths")
+        let result = try shell("""
+            printf decoy > "$(printf '\\357\\277\\275').mid"
+            $C run --duration 2 --quiet --midi "$(printf '\\377').mid" || exit 10
+            test "$(cat "$(printf '\\357\\277\\275').mid")" = decoy || exit 11
+            test -s "$(printf '\\377').mid" || exit 12
+            """, in: directory.path)
+        #expect(result.status == 0, "\(result)")
+    }
+
+    @Test("Every command reads and writes names with a 0xFF byte as they are; files named U+FFFD stay untouched")
+    func invalidUTF8EveryCommand() throws {
+        let directory = try directoryWithPreset()
+        let result = try shell("""
+            X="$(printf 'n\\377')"; D="$(printf 'n\\357\\277\\275')"
+            for e in json mid jsonl wav png svg; do printf decoy > "$D.$e"; done
+            mkdir "$X.d" && cp p.json "$X.json" || exit 9
+            $C run "$X.json" --duration 2 --quiet --midi "$X.mid" --events "$X.jsonl" --audio "$X.wav" || exit 10
+            $C run "$X.json" --duration 1 --quiet --audio "$X.d/a.wav" --stems "$X.d" || exit 11
+            $C draw "$X.json" -o "$X.png" || exit 12
+            $C roll "$X.mid" -o "$X.svg" || exit 13
+            $C roll "$X.jsonl" --preset "$X.json" -o "$X.png" || exit 14
+            for e in json mid jsonl wav png svg; do test "$(cat "$D.$e")" = decoy || exit 15; done
+            for f in "$X.mid" "$X.jsonl" "$X.wav" "$X.png" "$X.svg" "$X.d/a.wav" "$X.d/bass.wav" "$X.d/bass.mid"; do
+                test -s "$f" || exit 16
+            done
+            test "$(ls -a | grep -c clumsy)" = 0 || exit 17
+            """, in: directory.path, timeout: 120)
+        #expect(result.status == 0, "\(result)")
+    }
+
+    @Test("--video with a 0xFF byte in the name: ffmpeg gets the name's bytes; a file named U+FFFD stays untouched")
+    func invalidUTF8Video() throws {
+        let directory = try TemporaryDirectory(prefix: "hostile-paths")
+        let result = try shell("""
+            X="$(printf 'v\\377')"; D="$(printf 'v\\357\\277\\275')"
+            printf decoy > "$D.mp4"
+            $C run --duration 1 --quiet --video "$X.mp4" || exit 10
+            test "$(cat "$D.mp4")" = decoy || exit 11
+            test -s "$X.mp4" || exit 12
+            test "$(ls -a | grep -c '^[.]v')" = 0 || exit 13
+            """, in: directory.path, timeout: 120)
+        #expect(result.status == 0, "\(result)")
+    }
+
+    @Test("analyze reads the file whose name has a 0xFE byte, not a decoy named U+FFFD")
+    func invalidUTF8Input() throws {
+        let directory = try TemporaryDirectory(prefix: "hostile-paths")
+        let result = try shell("""
+            $C run --duration 4 --quiet --midi real.mid || exit 10
+            cp real.mid "$(printf '\\376').mid"
+            printf 'not a MIDI file' > "$(printf '\\357\\277\\275').mid"
+            $C analyze real.mid | sed 1s/^real.mid:// > expected.txt || exit 11
+            $C analyze "$(printf '\\376').mid" | sed '1s/^[^:]*://' > got.txt || exit 12
+            cmp expected.txt got.txt || exit 13
+            """, in: directory.path)
+        #expect(result.status == 0, "\(result)")
+    }
+
+    @Test("A missing file with a 0xFD byte in its name is named with the byte escaped, not as U+FFFD")
+    func invalidUTF8InMessages() throws {
+        let directory = try TemporaryDirectory(prefix: "hostile-paths")
+        let result = try shell("$C analyze \"$(printf 'a\\375').mid\"", in: directory.path)
+        #expect(result.status == 66, "\(result)")
+        #expect(result.stderr.contains("a\\xFD.mid"), "\(result)")
+        #expect(!result.stderr.contains("\u{FFFD}"), "\(result)")
+    }
+
+    // MARK: 13. An output directory moved during a run
+
+    /// Checks what a run whose output directory was moved to `moved` said and left.
+    private func expectMovedReported(_ result: RunResult, in directory: TemporaryDirectory) {
+        #expect(!result.timedOut, "\(result)")
+        #expect(result.status == 74, "\(result)")
+        #expect(result.stderr.contains("was moved or removed during the run"), "\(result)")
+        #expect(result.stderr.contains("its temporary file was removed"), "\(result)")
+        #expect(!result.stderr.contains("disk space") && !result.stderr.contains("disk full"), "\(result)")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: directory.file("moved"))) ?? []
+        #expect(left.isEmpty, "left behind in the moved directory: \(left)")
+    }
+
+    @Test("--midi and --events: the output directory moved during a run: says so, leaves no temporary")
+    func movedMIDIDirectory() throws {
+        let directory = try TemporaryDirectory(prefix: "hostile-paths")
+        try FileManager.default.createDirectory(atPath: directory.file("out"), withIntermediateDirectories: true)
+        var moved = false
+        // 20 000 simulated seconds take about 9 s of a free core.
+        let result = try CLI.run(["run", "--duration", "20000", "--quiet", "--midi", "out/x.mid", "--events", "out/x.jsonl"],
+                                 in: directory.path, timeout: 300) { _ in
+            usleep(500_000)
+            moved = rename(directory.file("out"), directory.file("moved")) == 0
+        }
+        #expect(moved)
+        expectMovedReported(result, in: directory)
+    }
+
+    @Test("--live --audio-driver file: the output directory moved during the run: says so, blames no disk, leaves no temporary")
+    func movedLiveFileDirectory() throws {
+        let directory = try TemporaryDirectory(prefix: "hostile-paths")
+        try FileManager.default.createDirectory(atPath: directory.file("out"), withIntermediateDirectories: true)
+        var moved = false
+        let result = try CLI.run(["run", "--live", "--audio-driver", "file", "--duration", "3", "--quiet", "--audio", "out/x.wav"],
+                                 in: directory.path, timeout: 60) { _ in
+            usleep(1_000_000)
+            moved = rename(directory.file("out"), directory.file("moved")) == 0
+        }
+        #expect(moved)
+        expectMovedReported(result, in: directory)
+    }
+
+    @Test("--audio: the output directory moved while the mix is written: says so, blames no disk, leaves no temporary")
+    func movedAudioDirectory() throws {
+        let directory = try TemporaryDirectory(prefix: "hostile-paths")
+        try FileManager.default.createDirectory(atPath: directory.file("out"), withIntermediateDirectories: true)
+        var moved = false
+        let result = try CLI.run(["run", "--duration", "100", "--quiet", "--loudness", "off", "--audio", "out/x.wav"],
+                                 in: directory.path, timeout: 300) { _ in
+            // The mix's temporary appears once the session is simulated and mastering starts
+            // (one pass only with --loudness off).
+            let start = Date()
+            while Date().timeIntervalSince(start) < 240 {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.file("out"))) ?? []
+                if names.contains(where: { $0.hasPrefix(".x.wav.") }) {
+                    moved = rename(directory.file("out"), directory.file("moved")) == 0
+                    return
+                }
+                usleep(20_000)
+            }
+        }
+        #expect(moved)
+        expectMovedReported(result, in: directory)
+        #expect(!result.stderr.contains("partial file was removed"), "\(result)")
+    }
+}
