@@ -3,8 +3,8 @@
 
 The NAME, SYNOPSIS, DESCRIPTION and OPTIONS come from the argument definitions themselves
 (`clumsy --experimental-dump-help`, swift-argument-parser's description of every command);
-EXIT STATUS, ENVIRONMENT, FILES and EXAMPLES from Tools/man/*.md beside this script: common.md
-for every page, <command>.md for one page (a section there replaces common.md's of that name).
+EXIT STATUS, ENVIRONMENT and FILES from docs/reference.md (they hold for every subcommand), and
+EXAMPLES (or any section that replaces the reference's) from Tools/man/<command>.md.
 
 Usage: manpages.py CLUMSY OUTPUT_DIRECTORY
 """
@@ -52,10 +52,35 @@ def sections(path):
     return {k: "\n".join(v).strip("\n") for k, v in found.items()}
 
 
+def plain_items(markdown):
+    """Markdown as manual pages take it: a table's rows become `- first: rest` items, a
+    bullet's indented continuation lines join it, links keep their text."""
+    lines, in_code = [], False
+    for line in markdown.split("\n"):
+        if line.startswith("```"):
+            in_code = not in_code
+            lines.append(line)
+            continue
+        if in_code:
+            lines.append(line)
+            continue
+        line = re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", line)
+        if line.startswith("|"):
+            cells = [c.strip().replace("\0", "|") for c in line.replace("\\|", "\0").strip().strip("|").split("|")]
+            if all(re.fullmatch(r":?-+:?", c) for c in cells) or cells[0] in ("status", "variable"):
+                continue
+            lines.append("- " + cells[0] + ": " + " ".join(cells[1:]))
+        elif line.startswith("  ") and lines and lines[-1].startswith("- "):
+            lines[-1] += " " + line.strip()
+        else:
+            lines.append(line)
+    return "\n".join(lines)
+
+
 def body(markdown):
     """The roff of one section's Markdown."""
     out, in_code = [], False
-    for line in markdown.split("\n"):
+    for line in plain_items(markdown).split("\n"):
         if line.startswith("```"):
             out.append(".EX" if not in_code else ".EE")
             in_code = not in_code
@@ -156,7 +181,9 @@ def main():
     clumsy, output = sys.argv[1], sys.argv[2]
     dump = json.loads(subprocess.run([clumsy, "--experimental-dump-help"], check=True, capture_output=True).stdout)
     version = subprocess.run([clumsy, "--version"], check=True, capture_output=True, text=True).stdout.strip()
-    common = sections(os.path.join(HERE, "man", "common.md"))
+    # EXIT STATUS, FILES and ENVIRONMENT hold for every subcommand: the reference's own sections.
+    reference = sections(os.path.join(HERE, "..", "docs", "reference.md"))
+    common = {title: reference[title] for title in ("EXIT STATUS", "FILES", "ENVIRONMENT") if title in reference}
     root = dump["command"]
     os.makedirs(output, exist_ok=True)
     commands = [(root, "clumsy")] + [(s, "clumsy " + s["commandName"]) for s in root.get("subcommands", [])
