@@ -16,6 +16,8 @@ public struct Overrides: Sendable, Equatable {
     /// A session of this many bars at the preset's tempo and meter (after the flags), in place
     /// of the duration given (`--bars`).
     public var bars: Int?
+    /// Preset fields set from the command line (`--set path=value`), in order, before the flags.
+    public var assignments: [FieldAssignment] = []
 
     /// Overrides of the seed, gravity, speed and keys tone (nil = keep the preset's).
     public init(seed: UInt64? = nil, gravity: Double? = nil, speed: Double? = nil, keysTone: String? = nil) {
@@ -49,7 +51,7 @@ public struct Configuration: Sendable {
 
     /// Resolves `preset` with `overrides` for a session of `duration` seconds.
     public init(preset: Preset, overrides: Overrides = Overrides(), duration: Double) throws(SessionError) {
-        var preset = try preset.applying(flags: overrides.flags, dry: overrides.isDry)
+        var preset = try preset.assigning(overrides.assignments).applying(flags: overrides.flags, dry: overrides.isDry)
         try Self.keepPlayedBouncers(of: &preset, keyFlagged: overrides.flags["key"] != nil || overrides.flags["mode"] != nil)
         let duration = overrides.bars.map { Double($0) * Clock(tempo: preset.tempo, meter: preset.meter).barSeconds } ?? duration
         guard Limits.duration.contains(duration) else {

@@ -400,7 +400,7 @@ public struct Preset: Sendable, Equatable {
     }
 
     /// Reads the object at `path` field by field through the settings table.
-    private static func readObject(_ value: JSONValue, at path: String, into preset: inout Preset, _ r: FieldReader) throws(SessionError) {
+    static func readObject(_ value: JSONValue, at path: String, into preset: inout Preset, _ r: FieldReader) throws(SessionError) {
         for (key, member) in try r.object(value, at: path, allowed: Settings.children(of: path)) {
             let childPath = FieldReader.join(path, key)
             guard let setting = Settings.setting(at: childPath) else {
@@ -421,7 +421,7 @@ public struct Preset: Sendable, Equatable {
     }
 
     /// The rules that tie fields together (each field's own range is checked as it is read).
-    private func checkRules(_ r: FieldReader) throws(SessionError) {
+    func checkRules(_ r: FieldReader) throws(SessionError) {
         for (index, beat) in percussion.stomp.enumerated() where beat > meter.beats {
             throw r.fail("percussion.stomp[\(index)]", "beat \(beat) is not in a bar of \(meter); expected 1…\(meter.beats)")
         }

@@ -12,7 +12,7 @@ public struct ReplaySettings: Sendable, Equatable {
     public var overrides: Overrides
 
     /// The flags a session line may hold: the settings table's, then `--dry`.
-    public static var acceptedFlags: [String] { Settings.flagged.map(\.flagName) + ["--dry"] }
+    public static var acceptedFlags: [String] { ["--set"] + Settings.flagged.map(\.flagName) + ["--dry"] }
 
     /// Reads a session line's `arguments`.
     /// - Throws: `SessionError.preset` (65) naming `file`, `line` and the first argument not accepted.
@@ -29,6 +29,17 @@ public struct ReplaySettings: Sendable, Equatable {
             index += 1
             if argument == "--dry", !overrides.isDry {
                 overrides.isDry = true
+                continue
+            }
+            if argument == "--set" {
+                guard index < arguments.count else { throw refuse("\"--set\" needs a field=value") }
+                let assignment: FieldAssignment
+                do { assignment = try FieldAssignment(parsing: arguments[index]) } catch { throw refuse(error.description) }
+                guard !overrides.assignments.contains(where: { $0.path == assignment.path }) else {
+                    throw refuse("\"--set \(assignment.path)\" is given twice")
+                }
+                overrides.assignments.append(assignment)
+                index += 1
                 continue
             }
             let setting = argument.hasPrefix("--") ? Settings.setting(flag: String(argument.dropFirst(2))) : nil

@@ -27,6 +27,10 @@ struct Run: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Run this many bars at the session's tempo and meter instead of --duration.", valueName: "n"))
     var bars: String?
 
+    @Option(name: .customLong("set"), parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("Set any preset field, checked as in a preset file (repeatable): --set piano.count=8 --set bass.tone=fretless-bass. Applied before the other flags.", valueName: "field=value"))
+    var assignments: [String] = []
+
     /// The flags that set preset fields (generated from the settings table).
     @OptionGroup(title: "Preset settings")
     var settings: SettingFlags
@@ -87,6 +91,7 @@ struct Run: ParsableCommand {
     func validate() throws {
         _ = try seconds()
         _ = try barCount()
+        _ = try fieldAssignments()
         // --sample-rate has been checked by `OutputFlags`, before this.
         if let soundfont = outputs.soundfont, soundfont.isEmpty { throw ValidationError("--soundfont needs a file name (leave the flag out for the default)") }
         if audioDriver != nil && !live { throw ValidationError("--audio-driver only applies with --live") }
@@ -143,12 +148,25 @@ struct Run: ParsableCommand {
     /// the settings table that was given, in the table's order, and --dry.
     func replayArguments() -> [String] {
         var arguments = [PresetLibrary.isPresetPath(preset) ? canonicalPath(preset) : preset]
+        for assignment in (try? fieldAssignments()) ?? [] { arguments += ["--set", assignment.description] }
         let given = settings.given
         for setting in Settings.flagged {
             if let flag = setting.flag, let text = given[flag] { arguments += [setting.flagName, text] }
         }
         if dry { arguments.append("--dry") }
         return arguments
+    }
+
+    /// `--set` assignments, each naming a field once.
+    func fieldAssignments() throws -> [FieldAssignment] {
+        var parsed: [FieldAssignment] = []
+        for text in assignments {
+            let assignment: FieldAssignment
+            do { assignment = try FieldAssignment(parsing: text) } catch { throw ValidationError(error.description) }
+            if parsed.contains(where: { $0.path == assignment.path }) { throw ValidationError("--set \(assignment.path) is given twice") }
+            parsed.append(assignment)
+        }
+        return parsed
     }
 
     /// `--duration` in seconds, if given.
@@ -176,6 +194,7 @@ struct Run: ParsableCommand {
         overrides.flags = settings.given
         overrides.isDry = dry
         overrides.bars = try barCount()
+        overrides.assignments = try fieldAssignments()
         var request = RunRequest(preset: preset, duration: try seconds() ?? (live ? Limits.duration.upperBound : 60),
                                  overrides: overrides, midiPath: outputs.midi, eventsPath: outputs.events, isQuiet: quiet)
         request.audioPath = outputs.audio

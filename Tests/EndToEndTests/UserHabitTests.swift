@@ -96,4 +96,33 @@ struct UserHabitTests {
         let missing = try CLI.run(["presets", "show", "polka"])
         #expect(missing.status == 66 && missing.stderr.contains("did you mean polska?"), "\(missing)")
     }
+
+    @Test("--set sets any preset field, checked as in a file: 64 naming the field and what is accepted")
+    func setAnyField() throws {
+        let directory = try TemporaryDirectory()
+        let set = try CLI.run(["run", "default", "--duration", "5", "--set", "piano.count=8", "--set", "bass.tone=fretless-bass",
+                               "--set", "second=true", "--midi", "set.mid"], in: directory.path)
+        #expect(set.status == 0 && set.stdout.contains("second notes"), "\(set)")
+        let plain = try CLI.run(["run", "default", "--duration", "5", "--midi", "plain.mid"], in: directory.path)
+        #expect(plain.status == 0 && bytes(of: directory.file("set.mid")) != bytes(of: directory.file("plain.mid")))
+        for (argument, words) in [("piano.cont=8", "did you mean piano.count?"), ("key.mode=dorian", "did you mean key.scale?"),
+                                  ("piano.count=5000", "0…1000"), ("piano.count", "field=value")] {
+            let bad = try CLI.run(["run", "default", "--duration", "1", "--set", argument])
+            #expect(bad.status == 64 && bad.stderr.hasPrefix("clumsy: error: --set") && bad.stderr.contains(words), "\(argument): \(bad)")
+        }
+    }
+
+    @Test("A live run's --set is in its log, and replay plays it again byte for byte",
+          .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"))
+    func setReplays() throws {
+        let directory = try TemporaryDirectory()
+        let live = try CLI.run(["run", "default", "--live", "--audio-driver", "file", "--audio", "live.wav", "--soundfont", smallSoundFont,
+                                "--duration", "2", "--set", "piano.count=6", "--midi", "live.mid", "--events", "live.jsonl", "--quiet"],
+                               in: directory.path, timeout: 30)
+        try #require(live.status == 0, "\(live)")
+        let log = String(decoding: bytes(of: directory.file("live.jsonl")) ?? [], as: UTF8.self)
+        #expect(log.contains(#""--set","piano.count=6""#), "\(log.prefix(400))")
+        let replay = try CLI.run(["replay", "live.jsonl", "--midi", "again.mid", "--quiet"], in: directory.path)
+        #expect(replay.status == 0 && bytes(of: directory.file("again.mid")) == bytes(of: directory.file("live.mid")), "\(replay)")
+    }
 }
