@@ -178,6 +178,9 @@ public final class AudioFileSink: SessionSink {
     public let path: String
     /// Loudness and true peak of the written mix, once finished.
     public private(set) var report: MasteringReport?
+    /// Told each stage of the work after the simulation (the tail, each mastering pass), for
+    /// the progress line.
+    var onStage: ((String) -> Void)?
 
     /// Loads the SoundFont once for the mix's synths and checks `path` (format from its extension) and the stems directory.
     init(path: String, samplerConfiguration: SamplerConfiguration, session: SessionPlan, mix: MixRequest,
@@ -261,7 +264,7 @@ public final class AudioFileSink: SessionSink {
         do {
             let stop = self.stop
             report = try mixer.finish(atFrame: Int64(((time + tail) * rate).rounded(.up)), quickly: stopped,
-                                      interrupted: { stop?.isRaised == true })
+                                      interrupted: { stop?.isRaised == true }, stage: onStage ?? { _ in })
         } catch {
             throw SessionError(error)
         }

@@ -1,3 +1,4 @@
+import FileOutput
 import Sound
 import Performance
 
@@ -80,6 +81,11 @@ public enum SessionRunner {
         let soundFont = try locateSoundFont(request, configuration: configuration)
         // The file driver plays in real time into --audio's file: one sampler does both.
         let liveFile = request.isLive && request.audioDriver == "file" ? (request.audioPath ?? "clumsy-live.wav") : nil
+        // The file driver's own default name is never written over unasked.
+        if let liveFile, request.audioPath == nil, FileIdentity(path: liveFile) != nil {
+            throw .usage("--audio-driver file writes \(liveFile) when --audio is not given, and \(liveFile) exists here: "
+                + "name the output with --audio (a file named there is replaced)")
+        }
         try checkOutputs(request, presetPath: presetPath, soundFont: soundFont, liveFile: liveFile, configuration: configuration)
         var sinks: [SessionSink] = []
         var videoSink: VideoSink?
@@ -166,18 +172,13 @@ public enum SessionRunner {
             sinks.append(TextPrinter(output: standardOutput, plan: plan))
         }
         let showsProgress = !request.isQuiet && standardError.isTerminal && writesFiles
-        let progress: ((Double) -> Void)? = showsProgress ? { fraction in
-            let percent = Int(fraction * 100 + 1e-6)
-            standardError.write("\r  simulating \(Format.fixed(fraction * configuration.duration, decimals: 1)) / \(Format.fixed(configuration.duration, decimals: 1)) s  [\(percent)%]")
-            standardError.flush()
-        } : nil
+        let line = showsProgress ? ProgressLine(output: standardError, total: configuration.duration, verb: "simulating") : nil
+        let progress: ((Double) -> Void)? = line.map { line in { fraction in line.show(fraction) } }
         let simulator = Simulator(plan: plan)
         simulator.observer = videoSink
-        if showsProgress, let videoSink {
-            videoSink.onFinishing = {
-                standardError.write("\r\u{1B}[K  finishing the video: the sound's tail, then muxing")
-                standardError.flush()
-            }
+        if let line {
+            for sink in sinks { (sink as? AudioFileSink)?.onStage = { line.stage($0) } }
+            videoSink?.onFinishing = { line.stage("finishing the video: the sound's tail, then muxing") }
         }
         var controlSources: [ControlSource] = []
         if let replayed = request.replayedControls { controlSources.append(ReplayControls(replayed)) }
@@ -198,15 +199,12 @@ public enum SessionRunner {
                                         pacer: pace, controls: controls)
         oscIn?.close()
         if let failure = liveMIDI?.failure { throw failure }
-        if showsProgress {
-            standardError.write("\r\u{1B}[K")
-            standardError.flush()
-        }
+        line?.clear()
         if !request.isQuiet {
             var outputs: [String] = []
             if let path = request.midiPath { outputs.append(path) }
             if let path = request.eventsPath { outputs.append(path) }
-            if let path = request.audioPath { outputs.append(path) }
+            if let path = request.audioPath ?? liveFile { outputs.append(path) }
             if let video = request.video { outputs.append(video.path) }
             if let directory = request.mix.stemsDirectory, let audioSink {
                 let format = AudioFileFormat(path: audioSink.path) ?? .wav

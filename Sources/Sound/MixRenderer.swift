@@ -264,20 +264,28 @@ public final class MixRenderer {
     ///     asked for during mastering), the pass under way is dropped and the quick pass follows.
     /// - Returns: the loudness and true peak of the written mix.
     /// - Throws: `SoundError.writeFailed` (e.g. a full disk: no file is left behind).
-    public func finish(atFrame frame: Int64, quickly: Bool = false,
-                       interrupted: () -> Bool = { false }) throws(SoundError) -> MasteringReport {
+    public func finish(atFrame frame: Int64, quickly: Bool = false, interrupted: () -> Bool = { false },
+                       stage: (String) -> Void = { _ in }) throws(SoundError) -> MasteringReport {
         do {
+            stage("rendering the sound's tail")
             try render(toFrame: frame)
             while mixedBlocks < issuedBlocks { try mixNext(waiting: true) }
             pipeline.shutDown()
             for spool in spools { try spool.flush() }
-            let report = try master(quickly: quickly, interrupted: interrupted)
+            let report = try master(quickly: quickly, interrupted: interrupted, stage: stage)
             isClosed = true
             return report
         } catch {
             abandon()
             throw error
         }
+    }
+
+    /// `value` with one decimal ("+3.2", "-1.0"), for the stage lines.
+    static func tenths(_ value: Double, signed: Bool = false) -> String {
+        let tenths = Int((value * 10).rounded())
+        let sign = tenths < 0 ? "-" : signed ? "+" : ""
+        return sign + "\(abs(tenths) / 10).\(abs(tenths) % 10)"
     }
 
     /// Stops the threads; nothing is written. Idempotent.
@@ -418,7 +426,7 @@ public final class MixRenderer {
     /// the target, lowered if needed so the sample peak stays `quickStopHeadroom` dB under
     /// the ceiling (inter-sample peaks rarely exceed sample peaks by more); the report then
     /// gives the expected loudness and the sample peak after the gain, not a measurement.
-    private func master(quickly: Bool, interrupted: () -> Bool) throws(SoundError) -> MasteringReport {
+    private func master(quickly: Bool, interrupted: () -> Bool, stage: (String) -> Void) throws(SoundError) -> MasteringReport {
         let measured = (preview?.unlimited ?? plainEstimate)?.integratedLoudness ?? -.infinity
         if !quickly {
             var gain = 0.0
@@ -429,6 +437,8 @@ public final class MixRenderer {
             }
             var previous: (gain: Double, loudness: Double)?
             for pass in 1...Self.masteringPasses {
+                stage("mastering, pass \(pass): gain \(Self.tenths(gain, signed: true)) dB"
+                      + (ceiling == nil ? "" : ", limited to \(Self.tenths(mastering.truePeak)) dBTP") + ", writing the files")
                 let writers = try openWriters()
                 let result: PassResult?
                 do {
@@ -464,6 +474,7 @@ public final class MixRenderer {
             }
         }
         // The quick pass.
+        stage("mastering quickly after the stop: one static gain")
         var gain = 0.0
         if let target = mastering.loudness, measured.isFinite {
             gain = min(Mastering.maximumGain, target - measured)

@@ -125,4 +125,30 @@ struct UserHabitTests {
         let replay = try CLI.run(["replay", "live.jsonl", "--midi", "again.mid", "--quiet"], in: directory.path)
         #expect(replay.status == 0 && bytes(of: directory.file("again.mid")) == bytes(of: directory.file("live.mid")), "\(replay)")
     }
+
+    @Test("On a terminal a render shows elapsed time, speed and time left, then a line per mastering stage",
+          .enabled(if: hasSmallSoundFont && FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs \(smallSoundFont) and script"))
+    func progressOnATerminal() throws {
+        let directory = try TemporaryDirectory()
+        // script(1) gives clumsy a terminal as its standard error.
+        let command = "'\(CLI.executable)' run default --duration 20 --audio p.wav --soundfont '\(smallSoundFont)'"
+        let result = try CLI.run(["-qec", command, "/dev/null"], executable: "/usr/bin/script", in: directory.path, timeout: 120)
+        #expect(result.status == 0, "\(result)")
+        let screen = result.stdout
+        #expect(screen.contains("elapsed") && screen.contains("× real time") && screen.contains(" left"), "\(screen.suffix(600))")
+        #expect(screen.contains("rendering the sound's tail") && screen.contains("mastering, pass 1: gain"), "\(screen.suffix(600))")
+        #expect(screen.contains("wrote p.wav"), "\(screen.suffix(300))")
+    }
+
+    @Test("The live file driver never writes over its default clumsy-live.wav unasked, and the summary names it",
+          .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"))
+    func liveFileNamed() throws {
+        let directory = try TemporaryDirectory()
+        let first = try CLI.run(["run", "default", "--live", "--audio-driver", "file", "--duration", "1", "--soundfont", smallSoundFont], in: directory.path)
+        #expect(first.status == 0 && first.stdout.contains("wrote clumsy-live.wav"), "\(first)")
+        let kept = bytes(of: directory.file("clumsy-live.wav"))
+        let again = try CLI.run(["run", "default", "--live", "--audio-driver", "file", "--duration", "1", "--soundfont", smallSoundFont], in: directory.path)
+        #expect(again.status == 64 && again.stderr.contains("name the output with --audio"), "\(again)")
+        #expect(bytes(of: directory.file("clumsy-live.wav")) == kept)
+    }
 }
