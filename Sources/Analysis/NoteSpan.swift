@@ -1,3 +1,4 @@
+import FileOutput
 import MIDIFile
 
 /// One sounded note read from a MIDI file: from its note on to its note off, in ticks.
@@ -34,6 +35,7 @@ public struct NoteSpan: Sendable, Hashable {
     public static func spans(in contents: MIDIFileContents, fileEnd: UInt64) -> [NoteSpan] {
         var result: [NoteSpan] = []
         for (index, events) in contents.tracks.enumerated() {
+            if Interruption.isRequested { return [] }   // the caller exits 128 + signal
             var sounding: [Int: [(tick: UInt64, velocity: Int)]] = [:]
             for event in events {
                 let channel: UInt8, note: UInt8, velocity: UInt8
