@@ -80,6 +80,20 @@ public enum RollReader {
         return marks
     }
 
+    /// The scale degree of each bass root (in time order) in the key in force at its time: `key`,
+    /// then each of `changes` (in time order) from its time on. Roots outside the key are left out.
+    static func degrees(of roots: [(time: Double, degree: Int)], key: Key, changes: [(time: Double, key: Key)]) -> [(time: Double, degree: Int)] {
+        var inForce = key
+        var next = 0
+        return roots.compactMap { root in
+            while next < changes.count && changes[next].time <= root.time {
+                inForce = changes[next].key
+                next += 1
+            }
+            return inForce.degree(of: PitchClass(root.degree)).map { (root.time, $0.number) }
+        }
+    }
+
     /// The legend's key: the first, then each live key change with its time ("C major; E♭ dorian
     /// from 5.0 s"), at most three changes named.
     static func keyLegend(_ key: Key, changes: [(time: Double, key: Key)]) -> String {
@@ -105,21 +119,25 @@ public enum RollReader {
         return Roll.Lane(name: name, pitches: low...max(high, low + 11))
     }
 
-    /// A roll from a MIDI file: one lane per track with notes, chords from the Bass track's
-    /// roots in the key named in the file's text event (`…; key C major`), if any.
-    public static func fromMIDI(path: String) throws(SessionError) -> Roll {
-        // A FIFO, a directory or a device is refused (66) before anything is read.
+    /// The MIDI file at `path`: a FIFO, a directory or a device is refused (66) before anything
+    /// is read, a file over `MIDIFileReader.maximumFileSize` or not MIDI is bad data (65).
+    static func readMIDI(_ path: String) throws(SessionError) -> MIDIFileContents {
         let descriptor = try InputFile.open(path, what: "MIDI file")
         defer { close(descriptor) }
-        let contents: MIDIFileContents
         do {
-            contents = try MIDIFileReader.read(descriptor: descriptor, path: path)
+            return try MIDIFileReader.read(descriptor: descriptor, path: path)
         } catch {
             switch error {
             case .cannotRead: throw .noInput(error.description)
             default: throw .data(error.description)
             }
         }
+    }
+
+    /// A roll from a MIDI file: one lane per track with notes, chords from the Bass track's
+    /// roots in the key named in the file's text event (`…; key C major`), if any.
+    public static func fromMIDI(path: String) throws(SessionError) -> Roll {
+        let contents = try readMIDI(path)
         let tempoMap = contents.tempoMap
         var key: Key?
         var keyChanges: [(time: Double, key: Key)] = []
@@ -178,16 +196,7 @@ public enum RollReader {
         var chords: [Roll.ChordMark] = []
         if let key {
             keyChanges.sort { $0.time < $1.time }
-            // The roots are in time order: the key in force moves forward with them.
-            var inForce = key
-            var next = 0
-            chords = chordMarks(bassRoots.compactMap { root in
-                while next < keyChanges.count && keyChanges[next].time <= root.time {
-                    inForce = keyChanges[next].key
-                    next += 1
-                }
-                return inForce.degree(of: PitchClass(root.degree)).map { (root.time, $0.number) }
-            }, key: key, changes: keyChanges)
+            chords = chordMarks(degrees(of: bassRoots, key: key, changes: keyChanges), key: key, changes: keyChanges)
         }
         let secondsPerQuarter = Double(tempo ?? MIDITempoMap.defaultMicrosecondsPerQuarter) / 1_000_000
         let secondsPerBeat = secondsPerQuarter * 4 / Double(beatUnit)
@@ -256,19 +265,7 @@ public enum RollReader {
             case "drum": source = .percussion
             default: continue
             }
-            let lane: Int
-            if let name = text("voice") {
-                guard let row = voices.firstIndex(where: { $0.logName == name }) else {
-                    throw .data("\(Quote.text(path)): line \(lineNumber): voice \(Quote.text(name)) is not a voice of preset \(Quote.text(plan.name)) "
-                        + "(\(voices.map(\.logName).joined(separator: ", "))); give --preset the preset that wrote the log")
-                }
-                lane = row
-            } else {
-                guard let row = voices.firstIndex(where: { $0.source == source }) else {
-                    throw .data("\(Quote.text(path)): line \(lineNumber): preset \(Quote.text(plan.name)) has no voice for \(kind) events; give --preset the preset that wrote the log")
-                }
-                lane = row
-            }
+            let lane = try voiceRow(named: text("voice"), source: source, kind: kind, plan: plan, at: "\(Quote.text(path)): line \(lineNumber)")
             guard let t = number("t") else { throw bad("t", "a time in seconds, \(Limits.text(timeRange)), in every \(kind) event") }
             guard let note = number("note"), (0...127).contains(note) else { throw bad("note", "a MIDI note 0…127") }
             guard let velocity = number("velocity"), (0...127).contains(velocity) else { throw bad("velocity", "a MIDI velocity 0…127") }
@@ -303,6 +300,23 @@ public enum RollReader {
         return Roll(title: name, legend: legend, lanes: rows.map { lane(voices[$0].name, ranges[renumber[$0]!]) },
                     notes: notes, chords: chordMarks(degrees, key: plan.key, changes: keyChanges), secondsPerBeat: clock.beatSeconds,
                     beatsPerBar: clock.meter.beats, duration: duration)
+    }
+
+    /// The row of `plan`'s voices table of an event: by its `voice` name, or for logs without
+    /// one by its kind's `source`. `place` ("file: line n") starts the error.
+    static func voiceRow(named name: String?, source: Voice.Source, kind: String, plan: SessionPlan, at place: String) throws(SessionError) -> Int {
+        let voices = plan.voices.voices
+        if let name {
+            guard let row = voices.firstIndex(where: { $0.logName == name }) else {
+                throw .data("\(place): voice \(Quote.text(name)) is not a voice of preset \(Quote.text(plan.name)) "
+                    + "(\(voices.map(\.logName).joined(separator: ", "))); give --preset the preset that wrote the log")
+            }
+            return row
+        }
+        guard let row = voices.firstIndex(where: { $0.source == source }) else {
+            throw .data("\(place): preset \(Quote.text(plan.name)) has no voice for \(kind) events; give --preset the preset that wrote the log")
+        }
+        return row
     }
 
     /// The key a MIDI file's text names ("…; key C major" or "key Eb harmonic minor; …"), if any.
