@@ -47,8 +47,8 @@ private func terminalSteering(in text: String) -> [String] {
     return found
 }
 
-/// A live run's event log, written by hand: the session line, `middle` lines, the end line.
-private func liveLog(_ directory: TemporaryDirectory, _ name: String, sessionPadding: Int = 0) throws -> String {
+/// A live run's event log, written by hand: the session line (padded by a `pad` member of `sessionPadding` bytes) and the end line.
+private func handWrittenLiveLog(_ directory: TemporaryDirectory, _ name: String, sessionPadding: Int = 0) throws -> String {
     let pad = sessionPadding > 0 ? ",\"pad\":\"" + String(repeating: "x", count: sessionPadding) + "\"" : ""
     return try directory.write(name, """
         {"t":0.000000,"kind":"session","clumsy":"0.1.0","preset":"default","seed":"1","timestep":0.004166666666666667,"arguments":["default","--seed","1"]\(pad)}
@@ -109,7 +109,7 @@ struct HostileReaderTests {
     @Test("An event log line over 64 KiB is refused with 65 naming the file and line, by roll and by replay")
     func longEventLogLine() throws {
         let directory = try TemporaryDirectory()
-        let log = try liveLog(directory, "live.jsonl", sessionPadding: 100_000)
+        let log = try handWrittenLiveLog(directory, "live.jsonl", sessionPadding: 100_000)
         let replay = try CLI.run(["replay", log, "--midi", "again.mid", "--quiet"], in: directory.path, timeout: 60)
         #expect(replay.status == 65, "\(replay)")
         #expect(replay.stderr.contains("live.jsonl") && replay.stderr.contains("line 1") && replay.stderr.contains("64 KiB"), "\(replay)")
