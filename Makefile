@@ -69,8 +69,10 @@ soak: deps
 	/usr/bin/time -f "peak resident memory of a $(SOAK_SECONDS) s MIDI-only session: %M KB (%e s wall)" \
 	  .build/release/clumsy run default --duration $(SOAK_SECONDS) --midi $(OUT)/soak.mid --events $(OUT)/soak.jsonl --quiet
 
-# A long fuzzing campaign of the preset decoder and simulator (CI runs 1500 inputs).
-FUZZ_ITERATIONS ?= 200000
+# A long fuzzing campaign of every reader of outside input, a target each: presets (decoder
+# and simulator), event logs (as roll and as replay read them), MIDI files (analyze and roll),
+# OSC packets (--osc-in). CI (make test) runs 1500 inputs of each.
+FUZZ_ITERATIONS ?= 1000000
 fuzz: deps
 	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing
 	CLUMSY_FUZZ_ITERATIONS=$(FUZZ_ITERATIONS) $(SWIFT) test -c release -Xswiftc -enable-testing --skip-build --filter FuzzTests

@@ -43,7 +43,7 @@ let package = Package(
         // exclusivity checks were a third of its instructions.
         .target(name: "MIDIFile", dependencies: ["FileOutput"], swiftSettings: uncheckedExclusivityInRelease),
         // `clumsy analyze`: key, chords and statistics of any Standard MIDI File.
-        .target(name: "Analysis", dependencies: ["Theory", "MIDIFile", "Presets"]),
+        .target(name: "Analysis", dependencies: ["Theory", "MIDIFile", "Presets", "FileOutput"]),
         .target(name: "Sound", dependencies: ["CFluidSynth", "CSndfile", "CEBUR128", "FileOutput"], swiftSettings: uncheckedExclusivityInRelease),
         .target(name: "Pictures", dependencies: ["Geometry", "CCairo", "FileOutput"]),
         .target(name: "Studio", dependencies: ["CJack", "CALSA", "CLo"]),
@@ -55,8 +55,8 @@ let package = Package(
         // The outputs (sinks: MIDI file, event log, sound, text) and the runner that wires a plan to them.
         .target(name: "Session", dependencies: ["Theory", "Geometry", "Physics", "Performance", "Presets", "Engine", "MIDIFile", "Sound", "FileOutput", "Studio", "Pictures"],
                 swiftSettings: uncheckedExclusivityInRelease),
-        // What only tests use: the preset fuzzer and the JSON writer.
-        .target(name: "TestSupport", dependencies: ["Presets", "Session"]),
+        // What only tests use: the fuzzer (one mutation engine, a target per reader) and the JSON writer.
+        .target(name: "TestSupport", dependencies: ["Presets", "Session", "MIDIFile", "Analysis", "Pictures", "Studio"]),
         .executableTarget(name: "clumsy", dependencies: [
             "Session", "Presets", "FileOutput", "Analysis", "Performance", "Theory",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
         .testTarget(name: "SoundTests", dependencies: ["Sound"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
-        .testTarget(name: "SessionTests", dependencies: ["Geometry", "Session", "TestSupport", "Studio", "MIDIFile", "Pictures"]),
+        .testTarget(name: "SessionTests", dependencies: ["Geometry", "Session", "TestSupport", "Studio", "MIDIFile", "Pictures"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "StudioTests", dependencies: ["Studio"]),
         .testTarget(name: "PicturesTests", dependencies: ["Geometry", "Pictures"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "Theory", "MIDIFile"], exclude: ["make_fixtures.py"]),

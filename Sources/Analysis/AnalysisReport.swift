@@ -18,7 +18,7 @@ public enum AnalysisReport {
     /// velocity histogram and the tracks.
     public static func text(_ analysis: MIDIAnalysis, file: String) -> String {
         let key = analysis.spellingKey
-        var out = "\(file): format \(analysis.format), \(analysis.tracks.count) track\(analysis.tracks.count == 1 ? "" : "s"), "
+        var out = "\(Quote.text(file, limit: 4 * Quote.defaultLimit)): format \(analysis.format), \(analysis.tracks.count) track\(analysis.tracks.count == 1 ? "" : "s"), "
             + "\(analysis.ticksPerQuarter) ticks per quarter, \(fixed(analysis.duration, 3)) s, \(analysis.noteCount) notes\n"
         if let estimate = analysis.key {
             out += "key: \(estimate.key) (correlation \(fixed(estimate.correlation, 3)); runner-up \(estimate.runnerUp) "
@@ -50,7 +50,7 @@ public enum AnalysisReport {
         }
         out += "\ntracks:\n"
         for track in analysis.tracks {
-            var line = "  " + pad(String(track.index), 3, right: true) + "  " + pad(track.name.map { "\"\($0)\"" } ?? "(no name)", 16)
+            var line = "  " + pad(String(track.index), 3, right: true) + "  " + pad(track.name.map { "\"\(Quote.text($0))\"" } ?? "(no name)", 16)
                 + pad(String(track.noteCount), 7, right: true) + " notes"
             if !track.channels.isEmpty { line += "  channel " + track.channels.map { String($0 + 1) }.joined(separator: ",") }
             if let range = track.range { line += "  " + noteName(range.lowerBound, key, .unicode) + "–" + noteName(range.upperBound, key, .unicode) }
@@ -101,8 +101,21 @@ public enum AnalysisReport {
         return out + "]}\n"
     }
 
-    /// A JSON string literal (escapes quotes, backslashes and control characters).
-    static func quote(_ text: String) -> String { Format.jsonString(text) }
+    /// A JSON string literal (escapes quotes, backslashes and control characters), with the
+    /// characters that steer a terminal (`Quote.isControl`: C1 controls, DEL, bidirectional
+    /// overrides) written as `\uXXXX` too: the same string to a JSON reader, inert on a terminal.
+    static func quote(_ text: String) -> String {
+        var out = ""
+        for scalar in Format.jsonString(text).unicodeScalars {
+            if Quote.isControl(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
 }
 
 extension String {

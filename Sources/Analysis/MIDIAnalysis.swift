@@ -22,6 +22,10 @@ public struct MIDIAnalysis: Sendable {
     /// Length of the harmonic window in ticks (one quarter note unless the file is very long).
     public var windowTicks: UInt64
 
+    /// What an analysis cut short by a stop signal returns (nothing: the caller exits 128 + signal).
+    static let stopped = MIDIAnalysis(format: 0, ticksPerQuarter: 1, tracks: [], duration: 0, noteCount: 0, key: nil, chords: [],
+                                      velocityHistogram: [], windowTicks: 0)
+
     /// The key chords and notes are spelled in: the estimate's, else C major.
     public var spellingKey: Key { key?.key ?? Key(tonic: .C, scale: .major) }
 

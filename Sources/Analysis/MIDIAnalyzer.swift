@@ -1,3 +1,4 @@
+import FileOutput
 import MIDIFile
 import Theory
 
@@ -29,6 +30,18 @@ public enum MIDIAnalyzer {
         return analyze(contents)
     }
 
+    /// Reads and analyses the file open on `descriptor` (named `path`; the caller closes it).
+    /// - Throws: as `analyze(path:)`.
+    public static func analyze(descriptor: Int32, path: String) throws(AnalysisError) -> MIDIAnalysis {
+        let contents: MIDIFileContents
+        do {
+            contents = try MIDIFileReader.read(descriptor: descriptor, path: path)
+        } catch {
+            throw AnalysisError(error)
+        }
+        return analyze(contents)
+    }
+
     /// Analyses parsed contents.
     public static func analyze(_ contents: MIDIFileContents) -> MIDIAnalysis {
         let tempo = MIDITempoMap(ticksPerQuarter: contents.ticksPerQuarter, events: contents.tracks.joined())
@@ -39,13 +52,17 @@ public enum MIDIAnalyzer {
         var histogram = [Int](repeating: 0, count: 8)
         for note in notes { histogram[min(7, (note.velocity - 1) / 16)] += 1 }
 
+        // Each track's notes, gathered in one pass (a file may have 65 535 tracks).
+        var byTrack = [[NoteSpan]](repeating: [], count: contents.tracks.count)
+        for note in notes { byTrack[note.track].append(note) }
         let tracks = contents.tracks.indices.map { index -> TrackSummary in
-            let own = notes.filter { $0.track == index }
+            let own = byTrack[index]
             let pitches = own.map(\.note)
             return TrackSummary(index: index, name: contents.trackName(at: index), noteCount: own.count,
                                 channels: Array(Set(own.map(\.channel))).sorted(),
                                 range: pitches.min().map { $0...pitches.max()! })
         }
+        if Interruption.isRequested { return MIDIAnalysis.stopped }
 
         let pitched = notes.filter { !$0.isPercussion && $0.end > $0.start }
         var durations = [Double](repeating: 0, count: 12)

@@ -306,6 +306,12 @@ public enum DirectoryListing {
 public enum InputBytes {
     /// The bytes of `path`. - Throws: `SystemError` with the failing step.
     public static func read(_ path: String) throws(SystemError) -> [UInt8] {
+        try read(path, limit: Int.max) ?? []
+    }
+
+    /// The bytes of `path`, or nil if it holds more than `limit` bytes (read no further than that).
+    /// - Throws: `SystemError` with the failing step.
+    public static func read(_ path: String, limit: Int) throws(SystemError) -> [UInt8]? {
         let fd = try POSIX.interruptible { () throws(Errno) in
             do {
                 return try FileDescriptor.open(PathBytes.filePath(path), .readOnly, options: [.closeOnExec], retryOnInterrupt: false)
@@ -316,6 +322,16 @@ public enum InputBytes {
             }
         }
         defer { try? POSIX.close(fd) }
+        return try read(descriptor: fd.rawValue, limit: limit)
+    }
+
+    /// The bytes from `descriptor` to its end, or nil if there are more than `limit` (a regular
+    /// file whose size says so is not read at all). The caller closes it.
+    /// - Throws: `SystemError` with the failing step.
+    public static func read(descriptor: Int32, limit: Int) throws(SystemError) -> [UInt8]? {
+        var info = stat()
+        if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) > limit { return nil }
+        let fd = FileDescriptor(rawValue: descriptor)
         var bytes: [UInt8] = []
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
         defer { chunk.deallocate() }
@@ -330,6 +346,7 @@ public enum InputBytes {
                 }
             }
             if count == 0 { return bytes }
+            if count > limit - bytes.count { return nil }
             bytes.append(contentsOf: chunk[0..<count])
         }
     }

@@ -1,3 +1,5 @@
+import FileOutput
+
 /// The cursor-based parser behind `MIDIFileReader`. Every read is bounds
 /// checked and every loop consumes at least one byte, so any input either
 /// parses or throws `.malformed`.
@@ -42,6 +44,8 @@ struct MIDIByteParser {
         var tracks: [[MIDIEvent]] = []
         tracks.reserveCapacity(min(declaredTracks, 1024))
         while tracks.count < declaredTracks {
+            // A big file takes a while: a stop signal ends the reading (the caller exits 128 + signal).
+            if Interruption.isRequested { throw MIDIFileError.cannotRead(path: source, reason: "stopped by a signal") }
             guard bytes.count - offset >= 8 else {
                 throw malformed(at: offset, "the header declares \(declaredTracks) tracks but the data ends after \(tracks.count)")
             }

@@ -20,6 +20,8 @@ public enum MIDIFileError: Error, CustomStringConvertible, Equatable {
     case malformed(path: String, offset: Int, reason: String)
     /// A valid file using a feature this reader does not support (SMPTE time division).
     case unsupported(path: String, reason: String)
+    /// The file is larger than `limit` bytes (`MIDIFileReader.maximumFileSize`); it was not read.
+    case tooLarge(path: String, limit: Int)
 
     /// A one-line message naming the file and what went wrong.
     public var description: String {
@@ -36,6 +38,8 @@ public enum MIDIFileError: Error, CustomStringConvertible, Equatable {
             return "malformed MIDI file '\(path)' at byte offset \(offset): \(reason)"
         case .unsupported(let path, let reason):
             return "unsupported MIDI file '\(path)': \(reason)"
+        case .tooLarge(let path, let limit):
+            return "MIDI file '\(path)' is larger than \(limit >> 20) MiB (\(limit) bytes), the most clumsy reads"
         }
     }
 

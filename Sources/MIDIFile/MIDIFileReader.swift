@@ -17,9 +17,31 @@ public enum MIDIFileReader {
     ///   opened or read; `.malformed` / `.unsupported` (naming `path`) if its
     ///   contents are not a usable MIDI file.
     public static func read(path: String) throws(MIDIFileError) -> MIDIFileContents {
-        let bytes = try loadFile(path)
+        let bytes: [UInt8]?
+        do {
+            bytes = try InputBytes.read(path, limit: maximumFileSize)
+        } catch {
+            throw .cannotRead(path: path, reason: error.text)
+        }
+        guard let bytes else { throw .tooLarge(path: path, limit: maximumFileSize) }
         return try parse(bytes, source: path)
     }
+
+    /// Reads and parses the file open on `descriptor` (the caller opened `path` and closes it).
+    /// - Throws: as `read(path:)`.
+    public static func read(descriptor: Int32, path: String) throws(MIDIFileError) -> MIDIFileContents {
+        let bytes: [UInt8]?
+        do {
+            bytes = try InputBytes.read(descriptor: descriptor, limit: maximumFileSize)
+        } catch {
+            throw .cannotRead(path: path, reason: error.text)
+        }
+        guard let bytes else { throw .tooLarge(path: path, limit: maximumFileSize) }
+        return try parse(bytes, source: path)
+    }
+
+    /// The largest MIDI file read, bytes (256 MiB: a day of a busy session is a few MiB).
+    public static let maximumFileSize = 256 << 20
 
     /// Parses the bytes of a whole MIDI file held in memory.
     /// - Throws: `.malformed` (path "<bytes>", with the byte offset) or `.unsupported`.
@@ -30,13 +52,5 @@ public enum MIDIFileReader {
     static func parse(_ bytes: [UInt8], source: String) throws(MIDIFileError) -> MIDIFileContents {
         var parser = MIDIByteParser(bytes: bytes, source: source)
         return try parser.parseFile()
-    }
-
-    private static func loadFile(_ path: String) throws(MIDIFileError) -> [UInt8] {
-        do {
-            return try InputBytes.read(path)
-        } catch {
-            throw .cannotRead(path: path, reason: error.text)
-        }
     }
 }

@@ -108,12 +108,14 @@ public enum RollPainter {
         // Bar numbers under the roll.
         let barSeconds = roll.secondsPerBeat * Double(roll.beatsPerBar)
         if barSeconds > 0 {
+            // In floating point: a roll of any length labels at most a bar per 3 text sizes of
+            // width, and no bar count can overflow (an event log may say 1e21 s).
             let pixelsPerBar = box.width / max(roll.duration, 1e-3) * barSeconds
-            let every = max(1, Int((3 * t / pixelsPerBar).rounded(.up)))
-            var bar = 0
-            while Double(bar) * barSeconds <= roll.duration {
-                let bx = box.minX + Double(bar) * pixelsPerBar
-                canvas.text("\(bar + 1)", at: Vector(bx + 2, box.maxY + 1.2 * t), size: 0.8 * t, Palette.dimText)
+            let every = max(1, (3 * t / pixelsPerBar).rounded(.up))
+            var bar = 0.0
+            while bar * barSeconds <= roll.duration && bar < 1e15 {
+                let bx = box.minX + bar * pixelsPerBar
+                canvas.text("\(Int(bar) + 1)", at: Vector(bx + 2, box.maxY + 1.2 * t), size: 0.8 * t, Palette.dimText)
                 bar += every
             }
         }
@@ -137,7 +139,7 @@ public enum RollPainter {
         canvas.clip(box)
 
         // Beat and bar lines.
-        if roll.secondsPerBeat > 0 && span / roll.secondsPerBeat < Double(box.width) / 3 {
+        if roll.secondsPerBeat > 0 && span / roll.secondsPerBeat < Double(box.width) / 3 && end / roll.secondsPerBeat < 1e15 {
             var beat = max(0, Int((start / roll.secondsPerBeat).rounded(.down)))
             while Double(beat) * roll.secondsPerBeat <= end {
                 let x = xOf(Double(beat) * roll.secondsPerBeat)

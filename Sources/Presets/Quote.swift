@@ -58,7 +58,7 @@ public enum Quote {
 
     /// True for scalars that steer a terminal rather than show a glyph: C0 and C1 controls,
     /// DEL, line and paragraph separators, bidirectional overrides.
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
         default: return false

@@ -68,28 +68,14 @@ public struct ReplayLog: Sendable, Equatable {
     /// Reads `path`. Errors name the file, the line and what was expected (exit 65), or say the
     /// file cannot be read (66).
     public static func read(path: String) throws(SessionError) -> ReplayLog {
-        // A regular file only: never blocks on a FIFO (see InputFile).
-        let fd = try InputFile.open(path, what: "event log")
-        guard let stream = fdopen(fd, "r") else {
-            close(fd)
-            throw .noInput("\(Quote.text(path)): cannot open event log: \(String(cString: strerror(errno)))")
-        }
-        defer { fclose(stream) }
-        var buffer: UnsafeMutablePointer<CChar>?
-        var capacity = 0
-        defer { free(buffer) }
+        // A regular file only, never waited on, and lines of a bounded length (see EventLogLines).
+        let lines = try EventLogLines(path: path)
         var header: Header?
         var controls: [TimedControl] = []
         var endStep: Int64?
-        var number = 0
-        while true {
-            let count = getline(&buffer, &capacity, stream)
-            if count < 0 {
-                if ferror(stream) != 0 { throw .noInput("\(Quote.text(path)): cannot read event log: \(String(cString: strerror(errno)))") }
-                break
-            }
-            number += 1
-            let raw = UnsafeRawBufferPointer(start: buffer, count: count).filter { $0 != UInt8(ascii: "\n") }
+        while let line = try lines.next() {
+            let number = lines.number
+            let raw = Array(line)
             guard !raw.isEmpty else { continue }
             func bad(_ message: String) -> SessionError { .preset(file: path, field: "line \(number)", message: message) }
             // Only session, control and end lines matter; skip the others without parsing them.

@@ -83,6 +83,20 @@ public enum RollReader {
         return marks
     }
 
+    /// The scale degree of each bass root (in time order) in the key in force at its time: `key`,
+    /// then each of `changes` (in time order) from its time on. Roots outside the key are left out.
+    static func degrees(of roots: [(time: Double, degree: Int)], key: Key, changes: [(time: Double, key: Key)]) -> [(time: Double, degree: Int)] {
+        var inForce = key
+        var next = 0
+        return roots.compactMap { root in
+            while next < changes.count && changes[next].time <= root.time {
+                inForce = changes[next].key
+                next += 1
+            }
+            return inForce.degree(of: PitchClass(root.degree)).map { (root.time, $0.number) }
+        }
+    }
+
     /// The legend's key: the first, then each live key change with its time ("C major; E♭ dorian
     /// from 5.0 s"), at most three changes named.
     static func keyLegend(_ key: Key, changes: [(time: Double, key: Key)]) -> String {
@@ -92,24 +106,42 @@ public enum RollReader {
         return text
     }
 
-    static func lane(_ name: String, _ notes: [Roll.Note], index: Int) -> Roll.Lane {
-        let pitches = notes.filter { $0.lane == index }.map(\.pitch)
-        let low = pitches.min() ?? 60, high = pitches.max() ?? 72
+    /// The lowest and highest pitch of each lane's notes (nil for a lane without notes), in one pass.
+    static func pitchRanges(_ notes: [Roll.Note], lanes: Int) -> [(low: Int, high: Int)?] {
+        var ranges = [(low: Int, high: Int)?](repeating: nil, count: lanes)
+        for note in notes {
+            let range = ranges[note.lane]
+            ranges[note.lane] = (min(range?.low ?? note.pitch, note.pitch), max(range?.high ?? note.pitch, note.pitch))
+        }
+        return ranges
+    }
+
+    /// A lane spanning `range` (at least an octave; C4–C5 without notes).
+    static func lane(_ name: String, _ range: (low: Int, high: Int)?) -> Roll.Lane {
+        let low = range?.low ?? 60, high = range?.high ?? 72
         return Roll.Lane(name: name, pitches: low...max(high, low + 11))
     }
 
-    /// A roll from a MIDI file: one lane per track with notes, chords from the Bass track's
-    /// roots in the key named in the file's text event (`…; key C major`), if any.
-    static func fromMIDI(path: String) throws(SessionError) -> Roll {
-        let contents: MIDIFileContents
+    /// The MIDI file at `path`: a FIFO, a directory or a device is refused (66) before anything
+    /// is read, a file over `MIDIFileReader.maximumFileSize` or not MIDI is bad data (65).
+    static func readMIDI(_ path: String) throws(SessionError) -> MIDIFileContents {
+        let descriptor = try InputFile.open(path, what: "MIDI file")
+        defer { close(descriptor) }
         do {
-            contents = try MIDIFileReader.read(path: path)
+            return try MIDIFileReader.read(descriptor: descriptor, path: path)
         } catch {
             switch error {
             case .cannotRead: throw .noInput(error.description)
             default: throw .data(error.description)
             }
         }
+    }
+
+    /// A roll from a MIDI file: one lane per track with notes, chords from the Bass track's
+    /// roots in the key named in the file's text event (`…; key C major`), if any.
+    public static func fromMIDI(path: String) throws(SessionError) -> Roll {
+        let contents = try readMIDI(path)
+        let tempoMap = contents.tempoMap
         var key: Key?
         var keyChanges: [(time: Double, key: Key)] = []
         var beatsPerBar = 4
@@ -119,11 +151,12 @@ public enum RollReader {
         var notes: [Roll.Note] = []
         var bassRoots: [(time: Double, degree: Int)] = []
         for (index, track) in contents.tracks.enumerated() {
+            if Interruption.isRequested { throw .io("\(Quote.text(path)): stopped by a signal") }
             var open: [Int: (start: Double, velocity: Int)] = [:]   // channel << 8 | note
             var trackNotes: [Roll.Note] = []
             let laneIndex = lanes.count
             for event in track {
-                let time = contents.seconds(atTick: event.tick)
+                let time = tempoMap.seconds(atTick: event.tick)
                 switch event.message {
                 case .text(let text):
                     // The opening text names the key; a later `key …` text is a live key change.
@@ -150,7 +183,7 @@ public enum RollReader {
                     break
                 }
             }
-            let end = track.last.map { contents.seconds(atTick: $0.tick) } ?? 0
+            let end = track.last.map { tempoMap.seconds(atTick: $0.tick) } ?? 0
             for (id, sounding) in open {
                 trackNotes.append(Roll.Note(lane: laneIndex, start: sounding.start, end: end, pitch: id & 0xFF, velocity: sounding.velocity))
             }
@@ -166,10 +199,7 @@ public enum RollReader {
         var chords: [Roll.ChordMark] = []
         if let key {
             keyChanges.sort { $0.time < $1.time }
-            chords = chordMarks(bassRoots.compactMap { root in
-                let inForce = keyChanges.last(where: { $0.time <= root.time })?.key ?? key
-                return inForce.degree(of: PitchClass(root.degree)).map { (root.time, $0.number) }
-            }, key: key, changes: keyChanges)
+            chords = chordMarks(degrees(of: bassRoots, key: key, changes: keyChanges), key: key, changes: keyChanges)
         }
         let secondsPerQuarter = Double(tempo ?? MIDITempoMap.defaultMicrosecondsPerQuarter) / 1_000_000
         let secondsPerBeat = secondsPerQuarter * 4 / Double(beatUnit)
@@ -178,25 +208,33 @@ public enum RollReader {
         if let key { legend.append(keyLegend(key, changes: keyChanges)) }
         legend.append("\(notes.count) notes, \(formatDuration(duration))")
         let name = Quote.text(PathName.name(of: path))
-        return Roll(title: name, legend: legend, lanes: lanes.enumerated().map { lane($0.element, notes, index: $0.offset) },
+        let ranges = pitchRanges(notes, lanes: lanes.count)
+        return Roll(title: name, legend: legend, lanes: lanes.enumerated().map { lane($0.element, ranges[$0.offset]) },
                     notes: notes, chords: chords, secondsPerBeat: secondsPerBeat, beatsPerBar: beatsPerBar, duration: duration)
     }
+
+    /// Times an event log may hold, seconds: far beyond any session (a week at most), and
+    /// small enough that every coordinate computed from them is exact and finite.
+    static let timeRange: ClosedRange<Double> = 0...1e9
 
     /// A roll from an event log: one lane per voice of `preset`'s voices table (each note's
     /// `voice`, or for logs without it its `kind`), each note from when it sounds (`t`). The log
     /// has hits, not note lengths, so the voices' note lengths are used (cut short where the
     /// same pitch is struck again); the key, tempo and meter come from `preset` too, and the
     /// log's live key changes (`control` lines) rename the chords from their time on.
-    static func fromEventLog(path: String, preset: Preset) throws(SessionError) -> Roll {
-        let plan = SessionPlan(configuration: try Configuration(preset: preset, duration: 1))
+    public static func fromEventLog(path: String, preset: Preset) throws(SessionError) -> Roll {
+        try fromEventLog(path: path, plan: SessionPlan(configuration: try Configuration(preset: preset, duration: 1)))
+    }
+
+    /// A roll from an event log with the voices, key and clock of `plan` (see `fromEventLog(path:preset:)`).
+    public static func fromEventLog(path: String, plan: SessionPlan) throws(SessionError) -> Roll {
         let voices = plan.voices.voices
-        let bytes = try readWholeFile(path)
+        let lines = try EventLogLines(path: path)
         var notes: [Roll.Note] = []
         var degrees: [(time: Double, degree: Int)] = []
         var keyChanges: [(time: Double, key: Key)] = []
-        var lineNumber = 0
-        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            lineNumber += 1
+        while let line = try lines.next() {
+            let lineNumber = lines.number
             if line.isEmpty { continue }
             let value: JSONValue
             do {
@@ -213,7 +251,11 @@ public enum RollReader {
                 if case .string(let x)? = members.first(where: { $0.key == name })?.value { return x }
                 return nil
             }
+            func bad(_ field: String, _ accepted: String) -> SessionError {
+                .data("\(Quote.text(path)): line \(lineNumber): \"\(field)\" must be \(accepted)")
+            }
             let kind = text("kind") ?? ""
+            if let t = number("t"), !timeRange.contains(t) { throw bad("t", "a time in seconds, \(Limits.text(timeRange))") }
             if kind == "control", text("control") == "key", let t = number("t"),
                case .success(.key(let key)) = Control.key(tonic: text("tonic") ?? "", mode: text("mode") ?? "") {
                 keyChanges.append((t, key))
@@ -226,25 +268,15 @@ public enum RollReader {
             case "drum": source = .percussion
             default: continue
             }
-            let lane: Int
-            if let name = text("voice") {
-                guard let row = voices.firstIndex(where: { $0.logName == name }) else {
-                    throw .data("\(Quote.text(path)): line \(lineNumber): voice \(Quote.text(name)) is not a voice of preset \(Quote.text(plan.name)) "
-                        + "(\(voices.map(\.logName).joined(separator: ", "))); give --preset the preset that wrote the log")
-                }
-                lane = row
-            } else {
-                guard let row = voices.firstIndex(where: { $0.source == source }) else {
-                    throw .data("\(Quote.text(path)): line \(lineNumber): preset \(Quote.text(plan.name)) has no voice for \(kind) events; give --preset the preset that wrote the log")
-                }
-                lane = row
-            }
-            guard let t = number("t"), t.isFinite, t >= 0, let note = number("note"), (0...127).contains(note),
-                  let velocity = number("velocity"), (0...127).contains(velocity) else {
-                throw .data("\(Quote.text(path)): line \(lineNumber): a \(kind) event needs t ≥ 0, note 0…127 and velocity 0…127")
-            }
+            let lane = try voiceRow(named: text("voice"), source: source, kind: kind, plan: plan, at: "\(Quote.text(path)): line \(lineNumber)")
+            guard let t = number("t") else { throw bad("t", "a time in seconds, \(Limits.text(timeRange)), in every \(kind) event") }
+            guard let note = number("note"), (0...127).contains(note) else { throw bad("note", "a MIDI note 0…127") }
+            guard let velocity = number("velocity"), (0...127).contains(velocity) else { throw bad("velocity", "a MIDI velocity 0…127") }
             notes.append(Roll.Note(lane: lane, start: t, end: t + voices[lane].noteLength, pitch: Int(note), velocity: Int(velocity)))
-            if let degree = number("degree") { degrees.append((t, Int(degree))) }
+            if let degree = number("degree") {
+                guard (1...7).contains(degree), degree == degree.rounded() else { throw bad("degree", "a scale degree, a whole number 1…7") }
+                degrees.append((t, Int(degree)))
+            }
         }
         guard !notes.isEmpty else { throw .data("\(Quote.text(path)): the event log has no notes to draw") }
         notes.sort { $0.start < $1.start }
@@ -267,9 +299,27 @@ public enum RollReader {
         let rows = voices.indices.filter(used.contains)
         let renumber = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($0.element, $0.offset) })
         for i in notes.indices { notes[i].lane = renumber[notes[i].lane]! }
-        return Roll(title: name, legend: legend, lanes: rows.map { lane(voices[$0].name, notes, index: renumber[$0]!) },
+        let ranges = pitchRanges(notes, lanes: rows.count)
+        return Roll(title: name, legend: legend, lanes: rows.map { lane(voices[$0].name, ranges[renumber[$0]!]) },
                     notes: notes, chords: chordMarks(degrees, key: plan.key, changes: keyChanges), secondsPerBeat: clock.beatSeconds,
                     beatsPerBar: clock.meter.beats, duration: duration)
+    }
+
+    /// The row of `plan`'s voices table of an event: by its `voice` name, or for logs without
+    /// one by its kind's `source`. `place` ("file: line n") starts the error.
+    static func voiceRow(named name: String?, source: Voice.Source, kind: String, plan: SessionPlan, at place: String) throws(SessionError) -> Int {
+        let voices = plan.voices.voices
+        if let name {
+            guard let row = voices.firstIndex(where: { $0.logName == name }) else {
+                throw .data("\(place): voice \(Quote.text(name)) is not a voice of preset \(Quote.text(plan.name)) "
+                    + "(\(voices.map(\.logName).joined(separator: ", "))); give --preset the preset that wrote the log")
+            }
+            return row
+        }
+        guard let row = voices.firstIndex(where: { $0.source == source }) else {
+            throw .data("\(place): preset \(Quote.text(plan.name)) has no voice for \(kind) events; give --preset the preset that wrote the log")
+        }
+        return row
     }
 
     /// The key a MIDI file's text names ("…; key C major" or "key Eb harmonic minor; …"), if any.
@@ -285,22 +335,4 @@ public enum RollReader {
     static func formatTempo(_ bpm: Double) -> String { Format.plain((bpm * 100).rounded() / 100) }
 
     static func formatDuration(_ seconds: Double) -> String { Format.fixed(seconds, decimals: 1) + " s" }
-
-    /// The whole of a regular file (a FIFO or directory is refused at once, never waited on).
-    static func readWholeFile(_ path: String) throws(SessionError) -> [UInt8] {
-        let fd = try InputFile.open(path, what: "event log")
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR && !Interruption.isRequested { continue }
-                throw .noInput("\(Quote.text(path)): cannot read: \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
-        return bytes
-    }
 }

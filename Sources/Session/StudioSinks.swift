@@ -347,7 +347,8 @@ public final class OSCControlSource: ControlSource, @unchecked Sendable {
             return true
         }
         guard isNew else { return }
-        let line = "clumsy: " + text + "; ignored\n"
+        // The text quotes what the network sent (paths, strings): nothing of it may steer the terminal.
+        let line = "clumsy: " + Quote.text(text, limit: 5 * Quote.defaultLimit) + "; ignored\n"
         _ = line.withCString { write(2, $0, strlen($0)) }
     }
 

@@ -1,5 +1,6 @@
 import Analysis
 import ArgumentParser
+import FileOutput
 import Presets
 import Session
 #if canImport(Glibc)
@@ -22,19 +23,24 @@ struct Analyze: ParsableCommand {
 
     func run() throws {
         // A FIFO, a directory or a device is refused (66) before the reader could block on it.
+        let descriptor: Int32
         do {
-            close(try InputFile.open(file, what: "MIDI file"))
+            descriptor = try InputFile.open(file, what: "MIDI file")
         } catch {
             throw fail(error)
         }
+        defer { close(descriptor) }
         let analysis: MIDIAnalysis
         do {
-            analysis = try MIDIAnalyzer.analyze(path: file)
+            analysis = try MIDIAnalyzer.analyze(descriptor: descriptor, path: file)
         } catch {
+            if Interruption.isRequested { throw ExitCode(128 + Interruption.requested) }
             TerminalOutput.standardError.write("clumsy: error: \(Quote.message(error.description))\n")
             TerminalOutput.standardError.flush()
             throw ExitCode(error.exitStatus)
         }
+        // A stop signal cut the analysis short: print nothing of it.
+        if Interruption.isRequested { throw ExitCode(128 + Interruption.requested) }
         let out = TerminalOutput.standardOutput
         out.write(json ? AnalysisReport.json(analysis, file: file) : AnalysisReport.text(analysis, file: file))
         out.flush()

@@ -1,41 +1,78 @@
 import Testing
 @testable import Session
 import TestSupport
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Random mutations of every bundled preset: clean errors or valid sessions, never a crash or hang.
-/// CI runs a short campaign; `make fuzz` sets CLUMSY_FUZZ_ITERATIONS for a long one.
-@Suite struct FuzzTests {
+/// Random mutations of what every reader takes from outside — presets, event logs (as `roll`
+/// and as `replay` read them), MIDI files, OSC packets — by one mutation engine (`Mutator`),
+/// seeded from real files: clean errors or valid results, never a crash or a hang.
+/// CI runs a short campaign of each; `make fuzz` sets CLUMSY_FUZZ_ITERATIONS for a long one.
+/// Inputs that once crashed a reader are in FuzzRegressions/<target>/ and run first.
+@Suite(.serialized) struct FuzzTests {
     static var iterations: Int {
         if let text = getenv("CLUMSY_FUZZ_ITERATIONS"), let n = Int(String(cString: text)) { return n }
         return 1500
     }
 
-    @Test func mutatedPresetsGiveCleanErrorsOrValidSessions() throws {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    static func contents(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: root + "/" + path))) }
+
+    /// Event log seeds: the start of a golden log (each line kind), and a live log with its
+    /// session line, controls of every kind and its end line.
+    static func eventLogSeeds() throws -> [[UInt8]] {
+        let golden = try contents("Tests/EndToEndTests/Golden/default-20s-seed1.jsonl")
+        let lines = golden.split(separator: UInt8(ascii: "\n")).map(Array.init)
+        let record = ReplayRecord(arguments: ["default", "--seed", "1"], presetName: "default", seed: 1, timestep: 1.0 / 240)
+        let live = [record.line,
+                    "{\"t\":1.000000,\"kind\":\"bass\",\"voice\":\"bass\",\"ball\":0,\"hit\":1.000000,\"speed\":1.5,\"note\":50,\"velocity\":90,\"degree\":2}",
+                    "{\"t\":4.870833,\"kind\":\"control\",\"step\":1169,\"control\":\"gravity\",\"value\":3.5}",
+                    "{\"t\":5.000000,\"kind\":\"control\",\"step\":1200,\"control\":\"key\",\"tonic\":\"Eb\",\"mode\":\"dorian\"}",
+                    "{\"t\":6.000000,\"kind\":\"control\",\"step\":1440,\"control\":\"drop\"}",
+                    "{\"t\":10.000000,\"kind\":\"end\",\"step\":2400}"].joined(separator: "\n") + "\n"
+        return [Array(lines.prefix(12).joined(separator: [10])) + [10], Array(lines.suffix(6).joined(separator: [10])), Array(live.utf8)]
+    }
+
+    static func regressions(_ target: String) -> [[UInt8]] {
+        let directory = root + "/Tests/SessionTests/FuzzRegressions/" + target
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+        return names.compactMap { try? [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/" + $0))) }
+    }
+
+    /// The campaign: regression inputs first, then `iterations` mutated ones.
+    func campaign(_ target: FuzzTarget) throws {
+        let directory = NSTemporaryDirectory() + "clumsy-fuzz-\(target.name)-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // The file each input is written to (read by file readers, and the crashing input after a crash).
+        let scratch = directory + "/input" + (target.name.contains("event-log") ? ".jsonl" : ".mid")
+        for input in Self.regressions(target.name) + target.seeds {
+            FuzzTarget.write(input, to: scratch)
+            do { _ = try target.check(input, scratch) } catch { Issue.record("\(target.name) regression input gave \(error)") }
+        }
+        let report = target.campaign(iterations: Self.iterations, seed: 20261122, scratch: scratch)
+        print(report)
+        for finding in report.findings { Issue.record("\(target.name): \(finding)") }
+        #expect(report.longest < 10, "\(report)")
+        #expect(report.inputs == Self.iterations && report.accepted > 0 && report.rejected > 0, "\(report)")
+    }
+
+    @Test func presets() throws {
         let corpus = try PresetLibrary.bundled().map { try Preset.readFile($0.path) }
         #expect(corpus.count >= 5)
-        var fuzzer = PresetFuzzer(corpus: corpus, seed: 20261122)
-        var ran = 0
-        var rejected = 0
-        let total = Self.iterations
-        for index in 0..<total {
-            let input = fuzzer.next()
-            do {
-                switch try PresetFuzzer.check(input, duration: 0.1) {
-                case .ran: ran += 1
-                case .rejected(let status):
-                    #expect(status == 65 || status == 64)
-                    rejected += 1
-                }
-            } catch {
-                Issue.record("input \(index) gave \(error): \(String(decoding: input.prefix(300), as: UTF8.self))")
-            }
-        }
-        print("fuzz: \(total) inputs, \(ran) ran, \(rejected) rejected cleanly")
-        #expect(ran > 0 && rejected > 0)
+        try campaign(.preset(seeds: corpus))
     }
+
+    @Test func rollEventLogs() throws { try campaign(.rollEventLog(seeds: Self.eventLogSeeds())) }
+
+    @Test func replayEventLogs() throws { try campaign(.replayEventLog(seeds: Self.eventLogSeeds())) }
+
+    @Test func midiFiles() throws { try campaign(.midiFile(seeds: [try Self.contents("Tests/MIDIFileTests/Golden/small.mid")])) }
+
+    @Test func oscPackets() throws { try campaign(.oscPacket(seeds: FuzzTarget.oscSeeds)) }
 
     @Test func writerRoundTripsEveryBundledPreset() throws {
         for entry in PresetLibrary.bundled() {
