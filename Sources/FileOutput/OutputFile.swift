@@ -14,8 +14,9 @@ import SystemPackage
 ///   needs a seekable file by name (FluidSynth's renderer, through libsndfile), the bytes go
 ///   to a scratch temporary in `$TMPDIR` that `commit()` copies into the special file.
 /// - `abandon()` (also after a failure, and in `deinit` before `commit()`) removes the
-///   temporary; the target is untouched. Temporaries left by dead processes are removed by
-///   the next process that writes in that directory (`TemporaryName`).
+///   temporary; the target is untouched. The temporary is locked (`flock`) until then;
+///   temporaries left by dead processes (lock free) are removed by the next process that
+///   writes in that directory (`TemporaryName`).
 public final class OutputFile {
     /// Where the output goes.
     public let target: OutputTarget
@@ -26,6 +27,8 @@ public final class OutputFile {
 
     private enum Mode { case temporary, inPlace, scratch }
     private let mode: Mode
+    /// A descriptor of the temporary's open file, which holds its `flock` (see `TemporaryName`).
+    private var lock: FileDescriptor?
     private var isFinished = false
 
     /// Creates the temporary (or opens the special file) for `path`.
@@ -36,9 +39,14 @@ public final class OutputFile {
     }
 
     /// Creates the temporary (or opens the special file) for `target`.
-    public init(target: OutputTarget, byName: Bool = false) throws(FileOutputError) {
+    /// - Parameters:
+    ///   - byName: another writer will open `writePath` itself (no descriptor is kept); a
+    ///     special target then goes through a scratch file.
+    ///   - seekable: the writer needs a regular file (it seeks, or reopens it: ffmpeg's
+    ///     MP4 muxer); a special target then goes through a scratch file whose descriptor is kept.
+    public init(target: OutputTarget, byName: Bool = false, seekable: Bool = false) throws(FileOutputError) {
         self.target = target
-        if target.isSpecial && !byName {
+        if target.isSpecial && !byName && !seekable {
             mode = .inPlace
             writePath = target.file
             do throws(SystemError) {
@@ -49,31 +57,34 @@ public final class OutputFile {
             } catch {
                 throw .cannotCreate(path: target.requested, reason: error.text)
             }
+            lock = nil
             return
         }
         mode = target.isSpecial ? .scratch : .temporary
         let directory = target.isSpecial ? POSIX.temporaryDirectory : target.directory
-        TemporaryName.removeStale(in: directory)
-        let name = target.file.lastComponent?.string ?? "output"
-        var attempt = 0
-        while true {
-            let candidate = directory.appending(TemporaryName.make(for: name))
-            do {
-                let fd = try POSIX.openForWriting(candidate, exclusive: true)
-                writePath = candidate
-                if byName {
-                    try? POSIX.close(fd)
-                    descriptor = nil
-                } else {
-                    descriptor = fd
-                }
-                return
-            } catch {
-                attempt += 1
-                if error.code == Errno.fileExists.rawValue && attempt < 16 { continue }
-                throw .cannotCreate(path: target.requested, reason: error.text)
-            }
+        let fd: FileDescriptor
+        do {
+            (fd, writePath) = try TemporaryName.create(in: directory, for: target.file.lastComponent?.string ?? "output")
+        } catch {
+            guard target.isSpecial else { throw .cannotCreate(path: target.requested, reason: error.text) }
+            throw .cannotCreate(path: target.requested, reason: Self.scratchProblem(directory, error))
         }
+        // The lock lives as long as any descriptor of this open file: kept until the end.
+        lock = POSIX.duplicate(fd)
+        if byName {
+            try? POSIX.close(fd)
+            descriptor = nil
+        } else {
+            descriptor = fd
+        }
+    }
+
+    /// Why a scratch file (for a special target) could not be made: `$TMPDIR` is named.
+    private static func scratchProblem(_ directory: FilePath, _ error: SystemError) -> String {
+        let missing = error.code == Errno.noSuchFileOrDirectory.rawValue || error.code == Errno.notDirectory.rawValue
+        return "the special file is written through a scratch file in $TMPDIR ('\(directory)'), "
+            + (missing ? "which does not exist" : "which cannot be written (\(error.text))")
+            + "; set TMPDIR to a writable directory"
     }
 
     deinit { abandon() }
@@ -128,7 +139,13 @@ public final class OutputFile {
             }
             POSIX.unlinkIgnoringErrors(writePath)
         }
+        releaseLock()
         isFinished = true
+    }
+
+    private func releaseLock() {
+        if let lock { try? POSIX.close(lock) }
+        lock = nil
     }
 
     /// Closes and removes the temporary. Never throws; idempotent; nothing after `commit()`.
@@ -140,6 +157,7 @@ public final class OutputFile {
             self.descriptor = nil
         }
         if mode != .inPlace { POSIX.unlinkIgnoringErrors(writePath) }
+        releaseLock()
     }
 
     /// The size in bytes of what was written so far (of `writePath`), or nil.
