@@ -14,11 +14,11 @@ import SystemPackage
 ///   needs a seekable file by name (FluidSynth's renderer, through libsndfile), the bytes go
 ///   to a scratch temporary in `$TMPDIR` that `commit()` copies into the special file.
 /// - `abandon()` (also after a failure, and in `deinit` before `commit()`) removes the
-///   temporary; the target is untouched. The temporary's directory is held open, and the
-///   temporary removed through it, so that nothing is left behind when the directory is
-///   moved during the run; `commit()` then says that the directory was moved and the file
-///   not written (never a disk error). Temporaries left by dead processes are removed by
-///   the next process that writes in that directory (`TemporaryName`).
+///   temporary; the target is untouched. The temporary is locked (`flock`) until then, and
+///   its directory held open, so that the temporary is removed through it when the
+///   directory is moved during the run; `commit()` then says that the directory was moved
+///   and the file not written (never a disk error). Temporaries left by dead processes
+///   (lock free) are removed by the next process that writes in that directory (`TemporaryName`).
 public final class OutputFile {
     /// Where the output goes.
     public let target: OutputTarget
@@ -29,6 +29,8 @@ public final class OutputFile {
 
     private enum Mode { case temporary, inPlace, scratch }
     private let mode: Mode
+    /// A descriptor of the temporary's open file, which holds its `flock` (see `TemporaryName`).
+    private var lock: FileDescriptor?
     private var isFinished = false
     /// The temporary's directory, held open so that the temporary is found and removed even
     /// if the directory is moved during the run (-1 when written in place or not opened).
@@ -42,9 +44,14 @@ public final class OutputFile {
     }
 
     /// Creates the temporary (or opens the special file) for `target`.
-    public init(target: OutputTarget, byName: Bool = false) throws(FileOutputError) {
+    /// - Parameters:
+    ///   - byName: another writer will open `writePath` itself (no descriptor is kept); a
+    ///     special target then goes through a scratch file.
+    ///   - seekable: the writer needs a regular file (it seeks, or reopens it: ffmpeg's
+    ///     MP4 muxer); a special target then goes through a scratch file whose descriptor is kept.
+    public init(target: OutputTarget, byName: Bool = false, seekable: Bool = false) throws(FileOutputError) {
         self.target = target
-        if target.isSpecial && !byName {
+        if target.isSpecial && !byName && !seekable {
             mode = .inPlace
             writePath = target.file
             do throws(SystemError) {
@@ -55,33 +62,35 @@ public final class OutputFile {
             } catch {
                 throw .cannotCreate(path: target.requested, reason: error.text)
             }
+            lock = nil
             return
         }
         mode = target.isSpecial ? .scratch : .temporary
         let folder = target.isSpecial ? POSIX.temporaryDirectory : target.directory
-        TemporaryName.removeStale(in: folder)
-        directory = POSIX.openDirectory(folder)
-        let name = target.file.lastComponent.map(PathBytes.string) ?? "output"
-        var attempt = 0
-        while true {
-            let candidate = folder.pushing(PathBytes.filePath(TemporaryName.make(for: name)))
-            do {
-                let fd = try POSIX.openForWriting(candidate, exclusive: true)
-                writePath = candidate
-                if byName {
-                    try? POSIX.close(fd)
-                    descriptor = nil
-                } else {
-                    descriptor = fd
-                }
-                return
-            } catch {
-                attempt += 1
-                if error.code == Errno.fileExists.rawValue && attempt < 16 { continue }
-                POSIX.closeDirectory(directory)
-                throw .cannotCreate(path: target.requested, reason: error.text)
-            }
+        let fd: FileDescriptor
+        do {
+            (fd, writePath) = try TemporaryName.create(in: folder, for: target.file.lastComponent.map(PathBytes.string) ?? "output")
+        } catch {
+            guard target.isSpecial else { throw .cannotCreate(path: target.requested, reason: error.text) }
+            throw .cannotCreate(path: target.requested, reason: Self.scratchProblem(folder, error))
         }
+        directory = POSIX.openDirectory(folder)
+        // The lock lives as long as any descriptor of this open file: kept until the end.
+        lock = POSIX.duplicate(fd)
+        if byName {
+            try? POSIX.close(fd)
+            descriptor = nil
+        } else {
+            descriptor = fd
+        }
+    }
+
+    /// Why a scratch file (for a special target) could not be made: `$TMPDIR` is named.
+    private static func scratchProblem(_ directory: FilePath, _ error: SystemError) -> String {
+        let missing = error.code == Errno.noSuchFileOrDirectory.rawValue || error.code == Errno.notDirectory.rawValue
+        return "the special file is written through a scratch file in $TMPDIR ('\(PathBytes.string(directory))'), "
+            + (missing ? "which does not exist" : "which cannot be written (\(error.text))")
+            + "; set TMPDIR to a writable directory"
     }
 
     deinit { abandon() }
@@ -145,6 +154,11 @@ public final class OutputFile {
         finish()
     }
 
+    private func releaseLock() {
+        if let lock { try? POSIX.close(lock) }
+        lock = nil
+    }
+
     /// Closes and removes the temporary. Never throws; idempotent; nothing after `commit()`.
     public func abandon() {
         guard !isFinished else { return }
@@ -160,6 +174,7 @@ public final class OutputFile {
         isFinished = true
         POSIX.closeDirectory(directory)
         directory = -1
+        releaseLock()
     }
 
     /// Removes the temporary through its directory's descriptor (wherever the directory is

@@ -34,23 +34,14 @@ public final class SpoolFile {
         precondition(bufferCapacity > 0, "spool buffer capacity must be positive")
         self.outputPath = outputPath
         self.bufferCapacity = bufferCapacity
-        let folder = PathBytes.filePath(directory)
-        TemporaryName.removeStale(in: folder)
-        var attempt = 0
-        while true {
-            let candidate = folder.appending(TemporaryName.make(for: "spool"))
-            do {
-                let fd = try POSIX.openForWriting(candidate, exclusive: true, readable: true)
-                POSIX.unlinkIgnoringErrors(candidate)
-                self.fd = fd
-                self.storage = BufferedDescriptor(fd: fd, capacity: bufferCapacity)
-                return
-            } catch {
-                attempt += 1
-                if error.code == Errno.fileExists.rawValue && attempt < 16 { continue }
-                throw .cannotCreate(path: outputPath, reason: "creating a temporary spool file in '\(directory)': \(error.text)")
-            }
+        let fd: FileDescriptor
+        do {
+            fd = try TemporaryName.anonymous(in: PathBytes.filePath(directory), for: "spool")
+        } catch {
+            throw .cannotCreate(path: outputPath, reason: "creating a temporary spool file in '\(directory)': \(error.text)")
         }
+        self.fd = fd
+        self.storage = BufferedDescriptor(fd: fd, capacity: bufferCapacity)
     }
 
     deinit { close() }

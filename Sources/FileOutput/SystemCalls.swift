@@ -268,6 +268,43 @@ enum POSIX {
         return kill(pid, 0) == 0 || errno != ESRCH
     }
 
+    /// Opens `path` (a regular file, never through a link, never blocking) and takes its
+    /// `flock` without waiting; nil when it cannot be opened or its lock is held.
+    static func lockIfFree(_ path: FilePath) -> FileDescriptor? {
+        let opened = try? interruptible { () throws(Errno) in
+            do {
+                return try FileDescriptor.open(path, .readOnly, options: [.closeOnExec, .nonBlocking, .noFollow], retryOnInterrupt: false)
+            } catch let error as Errno {
+                throw error
+            } catch {
+                throw Errno.ioError
+            }
+        }
+        guard let fd = opened else { return nil }
+        guard let status = try? fd.stat(), status.type == .regular, lockIfFree(fd) else {
+            try? close(fd)
+            return nil
+        }
+        return fd
+    }
+
+    /// Another descriptor of `fd`'s open file (close-on-exec), or nil.
+    static func duplicate(_ fd: FileDescriptor) -> FileDescriptor? {
+        let copy = fcntl(fd.rawValue, F_DUPFD_CLOEXEC, 3)
+        return copy >= 0 ? FileDescriptor(rawValue: copy) : nil
+    }
+
+    /// `flock(fd, LOCK_EX | LOCK_NB)`: true when the lock is now ours.
+    static func lockIfFree(_ fd: FileDescriptor) -> Bool {
+        flock(fd.rawValue, LOCK_EX | LOCK_NB) == 0
+    }
+
+    /// True when `path` still names the file open on `fd` (not removed or replaced since).
+    static func isStill(_ fd: FileDescriptor, at path: FilePath) -> Bool {
+        guard let open = try? fd.stat(), let named = try? status(path, followingLinks: false) else { return false }
+        return FileIdentity(open) == FileIdentity(named)
+    }
+
     /// `$TMPDIR`, or /tmp.
     static var temporaryDirectory: FilePath {
         if let value = getenv("TMPDIR"), value.pointee != 0 { return FilePath(platformString: value) }

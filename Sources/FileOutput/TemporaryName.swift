@@ -1,5 +1,8 @@
 import SystemPackage
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The names of Clumsy's hidden temporary files, and the removal of those a dead process left.
 ///
@@ -8,9 +11,12 @@ import Synchronization
 /// name cut (at a character boundary) so that the whole temporary name stays within the
 /// file system's 255 bytes whenever the target's own name does.
 ///
-/// Before a process creates its first temporary in a directory it removes the temporaries
-/// there whose process no longer exists (left by `kill -9` or a power cut). Only names of
-/// exactly this shape are touched, and only when `kill(pid, 0)` says `ESRCH`.
+/// Its owner holds an `flock(LOCK_EX)` on every temporary for as long as it exists (see
+/// `create(in:for:)`). Before a process creates its first temporary in a directory it
+/// removes the temporaries there that a dead process left (`kill -9`, a power cut): only
+/// regular files with names of exactly this shape, whose pid `kill(pid, 0)` does not know,
+/// and only when it can take that lock itself. A pid unknown here may be a live process in
+/// another PID namespace (a container sharing the directory); its lock keeps its files.
 public enum TemporaryName {
     /// Bytes a temporary name adds to the (cut) target name: "." + ".clumsy-" + pid + "-" + 16 + ".tmp".
     static let overhead = 1 + 8 + 10 + 1 + 16 + 4
@@ -18,7 +24,7 @@ public enum TemporaryName {
     public static let maximumNameBytes = 255
 
     /// A fresh temporary name for `target` (a file name, no directory).
-    static func make(for target: String) -> String {
+    public static func make(for target: String) -> String {
         let room = maximumNameBytes - overhead
         var cut = Substring(target)
         while PathBytes.bytes(String(cut)).count > room { cut = cut.dropLast() }
@@ -56,9 +62,50 @@ public enum TemporaryName {
         var removed: [String] = []
         for name in DirectoryListing.names(in: directory) {
             guard let pid = processID(in: name), pid != POSIX.processID, !POSIX.processMayExist(pid) else { continue }
-            POSIX.unlinkIgnoringErrors(directory.pushing(PathBytes.filePath(name)))
+            // Proof of death: the owner's lock is free (taken here, held across the unlink).
+            let path = directory.pushing(PathBytes.filePath(name))
+            guard let fd = POSIX.lockIfFree(path) else { continue }
+            POSIX.unlinkIgnoringErrors(path)
+            try? POSIX.close(fd)
             removed.append(name)
         }
         return removed
+    }
+
+    /// Creates a fresh temporary for `target` (a file name) in `directory`, exclusively
+    /// (`O_CREAT|O_EXCL`: nothing at that name is clobbered or followed), and locks it
+    /// (`flock(LOCK_EX)`) for as long as the returned descriptor's open file lives, dups
+    /// and children included. A temporary removed by a cleaner before the lock was taken is
+    /// noticed (the name no longer names the locked file) and another name is tried.
+    /// - Throws: `SystemError` of the last attempt.
+    static func create(in directory: FilePath, for target: String, readable: Bool = false) throws(SystemError) -> (FileDescriptor, FilePath) {
+        removeStale(in: directory)
+        var attempt = 0
+        while true {
+            let candidate = directory.pushing(PathBytes.filePath(make(for: target)))
+            do throws(SystemError) {
+                let fd = try POSIX.openForWriting(candidate, exclusive: true, readable: readable)
+                if POSIX.lockIfFree(fd), POSIX.isStill(fd, at: candidate) { return (fd, candidate) }
+                try? POSIX.close(fd)
+                throw SystemError(code: EEXIST, step: "the temporary was taken by another process")
+            } catch {
+                attempt += 1
+                if error.code == EEXIST && attempt < 16 { continue }
+                throw error
+            }
+        }
+    }
+
+    /// A file with no name: created as a temporary for `target` in `directory`, then unlinked
+    /// at once, so that nothing is left of it however the process ends. Read and written
+    /// through the descriptor (or `/proc/self/fd/N` by a child that inherits it).
+    public static func anonymous(in directory: String, for target: String) throws(SystemError) -> FileDescriptor {
+        try anonymous(in: PathBytes.filePath(directory), for: target)
+    }
+
+    static func anonymous(in directory: FilePath, for target: String) throws(SystemError) -> FileDescriptor {
+        let (fd, path) = try create(in: directory, for: target, readable: true)
+        POSIX.unlinkIgnoringErrors(path)
+        return fd
     }
 }

@@ -38,32 +38,47 @@ public enum VideoContainer: String, Sendable, CaseIterable {
 ///
 /// The child runs in its own process group (a Ctrl-C at the terminal reaches Clumsy, which
 /// then finishes the video, not ffmpeg), with default signal handling and nothing blocked.
-/// Its stderr goes to a temporary file, quoted in errors.
+/// Files are handed over open: `files[i]` is the child's descriptor 3 + i, named in its
+/// arguments as `/proc/self/fd/<3 + i>` (`path(ofFile:)`), so ffmpeg writes and reads only
+/// files Clumsy created, whatever appears at any name meanwhile. Its stderr goes to `log`
+/// (a file without a name, emptied at the start), quoted in errors.
+///
+/// After a stop (`isStopped`) nothing waits on a stalled child: a write the child does not
+/// take within `stallGrace`, or a child that uses no CPU for `stallGrace` while it is waited
+/// for, ends the child's whole process group (SIGKILL) and fails.
 final class FFmpegProcess {
     let pid: pid_t
     private(set) var input: Int32 = -1
-    private let logPath: String
+    private let log: Int32
+    private let isStopped: () -> Bool
     private var isDone = false
+    /// How long a stalled child is waited for after a stop, in milliseconds.
+    static let stallGrace = 300
+
+    /// The name, in the child's arguments, of `files[index]`.
+    static func path(ofFile index: Int) -> String { "/proc/self/fd/\(3 + index)" }
 
     /// Starts `executable arguments…`; with `feedsInput`, its stdin is a pipe from us.
-    init(executable: String, arguments: [String], feedsInput: Bool) throws(PictureError) {
-        var logTemplate = Array("/tmp/clumsy-ffmpeg.XXXXXX".utf8CString)
-        let logFD = mkstemp(&logTemplate)
-        guard logFD >= 0 else { throw .encoderFailed("cannot create a log file for ffmpeg: \(String(cString: strerror(errno)))") }
-        _ = fcntl(logFD, F_SETFD, FD_CLOEXEC)
-        logPath = String(decoding: logTemplate.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        defer { close(logFD) }
+    init(executable: String, arguments: [String], feedsInput: Bool, files: [Int32], log: Int32,
+         isStopped: @escaping () -> Bool) throws(PictureError) {
+        self.log = log
+        self.isStopped = isStopped
+        _ = ftruncate(log, 0)
+        _ = lseek(log, 0, SEEK_SET)
         var fds: [Int32] = [-1, -1]
         if feedsInput {
             guard pipe(&fds) == 0 else {
-                unlink(logPath)
                 throw .encoderFailed("cannot create a pipe to ffmpeg: \(String(cString: strerror(errno)))")
             }
             _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
             _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
             // Bigger pipe (Linux's F_SETPIPE_SZ): fewer wake-ups per 3.7 MB frame (best effort).
             _ = fcntl(fds[1], 1031, 1 << 20)
+            _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
         }
+        // Copies above every target number, so that no dup2 overwrites a source not yet handed on.
+        let copies = files.map { fcntl($0, F_DUPFD_CLOEXEC, 64) }
+        defer { for copy in copies where copy >= 0 { close(copy) } }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -73,7 +88,8 @@ final class FFmpegProcess {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, logFD, 2)
+        posix_spawn_file_actions_adddup2(&actions, log, 2)
+        for (index, copy) in copies.enumerated() { posix_spawn_file_actions_adddup2(&actions, copy, Int32(3 + index)) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -90,11 +106,10 @@ final class FFmpegProcess {
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { PathBytes.withCString($0) { strdup($0) } } + [nil]
         defer { for p in argv { free(p) } }
         var child: pid_t = 0
-        let status = posix_spawn(&child, argv[0]!, &actions, &attributes, argv, environ)
+        let status = copies.contains { $0 < 0 } ? EMFILE : posix_spawn(&child, argv[0]!, &actions, &attributes, argv, environ)
         if feedsInput { close(fds[0]) }
         guard status == 0 else {
             if feedsInput { close(fds[1]) }
-            unlink(logPath)
             throw .encoderFailed("cannot start \(executable): \(String(cString: strerror(status)))")
         }
         pid = child
@@ -103,48 +118,92 @@ final class FFmpegProcess {
 
     deinit {
         if !isDone { kill() }
-        unlink(logPath)
     }
 
-    /// Writes all of `bytes` to the child's stdin; a child that has gone away is an error.
+    /// Writes all of `bytes` to the child's stdin; a child that has gone away is an error, and
+    /// so is one that takes nothing for `stallGrace` after a stop.
     func write(_ bytes: UnsafeRawBufferPointer) throws(PictureError) {
         var offset = 0
+        var stalled = 0
         while offset < bytes.count {
             let written = Glibc.write(input, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
+            if written > 0 {
+                offset += written
+                stalled = 0
+                continue
+            }
+            if written < 0 && errno != EAGAIN && errno != EINTR {
                 let reason = String(cString: strerror(errno))
                 _ = wait()
                 throw .encoderFailed("ffmpeg stopped taking frames (\(reason))\(lastWords())")
             }
-            offset += written
+            if isStopped() {
+                if stalled >= Self.stallGrace { throw stop("took no frame") }
+                stalled += 50
+            }
+            var entry = pollfd(fd: input, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&entry, 1, 50)
         }
     }
 
     /// Closes stdin and waits; a non-zero exit is an error quoting ffmpeg's last words.
     func finish() throws(PictureError) {
         if input >= 0 { close(input); input = -1 }
-        let status = wait()
+        guard let status = wait() else { throw stop("made no progress") }
         guard status == 0 else {
             throw .encoderFailed("ffmpeg failed (\(Self.describe(status)))\(lastWords())")
         }
     }
 
-    /// Stops the child at once and reaps it.
+    /// Ends a child that stalled after a stop; the error to throw.
+    private func stop(_ what: String) -> PictureError {
+        kill()
+        return .encoderFailed("ffmpeg \(what) for \(Self.stallGrace) ms after the stop signal, so it was ended and the video removed")
+    }
+
+    /// Stops the child and its process group at once and reaps it.
     func kill() {
         if input >= 0 { close(input); input = -1 }
         guard !isDone else { return }
+        Glibc.kill(-pid, SIGKILL)
         Glibc.kill(pid, SIGKILL)
-        _ = wait()
-    }
-
-    /// Reaps the child; returns its wait status.
-    private func wait() -> Int32 {
-        if input >= 0 { close(input); input = -1 }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         isDone = true
+    }
+
+    /// Reaps the child and returns its wait status; nil when, after a stop, it used no CPU
+    /// for `stallGrace` (it is then still running: the caller ends it).
+    private func wait() -> Int32? {
+        if input >= 0 { close(input); input = -1 }
+        var status: Int32 = 0
+        var idle = 0
+        var ticks = cpuTicks()
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid || (reaped < 0 && errno != EINTR) { break }
+            usleep(10_000)
+            guard isStopped() else { continue }
+            let now = cpuTicks()
+            idle = now == ticks ? idle + 10 : 0
+            ticks = now
+            if idle >= Self.stallGrace { return nil }
+        }
+        isDone = true
         return status
+    }
+
+    /// The child's user + system CPU time in clock ticks (/proc/<pid>/stat), or -1.
+    private func cpuTicks() -> Int {
+        guard let file = fopen("/proc/\(pid)/stat", "r") else { return -1 }
+        defer { fclose(file) }
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let n = fread(&buffer, 1, buffer.count, file)
+        guard n > 0, let close = buffer[0..<n].lastIndex(of: UInt8(ascii: ")")) else { return -1 }
+        let fields = buffer[(close + 1)..<n].split(separator: UInt8(ascii: " "))
+        guard fields.count > 13 else { return -1 }
+        let number = { (field: ArraySlice<UInt8>) in Int(String(decoding: field, as: UTF8.self)) ?? 0 }
+        return number(fields[11]) + number(fields[12])   // utime and stime, fields 14 and 15
     }
 
     static func describe(_ status: Int32) -> String {
@@ -154,24 +213,23 @@ final class FFmpegProcess {
 
     /// The end of ffmpeg's stderr, as ": …" or "".
     private func lastWords() -> String {
-        guard let file = fopen(logPath, "r") else { return "" }
-        defer { fclose(file) }
-        var text: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n <= 0 { break }
-            text += buffer[0..<n]
-            if text.count > 16_384 { text.removeFirst(text.count - 16_384) }
-        }
-        let lines = String(decoding: text, as: UTF8.self).split(separator: "\n").suffix(3)
+        let size = Int(lseek(log, 0, SEEK_END))
+        guard size > 0 else { return "" }
+        let count = min(size, 16_384)
+        var text = [UInt8](repeating: 0, count: count)
+        let n = pread(log, &text, count, off_t(size - count))
+        guard n > 0 else { return "" }
+        let lines = String(decoding: text[0..<n], as: UTF8.self).split(separator: "\n").suffix(3)
         return lines.isEmpty ? "" : ": " + lines.joined(separator: " / ")
     }
 
-    /// The first `name` found on `path` (a `PATH` value) that is executable.
+    /// The first `name` found on `path` (a `PATH` value) that is an executable regular file
+    /// (a directory of that name is passed over, as the shell does).
     static func locate(_ name: String, path: String?) -> String? {
         for directory in (path ?? "/usr/bin:/bin").split(separator: ":") where !directory.isEmpty {
             let candidate = directory + "/" + name
+            var status = stat()
+            guard PathBytes.withCString(candidate, { stat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
             if PathBytes.withCString(candidate, { access($0, X_OK) }) == 0 { return candidate }
         }
         return nil
@@ -181,15 +239,19 @@ final class FFmpegProcess {
 /// Encodes raw frames to a video file through ffmpeg, then muxes in an audio file.
 ///
 /// Frames, converted to yuv420p here, go to a first ffmpeg raw through a pipe and are encoded (H.264 or VP9,
-/// yuv420p) into a temporary Matroska file; at the end a second ffmpeg copies that video
-/// stream and encodes the audio (AAC or Opus) into the requested container.
+/// yuv420p) into a scratch Matroska file; at the end a second ffmpeg copies that video
+/// stream and encodes the audio (AAC or Opus) into the requested container. Every file is
+/// handed over open (see `FFmpegProcess`): the caller creates them and owns them.
 public final class VideoEncoder {
     /// The ffmpeg in use.
     public let ffmpeg: String
     /// Container of the final file.
     public let container: VideoContainer
-    /// Temporary video-only file.
-    public let videoPath: String
+    /// The scratch video-only file (a descriptor, read and written by ffmpeg).
+    private let video: Int32
+    /// Where both ffmpeg runs write their stderr.
+    private let log: Int32
+    private let isStopped: () -> Bool
     private var process: FFmpegProcess?
     /// Frames written so far.
     public private(set) var frameCount = 0
@@ -202,15 +264,20 @@ public final class VideoEncoder {
         return found
     }
 
-    /// Starts ffmpeg encoding `width` × `height` frames at `fps` into `videoPath`.
-    public init(ffmpeg: String, container: VideoContainer, videoPath: String, width: Int, height: Int, fps: Int) throws(PictureError) {
+    /// Starts ffmpeg encoding `width` × `height` frames at `fps` into the file open on `video`
+    /// (empty, seekable), its stderr into `log`. After `isStopped` says so, a stalled ffmpeg is ended.
+    public init(ffmpeg: String, container: VideoContainer, video: Int32, log: Int32, width: Int, height: Int, fps: Int,
+                isStopped: @escaping () -> Bool) throws(PictureError) {
         self.ffmpeg = ffmpeg
         self.container = container
-        self.videoPath = videoPath
+        self.video = video
+        self.log = log
+        self.isStopped = isStopped
         let arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y",
                          "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-framerate", "\(fps)", "-i", "pipe:0",
-                         "-an"] + container.videoCodec + ["-f", "matroska", videoPath]
-        process = try FFmpegProcess(executable: ffmpeg, arguments: arguments, feedsInput: true)
+                         "-an"] + container.videoCodec + ["-f", "matroska", "-truncate", "0", FFmpegProcess.path(ofFile: 0)]
+        process = try FFmpegProcess(executable: ffmpeg, arguments: arguments, feedsInput: true, files: [video], log: log,
+                                    isStopped: isStopped)
     }
 
     private var planes: [UInt8] = []
@@ -271,12 +338,15 @@ public final class VideoEncoder {
         try process.finish()
     }
 
-    /// Muxes the encoded video and `audioPath` into `outputPath` (copying the video stream).
-    public func mux(audioPath: String, into outputPath: String) throws(PictureError) {
+    /// Muxes the encoded video and the audio file open on `audio` into the file open on
+    /// `output` (empty, seekable; copying the video stream).
+    public func mux(audio: Int32, into output: Int32) throws(PictureError) {
         let arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y",
-                         "-i", videoPath, "-i", audioPath, "-map", "0:v:0", "-map", "1:a:0", "-c:v", "copy"]
-            + container.audioCodecAndFormat + [outputPath]
-        let muxer = try FFmpegProcess(executable: ffmpeg, arguments: arguments, feedsInput: false)
+                         "-i", FFmpegProcess.path(ofFile: 0), "-i", FFmpegProcess.path(ofFile: 1),
+                         "-map", "0:v:0", "-map", "1:a:0", "-c:v", "copy"]
+            + container.audioCodecAndFormat + ["-truncate", "0", FFmpegProcess.path(ofFile: 2)]
+        let muxer = try FFmpegProcess(executable: ffmpeg, arguments: arguments, feedsInput: false, files: [video, audio, output],
+                                      log: log, isStopped: isStopped)
         try muxer.finish()
     }
 

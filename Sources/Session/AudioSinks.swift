@@ -183,10 +183,11 @@ public final class AudioFileSink: SessionSink {
     var onStage: ((String) -> Void)?
 
     /// Loads the SoundFont once for the mix's synths and checks `path` (format from its extension) and the stems directory.
-    init(path: String, samplerConfiguration: SamplerConfiguration, session: SessionPlan, mix: MixRequest,
+    /// `format`, when given, is used whatever the name (a temporary's).
+    init(path: String, format: AudioFileFormat? = nil, samplerConfiguration: SamplerConfiguration, session: SessionPlan, mix: MixRequest,
          stop: StopSignal?) throws(SessionError) {
-        guard let format = AudioFileFormat(path: path) else {
-            throw .usage("--audio \(path): the file name must end in .wav, .flac or .ogg")
+        guard let format = format ?? AudioFileFormat(path: path) else {
+            throw .usage(OutputName.extensionProblem(path, flag: "--audio", accepted: ".wav, .flac or .ogg"))
         }
         let bitDepth = BitDepth(rawValue: session.sound.bitDepth.rawValue) ?? .standard
         guard bitDepth.isSupported(by: format) else {
@@ -293,7 +294,7 @@ public final class LiveSink: SessionSink {
         self.fileName = fileName
         if let fileName {
             guard let format = AudioFileFormat(path: fileName) else {
-                throw .usage("--audio \(fileName): the file name must end in .wav, .flac or .ogg")
+                throw .usage(OutputName.extensionProblem(fileName, flag: "--audio", accepted: ".wav, .flac or .ogg"))
             }
             self.format = format
             do {

@@ -143,17 +143,18 @@ public enum SessionRunner {
                     }
                 }
                 if let video = request.video, let ffmpeg {
+                    let files = try VideoFiles(path: video.path)
                     // The video's sound is the --audio file's render, or a temporary WAV (same mix, no stems) beside the video.
                     var sound = audioSink
                     if sound == nil {
                         var temporaryMix = mix
                         temporaryMix.stemsDirectory = nil
-                        let sink = try AudioFileSink(path: VideoSink.temporaryName(for: video.path, suffix: "audio.wav"),
-                                                     samplerConfiguration: samplerConfiguration, session: plan, mix: temporaryMix, stop: stop)
+                        let sink = try AudioFileSink(path: files.soundPath(), format: .wav, samplerConfiguration: samplerConfiguration,
+                                                     session: plan, mix: temporaryMix, stop: stop)
                         sinks.append(sink)
                         sound = sink
                     }
-                    let sink = try VideoSink(request: video, plan: plan, ffmpeg: ffmpeg, audioPath: sound!.path,
+                    let sink = try VideoSink(request: video, files: files, plan: plan, ffmpeg: ffmpeg, audioPath: sound!.path,
                                              removesAudio: audioSink == nil, tail: sound!.tailDuration, stop: stop)
                     sinks.append(sink)
                     videoSink = sink

@@ -38,13 +38,63 @@ public struct VideoRequest: Sendable {
 
     /// Checks the extension, frame rate and size (even, for yuv420p); errors name the flag.
     public func validate() throws(SessionError) {
-        guard VideoContainer(path: path) != nil else {
-            throw .usage("--video \(path): the file name must end in .mp4 (H.264 + AAC) or .webm (VP9 + Opus)")
+        guard VideoContainer(path: path) != nil, !OutputName.isOnlyExtension(path) else {
+            throw .usage(OutputName.extensionProblem(path, flag: "--video", accepted: ".mp4 (H.264 + AAC) or .webm (VP9 + Opus)"))
         }
         guard Self.rates.contains(fps) else { throw .usage("--fps \(fps) is out of range; accepted: 1…120 frames per second") }
         guard size.width % 2 == 0 && size.height % 2 == 0 else {
             throw .usage("--size \(size.width)x\(size.height): a video needs an even width and height (yuv420p)")
         }
+    }
+}
+
+/// The files a video is made of, all created before the session runs, the one way every
+/// output's files are (`OutputFile`, `TemporaryName`: exclusively, locked while in use):
+/// the output's temporary beside the target (or, for a special file, a scratch file in
+/// `$TMPDIR` copied into it at the end), and two files without a name in the same
+/// directory, the video-only stream and ffmpeg's log, which vanish however the run ends.
+/// ffmpeg gets them open (`/proc/self/fd/N`), never by a name someone else could plant.
+final class VideoFiles {
+    /// The video output.
+    let output: OutputFile
+    /// The scratch video-only (Matroska) file.
+    let video: Int32
+    /// ffmpeg's stderr.
+    let log: Int32
+    /// Where the scratch files are: the temporary's directory.
+    let directory: String
+    private let name: String
+
+    init(path: String) throws(SessionError) {
+        do {
+            output = try OutputFile(target: OutputTarget(path: path), seekable: true)
+        } catch {
+            throw .cannotCreate(error.description)
+        }
+        directory = PathName.directory(of: output.writePath.string)
+        name = PathName.name(of: output.target.file.string)
+        do {
+            video = try TemporaryName.anonymous(in: directory, for: name + ".video.mkv").rawValue
+        } catch {
+            throw .cannotCreate("cannot create a scratch file for \(path) in '\(directory)': \(error.text)")
+        }
+        do {
+            log = try TemporaryName.anonymous(in: directory, for: name + ".ffmpeg.log").rawValue
+        } catch {
+            close(video)
+            throw .cannotCreate("cannot create a scratch file for \(path) in '\(directory)': \(error.text)")
+        }
+    }
+
+    deinit {
+        close(video)
+        close(log)
+    }
+
+    /// A fresh, unguessable name for the session's sound when no `--audio` file is asked for
+    /// (a `TemporaryName`: a run killed before removing it leaves it to the next run's cleanup).
+    func soundPath() -> String {
+        directory + "/" + TemporaryName.make(for: name + ".audio.wav")
     }
 }
 
@@ -62,7 +112,7 @@ final class VideoSink: SessionSink, StepObserver {
     private let removesAudio: Bool
     private let encoder: VideoEncoder
     private let renderer: VideoFrameRenderer
-    private let temporaryPath: String
+    private let files: VideoFiles
     private var nextFrame = 0
     private let bouncerIndex: [Int]   // degree 1…7 → bouncer index, or -1
     private let keyTones: [Int]
@@ -78,7 +128,7 @@ final class VideoSink: SessionSink, StepObserver {
     /// Starts ffmpeg. `audioPath` is the audio file that will exist when the session has
     /// finished (removed afterwards if `removesAudio`); `tail` is its length after the session
     /// (cut as the audio sink cuts it when `stop` was raised).
-    init(request: VideoRequest, plan: SessionPlan, ffmpeg: String, audioPath: String, removesAudio: Bool,
+    init(request: VideoRequest, files: VideoFiles, plan: SessionPlan, ffmpeg: String, audioPath: String, removesAudio: Bool,
          tail: Double, stop: StopSignal?) throws(SessionError) {
         path = request.path
         fps = Double(request.fps)
@@ -87,7 +137,7 @@ final class VideoSink: SessionSink, StepObserver {
         self.audioPath = audioPath
         self.removesAudio = removesAudio
         let container = VideoContainer(path: request.path)!
-        temporaryPath = Self.temporaryName(for: request.path, suffix: "tmp." + container.rawValue)
+        self.files = files
         let scene = SceneBuilder.scene(for: plan)
         performer = plan.performer
         key = plan.key
@@ -103,9 +153,9 @@ final class VideoSink: SessionSink, StepObserver {
         do {
             renderer = try VideoFrameRenderer(scene: scene, width: request.size.width, height: request.size.height, roll: roll)
             renderer.roll.notes.reserveCapacity(4096)
-            encoder = try VideoEncoder(ffmpeg: ffmpeg, container: container,
-                                       videoPath: Self.temporaryName(for: request.path, suffix: "video.mkv"),
-                                       width: request.size.width, height: request.size.height, fps: request.fps)
+            encoder = try VideoEncoder(ffmpeg: ffmpeg, container: container, video: files.video, log: files.log,
+                                       width: request.size.width, height: request.size.height, fps: request.fps,
+                                       isStopped: { stop?.isRaised == true })
         } catch {
             throw SessionError(error, path: request.path)
         }
@@ -122,27 +172,7 @@ final class VideoSink: SessionSink, StepObserver {
         } catch {
             throw SessionError(error, path: video.path)
         }
-        try checkDirectory(of: video.path)
         return ffmpeg
-    }
-
-    /// `dir/.name.<pid>.<suffix>` beside `path`, the name cut (at a character boundary) so that
-    /// it stays within a file name's 255 bytes whenever the video's own name does.
-    static func temporaryName(for path: String, suffix: String) -> String {
-        let directory = PresetLibrary.parent(of: path)
-        let end = ".\(getpid()).\(suffix)"
-        var base = Substring(path.split(separator: "/").last.map(String.init) ?? path)
-        while 1 + base.utf8.count + end.utf8.count > TemporaryName.maximumNameBytes { base = base.dropLast() }
-        return (directory == "/" ? "" : directory) + "/." + base + end
-    }
-
-    /// Fails (73) unless the video's directory exists and is writable.
-    static func checkDirectory(of path: String) throws(SessionError) {
-        let directory = PresetLibrary.parent(of: path)
-        guard PresetLibrary.isDirectory(directory), PathBytes.withCString(directory, { access($0, W_OK) }) == 0 else {
-            throw .cannotCreate("cannot write \(path): the directory must exist and be writable")
-        }
-        if PresetLibrary.isDirectory(path) { throw .cannotCreate("cannot write \(path): it is a directory") }
     }
 
     /// Notes are queued and applied frame by frame: a note changes the picture from the first
@@ -246,23 +276,33 @@ final class VideoSink: SessionSink, StepObserver {
         try frames(through: (Double(total) - 0.5) / fps)
         do {
             try encoder.finishVideo()
-            try encoder.mux(audioPath: audioPath, into: temporaryPath)
+            let audio = try openSound()
+            defer { close(audio) }
+            try encoder.mux(audio: audio, into: files.output.descriptor!.rawValue)
         } catch {
             cleanUp()
             throw SessionError(error, path: path)
         }
-        guard PathBytes.withCString(temporaryPath, { from in PathBytes.withCString(path) { rename(from, $0) } }) == 0 else {
-            let reason = String(cString: strerror(errno))
+        do {
+            try files.output.commit()
+        } catch {
             cleanUp()
-            throw .io("cannot write \(path): \(reason)")
+            throw .io(error.description)
         }
         cleanUp()
     }
 
+    /// Opens the sound for the muxer; a temporary sound loses its name at once.
+    private func openSound() throws(PictureError) -> Int32 {
+        let audio = PathBytes.withCString(audioPath) { open($0, O_RDONLY | O_CLOEXEC | (removesAudio ? O_NOFOLLOW : 0)) }
+        guard audio >= 0 else { throw .io("cannot read the sound \(Quote.text(audioPath)): \(String(cString: strerror(errno)))") }
+        if removesAudio { _ = PathBytes.withCString(audioPath) { unlink($0) } }
+        return audio
+    }
+
     private func cleanUp() {
-        for file in [encoder.videoPath, temporaryPath] + (removesAudio ? [audioPath] : []) {
-            _ = PathBytes.withCString(file) { unlink($0) }
-        }
+        files.output.abandon()
+        if removesAudio { _ = PathBytes.withCString(audioPath) { unlink($0) } }
     }
 
     func abandon() {

@@ -95,7 +95,8 @@ public enum SoundError: Error, CustomStringConvertible, Equatable, Sendable {
             return "Cannot write \(quoted(path)): the directory \(quoted(directoryName(path))) does not exist. "
                 + "Create it first or choose another output path."
         case let .outputNotWritable(path, reason):
-            return "Cannot write \(quoted(path)): \(reason). Choose a path in a writable directory."
+            // A reason that says what to do (a missing $TMPDIR: set TMPDIR) needs no other advice.
+            return "Cannot write \(quoted(path)): \(reason)" + (reason.contains("; ") ? "." : ". Choose a path in a writable directory.")
         case let .openFailed(path, format, messages):
             return "FluidSynth could not open \(quoted(path)) for writing as \(format)"
                 + details(messages) + ". Check that the directory is writable and has free space."

@@ -85,12 +85,13 @@ func commandLine() -> [String] {
 }
 
 /// Prints a Session error the way every subcommand does and exits with its status.
-/// An error that a stop signal caused (an interrupted `open` of a FIFO, say) ends with the
-/// signal's status, 128 + its number.
+/// After a stop signal the status is the signal's, 128 + its number (every file that could
+/// be finished is), but the error is still printed: a file that could not be finished at
+/// the stop (its temporary vanished, a stalled ffmpeg was ended) is never passed over in silence.
 func fail(_ error: SessionError) -> ExitCode {
-    if Interruption.isRequested { return ExitCode(128 + Interruption.requested) }
     TerminalOutput.standardOutput.flush()
     TerminalOutput.standardError.write("clumsy: error: \(Quote.message(error.description))\n")
     TerminalOutput.standardError.flush()
+    if Interruption.isRequested { return ExitCode(128 + Interruption.requested) }
     return ExitCode(error.exitStatus)
 }

@@ -1,0 +1,263 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Issue 19, findings 3, 4, 8 and 15: `--video` writes through the same OutputFile as every
+// other output; stale temporaries are removed only when their owner is provably gone (its
+// lock is free); a stop ends a stalled ffmpeg; small messages say what is really wrong.
+
+/// The pids of `pid`'s children (every thread's), from /proc.
+func childProcesses(of pid: Int32) -> [Int32] {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+    return tasks.flatMap { task -> [Int32] in
+        let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
+        return text.split(separator: " ").compactMap { Int32($0) }
+    }
+}
+
+/// The live (not zombie) processes whose process group is `group`.
+func processes(inGroup group: Int32) -> [Int32] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return names.compactMap(Int32.init).filter { pid in
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 3 && fields[0] != "Z" && Int32(fields[2]) == group
+    }
+}
+
+/// Waits (at most `limit` seconds) until `pid` has a child and returns the children.
+func waitForChildren(of pid: Int32, limit: Double = 20) -> [Int32] {
+    let start = Date()
+    while Date().timeIntervalSince(start) < limit {
+        let children = childProcesses(of: pid)
+        if !children.isEmpty { return children }
+        usleep(20_000)
+    }
+    return []
+}
+
+/// A directory holding a fake `ffmpeg` that never reads its input and never exits.
+func stalledFFmpeg(in directory: TemporaryDirectory) throws -> String {
+    let bin = directory.file("bin")
+    try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+    try "#!/bin/sh\nsleep 1000\n".write(toFile: bin + "/ffmpeg", atomically: false, encoding: .utf8)
+    chmod(bin + "/ffmpeg", 0o755)
+    return bin
+}
+
+/// True when some process holds a lock on `path` (our own non-blocking `flock` is refused).
+func isLocked(_ path: String) -> Bool {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    return flock(fd, LOCK_EX | LOCK_NB) != 0
+}
+
+@Suite("Hostile video and temporaries (issue 19: 3, 4, 8, 15)", .serialized,
+       .enabled(if: hasFFmpeg && hasSmallSoundFont, "needs ffmpeg and \(smallSoundFont)"))
+struct HostileVideoTests {
+    static let small = ["--soundfont", smallSoundFont, "--size", "64x64", "--quiet"]
+
+    /// `small` for `--video`; without `--size` (which needs `--video`) for `--audio`.
+    static func flags(for flag: String) -> [String] {
+        flag == "--video" ? small : ["--soundfont", smallSoundFont, "--quiet"]
+    }
+
+    // MARK: 3. --video goes through OutputFile
+
+    @Test("--video through a symbolic link writes the link's target; the link stays a link")
+    func videoThroughSymlink() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createSymbolicLink(atPath: directory.file("link.mp4"), withDestinationPath: "target.mp4")
+        let result = try CLI.run(["run", "--duration", "1", "--video", "link.mp4"] + Self.small, in: directory.path, timeout: 120)
+        #expect(result.status == 0, "\(result)")
+        let link = try? FileManager.default.destinationOfSymbolicLink(atPath: directory.file("link.mp4"))
+        #expect(link == "target.mp4", "link.mp4 is no longer a link")
+        let probe = try Probe.of(directory.file("target.mp4"))
+        #expect(probe.streams.map(\.codec_name).sorted() == ["aac", "h264"], "\(probe.streams)")
+        #expect(directory.entries() == ["link.mp4", "target.mp4"], "left behind: \(directory.entries())")
+    }
+
+    @Test("--video into a FIFO writes the video into it; the FIFO stays a FIFO")
+    func videoIntoFIFO() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("tmp"), withIntermediateDirectories: true)
+        let script = """
+            mkfifo v.mp4
+            cat v.mp4 > got.mp4 & reader=$!
+            "$C" run --duration 1 --video v.mp4 --soundfont \(smallSoundFont) --size 64x64 --quiet; status=$?
+            sleep 0.5; kill $reader 2>/dev/null
+            test -p v.mp4 || echo "v.mp4 is no longer a FIFO"
+            exit $status
+            """
+        let result = try shell(script, in: directory.path, environment: ["TMPDIR": directory.file("tmp")], timeout: 120)
+        #expect(result.status == 0 && result.stdout.isEmpty, "\(result)")
+        let probe = try Probe.of(directory.file("got.mp4"))
+        #expect(probe.streams.map(\.codec_name).sorted() == ["aac", "h264"], "\(probe.streams)")
+        #expect(directory.entries() == ["got.mp4", "tmp", "v.mp4"], "left behind: \(directory.entries())")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: directory.file("tmp"))) == [], "left in TMPDIR")
+    }
+
+    @Test("Links planted at the video's old temporary names (.v.mp4.<pid>.*) are not followed")
+    func plantedLinksNotFollowed() throws {
+        let directory = try TemporaryDirectory()
+        let suffixes = ["tmp.mp4", "video.mkv", "audio.wav"]
+        for suffix in suffixes { try directory.write("victim-" + suffix, "precious\n") }
+        // exec keeps the shell's pid, so $$ is the pid clumsy runs with.
+        let script = "for s in \(suffixes.joined(separator: " ")); do ln -s victim-$s .v.mp4.$$.$s; done\n"
+            + "exec \"$C\" run --duration 1 --video v.mp4 --soundfont \(smallSoundFont) --size 64x64 --quiet"
+        let result = try shell(script, in: directory.path, timeout: 120)
+        #expect(result.status == 0, "\(result)")
+        for suffix in suffixes {
+            let text = String(decoding: bytes(of: directory.file("victim-" + suffix)) ?? [], as: UTF8.self)
+            #expect(text == "precious\n", "victim-\(suffix) was written through a planted link")
+        }
+        let probe = try Probe.of(directory.file("v.mp4"))
+        #expect(probe.streams.count == 2, "\(probe.streams)")
+    }
+
+    @Test("After kill -9 during a video, the next run leaves nothing of it; ffmpeg's log was never a named file")
+    func killNineLeavesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let scratch = directory.file("tmp")
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        var logs: [String] = []
+        var groups: [Int32] = []
+        let result = try CLI.run(["run", "--duration", "600", "--video", "v.mp4"] + Self.small,
+                                 environment: ["TMPDIR": scratch], in: directory.path, timeout: 60) { pid in
+            let children = waitForChildren(of: pid)
+            usleep(1_500_000)
+            groups = children
+            logs = children.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\($0)/fd/2") }
+            kill(pid, SIGKILL)
+        }
+        for group in groups { kill(-group, SIGKILL) }
+        #expect(result.signalled && result.status == SIGKILL, "\(result)")
+        #expect(!logs.isEmpty)
+        for log in logs {
+            #expect(log.hasSuffix("(deleted)") && !log.hasPrefix("/tmp/clumsy-ffmpeg"), "ffmpeg's stderr: \(log)")
+        }
+        let next = try CLI.run(["run", "--duration", "1", "--midi", "m.mid", "--quiet"], in: directory.path)
+        #expect(next.status == 0, "\(next)")
+        #expect(directory.entries() == ["m.mid", "tmp"], "left behind: \(directory.entries())")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: scratch)) == [], "left in TMPDIR")
+    }
+
+    // MARK: 4. Stale temporaries: deleted only when their owner's lock is free
+
+    @Test("A temporary locked by a live process of another PID namespace is kept; an unlocked one of a dead pid is removed")
+    func lockedTemporaryKept() throws {
+        let directory = try TemporaryDirectory()
+        // pid_max is at most 2^22: these pids exist in no namespace of ours.
+        let locked = directory.file(".x.mid.clumsy-99999999-0123456789abcdef.tmp")
+        let dead = directory.file(".y.mid.clumsy-99999998-fedcba9876543210.tmp")
+        try "partial".write(toFile: dead, atomically: false, encoding: .utf8)
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/bin/sh")
+        holder.arguments = ["-c", "exec 9>>\"$1\"; flock -x 9; exec sleep 60", "sh", locked]
+        try holder.run()
+        defer { holder.terminate(); holder.waitUntilExit() }
+        for _ in 0..<500 where !isLocked(locked) { usleep(10_000) }
+        try #require(isLocked(locked), "the holder did not lock \(locked)")
+        let result = try CLI.run(["run", "--duration", "1", "--midi", "m.mid", "--quiet"], in: directory.path)
+        #expect(result.status == 0, "\(result)")
+        #expect(fileExists(locked), "a live run's temporary was deleted")
+        #expect(!fileExists(dead), "a dead run's temporary was kept")
+    }
+
+    @Test("A temporary that vanished before the rename at a stop is reported, not passed over in silence")
+    func vanishedTemporaryReported() throws {
+        let directory = try TemporaryDirectory()
+        let result = try CLI.run(["run", "--duration", "604800", "--midi", "x.mid", "--quiet"], in: directory.path, timeout: 30) { pid in
+            var removed = false
+            for _ in 0..<500 where !removed {
+                for name in directory.hiddenEntries() where name.hasPrefix(".x.mid.clumsy-") {
+                    removed = unlink(directory.file(name)) == 0
+                }
+                usleep(10_000)
+            }
+            usleep(300_000)
+            kill(pid, SIGINT)
+        }
+        #expect(!result.timedOut && result.status == 130, "\(result)")
+        #expect(result.stderr.contains("x.mid"), "no message: \(result)")
+        #expect(!fileExists(directory.file("x.mid")))
+    }
+
+    // MARK: 8. A stop ends a stalled ffmpeg
+
+    @Test("A stop ends an ffmpeg that never reads (blocked writing frames) within a second; no child is left",
+          arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func stalledWhileWriting(signal number: Int32, status: Int32) throws {
+        try stopStalled(duration: "600", signal: number, status: status)
+    }
+
+    @Test("A stop ends an ffmpeg that never exits (waited on at the end) within a second; no child is left")
+    func stalledWhileWaiting() throws {
+        try stopStalled(duration: "1", signal: SIGINT, status: 130)
+    }
+
+    private func stopStalled(duration: String, signal number: Int32, status: Int32) throws {
+        let directory = try TemporaryDirectory()
+        let bin = try stalledFFmpeg(in: directory)
+        var child: Int32 = 0
+        var stopping = 0.0
+        var leftover: [Int32] = []
+        let result = try CLI.run(["run", "--duration", duration, "--video", "v.mp4"] + Self.small,
+                                 environment: ["PATH": bin + ":/usr/bin:/bin"], in: directory.path, timeout: 30) { pid in
+            child = waitForChildren(of: pid).first ?? 0
+            // Long enough for the 1 MB pipe to fill (or the 1 s session to end) on a busy machine.
+            usleep(4_000_000)
+            kill(pid, number)
+            stopping = secondsUntilExit(pid)
+            leftover = child > 0 ? processes(inGroup: child) : []
+            // Never leave a hung run (or its fake ffmpeg) behind, whatever the binary does.
+            if stopping >= 10 { kill(pid, SIGKILL) }
+            if child > 0 { kill(-child, SIGKILL) }
+        }
+        try #require(child > 0, "ffmpeg was not started: \(result)")
+        #expect(!result.timedOut && result.status == status, "\(result)")
+        #expect(stopping < 2, "took \(stopping) s after the signal (1 s asked; 2 s allowed on a loaded machine)")
+        #expect(leftover.isEmpty, "ffmpeg's process group outlived clumsy: \(leftover)")
+        #expect(directory.entries() == ["bin"], "left behind: \(directory.entries())")
+    }
+
+    // MARK: 15. Small messages
+
+    @Test("A directory named ffmpeg on PATH is passed over: the next ffmpeg is used, or 69 when there is none")
+    func ffmpegDirectoryOnPath() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("bin/ffmpeg"), withIntermediateDirectories: true)
+        let found = try CLI.run(["run", "--duration", "1", "--video", "v.mp4"] + Self.small,
+                                environment: ["PATH": directory.file("bin") + ":/usr/bin:/bin"], in: directory.path, timeout: 120)
+        #expect(found.status == 0 && fileExists(directory.file("v.mp4")), "\(found)")
+        let missing = try CLI.run(["run", "--duration", "1", "--video", "w.mp4"] + Self.small,
+                                  environment: ["PATH": directory.file("bin")], in: directory.path, timeout: 60)
+        #expect(missing.status == 69 && missing.stderr.contains("apt-get install ffmpeg"), "\(missing)")
+    }
+
+    @Test("A missing $TMPDIR is named as the problem, not the FIFO", arguments: ["f.wav", "f.mp4"])
+    func missingTemporaryDirectory(name: String) throws {
+        let directory = try TemporaryDirectory()
+        #expect(mkfifo(directory.file(name), 0o644) == 0)
+        let flag = name.hasSuffix(".wav") ? "--audio" : "--video"
+        let missing = directory.file("no-such-tmp")
+        let result = try CLI.run(["run", "--duration", "1", flag, name] + Self.flags(for: flag),
+                                 environment: ["TMPDIR": missing], in: directory.path, timeout: 60)
+        #expect(result.status == 73, "\(result)")
+        #expect(result.stderr.contains("TMPDIR") && result.stderr.contains("no-such-tmp"), "\(result.stderr)")
+        #expect(directory.entries() == [name], "left behind: \(directory.entries())")
+    }
+
+    @Test("An output name that is only an extension is told it needs a name", arguments: [("--audio", ".wav"), ("--video", ".mp4")])
+    func onlyAnExtension(flag: String, name: String) throws {
+        let directory = try TemporaryDirectory()
+        let result = try CLI.run(["run", "--duration", "1", flag, name] + Self.flags(for: flag), in: directory.path, timeout: 60)
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("needs a name") && !result.stderr.contains("must end in"), "\(result.stderr)")
+        #expect(directory.entries().isEmpty, "written: \(directory.entries())")
+    }
+}
