@@ -231,6 +231,7 @@ public enum RollReader {
         let voices = plan.voices.voices
         let lines = try EventLogLines(path: path)
         var notes: [Roll.Note] = []
+        var hasKinds = false
         var degrees: [(time: Double, degree: Int)] = []
         var keyChanges: [(time: Double, key: Key)] = []
         while let line = try lines.next() {
@@ -255,6 +256,7 @@ public enum RollReader {
                 .data("\(Quote.text(path)): line \(lineNumber): \"\(field)\" must be \(accepted)")
             }
             let kind = text("kind") ?? ""
+            if !kind.isEmpty { hasKinds = true }
             if let t = number("t"), !timeRange.contains(t) { throw bad("t", "a time in seconds, \(Limits.text(timeRange))") }
             if kind == "control", text("control") == "key", let t = number("t"),
                case .success(.key(let key)) = Control.key(tonic: text("tonic") ?? "", mode: text("mode") ?? "") {
@@ -277,6 +279,10 @@ public enum RollReader {
                 guard (1...7).contains(degree), degree == degree.rounded() else { throw bad("degree", "a scale degree, a whole number 1…7") }
                 degrees.append((t, Int(degree)))
             }
+        }
+        guard hasKinds else {
+            throw .data("\(Quote.text(path)): not an event log of clumsy's: no line has a \"kind\" (a log's lines look like "
+                + "{\"t\":0.717,\"kind\":\"key\",\"note\":71,…}; write one with clumsy run --events)")
         }
         guard !notes.isEmpty else { throw .data("\(Quote.text(path)): the event log has no notes to draw") }
         notes.sort { $0.start < $1.start }

@@ -71,8 +71,8 @@ final class VideoFiles {
         } catch {
             throw .cannotCreate(error.description)
         }
-        directory = PathName.directory(of: output.writePath.string)
-        name = PathName.name(of: output.target.file.string)
+        directory = PathName.directory(of: PathBytes.string(output.writePath))
+        name = PathName.name(of: PathBytes.string(output.target.file))
         do {
             video = try TemporaryName.anonymous(in: directory, for: name + ".video.mkv").rawValue
         } catch {

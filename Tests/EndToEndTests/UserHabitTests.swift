@@ -151,4 +151,13 @@ struct UserHabitTests {
         #expect(again.status == 64 && again.stderr.contains("name the output with --audio"), "\(again)")
         #expect(bytes(of: directory.file("clumsy-live.wav")) == kept)
     }
+
+    @Test("roll of a JSON Lines file that is not an event log says so, not 'no notes to draw'")
+    func rollOfOtherJSON() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("other.jsonl", "{\"a\": 1}\n{\"b\": [2]}\n")
+        let result = try CLI.run(["roll", "other.jsonl", "-o", "r.png"], in: directory.path)
+        #expect(result.status == 65 && result.stderr.contains("not an event log") && result.stderr.contains("clumsy run --events"), "\(result)")
+        #expect(!fileExists(directory.file("r.png")))
+    }
 }
