@@ -172,6 +172,9 @@ public enum SessionRunner {
         if !writesFiles && !request.isQuiet && !request.isLive {
             sinks.append(TextPrinter(output: standardOutput, plan: plan))
         }
+        if request.isLive && !request.isQuiet && standardError.isTerminal {
+            sinks.append(LiveStatus(output: standardError, plan: plan))
+        }
         let showsProgress = !request.isQuiet && standardError.isTerminal && writesFiles
         let line = showsProgress ? ProgressLine(output: standardError, total: configuration.duration, verb: "simulating") : nil
         let progress: ((Double) -> Void)? = line.map { line in { fraction in line.show(fraction) } }

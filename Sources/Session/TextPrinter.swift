@@ -17,26 +17,15 @@ public final class TextPrinter: SessionSink {
         self.plan = plan
         key = plan.key
         voices = plan.voices
-        (numerals, chords) = Self.names(of: plan.performer.chords, in: plan.key)
+        (numerals, chords) = ChordNames.of(plan.performer.chords, in: plan.key)
         drumNames = Dictionary(Drum.catalog.map { ($0.note, $0.name) }, uniquingKeysWith: { a, _ in a })
-    }
-
-    /// Each degree's numeral and chord symbol: a bouncer's own degree chord keeps its degree's
-    /// numeral; a chord given in the preset is named from its root.
-    private static func names(of chords: [Chord], in key: Key) -> (numerals: [String], symbols: [String]) {
-        let numerals = ScaleDegree.all.map { degree in
-            let chord = chords[degree.index]
-            return chord.root == key.pitchClass(of: degree) && key.degrees.contains(degree)
-                ? key.romanNumeral(of: degree) : key.romanNumeral(for: chord.intervals.count > 3 ? chord.triad : chord)
-        }
-        return (numerals, chords.map { key.symbol(of: $0) })
     }
 
     /// After a live key change, notes are spelled and chords named in the new key.
     private func follow(_ newKey: Key) {
         guard case .success(let change) = plan.keyChange(to: newKey) else { return }
         key = newKey
-        (numerals, chords) = Self.names(of: change.performer.chords, in: newKey)
+        (numerals, chords) = ChordNames.of(change.performer.chords, in: newKey)
     }
 
     private static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {

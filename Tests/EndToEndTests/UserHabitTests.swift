@@ -160,4 +160,17 @@ struct UserHabitTests {
         #expect(result.status == 65 && result.stderr.contains("not an event log") && result.stderr.contains("clumsy run --events"), "\(result)")
         #expect(!fileExists(directory.file("r.png")))
     }
+
+    @Test("--live on a terminal shows a status line: time, bar:beat, chord, key, notes per second, CPU",
+          .enabled(if: hasSmallSoundFont && FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs \(smallSoundFont) and script"))
+    func liveStatusLine() throws {
+        let directory = try TemporaryDirectory()
+        let command = "'\(CLI.executable)' run pulse --live --audio-driver file --audio l.wav --duration 3 --soundfont '\(smallSoundFont)'"
+        let result = try CLI.run(["-qec", command, "/dev/null"], executable: "/usr/bin/script", in: directory.path, timeout: 60)
+        #expect(result.status == 0, "\(result)")
+        let lines = result.stdout.components(separatedBy: "\r").filter { $0.contains("live 0:0") }
+        #expect(lines.count >= 4, "\(result.stdout.suffix(500))")
+        #expect(lines.contains { $0.contains("bar 2:") && $0.contains("in A dorian") && $0.contains("notes/s") && $0.contains("CPU") },
+                "\(lines)")
+    }
 }
