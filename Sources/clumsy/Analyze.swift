@@ -15,7 +15,7 @@ struct Analyze: ParsableCommand {
         Exit status: 0 ok, 64 bad flag, 65 not a usable MIDI file (not MIDI, truncated), 66 cannot be read or is not a regular file (a FIFO, a directory).
         """)
 
-    @Argument(help: ArgumentHelp("The MIDI file to analyse.", valueName: "file.mid"))
+    @Argument(help: ArgumentHelp("The MIDI file to analyse.", valueName: "file.mid"), completion: Completions.files("mid"))
     var file: String
 
     @Flag(help: "Print one JSON object instead of text.")

@@ -15,7 +15,7 @@ struct Draw: ParsableCommand {
     @Argument(help: "A bundled preset's name or a path to a preset file.", completion: Completions.presets)
     var preset: String = "default"
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The picture to write: .png, .svg or .pdf.", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("The picture to write: .png, .svg or .pdf.", valueName: "file"), completion: Completions.files("png", "svg", "pdf"))
     var output: String
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Draw the balls' paths and hits over the first <s> simulated seconds (\(Limits.text(DrawRequest.traceLimits)) s).", valueName: "s"))

@@ -61,7 +61,7 @@ struct Validate: ParsableCommand {
         abstract: "Check preset files; print every problem with its field path.",
         discussion: "Exit status: 0 if all are valid, 65 if any is invalid, 66 if any cannot be read.")
 
-    @Argument(help: "Preset files (or bundled preset names) to check.")
+    @Argument(help: "Preset files (or bundled preset names) to check.", completion: Completions.files("json"))
     var files: [String]
 
     func validate() throws {

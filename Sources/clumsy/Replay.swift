@@ -16,7 +16,7 @@ struct Replay: ParsableCommand {
         or preset, 73 output cannot be created, 74 write error.
         """)
 
-    @Argument(help: ArgumentHelp("The event log of a live run (.jsonl).", valueName: "events.jsonl"))
+    @Argument(help: ArgumentHelp("The event log of a live run (.jsonl).", valueName: "events.jsonl"), completion: Completions.files("jsonl"))
     var log: String
 
     @OptionGroup

@@ -11,16 +11,16 @@ struct Roll: ParsableCommand {
         Exit status: 0 ok, 64 bad flag or an output over an input, 65 bad input file, 66 unreadable input, 73 output cannot be created, 74 write error.
         """)
 
-    @Argument(help: ArgumentHelp("A Standard MIDI File (.mid) or an event log (.jsonl) that clumsy wrote.", valueName: "file"))
+    @Argument(help: ArgumentHelp("A Standard MIDI File (.mid) or an event log (.jsonl) that clumsy wrote.", valueName: "file"), completion: Completions.files("mid", "jsonl"))
     var input: String
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The picture to write: .png, .svg or .pdf.", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("The picture to write: .png, .svg or .pdf.", valueName: "file"), completion: Completions.files("png", "svg", "pdf"))
     var output: String
 
     @Option(help: ArgumentHelp("Picture size in pixels, 64x64…3840x2160.", valueName: "WxH"))
     var size: String = "1600x600"
 
-    @Option(help: ArgumentHelp("For an event log: the preset that wrote it (voices, note lengths, key, tempo, meter).", valueName: "preset"))
+    @Option(help: ArgumentHelp("For an event log: the preset that wrote it (voices, note lengths, key, tempo, meter).", valueName: "preset"), completion: Completions.presets)
     var preset: String?
 
     func validate() throws {

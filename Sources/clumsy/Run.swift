@@ -38,7 +38,7 @@ struct Run: ParsableCommand {
     @OptionGroup
     var outputs: OutputFlags
 
-    @Option(help: ArgumentHelp("Also write one audio file per voice (bass.wav, keys.wav, … in --audio's format) and one MIDI file per voice (bass.mid, keys.mid, …) into this existing directory; they sum to the mix.", valueName: "dir"))
+    @Option(help: ArgumentHelp("Also write one audio file per voice (bass.wav, keys.wav, … in --audio's format) and one MIDI file per voice (bass.mid, keys.mid, …) into this existing directory; they sum to the mix.", valueName: "dir"), completion: .directory)
     var stems: String?
 
     @Flag(help: "Switch the filter, delay and reverb off.")
@@ -65,7 +65,7 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("With --live: accept OSC controls (/clumsy/gravity, /clumsy/speed, /clumsy/tempo, /clumsy/kick, /clumsy/drop, /clumsy/key tonic mode) on UDP [addr:]port (address 127.0.0.1 unless given).", valueName: "[addr:]port"))
     var oscIn: String?
 
-    @Option(help: ArgumentHelp("Render a video of the session with its sound: .mp4 (H.264 + AAC) or .webm (VP9 + Opus), through ffmpeg.", valueName: "file"))
+    @Option(help: ArgumentHelp("Render a video of the session with its sound: .mp4 (H.264 + AAC) or .webm (VP9 + Opus), through ffmpeg.", valueName: "file"), completion: Completions.files("mp4", "webm"))
     var video: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Video frames per second, 1…120 (default 30).", valueName: "n"))

@@ -75,6 +75,8 @@ struct InstallTests {
         #expect(try complete([installed.binary, "run", "ly"]).offered == ["lydian-moon"])
         #expect(Set(try complete([installed.binary, "run", "--mode", ""]).offered).isSuperset(of: ["dorian", "minorPentatonic"]))
         #expect(try complete([installed.binary, "run", "--tone", "mari"]).offered == ["marimba"])
+        // File flags offer files of their kind (here, from /: nothing named *.mid, but directories).
+        #expect(try complete([installed.binary, "run", "--midi", "/us"]).offered == ["/usr"])
     }
 
     @Test("make uninstall removes every installed file")
