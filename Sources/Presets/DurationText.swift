@@ -3,13 +3,14 @@ public enum DurationText {
     /// What `--duration` accepts, for messages.
     public static let accepted = "seconds (90, 90s, 0.5), minutes and hours (5m, 1h30m, 2h), or m:ss and h:mm:ss (2:30)"
 
-    /// Seconds written by `text`, or nil if it is not a duration (a bare number may have a
-    /// fraction; NaN, infinities and signs are not durations).
+    /// Seconds written by `text`, or nil if it is not a duration. A bare number is returned
+    /// as written (negative, NaN or infinite too), for the caller's range check to refuse.
     public static func seconds(_ text: String) -> Double? {
         let text = String(text.lowercased().drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+        // A plain number is taken as it is, sign, NaN and all: the range check then names it.
+        if let plain = Double(text) { return plain }
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || "hms:.".contains($0)) }) else { return nil }
         if text.contains(":") { return clock(text) }
-        if let plain = Double(text), plain.isFinite { return plain }
         // Units, largest first, each at most once: 1h30m, 5m, 90s, 1m30.5s.
         var total = 0.0, number = "", seen: [Character] = []
         for character in text {

@@ -175,6 +175,9 @@ struct Run: ParsableCommand {
         guard let seconds = DurationText.seconds(duration) else {
             throw ValidationError("--duration \(duration) is not a duration; accepted: \(DurationText.accepted), \(Limits.text(Limits.duration, unit: "s"))")
         }
+        guard Limits.duration.contains(seconds) else {
+            throw ValidationError("--duration \(duration) is out of range; accepted: \(Limits.text(Limits.duration, unit: "s")), written as \(DurationText.accepted)")
+        }
         return seconds
     }
 
