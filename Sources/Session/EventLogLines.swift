@@ -73,6 +73,9 @@ final class EventLogLines {
             searched -= start
             start = 0
         }
+        // A stop signal ends the reading at the next chunk (reads of a regular file are
+        // never interrupted by it): roll and replay of a long log stop at once.
+        if Interruption.isRequested { throw .io("\(Quote.text(path)): stopped by a signal") }
         let chunk = 1 << 16
         let old = buffer.count
         buffer.append(contentsOf: repeatElement(0, count: chunk))

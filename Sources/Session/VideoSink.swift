@@ -110,6 +110,8 @@ final class VideoSink: SessionSink, StepObserver {
     private let stop: StopSignal?
     private let audioPath: String
     private let removesAudio: Bool
+    /// False once a temporary sound has been opened and unlinked (`openSound`).
+    private var isSoundNamed = true
     private let encoder: VideoEncoder
     private let renderer: VideoFrameRenderer
     private let files: VideoFiles
@@ -273,11 +275,17 @@ final class VideoSink: SessionSink, StepObserver {
         // The audio's tail is cut short after a stop signal; the video ends with it.
         let tail = stop?.isRaised == true ? min(self.tail, AudioFileSink.interruptedTail) : self.tail
         let total = Self.frameCount(seconds: time + tail, fps: fps)
+        // The sound is complete (its sink finished first): opened now, and a temporary sound
+        // loses its name at once, before the tail frames, so no cleaner finds it unlocked.
+        let audio: Int32
+        do { audio = try openSound() } catch {
+            cleanUp()
+            throw SessionError(error, path: path)
+        }
+        defer { close(audio) }
         try frames(through: (Double(total) - 0.5) / fps)
         do {
             try encoder.finishVideo()
-            let audio = try openSound()
-            defer { close(audio) }
             try encoder.mux(audio: audio, into: files.output.descriptor!.rawValue)
         } catch {
             cleanUp()
@@ -296,13 +304,16 @@ final class VideoSink: SessionSink, StepObserver {
     private func openSound() throws(PictureError) -> Int32 {
         let audio = PathBytes.withCString(audioPath) { open($0, O_RDONLY | O_CLOEXEC | (removesAudio ? O_NOFOLLOW : 0)) }
         guard audio >= 0 else { throw .io("cannot read the sound \(Quote.text(audioPath)): \(String(cString: strerror(errno)))") }
-        if removesAudio { _ = PathBytes.withCString(audioPath) { unlink($0) } }
+        if removesAudio {
+            _ = PathBytes.withCString(audioPath) { unlink($0) }
+            isSoundNamed = false
+        }
         return audio
     }
 
     private func cleanUp() {
         files.output.abandon()
-        if removesAudio { _ = PathBytes.withCString(audioPath) { unlink($0) } }
+        if removesAudio && isSoundNamed { _ = PathBytes.withCString(audioPath) { unlink($0) } }
     }
 
     func abandon() {

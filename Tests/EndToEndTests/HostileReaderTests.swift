@@ -154,6 +154,27 @@ struct HostileReaderTests {
         #expect(!fileExists(directory.file("big.png")))
     }
 
+    @Test("SIGINT stops roll of a long event log promptly, with 130 and no picture")
+    func longEventLogInterruptible() throws {
+        let directory = try TemporaryDirectory()
+        // 1.5 million key notes (about 100 MB): tens of seconds to read without the stop check.
+        let line = #"{"t":1.000000,"kind":"key","note":60,"velocity":100}"# + "\n"
+        let block = String(repeating: line, count: 10_000)
+        FileManager.default.createFile(atPath: directory.file("big.jsonl"), contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.file("big.jsonl")))
+        for _ in 0..<150 { handle.write(Data(block.utf8)) }
+        try handle.close()
+        var stopping = 0.0
+        let result = try CLI.run(["roll", "big.jsonl", "-o", "big.png"], in: directory.path, timeout: 120) { pid in
+            usleep(700_000)
+            kill(pid, SIGINT)
+            stopping = secondsUntilExit(pid, limit: 60)
+        }
+        #expect(result.status == 130 && !result.signalled, "\(result)")
+        #expect(stopping < 2, "roll took \(stopping) s to stop after SIGINT")
+        #expect(!fileExists(directory.file("big.png")))
+    }
+
     // MARK: 12. Nothing printed steers the terminal
 
     @Test("analyze escapes track names and the file name: no ESC, BEL or U+202E reaches the terminal",
