@@ -37,12 +37,13 @@ final class FloatSpool {
 
     /// Creates the scratch file in `directory`; up to `memoryCapacity` floats will be kept in memory.
     init(directory: String, label: String, path: String, memoryCapacity: Int64 = 0) throws(SoundError) {
-        var template = (PathBytes.bytes(directory) + Array("/.clumsy-spool-XXXXXX".utf8) + [0]).map { CChar(bitPattern: $0) }
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else {
-            throw .outputNotWritable(path: path, reason: "no scratch file can be made in \"\(directory)\" (\(errorText(errno)))")
+        // A file with no name (TemporaryName.anonymous): nothing is left of it however the run ends.
+        let descriptor: Int32
+        do {
+            descriptor = try TemporaryName.anonymous(in: directory, for: "spool").rawValue
+        } catch {
+            throw .outputNotWritable(path: path, reason: "no scratch file can be made in \"\(directory)\" (\(error.text))")
         }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         self.descriptor = descriptor
         self.label = label
         self.path = path

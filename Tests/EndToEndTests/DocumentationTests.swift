@@ -5,25 +5,48 @@ import Testing
 struct DocumentedCommands: CustomTestStringConvertible, Sendable {
     let place: String
     let script: String
+    /// The lines of clumsy's own messages (`clumsy: …`) quoted in a plain ``` block right
+    /// after the commands: what they print, which the output must hold word for word.
+    var quoted: [String] = []
     var testDescription: String { place }
 
-    /// Every ```sh block of the README and the guides, in file order. ```console blocks (a
+    /// Every ```sh block of the README, the guides and the manual pages' examples, in file order. ```console blocks (a
     /// server, a device, a long run) and plain ``` blocks (output) are not run.
     static func all() -> [DocumentedCommands] {
         let docs = (try? FileManager.default.contentsOfDirectory(atPath: projectRoot + "/docs")) ?? []
+        let manual = (try? FileManager.default.contentsOfDirectory(atPath: projectRoot + "/Tools/man")) ?? []
         let files = ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+            + manual.filter { $0.hasSuffix(".md") }.sorted().map { "Tools/man/" + $0 }
         var blocks: [DocumentedCommands] = []
         for file in files {
             guard let text = try? String(contentsOfFile: projectRoot + "/" + file, encoding: .utf8) else { continue }
             var current: [String]?
             var start = 0
+            var output: [String]?   // a plain block after a command block, being read
+            var afterCommands = false
             for (index, line) in text.components(separatedBy: "\n").enumerated() {
-                if current == nil, line.trimmingCharacters(in: .whitespaces) == "```sh" {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if var lines = output {
+                    if trimmed == "```" {
+                        blocks[blocks.count - 1].quoted = lines.filter { $0.hasPrefix("clumsy: ") }
+                        output = nil
+                    } else {
+                        lines.append(line)
+                        output = lines
+                    }
+                    continue
+                }
+                if afterCommands, current == nil {
+                    if trimmed == "```" { output = []; afterCommands = false; continue }
+                    if !trimmed.isEmpty { afterCommands = false }
+                }
+                if current == nil, trimmed == "```sh" {
                     current = []
                     start = index + 1
                 } else if current != nil, line.trimmingCharacters(in: .whitespaces) == "```" {
                     blocks.append(DocumentedCommands(place: "\(file):\(start)", script: current!.joined(separator: "\n")))
                     current = nil
+                    afterCommands = true
                 } else if current != nil {
                     current!.append(line)
                 }
@@ -33,11 +56,12 @@ struct DocumentedCommands: CustomTestStringConvertible, Sendable {
     }
 }
 
-@Suite("Every command block of the README and docs/ runs as written", .serialized)
+@Suite("Every command block of the README, docs/ and the manual pages runs as written", .serialized)
 struct DocumentationTests {
-    @Test("There are command blocks to run, in the README and in the guides")
+    @Test("There are command blocks to run, in the README and in the guides, and some quote clumsy's messages")
     func blocksExist() {
         let blocks = DocumentedCommands.all()
+        #expect(blocks.contains { $0.quoted.contains { $0.contains("160.03 GB") } }, "the 4 GiB message is not checked")
         #expect(blocks.filter { $0.place.hasPrefix("README.md") }.count >= 5, "\(blocks.map(\.place))")
         #expect(blocks.filter { $0.place.hasPrefix("docs/") }.count >= 10, "\(blocks.map(\.place))")
     }
@@ -49,5 +73,8 @@ struct DocumentationTests {
         let result = try CLI.run(["-e", "-o", "pipefail", "-c", block.script], executable: "/bin/bash",
                                  environment: ["PATH": path, "CLUMSY_UNDER_TEST": nil], in: directory.path, timeout: 300)
         #expect(result.status == 0 && !result.timedOut, "\(block.place):\n\(block.script)\n\(result)")
+        for line in block.quoted {
+            #expect((result.stdout + result.stderr).contains(line), "\(block.place) quotes a message the commands do not print:\n\(line)\n\(result)")
+        }
     }
 }
