@@ -121,7 +121,8 @@ man: build
 docs:
 	$(SWIFT) run clumsy-docs
 
-# Benchmarks (Benchmarks/bench.sh): one Markdown table in under ten minutes, release build.
+# Benchmarks (Benchmarks/bench.sh): one Markdown table in under ten minutes, release build,
+# printed and written into docs/benchmarks.md with the date and the machine.
 # bench-smoke runs the same code with tiny durations (seconds) on the debug build, so it never rots.
 # BENCH_FLAGS adds swift build flags (e.g. BENCH_FLAGS="--scratch-path .build-bench").
 BENCH_FLAGS ?=

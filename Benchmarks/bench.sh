@@ -16,6 +16,7 @@ set -euo pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/.."
 ROOT=$PWD
+ROOT=$PWD
 
 MODE=full
 case "${1:-}" in
@@ -286,14 +287,23 @@ row "6 Video: ${VIDEO} s of \`default\`, ${VIDEO_SIZE}, 30 fps, H.264 + AAC (${V
     "$(rate "$VIDEO" "$V")× real time ($(rate "$VIDEO_SECONDS" "$V")× the video's length); CPU: ffmpeg encoding + muxing $(fmt 1 "$(calc "$VC - $VD")") s ($(pct "$(calc "$VC - $VD")" "$VC") %), drawing + piping frames $(fmt 1 "$(calc "$VD - $VA")") s ($(pct "$(calc "$VD - $VA")" "$VC") %), audio and physics $(fmt 1 "$VA") s ($(pct "$VA" "$VC") %)" "≥ 2×"
 
 # Table --------------------------------------------------------------------------------------
-echo
+{
 echo "| benchmark | Clumsy command | Clumsy (median) | reference command | reference (median) | result | target |"
 echo "|---|---|---|---|---|---|---|"
 printf '%s\n' "${ROWS[@]}"
 echo
-echo "$MODE run on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $("$FLUIDSYNTH" --version 2>/dev/null | head -n 1), SoundFont $(basename "$SOUNDFONT"); load average at the end $(cut -d' ' -f1-3 /proc/loadavg); took $(fmt 0 "$(calc "$EPOCHREALTIME - $START")") s."
+echo "$MODE run on $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(free -g | awk '/^Mem:/ { print $2 " GiB" }'), $(. /etc/os-release && echo "$PRETTY_NAME"), $("$FLUIDSYNTH" --version 2>/dev/null | head -n 1), SoundFont $(basename "$SOUNDFONT"); load average at the end $(cut -d' ' -f1-3 /proc/loadavg); took $(fmt 0 "$(calc "$EPOCHREALTIME - $START")") s."
 echo "In-process tiers of row 1 (simulated s per wall s): $(for t in bare world simulator midi share; do printf '%s %s×; ' "$t" "$(value inproc.txt $t rate)"; done)"
 echo "(bare: World.stepWithoutRules, no handlers; world: World.step, rules + contacts; simulator: Simulator, no sink; midi: + MIDIRecorder; share: midi timing cpSpaceStep.)"
 if [[ $(calc "$(value inproc.txt bare cpu) > $(value inproc.txt midi cpu)") == 1 ]]; then
   echo "Bare stepping is slower than the whole session here: without the session's redrops and kicks the piano balls come to rest on the keys and each other, and resting contacts cost Chipmunk more than balls in flight. Row 1c (Chipmunk's own time on the session's trajectory) is the like-for-like overhead figure."
+fi
+} >table.md
+echo
+cat table.md
+# A full run writes its table into docs/benchmarks.md, between the markers (BENCH_DOC=…
+# to write elsewhere, BENCH_DOC= not at all); the smoke run never does.
+DOC=${BENCH_DOC-$ROOT/docs/benchmarks.md}
+if [[ $MODE == full && -n $DOC ]]; then
+  python3 "$ROOT/Benchmarks/splice.py" "$DOC" table.md && log "bench: wrote the table into $DOC"
 fi
