@@ -164,7 +164,7 @@ def page(command, path, common, version):
     if subcommands:
         lines.append(".SH COMMANDS")
         for s in subcommands:
-            lines += [".TP", "\\fB%s %s\\fR(1)" % (roff(path), roff(s["commandName"])), inline(s.get("abstract", ""))]
+            lines += [".TP", "\\fB%s\\-%s\\fR(1)" % (roff(path), roff(s["commandName"])), inline(s.get("abstract", ""))]
     lines.append(options(command))
     for title in SECTION_ORDER:
         text = own.get(title, common.get(title))

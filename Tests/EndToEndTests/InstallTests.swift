@@ -69,6 +69,12 @@ struct InstallTests {
             let lines = result.stdout.split(separator: "\n").map(String.init)
             return (lines.first ?? "", Array(lines.dropFirst()))
         }
+        // bash-completion's own loader finds the installed script in PREFIX/share (XDG_DATA_DIRS).
+        if FileManager.default.fileExists(atPath: "/usr/share/bash-completion/bash_completion") {
+            let loader = "source /usr/share/bash-completion/bash_completion; _completion_loader clumsy; complete -p clumsy"
+            let loaded = try CLI.run(["-c", loader], executable: "/bin/bash", environment: ["XDG_DATA_DIRS": installed.prefix + "/share"], in: "/")
+            #expect(loaded.stdout.contains("-F _clumsy clumsy"), "\(loaded)")
+        }
         let presets = try complete([installed.binary, "run", ""])
         #expect(presets.spec.contains("-o default"), "no file fallback: \(presets.spec)")
         #expect(Set(presets.offered).isSuperset(of: ["default", "lydian-moon", "polska", "swarm"]), "\(presets.offered)")
