@@ -17,7 +17,7 @@ public struct FieldAssignment: Sendable, Equatable, CustomStringConvertible {
         }
         path = String(argument[..<equals])
         text = String(argument[argument.index(after: equals)...])
-        guard Settings.setting(at: path) != nil else {
+        guard Settings.setting(at: path) != nil || !Settings.children(of: path).isEmpty else {
             let paths = Settings.all.map(\.path)
             let hint = FieldReader.otherNames[path].map { " (did you mean \($0)?)" } ?? Suggestion.didYouMean(path, in: paths)
             throw .usage("--set \(Quote.text(path)): no such preset field\(hint); the fields are listed in Presets/README.md and by clumsy run --help")
@@ -32,7 +32,8 @@ public struct FieldAssignment: Sendable, Equatable, CustomStringConvertible {
 
 extension Preset {
     /// This preset with each assignment read into its field as the preset file's value would
-    /// be (a block such as `second` switched by true, false or null, or set by an object), then
+    /// be (a block such as `second` switched by true, false or null, or set by an object; a
+    /// group such as `piano` set by an object of some of its fields), then
     /// the rules that tie fields together checked.
     /// - Throws: `SessionError.usage` (64) naming `--set`, the field and what is accepted.
     public func assigning(_ assignments: [FieldAssignment]) throws(SessionError) -> Preset {
@@ -41,8 +42,12 @@ extension Preset {
         let r = FieldReader(file: "--set")
         do {
             for assignment in assignments {
-                let setting = Settings.setting(at: assignment.path)!
                 let value = assignment.value
+                guard let setting = Settings.setting(at: assignment.path) else {
+                    // A group of fields (`piano`, `keys.velocity`): an object of some of them.
+                    try Self.readObject(value, at: assignment.path, into: &preset, r)
+                    continue
+                }
                 guard setting.isSwitch else {
                     try setting.read(value, &preset, r)
                     continue

@@ -105,7 +105,11 @@ struct UserHabitTests {
         #expect(set.status == 0 && set.stdout.contains("second notes"), "\(set)")
         let plain = try CLI.run(["run", "default", "--duration", "5", "--midi", "plain.mid"], in: directory.path)
         #expect(plain.status == 0 && bytes(of: directory.file("set.mid")) != bytes(of: directory.file("plain.mid")))
+        let group = try CLI.run(["run", "default", "--duration", "5", "--set", #"piano={"count":8}"#, "--set", "bass.tone=fretless-bass",
+                                 "--set", "second=true", "--midi", "group.mid"], in: directory.path)
+        #expect(group.status == 0 && bytes(of: directory.file("group.mid")) == bytes(of: directory.file("set.mid")), "\(group)")
         for (argument, words) in [("piano.cont=8", "did you mean piano.count?"), ("key.mode=dorian", "did you mean key.scale?"),
+                                  (#"piano={"cont":8}"#, "did you mean count?"),
                                   ("piano.count=5000", "0…1000"), ("piano.count", "field=value")] {
             let bad = try CLI.run(["run", "default", "--duration", "1", "--set", argument])
             #expect(bad.status == 64 && bad.stderr.hasPrefix("clumsy: error: --set") && bad.stderr.contains(words), "\(argument): \(bad)")
