@@ -32,10 +32,11 @@ public struct ReplayRecord: Sendable, Equatable {
 
     /// The log's first line (no newline).
     public var line: String {
-        "{\"t\":0.000000,\"kind\":\"session\",\"clumsy\":\(Format.jsonString(Clumsy.version)),"
-            + "\"preset\":\(Format.jsonString(presetName)),\"seed\":\"\(seed)\",\"timestep\":\(Format.plain(timestep)),"
-            + (plan.map { "\"plan\":\(Format.jsonString($0))," } ?? "")
-            + "\"arguments\":[\(arguments.map(Format.jsonString).joined(separator: ","))]}"
+        var record = EventLogRecord(t: 0, kind: "session")
+        record.format = EventLogRecord.format
+        (record.clumsy, record.preset, record.seed) = (Clumsy.version, presetName, String(seed))
+        (record.timestep, record.plan, record.arguments) = (timestep, plan, arguments)
+        return record.line
     }
 }
 
