@@ -348,19 +348,7 @@ public struct Performer: Sendable {
             // The chord takes over when its root sounds (a later hit for the same line replaces it).
             scheduler.changeHarmony(to: degree, at: sounding)
             if configuration.approach != .off && degree != previous && scheduler.clock.grid.isOn {
-                // A leading note one grid line before the new root, when that line is not before the hit.
-                // It replaces the approach of a change this hit overrides (same line); it is left out
-                // where a root could sound (a beat line for beat changes, a bar line for bar changes).
-                let before = scheduler.place(sounding - scheduler.clock.stepSeconds)
-                let line = scheduler.clock.beatInBar(at: before)
-                let rootsLine = configuration.chordChange == .beat ? line != nil : line == 0
-                if before < sounding && before >= hit.time && !rootsLine {
-                    let note = configuration.approach.note(to: bassNotes[degree - 1], in: configuration.key)
-                    scheduler.schedule(NoteEvent(time: before, kind: .on, voice: .bass, note: min(max(note, 0), 127), velocity: velocity,
-                                                 ball: hit.ball, speed: hit.speed, degree: degreeAt(before),
-                                                 tone: NoteEvent.leadingTone, hit: hit.time),
-                                       at: before, replacesVoice: true)
-                }
+                approach(degree, sounding: sounding, hit: hit, velocity: velocity, scheduler: &scheduler)
             }
             scheduler.schedule(NoteEvent(time: sounding, kind: .on, voice: .bass, note: bassNotes[degree - 1], velocity: velocity,
                                          ball: hit.ball, speed: hit.speed, degree: degree, hit: hit.time),
@@ -409,6 +397,22 @@ public struct Performer: Sendable {
                                          drum: hit.target == .floor ? 2 : 1),
                                at: sounding)
         }
+    }
+
+    /// A leading note one grid line before the new root of `degree` (sounding at `sounding`),
+    /// when that line is not before the hit. It replaces the approach of a change this hit
+    /// overrides (same line); it is left out where a root could sound (a beat line for beat
+    /// changes, a bar line for bar changes).
+    private func approach(_ degree: Int, sounding: Double, hit: Hit, velocity: Int, scheduler: inout Scheduler) {
+        let before = scheduler.place(sounding - scheduler.clock.stepSeconds)
+        let line = scheduler.clock.beatInBar(at: before)
+        let rootsLine = configuration.chordChange == .beat ? line != nil : line == 0
+        guard before < sounding && before >= hit.time && !rootsLine else { return }
+        let note = configuration.approach.note(to: bassNotes[degree - 1], in: configuration.key)
+        scheduler.schedule(NoteEvent(time: before, kind: .on, voice: .bass, note: min(max(note, 0), 127), velocity: velocity,
+                                     ball: hit.ball, speed: hit.speed, degree: degreeAt(before),
+                                     tone: NoteEvent.leadingTone, hit: hit.time),
+                           at: before, replacesVoice: true)
     }
 
     /// The step ending at `time` is over: a waiting chord change due by then takes over, and the

@@ -163,8 +163,8 @@ extension EventLogRecord {
         guard case .object(let members) = json else { throw .data("\(place) is not a JSON object") }
         var fields = Fields(members: members, place: place)
         guard let kind = try fields.string("kind") else {
-            throw .data("\(place): no \"kind\" (a log's lines look like {\"t\":0.717,\"kind\":\"key\",\"note\":71,…}; "
-                + "write one with clumsy run --events)")
+            throw .data("\(place): not an event log of clumsy's: no \"kind\" (a log's lines look like "
+                + "{\"t\":0.717,\"kind\":\"key\",\"note\":71,…}; write one with clumsy run --events)")
         }
         self.init(t: try fields.number("t") ?? 0, kind: kind)
         if kind == "session" { try readSession(&fields) }
