@@ -19,7 +19,7 @@ public enum ChordNames {
 
 /// The harmony changing: from `time` on the session plays `chord`, the chord of scale degree
 /// `degree`'s bouncer in `key`, named `name` (spelled in the key) with its numeral `numeral`.
-public struct ChordEvent: Sendable, Equatable {
+public struct ChordEvent: Sendable, Hashable {
     /// Simulated time from which the chord sounds, seconds (when the scheduler applies it:
     /// the bass root's time under `time.chordChange` hit, the beat or bar line otherwise).
     public var time: Double

@@ -26,34 +26,63 @@ public struct EventLogRecord: Sendable, Equatable {
     /// The format this clumsy writes.
     public static let format = 2
 
+    /// Seconds from the session's start: when the note sounds or the chord takes over (6 decimals).
     public var t: Double
+    /// What the line is: `bass`, `key`, `drum`, `second`, `chord`, `escape`, `kick`, `drop`, `session`, `control`, `end`.
     public var kind: String
+    /// Session lines: the log's format (`EventLogRecord.format`; absent means 1).
     public var format: Int?
+    /// Session lines: the version of clumsy that wrote the log.
     public var clumsy: String?
+    /// Session lines: the preset's name.
     public var preset: String?
+    /// Session lines: the seed, as a decimal string (a UInt64 does not fit a JSON number exactly).
     public var seed: String?
+    /// Session lines: seconds per step.
     public var timestep: Double?
+    /// Session lines: the plan's digest (`PlanDigest`).
     public var plan: String?
+    /// Session lines: the `clumsy run` arguments that shape the notes.
     public var arguments: [String]?
+    /// Notes: the voice's name in lower case (its MIDI track name).
     public var voice: String?
+    /// Notes and the rules' events: the ball (0 the bass ball, 1… the piano balls; -1 none).
     public var ball: Int?
+    /// Notes: seconds of the physical hit, never after `t`.
     public var hit: Double?
+    /// Notes: impact speed along the contact normal, m/s.
     public var speed: Double?
+    /// Notes: MIDI note 0…127.
     public var note: Int?
+    /// Notes: MIDI velocity 1…127.
     public var velocity: Int?
+    /// Notes: the degree 1…7 of the chord playing; chord lines: the degree whose chord takes over.
     public var degree: Int?
+    /// Chord lines: the chord symbol as the terminal prints it ("E7", "F♯m7").
     public var name: String?
+    /// Chord lines: the chord's numeral in the key ("II", "vi").
     public var numeral: String?
+    /// Chord lines: the root, spelled in the key, ASCII ("F#").
     public var root: String?
+    /// Chord lines: semitones above the root of each chord tone (root 0 first).
     public var intervals: [Int]?
+    /// Key notes: the key number 1…K, left to right.
     public var key: Int?
+    /// Key notes: the chord tone 1…5 the key plays (0 a melody note).
     public var tone: Int?
+    /// Bass notes: true for a leading note (an approach to the next root).
     public var leading: Bool?
+    /// Drum notes: what played it (`wall`, `floor`, `stomp`, `metronome`).
     public var source: String?
+    /// Control and end lines: the step it took effect at, or the last step.
     public var step: Int64?
+    /// Control lines: the control's name (`gravity`, `key`, …).
     public var control: String?
+    /// Control lines: the control's value (absent for a key change, a kick or a drop).
     public var value: Double?
+    /// Key changes and chord lines: the key's tonic, ASCII ("Eb").
     public var tonic: String?
+    /// Key changes and chord lines: the key's scale ("dorian").
     public var mode: String?
     /// False for a line read without a `t` (its `t` is then 0).
     public var hasTime = true
