@@ -12,6 +12,8 @@ public enum SessionEvent: Sendable, Equatable {
     case drop(time: Double, ball: Int)
     /// A voice's MIDI controller changed (CC10 pan before a keys note placed by its key).
     case control(time: Double, voice: VoiceID, controller: Int, value: Int)
+    /// The harmony changed: the chord named in the event sounds from its time on.
+    case chord(ChordEvent)
     /// A live control took effect at the start of `step` (simulated `time`).
     case live(time: Double, step: Int64, control: Control)
 
@@ -19,6 +21,7 @@ public enum SessionEvent: Sendable, Equatable {
     public var time: Double {
         switch self {
         case .note(let note): return note.time
+        case .chord(let chord): return chord.time
         case .escape(let time, _), .kick(let time), .drop(let time, _), .control(let time, _, _, _), .live(let time, _, _): return time
         }
     }

@@ -10,6 +10,9 @@ public struct NoteEvent: Sendable, Hashable {
         case off
         /// The voice's controller number `note` takes the value `velocity` (CC10 pan before a keys note).
         case control
+        /// The harmony changes to the chord of scale degree `degree` (no note: the simulator
+        /// turns it into a `ChordEvent` named by the performer).
+        case chord
     }
 
     /// Simulated time at which it sounds, seconds.

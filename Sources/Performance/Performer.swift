@@ -1,69 +1,5 @@
 import Theory
 
-/// When a bass hit's chord takes over.
-public enum ChordChange: String, Sendable, Hashable, CaseIterable {
-    /// At the hit (the original app).
-    case hit
-    /// On the next beat line.
-    case beat
-    /// On the next bar line.
-    case bar
-}
-
-/// The bass's leading note before a new root.
-public enum Approach: String, Sendable, Hashable, CaseIterable {
-    /// None.
-    case off
-    /// The half step below the new root.
-    case chromaticBelow = "chromatic-below"
-    /// The half step above the new root.
-    case chromaticAbove = "chromatic-above"
-    /// The scale tone below the new root.
-    case diatonicBelow = "diatonic-below"
-    /// The scale tone above the new root.
-    case diatonicAbove = "diatonic-above"
-
-    /// The approach note to `root` in `key`.
-    public func note(to root: Int, in key: Key) -> Int {
-        switch self {
-        case .off: return root
-        case .chromaticBelow: return root - 1
-        case .chromaticAbove: return root + 1
-        case .diatonicBelow:
-            var note = root - 1
-            while note > root - 12 && !key.contains(PitchClass(note)) { note -= 1 }
-            return note
-        case .diatonicAbove:
-            var note = root + 1
-            while note < root + 12 && !key.contains(PitchClass(note)) { note += 1 }
-            return note
-        }
-    }
-}
-
-/// What a key strike plays.
-public enum KeysMode: String, Sendable, Hashable, CaseIterable {
-    /// The chord tone the key stands for (the original app).
-    case chord
-    /// A melody: each strike moves a scale-degree pointer by the key's step (−2…+2 scale steps);
-    /// notes on strong beats are chord tones, others may be passing scale tones.
-    case melodic
-}
-
-/// The keys' dribble gate: a ball that strikes again soon and softly is not heard again.
-public struct DribbleGate: Sendable, Hashable {
-    /// A re-strike by the same ball within this many seconds of its last key hit is a dribble.
-    public var window: Double
-    /// A dribble below this velocity (1…127) is dropped; the note already sounding rings on.
-    public var velocity: Int
-
-    /// Creates a gate.
-    public init(window: Double, velocity: Int) {
-        self.window = window
-        self.velocity = velocity
-    }
-}
-
 /// Everything the performer needs to turn hits into note intents.
 public struct PerformerConfiguration: Sendable, Hashable {
     /// Key and scale of the session.
@@ -184,6 +120,7 @@ public struct Performer: Sendable {
     private let voices: VoiceTable
     private let curves: [VelocityCurve]   // per voice
     private var bassNotes: [Int] = []     // per degree
+    private var names: (numerals: [String], symbols: [String]) = ([], [])   // per degree, in the key
     private var keysNotes: [[Int]] = []   // per degree, per chord tone (rewritten at each chord change under `smooth`)
     private var leader: VoiceLeader?      // `smooth` voicing only
     private var chordMasks: [Int] = []    // per degree: pitch classes of the keys' notes
@@ -197,6 +134,7 @@ public struct Performer: Sendable {
     /// Everything the performer derives from the key and the chords.
     private struct Harmony {
         var chords: [Chord] = []
+        var names: (numerals: [String], symbols: [String]) = ([], [])
         var bassNotes: [Int] = []
         var keysNotes: [[Int]] = []
         var chordMasks: [Int] = []
@@ -211,6 +149,7 @@ public struct Performer: Sendable {
             }
             chordMasks = chords.map { chord in chord.tones.reduce(0) { $0 | 1 << $1.value } }
             let key = configuration.key
+            names = ChordNames.of(chords, in: key)
             scaleNotes = Performer.smoothRegister(base: configuration.keysBase).filter { key.contains(PitchClass($0)) }
         }
     }
@@ -232,6 +171,7 @@ public struct Performer: Sendable {
     /// Takes the chords, roots, keys' notes and scale of `harmony`.
     private mutating func adopt(_ harmony: Harmony) {
         chords = harmony.chords
+        names = harmony.names
         bassNotes = harmony.bassNotes
         keysNotes = harmony.keysNotes
         chordMasks = harmony.chordMasks
@@ -260,6 +200,9 @@ public struct Performer: Sendable {
         let lastMelodyNote = scaleNotes.isEmpty ? nil : scaleNotes[pointer]
         self.configuration = configuration
         adopt(Harmony(configuration))
+        // The chord playing is renamed in the new key from now on (a change still waiting is
+        // named when it takes over).
+        scheduler.changeHarmony(to: activeDegree, at: time, always: true)
         if leader != nil {
             lead(to: activeDegree)
             if let pending, pending.degree != activeDegree { lead(to: pending.degree) }
@@ -344,6 +287,12 @@ public struct Performer: Sendable {
     /// The active chord.
     public var activeChord: Chord { chords[activeDegree - 1] }
 
+    /// The chord event of degree 1…7's chord taking over at `time`, named in the current key.
+    public func chordEvent(degree: Int, at time: Double) -> ChordEvent {
+        ChordEvent(time: time, degree: degree, chord: chords[degree - 1], key: configuration.key,
+                   name: names.symbols[degree - 1], numeral: names.numerals[degree - 1])
+    }
+
     /// Under `smooth` voicing, voices the chord of `degree` from the keys' last chord.
     private mutating func lead(to degree: Int) {
         guard var leader else { return }
@@ -365,6 +314,7 @@ public struct Performer: Sendable {
         lead(to: 1)
         pointer = Performer.melodyStart(scaleNotes, tonic: configuration.key.tonic)
         let bass = voices[.bass]
+        scheduler.changeHarmony(to: 1, at: time)
         scheduler.schedule(NoteEvent(time: time, kind: .on, voice: .bass, note: bassNotes[0],
                                      velocity: bass.curve.velocity(forSpeed: bass.curve.loudSpeed), ball: 0, speed: 0, degree: 1),
                            at: time)
@@ -395,20 +345,10 @@ public struct Performer: Sendable {
                 pending = (degree, change)
                 sounding = change
             }
+            // The chord takes over when its root sounds (a later hit for the same line replaces it).
+            scheduler.changeHarmony(to: degree, at: sounding)
             if configuration.approach != .off && degree != previous && scheduler.clock.grid.isOn {
-                // A leading note one grid line before the new root, when that line is not before the hit.
-                // It replaces the approach of a change this hit overrides (same line); it is left out
-                // where a root could sound (a beat line for beat changes, a bar line for bar changes).
-                let before = scheduler.place(sounding - scheduler.clock.stepSeconds)
-                let line = scheduler.clock.beatInBar(at: before)
-                let rootsLine = configuration.chordChange == .beat ? line != nil : line == 0
-                if before < sounding && before >= hit.time && !rootsLine {
-                    let note = configuration.approach.note(to: bassNotes[degree - 1], in: configuration.key)
-                    scheduler.schedule(NoteEvent(time: before, kind: .on, voice: .bass, note: min(max(note, 0), 127), velocity: velocity,
-                                                 ball: hit.ball, speed: hit.speed, degree: degreeAt(before),
-                                                 tone: NoteEvent.leadingTone, hit: hit.time),
-                                       at: before, replacesVoice: true)
-                }
+                approach(degree, sounding: sounding, hit: hit, velocity: velocity, scheduler: &scheduler)
             }
             scheduler.schedule(NoteEvent(time: sounding, kind: .on, voice: .bass, note: bassNotes[degree - 1], velocity: velocity,
                                          ball: hit.ball, speed: hit.speed, degree: degree, hit: hit.time),
@@ -457,6 +397,22 @@ public struct Performer: Sendable {
                                          drum: hit.target == .floor ? 2 : 1),
                                at: sounding)
         }
+    }
+
+    /// A leading note one grid line before the new root of `degree` (sounding at `sounding`),
+    /// when that line is not before the hit. It replaces the approach of a change this hit
+    /// overrides (same line); it is left out where a root could sound (a beat line for beat
+    /// changes, a bar line for bar changes).
+    private func approach(_ degree: Int, sounding: Double, hit: Hit, velocity: Int, scheduler: inout Scheduler) {
+        let before = scheduler.place(sounding - scheduler.clock.stepSeconds)
+        let line = scheduler.clock.beatInBar(at: before)
+        let rootsLine = configuration.chordChange == .beat ? line != nil : line == 0
+        guard before < sounding && before >= hit.time && !rootsLine else { return }
+        let note = configuration.approach.note(to: bassNotes[degree - 1], in: configuration.key)
+        scheduler.schedule(NoteEvent(time: before, kind: .on, voice: .bass, note: min(max(note, 0), 127), velocity: velocity,
+                                     ball: hit.ball, speed: hit.speed, degree: degreeAt(before),
+                                     tone: NoteEvent.leadingTone, hit: hit.time),
+                           at: before, replacesVoice: true)
     }
 
     /// The step ending at `time` is over: a waiting chord change due by then takes over, and the

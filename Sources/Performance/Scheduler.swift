@@ -16,7 +16,8 @@ public struct Scheduler: Sendable {
     /// Accents and velocity floor.
     public let feel: Feel
 
-    private enum EntryKind: Int, Sendable { case off = 0, chord = 1, on = 2 }
+    /// At one time: note-offs, then chord tones ended, then the harmony's change, then note-ons.
+    private enum EntryKind: Int, Sendable { case off = 0, chord = 1, harmony = 2, on = 3 }
 
     private struct Entry: Sendable {
         var time: Double
@@ -24,7 +25,8 @@ public struct Scheduler: Sendable {
         var sequence: Int
         var event: NoteEvent
         var token: Int
-        /// For `.chord`: the chord's pitch classes as a bit mask.
+        /// For `.chord`: the chord's pitch classes as a bit mask; for `.harmony`: 1 to deliver it
+        /// even when its degree is the one playing (a key change).
         var extra: Int
     }
 
@@ -45,6 +47,7 @@ public struct Scheduler: Sendable {
     private var derived: [(voice: VoiceID, derivation: Voice.Derivation)]   // derived voices
     private var sequence = 0
     private var lastDelivered = -Double.infinity
+    private var harmonyDegree = 0          // the degree of the last harmony change delivered
 
     /// Creates an empty scheduler.
     public init(voices: VoiceTable, clock: Clock, feel: Feel) {
@@ -137,6 +140,21 @@ public struct Scheduler: Sendable {
         insert(Entry(time: time, kind: .chord, sequence: 0,
                      event: NoteEvent(time: time, kind: .off, voice: voice, note: 0, velocity: 0, degree: degree),
                      token: 0, extra: pitchClasses))
+    }
+
+    /// Queues the harmony's change to the chord of `degree` at `time` (when it takes over).
+    /// A change queued earlier for the same time is replaced (a later hit asked for another
+    /// chord on the same line). It is delivered as a `.chord` event only if its degree is not
+    /// the one playing then, or always when `always` (a key change renames the chord playing).
+    public mutating func changeHarmony(to degree: Int, at time: Double, always: Bool = false) {
+        var index = queue.count - 1
+        while index >= head && queue[index].time >= time {
+            if queue[index].kind == .harmony && queue[index].time == time { queue.remove(at: index) }
+            index -= 1
+        }
+        insert(Entry(time: time, kind: .harmony, sequence: 0,
+                     event: NoteEvent(time: time, kind: .chord, voice: .bass, note: 0, velocity: 0, degree: degree),
+                     token: 0, extra: always ? 1 : 0))
     }
 
     // MARK: Live key change
@@ -270,6 +288,10 @@ public struct Scheduler: Sendable {
                     index += 1
                 }
             }
+        case .harmony:
+            guard entry.extra == 1 || entry.event.degree != harmonyDegree else { return }
+            harmonyDegree = entry.event.degree
+            append(entry.event, into: &events)
         case .on:
             sound(entry, into: &events)
             // Derived voices sound with the note they follow (their notes are never queued).

@@ -8,12 +8,9 @@ import Theory
 /// bar and beat, the chord and key playing, notes per second and the CPU the process uses.
 final class LiveStatus: SessionSink {
     private let output: TerminalOutput
-    private let plan: SessionPlan
     private var clock: Clock
     private var key: Key
-    private var numerals: [String]
-    private var chords: [String]
-    private var degree: Int?
+    private var chord: ChordEvent?
     /// Note-on times of the last second, for notes per second.
     private var recent: [Double] = []
     private var shownAt = -Double.infinity
@@ -25,10 +22,8 @@ final class LiveStatus: SessionSink {
 
     init(output: TerminalOutput, plan: SessionPlan) {
         self.output = output
-        self.plan = plan
         clock = plan.clock
         key = plan.key
-        (numerals, chords) = ChordNames.of(plan.performer.chords, in: plan.key)
     }
 
     func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
@@ -36,13 +31,11 @@ final class LiveStatus: SessionSink {
             switch event {
             case .note(let note) where note.kind == .on:
                 recent.append(note.time)
-                if plan.voices[note.voice].source == .bassBall, (1...7).contains(note.degree) { degree = note.degree }
+            case .chord(let event):
+                chord = event
+                key = event.key
             case .live(let at, _, .tempo(let bpm)):
                 clock.changeTempo(to: bpm, at: at)
-            case .live(_, _, .key(let newKey)):
-                guard case .success(let change) = plan.keyChange(to: newKey) else { break }
-                key = newKey
-                (numerals, chords) = ChordNames.of(change.performer.chords, in: newKey)
             default:
                 break
             }
@@ -59,7 +52,7 @@ final class LiveStatus: SessionSink {
         let shifted = time + clock.shift
         let bar = Int(shifted / clock.barSeconds) + 1
         let beat = Int(shifted.truncatingRemainder(dividingBy: clock.barSeconds) / clock.beatSeconds) + 1
-        let chord = degree.map { "\(chords[$0 - 1]) (\(numerals[$0 - 1]))" } ?? "–"
+        let chord = self.chord.map { "\($0.name) (\($0.numeral))" } ?? "–"
         let now = WallClockPacer.now(), used = Self.cpuSeconds()
         if now - cpu.wall >= 1 {
             load = (used - cpu.used) / (now - cpu.wall)

@@ -32,10 +32,11 @@ public struct ReplayRecord: Sendable, Equatable {
 
     /// The log's first line (no newline).
     public var line: String {
-        "{\"t\":0.000000,\"kind\":\"session\",\"clumsy\":\(Format.jsonString(Clumsy.version)),"
-            + "\"preset\":\(Format.jsonString(presetName)),\"seed\":\"\(seed)\",\"timestep\":\(Format.plain(timestep)),"
-            + (plan.map { "\"plan\":\(Format.jsonString($0))," } ?? "")
-            + "\"arguments\":[\(arguments.map(Format.jsonString).joined(separator: ","))]}"
+        var record = EventLogRecord(t: 0, kind: "session")
+        record.format = EventLogRecord.format
+        (record.clumsy, record.preset, record.seed) = (Clumsy.version, presetName, String(seed))
+        (record.timestep, record.plan, record.arguments) = (timestep, plan, arguments)
+        return record.line
     }
 }
 
@@ -65,8 +66,9 @@ public struct ReplayLog: Sendable, Equatable {
         var timestep: Double
     }
 
-    /// Reads `path`. Errors name the file, the line and what was expected (exit 65), or say the
-    /// file cannot be read (66).
+    /// Reads `path` (each line an `EventLogRecord`). Errors name the file, the line and what
+    /// was expected (exit 65: a session line of a format this clumsy does not know among
+    /// them), or say the file cannot be read (66).
     public static func read(path: String) throws(SessionError) -> ReplayLog {
         // A regular file only, never waited on, and lines of a bounded length (see EventLogLines).
         let lines = try EventLogLines(path: path)
@@ -84,27 +86,19 @@ public struct ReplayLog: Sendable, Equatable {
                 if header == nil { throw bad("the first line must be the session line of a live run's event log (clumsy run --live --events …)") }
                 continue
             }
-            let value: JSONValue
-            do {
-                value = try JSONParser.parse(Array(raw))
-            } catch {
-                throw bad("\(error)")
-            }
-            guard case .object(let members) = value else { throw bad("expected a JSON object") }
-            func member(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
-            guard case .string(let kind)? = member("kind") else { throw bad("no \"kind\"") }
-            switch kind {
+            let record = try EventLogRecord(parsing: raw, path: path, line: number)
+            switch record.kind {
             case "session":
                 guard header == nil else { throw bad("a second session line") }
-                header = try session(member, file: path, line: number, bad: bad)
+                header = try session(record, file: path, line: number, bad: bad)
             case "control":
                 guard header != nil else { throw bad("a control before the session line") }
-                controls.append(try control(member, bad: bad))
-            default: // end
-                guard case .number(let step, _)? = member("step"), step >= 1, step == step.rounded(), step < 9e15 else {
-                    throw bad("the end line needs a whole \"step\" ≥ 1")
-                }
-                endStep = Int64(step)
+                controls.append(try control(record, bad: bad))
+            case "end":
+                guard let step = record.step, step >= 1 else { throw bad("the end line needs a whole \"step\" ≥ 1") }
+                endStep = step
+            default:
+                throw bad("a line of kind \(Format.jsonString(record.kind)) where a session, control or end line was expected")
             }
         }
         guard let header else { throw .preset(file: path, field: "", message: "no session line: only a live run's event log (clumsy run --live --events …) can be replayed") }
@@ -114,44 +108,27 @@ public struct ReplayLog: Sendable, Equatable {
     }
 
     /// The session line: its arguments (read as `ReplaySettings`), timestep and plan digest.
-    private static func session(_ member: (String) -> JSONValue?, file: String, line: Int,
+    private static func session(_ record: EventLogRecord, file: String, line: Int,
                                 bad: (String) -> SessionError) throws(SessionError) -> Header {
-        guard case .array(let items)? = member("arguments"), !items.isEmpty else { throw bad("the session line has no \"arguments\" array") }
-        var arguments: [String] = []
-        for item in items {
-            guard case .string(let s) = item else { throw bad("\"arguments\" must hold strings") }
-            arguments.append(s)
-        }
-        guard case .number(let timestep, _)? = member("timestep"), timestep > 0, timestep.isFinite else { throw bad("the session line needs a positive \"timestep\"") }
-        var plan: String?
-        switch member("plan") {
-        case nil: break
-        case .string(let digest)?: plan = digest
-        default: throw bad("the session line's \"plan\" must be a string (the plan's digest)")
-        }
+        guard let arguments = record.arguments, !arguments.isEmpty else { throw bad("the session line has no \"arguments\" array") }
+        guard let timestep = record.timestep, timestep > 0, timestep.isFinite else { throw bad("the session line needs a positive \"timestep\"") }
         let settings = try ReplaySettings(arguments: arguments, file: file, line: line)
-        return Header(arguments: arguments, settings: settings, plan: plan, timestep: timestep)
+        return Header(arguments: arguments, settings: settings, plan: record.plan, timestep: timestep)
     }
 
     /// A control line: the control and its step.
-    private static func control(_ member: (String) -> JSONValue?, bad: (String) -> SessionError) throws(SessionError) -> TimedControl {
-        guard case .number(let step, _)? = member("step"), step >= 0, step == step.rounded(), step < 9e15 else {
-            throw bad("a control needs a whole \"step\" ≥ 0")
-        }
-        guard case .string(let name)? = member("control") else { throw bad("a control needs a \"control\" name") }
-        var number: Double?
-        if case .number(let x, _)? = member("value") { number = x }
+    private static func control(_ record: EventLogRecord, bad: (String) -> SessionError) throws(SessionError) -> TimedControl {
+        guard let step = record.step, step >= 0 else { throw bad("a control needs a whole \"step\" ≥ 0") }
+        guard let name = record.control else { throw bad("a control needs a \"control\" name") }
         let made: Result<Control, ControlRejection>
         if name == "key" {
-            guard case .string(let tonic)? = member("tonic"), case .string(let mode)? = member("mode") else {
-                throw bad("a key control needs a \"tonic\" and a \"mode\" (strings)")
-            }
+            guard let tonic = record.tonic, let mode = record.mode else { throw bad("a key control needs a \"tonic\" and a \"mode\" (strings)") }
             made = Control.key(tonic: tonic, mode: mode)
         } else {
-            made = Control.make(name: name, value: number)
+            made = Control.make(name: name, value: record.value)
         }
         switch made {
-        case .success(let control): return TimedControl(step: Int64(step), control: control)
+        case .success(let control): return TimedControl(step: step, control: control)
         case .failure(let rejection): throw bad(rejection.description)
         }
     }

@@ -227,66 +227,48 @@ public enum RollReader {
     }
 
     /// A roll from an event log with the voices, key and clock of `plan` (see `fromEventLog(path:preset:)`).
+    /// The chords are the log's `chord` lines (a log written before them: each bass root's
+    /// degree, its chord named as the session would, `ChordNames`).
     public static func fromEventLog(path: String, plan: SessionPlan) throws(SessionError) -> Roll {
         let voices = plan.voices.voices
         let lines = try EventLogLines(path: path)
         var notes: [Roll.Note] = []
-        var hasKinds = false
-        var degrees: [(time: Double, degree: Int)] = []
+        var chords: [Roll.ChordMark] = []
+        var roots: [(time: Double, degree: Int)] = []
         var keyChanges: [(time: Double, key: Key)] = []
+        let sources: [String: Voice.Source] = ["bass": .bassBall, "key": .pianoBalls, "drum": .percussion, "second": .derived]
         while let line = try lines.next() {
-            let lineNumber = lines.number
             if line.isEmpty { continue }
-            let value: JSONValue
-            do {
-                value = try JSONParser.parse(Array(line))
-            } catch {
-                throw .data("\(Quote.text(path)): line \(lineNumber) is not JSON: \(error.reason)")
-            }
-            guard case .object(let members) = value else { throw .data("\(Quote.text(path)): line \(lineNumber) is not a JSON object") }
-            func number(_ name: String) -> Double? {
-                if case .number(let x, _)? = members.first(where: { $0.key == name })?.value { return x }
-                return nil
-            }
-            func text(_ name: String) -> String? {
-                if case .string(let x)? = members.first(where: { $0.key == name })?.value { return x }
-                return nil
-            }
-            func bad(_ field: String, _ accepted: String) -> SessionError {
-                .data("\(Quote.text(path)): line \(lineNumber): \"\(field)\" must be \(accepted)")
-            }
-            let kind = text("kind") ?? ""
-            if !kind.isEmpty { hasKinds = true }
-            if let t = number("t"), !timeRange.contains(t) { throw bad("t", "a time in seconds, \(Limits.text(timeRange))") }
-            if kind == "control", text("control") == "key", let t = number("t"),
-               case .success(.key(let key)) = Control.key(tonic: text("tonic") ?? "", mode: text("mode") ?? "") {
-                keyChanges.append((t, key))
+            let record = try EventLogRecord(parsing: Array(line), path: path, line: lines.number)
+            let place = "\(Quote.text(path)): line \(lines.number)"
+            func bad(_ field: String, _ accepted: String) -> SessionError { .data("\(place): \"\(field)\" must be \(accepted)") }
+            if record.hasTime, !timeRange.contains(record.t) { throw bad("t", "a time in seconds, \(Limits.text(timeRange))") }
+            if let degree = record.degree, !(1...7).contains(degree) { throw bad("degree", "a scale degree, a whole number 1…7") }
+            switch record.kind {
+            case "control":
+                if record.control == "key", case .success(.key(let key)) = Control.key(tonic: record.tonic ?? "", mode: record.mode ?? "") {
+                    keyChanges.append((record.t, key))
+                }
                 continue
+            case "chord":
+                guard let degree = record.degree, let name = record.name else { throw bad("degree", "given with a \"name\" on a chord line") }
+                chords.append(Roll.ChordMark(time: record.t, name: Quote.text(name), hue: degree - 1))
+                continue
+            default:
+                break
             }
-            let source: Voice.Source
-            switch kind {
-            case "bass": source = .bassBall
-            case "key": source = .pianoBalls
-            case "drum": source = .percussion
-            default: continue
-            }
-            let lane = try voiceRow(named: text("voice"), source: source, kind: kind, plan: plan, at: "\(Quote.text(path)): line \(lineNumber)")
-            guard let t = number("t") else { throw bad("t", "a time in seconds, \(Limits.text(timeRange)), in every \(kind) event") }
-            guard let note = number("note"), (0...127).contains(note) else { throw bad("note", "a MIDI note 0…127") }
-            guard let velocity = number("velocity"), (0...127).contains(velocity) else { throw bad("velocity", "a MIDI velocity 0…127") }
-            notes.append(Roll.Note(lane: lane, start: t, end: t + voices[lane].noteLength, pitch: Int(note), velocity: Int(velocity)))
-            if let degree = number("degree") {
-                guard (1...7).contains(degree), degree == degree.rounded() else { throw bad("degree", "a scale degree, a whole number 1…7") }
-                degrees.append((t, Int(degree)))
-            }
-        }
-        guard hasKinds else {
-            throw .data("\(Quote.text(path)): not an event log of clumsy's: no line has a \"kind\" (a log's lines look like "
-                + "{\"t\":0.717,\"kind\":\"key\",\"note\":71,…}; write one with clumsy run --events)")
+            guard let source = sources[record.kind] else { continue }
+            let lane = try voiceRow(named: record.voice, source: source, kind: record.kind, plan: plan, at: place)
+            guard record.hasTime else { throw bad("t", "a time in seconds, \(Limits.text(timeRange)), in every \(record.kind) event") }
+            guard let note = record.note, (0...127).contains(note) else { throw bad("note", "a MIDI note 0…127") }
+            guard let velocity = record.velocity, (0...127).contains(velocity) else { throw bad("velocity", "a MIDI velocity 0…127") }
+            notes.append(Roll.Note(lane: lane, start: record.t, end: record.t + voices[lane].noteLength, pitch: note, velocity: velocity))
+            if source == .bassBall, record.leading != true, let degree = record.degree { roots.append((record.t, degree)) }
         }
         guard !notes.isEmpty else { throw .data("\(Quote.text(path)): the event log has no notes to draw") }
         notes.sort { $0.start < $1.start }
-        degrees.sort { $0.time < $1.time }
+        keyChanges.sort { $0.time < $1.time }
+        if chords.isEmpty { chords = chordMarks(roots.sorted { $0.time < $1.time }, plan: plan, changes: keyChanges) }
         // A pitch struck again ends the previous note (as the performer does).
         var lastIndex: [Int: Int] = [:]
         for i in notes.indices {
@@ -296,7 +278,6 @@ public enum RollReader {
         }
         let duration = notes.map(\.end).max() ?? 1
         let clock = plan.clock
-        keyChanges.sort { $0.time < $1.time }
         let legend = ["\(formatTempo(clock.tempo)) bpm, \(clock.meter.description)", keyLegend(plan.key, changes: keyChanges),
                       "\(notes.count) notes, \(formatDuration(duration))", "note lengths from preset \(Quote.text(plan.name))"]
         let name = Quote.text(PathName.name(of: path))
@@ -307,8 +288,30 @@ public enum RollReader {
         for i in notes.indices { notes[i].lane = renumber[notes[i].lane]! }
         let ranges = pitchRanges(notes, lanes: rows.count)
         return Roll(title: name, legend: legend, lanes: rows.map { lane(voices[$0].name, ranges[renumber[$0]!]) },
-                    notes: notes, chords: chordMarks(degrees, key: plan.key, changes: keyChanges), secondsPerBeat: clock.beatSeconds,
+                    notes: notes, chords: chords, secondsPerBeat: clock.beatSeconds,
                     beatsPerBar: clock.meter.beats, duration: duration)
+    }
+
+    /// The chords of a log written before logs had chord lines: a mark at each bass root whose
+    /// degree (or key) changes, named as the session names that degree's chord in the key in force.
+    static func chordMarks(_ roots: [(time: Double, degree: Int)], plan: SessionPlan, changes: [(time: Double, key: Key)]) -> [Roll.ChordMark] {
+        var names = ChordNames.of(plan.performer.chords, in: plan.key).symbols
+        var marks: [Roll.ChordMark] = []
+        var current = 0, next = 0
+        for (time, degree) in roots {
+            var keyChanged = false
+            while next < changes.count && changes[next].time <= time {
+                if case .success(let change) = plan.keyChange(to: changes[next].key) {
+                    names = ChordNames.of(change.performer.chords, in: changes[next].key).symbols
+                }
+                next += 1
+                keyChanged = true
+            }
+            guard degree != current || keyChanged else { continue }
+            current = degree
+            marks.append(Roll.ChordMark(time: time, name: names[degree - 1], hue: degree - 1))
+        }
+        return marks
     }
 
     /// The row of `plan`'s voices table of an event: by its `voice` name, or for logs without

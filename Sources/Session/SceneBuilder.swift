@@ -11,10 +11,11 @@ public enum SceneBuilder {
     public static func scene(for plan: SessionPlan) -> Scene {
         let layout = plan.layout
         let key = plan.key
+        // Each bouncer's chord as the session plays it (`bass.chords`) and names it (`ChordNames`).
+        let names = ChordNames.of(plan.performer.chords, in: key)
         let bouncers = layout.bouncers.map { b -> Scene.Bouncer in
-            let degree = ScaleDegree(b.tag)!
-            return Scene.Bouncer(center: b.center, radius: b.radius, label: key.romanNumeral(of: degree),
-                                 detail: key.symbol(of: key.seventhChord(on: degree)), hue: b.tag - 1)
+            Scene.Bouncer(center: b.center, radius: b.radius, label: names.numerals[b.tag - 1],
+                          detail: names.symbols[b.tag - 1], hue: b.tag - 1)
         }
         let keys = layout.keys.map { k -> Scene.Key in
             let tone = plan.keyTones[k.tag - 1]

@@ -161,14 +161,13 @@ public final class LiveMIDISink: SessionSink, ControlSource {
 /// `--osc-out host:port`: every event as an OSC message (liblo), when the session reaches it.
 ///
 /// `/clumsy/note s:voice i:note i:velocity` (velocity 0 ends the note), `/clumsy/chord
-/// i:degree s:symbol` at every bass note, `/clumsy/hit i:ball s:target f:speed` for every
+/// i:degree s:symbol` at every chord change (the session's chord events, named as the text
+/// view and the event log name them), `/clumsy/hit i:ball s:target f:speed` for every
 /// struck note (`target` is `degree N`, `key N`, or for drums `wall`, `floor` or `bass wall`), and `/clumsy/kick`, `/clumsy/drop
 /// i:ball`, `/clumsy/escape i:ball`, `/clumsy/control s:name f:value` for a live control, and for
-/// a live key change `/clumsy/key s:tonic s:mode` (chords are then named in the new key).
+/// a live key change `/clumsy/key s:tonic s:mode` (the chord playing is then sent again, named in the new key).
 public final class OSCOutSink: SessionSink {
     private let sender: OSCSender
-    private let plan: SessionPlan
-    private var chords: [String]
     private let voiceNames: [String]
     private let sources: [Voice.Source]
 
@@ -179,8 +178,6 @@ public final class OSCOutSink: SessionSink {
         } catch {
             throw SessionError(error)
         }
-        self.plan = plan
-        chords = plan.performer.chords.map(\.symbol)   // each bouncer's chord (`bass.chords`)
         voiceNames = plan.voices.voices.map(\.logName)
         sources = plan.voices.voices.map(\.source)
     }
@@ -195,9 +192,6 @@ public final class OSCOutSink: SessionSink {
                 // approaches the next chord (not a chord, not a hit).
                 let source = sources[note.voice.rawValue]
                 guard note.kind == .on, source != .derived, note.tone != NoteEvent.leadingTone || source != .bassBall else { continue }
-                if source == .bassBall {
-                    sender.send(OSCMessage(path: "/clumsy/chord", arguments: [.int(Int32(note.degree)), .string(chords[note.degree - 1])]))
-                }
                 if note.speed > 0 {
                     let target: String
                     switch source {
@@ -208,6 +202,8 @@ public final class OSCOutSink: SessionSink {
                     }
                     sender.send(OSCMessage(path: "/clumsy/hit", arguments: [.int(Int32(note.ball)), .string(target), .float(Float(note.speed))]))
                 }
+            case .chord(let chord):
+                sender.send(OSCMessage(path: "/clumsy/chord", arguments: [.int(Int32(chord.degree)), .string(chord.name)]))
             case .kick:
                 sender.send(OSCMessage(path: "/clumsy/kick", arguments: []))
             case .drop(_, let ball):
@@ -217,7 +213,6 @@ public final class OSCOutSink: SessionSink {
             case .control:
                 continue   // a voice's controller (pan): not an event of the performance
             case .live(_, _, .key(let key)):
-                if case .success(let change) = plan.keyChange(to: key) { chords = change.performer.chords.map(\.symbol) }
                 sender.send(OSCMessage(path: "/clumsy/key", arguments: [.string(key.spelledTonic.name(.ascii)), .string(key.scale.name)]))
             case .live(_, _, let control):
                 sender.send(OSCMessage(path: "/clumsy/control", arguments: [.string(control.name), .float(Float(control.value ?? 0))]))

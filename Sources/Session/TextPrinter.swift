@@ -1,31 +1,22 @@
 import Theory
 import Performance
 
-/// Prints the performance as readable lines: time, who hit what, note, velocity, speed.
+/// Prints the performance as readable lines: time, who hit what, note, velocity, speed, and a
+/// line for each chord change. Chords are named as the session's chord events name them (never
+/// derived here); notes are spelled in the key of the chord playing.
 public final class TextPrinter: SessionSink {
     private let output: TerminalOutput
-    private let plan: SessionPlan
     private var key: Key
     private let voices: VoiceTable
-    private var chords: [String]
-    private var numerals: [String]
+    private var chord = (name: "", numeral: "")
     private let drumNames: [Int: String]
 
     /// Prints to `output` for a session planned by `plan`.
     public init(output: TerminalOutput, plan: SessionPlan) {
         self.output = output
-        self.plan = plan
         key = plan.key
         voices = plan.voices
-        (numerals, chords) = ChordNames.of(plan.performer.chords, in: plan.key)
         drumNames = Dictionary(Drum.catalog.map { ($0.note, $0.name) }, uniquingKeysWith: { a, _ in a })
-    }
-
-    /// After a live key change, notes are spelled and chords named in the new key.
-    private func follow(_ newKey: Key) {
-        guard case .success(let change) = plan.keyChange(to: newKey) else { return }
-        key = newKey
-        (numerals, chords) = ChordNames.of(change.performer.chords, in: newKey)
     }
 
     private static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
@@ -35,8 +26,8 @@ public final class TextPrinter: SessionSink {
         return right ? spaces + text : text + spaces
     }
 
-    /// The line for one event, or nil for note-offs (a key change's line also makes the lines
-    /// after it name chords and notes in the new key).
+    /// The line for one event, or nil for note-offs (a chord's line also makes the lines after
+    /// it name that chord and spell notes in its key).
     public func line(for event: SessionEvent) -> String? {
         let time = Self.pad(Format.fixed(event.time, decimals: 3), 10, right: true) + " s  "
         switch event {
@@ -48,17 +39,21 @@ public final class TextPrinter: SessionSink {
             switch voices[note.voice].source {
             case .bassBall:
                 let what = note.tone == NoteEvent.leadingTone ? "leading" : note.ball == 0 && note.speed == 0 ? "start" : "bass ball"
-                return time + Self.pad(what, 12) + "→ " + Self.pad(numerals[note.degree - 1], 7) + pitch + "  " + velocity + "  " + speed + "  " + chords[note.degree - 1]
+                return time + Self.pad(what, 12) + "→ " + Self.pad(chord.numeral, 7) + pitch + "  " + velocity + "  " + speed + "  " + chord.name
             case .pianoBalls:
                 let tone = note.tone == 0 ? "melody" : Chord.toneName(note.tone)
-                return time + Self.pad("piano \(note.ball)", 12) + "→ " + Self.pad("key \(note.key)", 7) + pitch + "  " + velocity + "  " + speed + "  " + tone + " of " + chords[note.degree - 1]
+                return time + Self.pad("piano \(note.ball)", 12) + "→ " + Self.pad("key \(note.key)", 7) + pitch + "  " + velocity + "  " + speed + "  " + tone + " of " + chord.name
             case .derived:
-                return time + Self.pad("second", 12) + "→ " + Self.pad("", 7) + pitch + "  " + velocity + "  " + speed + "  with the keys in " + chords[note.degree - 1]
+                return time + Self.pad("second", 12) + "→ " + Self.pad("", 7) + pitch + "  " + velocity + "  " + speed + "  with the keys in " + chord.name
             case .percussion:
-                let source = EventLogWriter.drumSources[min(max(note.drum, 0), EventLogWriter.drumSources.count - 1)]
+                let source = EventLogRecord.drumSources[min(max(note.drum, 0), EventLogRecord.drumSources.count - 1)]
                 let who = note.ball >= 0 ? (note.ball == 0 ? "bass ball" : "piano \(note.ball)") : source
                 return time + Self.pad(who, 12) + "→ " + Self.pad(source, 7) + Self.pad(drumNames[note.note] ?? String(note.note), 15) + "  " + velocity
             }
+        case .chord(let event):
+            key = event.key
+            chord = (event.name, event.numeral)
+            return time + Self.pad("chord", 12) + "→ " + Self.pad(event.numeral, 7) + event.name + " in " + event.key.description
         case .escape(_, let ball):
             return time + "escape: ball \(ball) left its area and was put back"
         case .kick:
@@ -66,7 +61,6 @@ public final class TextPrinter: SessionSink {
         case .drop(_, let ball):
             return time + "drop: piano \(ball) was dropped again from the top"
         case .live(_, _, let control):
-            if case .key(let newKey) = control { follow(newKey) }
             return time + "control: " + control.text
         case .control:
             return nil

@@ -120,9 +120,7 @@ final class VideoSink: SessionSink, StepObserver {
     private let keyTones: [Int]
     private let performer: PerformerConfiguration
     private let sources: [Voice.Source]   // by voice row
-    private let key: Key
-    private var degree = 0
-    private var queued: [NoteEvent] = []
+    private var queued: [SessionEvent] = []   // notes and chords not yet drawn
     private var observedTime = -Double.infinity
     /// Called once when the session has ended and the last frames and the mux begin.
     var onFinishing: (() -> Void)?
@@ -142,7 +140,6 @@ final class VideoSink: SessionSink, StepObserver {
         self.files = files
         let scene = SceneBuilder.scene(for: plan)
         performer = plan.performer
-        key = plan.key
         keyTones = plan.keyTones
         sources = plan.voices.voices.map(\.source)
         var index = Array(repeating: -1, count: 8)
@@ -177,12 +174,16 @@ final class VideoSink: SessionSink, StepObserver {
         return ffmpeg
     }
 
-    /// Notes are queued and applied frame by frame: a note changes the picture from the first
-    /// frame at or after the time it sounds (`t`, after quantisation), not at the physical hit.
+    /// Notes and chords are queued and applied frame by frame: a note changes the picture from
+    /// the first frame at or after the time it sounds (`t`, after quantisation), not at the
+    /// physical hit; a chord from the first frame at or after it takes over.
     func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
         for event in events {
-            guard case .note(let note) = event, note.kind != .control else { continue }
-            queued.append(note)
+            switch event {
+            case .note(let note) where note.kind != .control: queued.append(event)
+            case .chord: queued.append(event)
+            default: break
+            }
         }
     }
 
@@ -190,7 +191,11 @@ final class VideoSink: SessionSink, StepObserver {
     private func apply(through time: Double) {
         var head = 0
         while head < queued.count && queued[head].time <= time + 1e-9 {
-            apply(queued[head])
+            switch queued[head] {
+            case .note(let note): apply(note)
+            case .chord(let chord): changeChord(to: chord)
+            default: break
+            }
             head += 1
         }
         if head > 0 { queued.removeFirst(head) }
@@ -223,17 +228,17 @@ final class VideoSink: SessionSink, StepObserver {
         case .percussion, .derived:
             break
         }
-        if note.degree != degree { changeChord(to: note.degree, at: note.time) }
     }
 
-    private func changeChord(to newDegree: Int, at time: Double) {
-        degree = newDegree
-        guard let scaleDegree = ScaleDegree(newDegree) else { return }
-        let chord = key.symbol(of: performer.chords[scaleDegree.index])   // the bouncer's chord (`bass.chords`)
-        renderer.chord = chord
-        renderer.numeral = key.romanNumeral(of: scaleDegree) + " of " + key.description
+    /// The session's chord event: its name and numeral in the panel and the roll, and the
+    /// notes the keys play under it.
+    private func changeChord(to event: ChordEvent) {
+        let key = event.key, newDegree = event.degree
+        renderer.chord = event.name
+        renderer.numeral = event.numeral + " of " + key.description
         renderer.chordHue = newDegree - 1
-        renderer.roll.chords.append(Roll.ChordMark(time: time, name: chord, hue: newDegree - 1))
+        renderer.roll.chords.append(Roll.ChordMark(time: event.time, name: event.name, hue: newDegree - 1))
+        guard (1...7).contains(newDegree) else { return }
         for i in keyTones.indices where i < renderer.keyNotes.count {
             let pitch = key.spell(Pitch(midi: performer.keysNote(degree: newDegree, tone: keyTones[i])))
             // Under smooth voicing the octave follows the voice leading: the name alone.

@@ -101,8 +101,8 @@ struct HostileCostTests {
         }
         try #require(result.status == 0 && !result.signalled, "\(result)")
         let drops = try liveLog(directory.file("live.jsonl"))
-            .filter { $0["kind"] as? String == "control" && $0["control"] as? String == "drop" }
-            .compactMap { $0["step"] as? Int }
+            .filter { $0.kind == "control" && $0.control == "drop" }
+            .compactMap { $0.step.map { Int($0) } }
         #expect(drops.count == sent, "\(drops.count) of \(sent) drops applied")
         let perStep = Dictionary(grouping: drops, by: { $0 }).values.map(\.count).max() ?? 0
         #expect(perStep == 1, "up to \(perStep) drops of 1000 balls in one step")

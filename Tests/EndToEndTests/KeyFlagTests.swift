@@ -28,11 +28,7 @@ struct KeyFlagTests {
         let events = directory.file("e.jsonl")
         let result = try CLI.run(["run", "default", "--duration", "120", "--key", "A", "--mode", "minor pentatonic", "--events", events])
         try #require(result.status == 0, "\(result)")
-        let degrees = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n").compactMap { line -> Int? in
-            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  object["kind"] as? String == "bass" else { return nil }
-            return object["degree"] as? Int
-        }
+        let degrees = try readEventLog(events).filter { $0.kind == "bass" }.compactMap(\.degree)
         #expect(degrees.count > 5)
         #expect(Set(degrees).isSubset(of: [1, 3, 4, 5, 7]), "\(Set(degrees))")
         #expect(Set(degrees).count >= 3)

@@ -86,7 +86,9 @@ struct PresetTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains(" s of \(name) (seed "), "\(result.stdout)")
         let events = try readEventLog(directory.file("e.jsonl"))
-        #expect(events.first?.t == 0 && events.first?.kind == "bass", "first event: \(String(describing: events.first))")
+        // The opening chord I, then its root in the bass.
+        #expect(events.first?.t == 0 && events.first?.kind == "chord" && events.first?.degree == 1, "first event: \(String(describing: events.first))")
+        #expect(events.dropFirst().first?.t == 0 && events.dropFirst().first?.kind == "bass", "second event: \(String(describing: events.dropFirst().first))")
     }
 
     @Test("An unknown preset name exits 66 and lists the bundled presets")

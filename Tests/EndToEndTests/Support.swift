@@ -1,5 +1,6 @@
 import Foundation
 import MIDIFile
+import Session
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -211,24 +212,9 @@ func goldenBytes(_ name: String) throws -> [UInt8] {
 
 // MARK: Event log
 
-/// One line of the event log (`--events`), as documented in EventLogWriter.
-struct LogEvent: Decodable, Equatable {
-    var t: Double
-    var kind: String
-    var ball: Int
-    var speed: Double?
-    var note: Int?
-    var velocity: Int?
-    var degree: Int?
-    var key: Int?
-    var tone: Int?
-    /// The voice's name (the MIDI track name in lower case), on note lines.
-    var voice: String?
-    /// Physical hit time, seconds (never after `t`, which is when the note sounds).
-    var hit: Double?
-    /// What played a drum: wall, floor, stomp, metronome.
-    var source: String?
-}
+/// One line of the event log (`--events`): the program's own record type, so that the tests
+/// read the log as `roll` and `replay` do.
+typealias LogEvent = EventLogRecord
 
 struct BadLogLine: Error, CustomStringConvertible {
     var number: Int
@@ -236,17 +222,16 @@ struct BadLogLine: Error, CustomStringConvertible {
     var description: String { "event log line \(number) is not a valid event: \(line)" }
 }
 
-/// Parses an event log (JSON Lines); every line must decode.
+/// Parses an event log (JSON Lines); every line must be a record (`EventLogRecord`).
 func readEventLog(_ path: String) throws -> [LogEvent] {
     let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
-    let decoder = JSONDecoder()
     var events: [LogEvent] = []
     guard text.isEmpty || text.hasSuffix("\n") else { throw BadLogLine(number: 0, line: "(the log does not end with a newline)") }
     for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().enumerated() {
         do {
-            events.append(try decoder.decode(LogEvent.self, from: Data(line.utf8)))
+            events.append(try EventLogRecord(parsing: Array(line.utf8), path: path, line: index + 1))
         } catch {
-            throw BadLogLine(number: index + 1, line: String(line))
+            throw BadLogLine(number: index + 1, line: "\(line): \(error)")
         }
     }
     return events

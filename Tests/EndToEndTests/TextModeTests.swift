@@ -23,12 +23,15 @@ struct TextModeTests {
         let bass = Int(summary.output.5)!, keys = Int(summary.output.6)!
         let others = Int(summary.output.7)! + Int(summary.output.8)! + Int(summary.output.9)!
         #expect(bass >= 1 && keys >= 1)
-        // One line per note (and per kick/drop/escape), before the summary.
+        // One line per note, per chord change (and per kick/drop/escape), before the summary.
         let body = lines.dropLast()
-        #expect(body.count == bass + keys + others, "\(body.count) event lines for \(bass) + \(keys) + \(others) events")
-        // The first line is the opening tonic: "     0.000 s  start       → I      C3 …".
-        let first = try #require(body.first)
-        #expect(first.contains("0.000 s") && first.contains("start") && first.contains("C3") && first.contains("Cmaj7"), "first line: \(first)")
+        let chords = body.filter { $0.contains(" chord ") }
+        #expect(body.count == bass + keys + others + chords.count, "\(body.count) event lines for \(bass) + \(keys) + \(others) events and \(chords.count) chords")
+        // The first lines are the opening chord and its tonic: "     0.000 s  chord       → I      Cmaj7 in C major",
+        // "     0.000 s  start       → I      C3 …".
+        let first = try #require(body.first), second = try #require(body.dropFirst().first)
+        #expect(first.contains("0.000 s") && first.contains("chord") && first.hasSuffix("Cmaj7 in C major"), "first line: \(first)")
+        #expect(second.contains("0.000 s") && second.contains("start") && second.contains("C3") && second.contains("Cmaj7"), "second line: \(second)")
         let bassLines = body.filter { $0.contains("start") || $0.contains("bass ball") }
         let keyLines = body.filter { $0.contains("piano ") && $0.contains("key ") }
         #expect(bassLines.count == bass && keyLines.count == keys)

@@ -26,7 +26,11 @@ func cMajorConfiguration() -> PerformerConfiguration {
 struct Band {
     var performer: Performer
     var scheduler: Scheduler
+    /// Notes and controllers delivered (the harmony's changes are in `chords`).
     var events: [NoteEvent] = []
+    /// The harmony's changes delivered (`.chord` events: time and degree).
+    var chords: [NoteEvent] = []
+    private var delivered: [NoteEvent] = []
 
     init(configuration: PerformerConfiguration = cMajorConfiguration(), voices: VoiceTable = cMajorVoices(),
          clock: Clock = Clock(), feel: Feel = Feel()) {
@@ -36,7 +40,14 @@ struct Band {
 
     mutating func start() {
         performer.start(at: 0, scheduler: &scheduler)
-        scheduler.deliver(through: 0, into: &events)
+        scheduler.deliver(through: 0, into: &delivered)
+        sort()
+    }
+
+    /// Moves what was delivered into `events` and `chords`.
+    private mutating func sort() {
+        for event in delivered { if event.kind == .chord { chords.append(event) } else { events.append(event) } }
+        delivered.removeAll()
     }
 
     /// Plays a hit, then ends a step at the hit's time.
@@ -47,10 +58,14 @@ struct Band {
 
     mutating func run(through time: Double) {
         performer.advance(through: time, scheduler: &scheduler)
-        scheduler.deliver(through: time, into: &events)
+        scheduler.deliver(through: time, into: &delivered)
+        sort()
     }
 
-    mutating func finish(at time: Double) { scheduler.finish(at: time, into: &events) }
+    mutating func finish(at time: Double) {
+        scheduler.finish(at: time, into: &delivered)
+        sort()
+    }
 
     var noteOns: [NoteEvent] { events.filter { $0.kind == .on } }
 }

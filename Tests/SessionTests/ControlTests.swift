@@ -158,7 +158,7 @@ private func readAll(_ path: String) -> [UInt8]? {
         let keysBefore = lines[..<changeLine].filter { $0.contains("piano") }, keysAfter = lines[(changeLine + 1)...].filter { $0.contains("piano") }
         #expect(!keysBefore.isEmpty && keysBefore.allSatisfy { line in oldNames.contains { line.hasSuffix(" of " + $0) } })
         #expect(!keysAfter.isEmpty && keysAfter.allSatisfy { line in newNames.contains { line.hasSuffix(" of " + $0) } }, "\(keysAfter.prefix(3))")
-        let line = EventLogWriter.Lines(voices: plan.voices).line(for: .live(time: 5, step: 1200, control: change.control))
+        let line = EventLogRecord(.live(time: 5, step: 1200, control: change.control), voices: plan.voices)?.line
         #expect(line == "{\"t\":5.000000,\"kind\":\"control\",\"step\":1200,\"control\":\"key\",\"tonic\":\"F#\",\"mode\":\"dorian\"}")
     }
 
@@ -204,8 +204,8 @@ private func readAll(_ path: String) -> [UInt8]? {
         #expect(events.contains { if case .kick(let t) = $0 { return abs(t - 5) < 1e-9 } else { return false } })
         #expect(events.filter { if case .drop(let t, _) = $0 { return abs(t - 7.5) < 1e-9 } else { return false } }.count == 4)
         #expect(zip(events, events.dropFirst()).allSatisfy { $0.time <= $1.time })
-        let lines = EventLogWriter.Lines(voices: SessionPlan(configuration: try Configuration(preset: try bundled("default"), duration: 10)).voices)
-        for line in events.compactMap({ lines.line(for: $0) }) where line.contains("control") {
+        let voices = SessionPlan(configuration: try Configuration(preset: try bundled("default"), duration: 10)).voices
+        for line in events.compactMap({ EventLogRecord($0, voices: voices)?.line }) where line.contains("control") {
             #expect(line.contains("\"step\":"))
         }
     }

@@ -12,9 +12,9 @@ final class SoakSink: SessionSink {
     var lastKeyNote = -1.0
     var lastBassNote = -1.0
     var keyNotes = 0
-    let log: EventLogWriter.Lines
+    let voices: VoiceTable
 
-    init(voices: VoiceTable) { log = EventLogWriter.Lines(voices: voices) }
+    init(voices: VoiceTable) { self.voices = voices }
 
     func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
         for event in events {
@@ -22,7 +22,7 @@ final class SoakSink: SessionSink {
                 if note.voice == .keys { lastKeyNote = note.time; keyNotes += 1 } else if note.voice == .bass { lastBassNote = note.time }
                 #expect(note.speed.isFinite && note.time.isFinite)
             }
-            guard let line = log.line(for: event) else { continue }
+            guard let line = EventLogRecord(event, voices: voices)?.line else { continue }
             for byte in line.utf8 {
                 hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
             }

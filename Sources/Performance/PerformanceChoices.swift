@@ -1,0 +1,65 @@
+import Theory
+
+/// When a bass hit's chord takes over.
+public enum ChordChange: String, Sendable, Hashable, CaseIterable {
+    /// At the hit (the original app).
+    case hit
+    /// On the next beat line.
+    case beat
+    /// On the next bar line.
+    case bar
+}
+
+/// The bass's leading note before a new root.
+public enum Approach: String, Sendable, Hashable, CaseIterable {
+    /// None.
+    case off
+    /// The half step below the new root.
+    case chromaticBelow = "chromatic-below"
+    /// The half step above the new root.
+    case chromaticAbove = "chromatic-above"
+    /// The scale tone below the new root.
+    case diatonicBelow = "diatonic-below"
+    /// The scale tone above the new root.
+    case diatonicAbove = "diatonic-above"
+
+    /// The approach note to `root` in `key`.
+    public func note(to root: Int, in key: Key) -> Int {
+        switch self {
+        case .off: return root
+        case .chromaticBelow: return root - 1
+        case .chromaticAbove: return root + 1
+        case .diatonicBelow:
+            var note = root - 1
+            while note > root - 12 && !key.contains(PitchClass(note)) { note -= 1 }
+            return note
+        case .diatonicAbove:
+            var note = root + 1
+            while note < root + 12 && !key.contains(PitchClass(note)) { note += 1 }
+            return note
+        }
+    }
+}
+
+/// What a key strike plays.
+public enum KeysMode: String, Sendable, Hashable, CaseIterable {
+    /// The chord tone the key stands for (the original app).
+    case chord
+    /// A melody: each strike moves a scale-degree pointer by the key's step (−2…+2 scale steps);
+    /// notes on strong beats are chord tones, others may be passing scale tones.
+    case melodic
+}
+
+/// The keys' dribble gate: a ball that strikes again soon and softly is not heard again.
+public struct DribbleGate: Sendable, Hashable {
+    /// A re-strike by the same ball within this many seconds of its last key hit is a dribble.
+    public var window: Double
+    /// A dribble below this velocity (1…127) is dropped; the note already sounding rings on.
+    public var velocity: Int
+
+    /// Creates a gate.
+    public init(window: Double, velocity: Int) {
+        self.window = window
+        self.velocity = velocity
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Session
+import Testing
+
+/// Issue 20: one truth about the harmony a session played. The performer names each chord
+/// once, as it takes over; the text view, the event log, `roll` of the log and `draw` show that
+/// name, and `roll` of the log draws the notes `roll` of the MIDI file draws.
+@Suite("One truth about the harmony", .serialized)
+struct OneTruthTests {
+    /// A chord as one output names it: when it takes over and its name.
+    struct Named: Equatable, CustomStringConvertible {
+        var time: Double
+        var name: String
+        var description: String { "\(String(format: "%.3f", time)) \(name)" }
+    }
+
+    /// The chord lines of the text view: "     4.054 s  chord       → IV     Fmaj7 in C major".
+    static func textChords(_ stdout: String) -> [Named] {
+        stdout.split(separator: "\n").compactMap { line -> Named? in
+            let words = line.split(separator: " ")
+            guard words.count >= 6, words[1] == "s", words[2] == "chord", words[3] == "→", let time = Double(words[0]) else { return nil }
+            return Named(time: time, name: String(words[5]))
+        }
+    }
+
+    /// Same names in the same order, at the same times (the text view prints milliseconds).
+    static func agree(_ a: [Named], _ b: [Named]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { $0.name == $1.name && abs($0.time - $1.time) < 0.0006 }
+    }
+
+    static let cases: [(preset: String, seed: Int)] = bundledPresetNames().flatMap { name in [(name, 1), (name, 2)] }
+
+    @Test("For every bundled preset (30 s, seeds 1 and 2) the text view, the event log and roll of the log name the same chords; draw labels each bouncer with the chord it plays; roll of the log and of the MIDI file draw the same notes")
+    func oneTruth() throws {
+        #expect(Self.cases.count >= 20, "bundled presets: \(Self.cases.map(\.preset))")
+        for (preset, seed) in Self.cases {
+            try Self.check(preset: preset, seed: seed)
+        }
+    }
+
+    static func check(preset: String, seed: Int) throws {
+        let directory = try TemporaryDirectory()
+        let session = ["run", preset, "--duration", "30", "--seed", String(seed)]
+        let text = try CLI.run(session, timeout: 60)
+        let files = try CLI.run(session + ["--midi", "s.mid", "--events", "s.jsonl", "--quiet"], in: directory.path, timeout: 60)
+        try #require(text.status == 0 && files.status == 0, "\(text)\n\(files)")
+        let named = textChords(text.stdout)
+        let log = try readEventLog(directory.file("s.jsonl"))
+        let logged = log.filter { $0.kind == "chord" }.map { Named(time: $0.t, name: $0.name ?? "?") }
+        #expect(!logged.isEmpty && logged.first?.time == 0, "\(preset) seed \(seed): no opening chord in the log")
+        #expect(agree(named, logged), "\(preset) seed \(seed): text view \(named.prefix(8)) … log \(logged.prefix(8)) …")
+
+        let fromLog = try RollReader.fromEventLog(path: directory.file("s.jsonl"), preset: try PresetLibrary.load(preset))
+        let rolled = fromLog.chords.map { Named(time: $0.time, name: $0.name) }
+        #expect(agree(rolled, logged), "\(preset) seed \(seed): roll of the log \(rolled.prefix(8)) … log \(logged.prefix(8)) …")
+        let fromMIDI = try RollReader.fromMIDI(path: directory.file("s.mid"))
+        #expect(fromLog.notes.count == fromMIDI.notes.count,
+                "\(preset) seed \(seed): roll of the log draws \(fromLog.notes.count) notes, of the MIDI file \(fromMIDI.notes.count)")
+
+        // draw: each bouncer's chord is the one the session named for its degree.
+        let plan = SessionPlan(configuration: try Configuration(preset: try PresetLibrary.load(preset), overrides: Overrides(seed: UInt64(seed)), duration: 30))
+        let labels = Dictionary(SceneBuilder.scene(for: plan).bouncers.map { ($0.hue + 1, $0.detail) }, uniquingKeysWith: { a, _ in a })
+        for chord in log where chord.kind == "chord" {
+            let degree = try #require(chord.degree)
+            #expect(labels[degree] == chord.name, "\(preset) seed \(seed): draw labels degree \(degree) \(labels[degree] ?? "-"), the session played \(chord.name ?? "-")")
+        }
+    }
+
+    @Test("borrowed-chords: the chords of bass.chords are the ones named everywhere (E7 on ii, not Em7)")
+    func borrowedChords() throws {
+        let plan = SessionPlan(configuration: try Configuration(preset: try PresetLibrary.load("borrowed-chords"), duration: 30))
+        let labels = Dictionary(SceneBuilder.scene(for: plan).bouncers.map { ($0.hue + 1, $0.detail) }, uniquingKeysWith: { a, _ in a })
+        #expect(labels[2] == "E7" && labels[1] == "Dmaj7", "\(labels.sorted { $0.key < $1.key })")
+        let text = try CLI.run(["run", "borrowed-chords", "--duration", "30", "--seed", "1"], timeout: 60)
+        let names = Set(Self.textChords(text.stdout).map(\.name))
+        #expect(names.contains("E7") && !names.contains("Em7"), "\(names)")
+    }
+}
+
+@Suite("Event log format")
+struct EventLogFormatTests {
+    static let session = #"{"t":0.000000,"kind":"session","format":FORMAT,"clumsy":"0","preset":"default","seed":"1","timestep":0.004166666666666667,"arguments":["default"]}"#
+
+    static func log(format: String) -> String {
+        session.replacingOccurrences(of: "FORMAT", with: format) + "\n"
+            + #"{"t":0.000000,"kind":"chord","degree":1,"name":"Cmaj7","numeral":"I","root":"C","intervals":[0,4,7,11],"tonic":"C","mode":"major"}"# + "\n"
+            + #"{"t":0.000000,"kind":"bass","voice":"bass","ball":0,"hit":0.000000,"speed":0.0000,"note":48,"velocity":127,"degree":1}"# + "\n"
+            + #"{"t":1.000000,"kind":"end","step":240}"# + "\n"
+    }
+
+    @Test("A live log's session line says format 2, and reads back through the one record type")
+    func sessionLineSaysFormat() throws {
+        let line = ReplayRecord(arguments: ["default"], presetName: "default", seed: 1, timestep: 1.0 / 240).line
+        let record = try EventLogRecord(parsing: Array(line.utf8), path: "x.jsonl", line: 1)
+        #expect(record.kind == "session" && record.format == 2 && record.arguments == ["default"] && record.seed == "1", "\(line)")
+        #expect(record.line == line)
+    }
+
+    @Test("replay and roll refuse a log of a format they do not know with 65, naming the file, the line and the formats they read")
+    func unknownFormatIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("future.jsonl", Self.log(format: "3"))
+        try directory.write("now.jsonl", Self.log(format: "2"))
+        for arguments in [["replay", "future.jsonl", "--midi", "x.mid"], ["roll", "future.jsonl", "-o", "x.png"]] {
+            let result = try CLI.run(arguments, in: directory.path, timeout: 30)
+            #expect(result.status == 65 && result.stderr.contains("future.jsonl") && result.stderr.contains("line 1")
+                    && result.stderr.contains("format 3") && result.stderr.contains("1 and 2"), "\(result)")
+        }
+        #expect(!fileExists(directory.file("x.mid")) && !fileExists(directory.file("x.png")))
+        let roll = try CLI.run(["roll", "now.jsonl", "-o", "now.png"], in: directory.path, timeout: 30)
+        #expect(roll.status == 0 && fileExists(directory.file("now.png")), "\(roll)")
+    }
+}
