@@ -35,8 +35,8 @@ extension Simulator {
                 // The harmony from here on; notes queued for later are played in the new key.
                 guard let change else { break }
                 performer.changeKey(to: change.performer, at: now, scheduler: &scheduler)
-                for (voice, notes) in change.derivedNotes.sorted(by: { $0.key < $1.key }) {
-                    scheduler.changeDerivation(of: voice, notes: notes)
+                for (voice, derivation) in change.derived.sorted(by: { $0.key < $1.key }) {
+                    scheduler.changeDerivation(of: voice, to: derivation)
                 }
             }
         }

@@ -141,8 +141,6 @@ public final class Simulator {
                 events.append(.note(note))
             case .off:
                 events.append(.note(note))
-            case .control:
-                events.append(.control(time: note.time, voice: note.voice, controller: note.note, value: note.velocity))
             case .chord:
                 events.append(.chord(performer.chordEvent(degree: note.degree, at: note.time)))
             }

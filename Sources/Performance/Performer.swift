@@ -214,8 +214,9 @@ public struct Performer: Sendable {
         let key = configuration.key, approach = configuration.approach
         scheduler.retune(voice: .keys) { queued in
             queued.map { note in
-                if (1...PerformerConfiguration.maximumTone).contains(note.tone), (1...7).contains(note.degree) {
-                    return keys[note.degree - 1][note.tone - 1]
+                if case .keyHit(_, let tone) = note.cause, (1...PerformerConfiguration.maximumTone).contains(tone),
+                   (1...7).contains(note.degree) {
+                    return keys[note.degree - 1][tone - 1]
                 }
                 return scale.isEmpty ? note.note : scale[Performer.nearest(to: note.note, in: scale)]
             }
@@ -223,9 +224,9 @@ public struct Performer: Sendable {
         scheduler.retune(voice: .bass) { queued in
             queued.indices.map { index in
                 let note = queued[index]
-                if note.tone == NoteEvent.leadingTone {
+                if note.cause == .leadingNote {
                     // The approach to the root it leads to: the next bass note queued.
-                    guard let root = queued[(index + 1)...].first(where: { $0.tone != NoteEvent.leadingTone }),
+                    guard let root = queued[(index + 1)...].first(where: { $0.cause != .leadingNote }),
                           (1...7).contains(root.degree) else { return note.note }
                     return approach.note(to: bass[root.degree - 1], in: key)
                 }
@@ -316,7 +317,8 @@ public struct Performer: Sendable {
         let bass = voices[.bass]
         scheduler.changeHarmony(to: 1, at: time)
         scheduler.schedule(NoteEvent(time: time, kind: .on, voice: .bass, note: bassNotes[0],
-                                     velocity: bass.curve.velocity(forSpeed: bass.curve.loudSpeed), ball: 0, speed: 0, degree: 1),
+                                     velocity: bass.curve.velocity(forSpeed: bass.curve.loudSpeed), ball: 0, speed: 0, degree: 1,
+                                     cause: .opening),
                            at: time)
         advance(through: time, scheduler: &scheduler)
     }
@@ -351,7 +353,7 @@ public struct Performer: Sendable {
                 approach(degree, sounding: sounding, hit: hit, velocity: velocity, scheduler: &scheduler)
             }
             scheduler.schedule(NoteEvent(time: sounding, kind: .on, voice: .bass, note: bassNotes[degree - 1], velocity: velocity,
-                                         ball: hit.ball, speed: hit.speed, degree: degree, hit: hit.time),
+                                         ball: hit.ball, speed: hit.speed, degree: degree, cause: .bassHit(degree: degree), hit: hit.time),
                                at: sounding, replacesVoice: configuration.chordChange != .hit)
             if configuration.endsNonChordTones || configuration.chordChange != .hit {
                 // Key notes already queued for the change or later play the new chord; with
@@ -372,17 +374,18 @@ public struct Performer: Sendable {
             var degree = activeDegree
             if let change = pending, sounding >= change.time { degree = change.degree }
             var note = keysNotes[degree - 1][tone - 1]
-            var played = tone
+            var cause = NoteEvent.Cause.keyHit(key: number, tone: tone)
             if let steps = configuration.melodicSteps {
                 // Strong: on the bar line or a strong beat of the meter (quantised notes land there).
                 let beat = scheduler.clock.grid.isOn ? scheduler.clock.beatInBar(at: sounding) : nil
                 let strong = beat.map { $0 == 0 || scheduler.clock.meter.strongBeats.contains($0) } ?? false
-                note = melodyNote(step: steps[min(max(number, 1), steps.count) - 1], strong: strong, mask: chordMasks[degree - 1])
-                played = 0   // a melody note: not a chord tone the scheduler re-voices at a change
+                let step = steps[min(max(number, 1), steps.count) - 1]
+                note = melodyNote(step: step, strong: strong, mask: chordMasks[degree - 1])
+                cause = .melodyStep(key: number, step: step)   // not a chord tone the scheduler re-voices at a change
             }
             scheduler.schedule(NoteEvent(time: sounding, kind: .on, voice: .keys, note: note,
                                          velocity: velocity, ball: hit.ball, speed: hit.speed, degree: degree,
-                                         key: number, tone: played, hit: hit.time),
+                                         cause: cause, hit: hit.time),
                                at: sounding)
         case .wall, .floor:
             guard let voice = percussionVoice else { return }
@@ -393,8 +396,8 @@ public struct Performer: Sendable {
             let curve = curves[isBass ? VoiceID.bass.rawValue : voice.rawValue]
             let sounding = scheduler.place(hit.time)
             scheduler.schedule(NoteEvent(time: sounding, kind: .on, voice: voice, note: drum.note, velocity: curve.velocity(forSpeed: hit.speed),
-                                         ball: hit.ball, speed: hit.speed, degree: degreeAt(sounding), hit: hit.time,
-                                         drum: hit.target == .floor ? 2 : 1),
+                                         ball: hit.ball, speed: hit.speed, degree: degreeAt(sounding),
+                                         cause: .drum(hit.target == .floor ? .floor : .wall), hit: hit.time),
                                at: sounding)
         }
     }
@@ -411,7 +414,7 @@ public struct Performer: Sendable {
         let note = configuration.approach.note(to: bassNotes[degree - 1], in: configuration.key)
         scheduler.schedule(NoteEvent(time: before, kind: .on, voice: .bass, note: min(max(note, 0), 127), velocity: velocity,
                                      ball: hit.ball, speed: hit.speed, degree: degreeAt(before),
-                                     tone: NoteEvent.leadingTone, hit: hit.time),
+                                     cause: .leadingNote, hit: hit.time),
                            at: before, replacesVoice: true)
     }
 
@@ -429,11 +432,11 @@ public struct Performer: Sendable {
             nextBeat += 1
             if plan.stompBeats.contains(beat + 1) {
                 scheduler.schedule(NoteEvent(time: at, kind: .on, voice: voice, note: plan.stomp.note, velocity: plan.stompVelocity,
-                                             degree: degreeAt(at), drum: 3), at: at)
+                                             degree: degreeAt(at), cause: .drum(.stomp)), at: at)
             }
             if plan.metronome {
                 scheduler.schedule(NoteEvent(time: at, kind: .on, voice: voice, note: beat == 0 ? 76 : 77, velocity: beat == 0 ? 100 : 80,
-                                             degree: degreeAt(at), drum: 4), at: at)
+                                             degree: degreeAt(at), cause: .drum(.metronome)), at: at)
             }
         }
     }

@@ -277,6 +277,8 @@ public struct Preset: Sendable, Equatable {
     public var percussion = Percussion()
     /// The second voice.
     public var second = Second()
+    /// The derived voices of the `voices` list, in order (after the second voice).
+    public var voices: [DerivedVoice] = []
     /// Fixed physics timestep, seconds.
     public var timestep: Double
     /// The key's tonic as written (`key.tonic`): kept apart from the key so that a scale read or
