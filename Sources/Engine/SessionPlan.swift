@@ -133,8 +133,10 @@ public struct SessionPlan: Sendable {
         }
         var all = rows
         for derived in list {
-            let from: VoiceID = derived.follows == .bass ? .bass : .keys
-            let followed = all[from.rawValue]
+            // The first row played by the source it follows (the table starts with the bass and the keys).
+            let source: Voice.Source = derived.follows == .bass ? .bassBall : .pianoBalls
+            let row = all.firstIndex { $0.source == source }!
+            let from = VoiceID(rawValue: row), followed = all[row]
             var voice = Voice(name: derived.trackName, channel: freeChannel(after: all), tone: Tone.keys(named: derived.tone)!,
                               curve: followed.curve, noteLength: followed.noteLength, level: derived.level, pan: .fixed(0), source: .derived)
             voice.derived = .init(from: from, rule: derived.rule, key: preset.key)
