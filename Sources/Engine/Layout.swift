@@ -1,5 +1,6 @@
 import Geometry
 import Physics
+import Presets
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,7 @@
 import MIDIFile
 import Performance
+import Engine
+import Presets
 
 /// Records a session to a format 1 Standard MIDI File, streaming (flat memory).
 ///

@@ -3,6 +3,8 @@ import MIDIFile
 import Performance
 import Pictures
 import Theory
+import Engine
+import Presets
 #if canImport(Glibc)
 import Glibc
 #endif

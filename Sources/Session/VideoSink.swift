@@ -2,6 +2,8 @@ import FileOutput
 import Performance
 import Pictures
 import Theory
+import Engine
+import Presets
 #if canImport(Glibc)
 import Glibc
 #endif

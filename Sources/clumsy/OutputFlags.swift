@@ -1,5 +1,6 @@
 import ArgumentParser
 import Session
+import Presets
 
 /// The output flags `clumsy run` and `clumsy replay` share, with one help text each. The
 /// sample rate is checked here, so a bad one is the user's error (exit 64) in `replay` too,

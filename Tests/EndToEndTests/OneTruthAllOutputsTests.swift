@@ -4,6 +4,8 @@ import Pictures
 @testable import Session
 import Synchronization
 import Testing
+import Engine
+import Presets
 
 /// Issue 20's acceptance: for every bundled preset (30 s, seeds 1 and 2) the text view, the
 /// event log, the OSC output, `draw`'s labels, the video's label, `roll` of the log and `roll`

@@ -1,6 +1,8 @@
 import Foundation
 import Session
 import Testing
+import Engine
+import Presets
 
 /// Issue 20: one truth about the harmony a session played. The performer names each chord
 /// once, as it takes over, and every output shows that name (the test over every bundled
