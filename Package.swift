@@ -55,8 +55,6 @@ let package = Package(
         // The outputs (sinks: MIDI file, event log, sound, text) and the runner that wires a plan to them.
         .target(name: "Session", dependencies: ["Theory", "Geometry", "Physics", "Performance", "Presets", "Engine", "MIDIFile", "Sound", "FileOutput", "Studio", "Pictures"],
                 swiftSettings: uncheckedExclusivityInRelease),
-        // What only tests use: the fuzzer (one mutation engine, a target per reader) and the JSON writer.
-        .target(name: "TestSupport", dependencies: ["Presets", "Engine", "Session", "MIDIFile", "Analysis", "Pictures", "Studio"]),
         .executableTarget(name: "clumsy", dependencies: [
             "Session", "Engine", "Presets", "FileOutput", "Analysis", "Performance", "Theory",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -68,6 +66,10 @@ let package = Package(
             "Session", "Engine", "Presets", "Physics", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Sources/ClumsyBench"),
 
+        // What only tests use: the fuzzer (one mutation engine, a target per reader) and the JSON
+        // writer. A library target kept beside the tests, out of Sources.
+        .target(name: "TestSupport", dependencies: ["Presets", "Engine", "Session", "MIDIFile", "Analysis", "Pictures", "Studio"],
+                path: "Tests/TestSupport"),
         .testTarget(name: "TheoryTests", dependencies: ["Theory"]),
         .testTarget(name: "PhysicsTests", dependencies: ["Geometry", "Physics"]),
         .testTarget(name: "PerformanceTests", dependencies: ["Performance", "Theory"]),
