@@ -35,8 +35,8 @@ struct OutputFlags: ParsableArguments {
 
     /// The flags given, as `clumsy run` arguments.
     var arguments: [String] {
-        [("--sample-rate", sampleRate), ("--midi", midi), ("--events", events), ("--audio", audio), ("--soundfont", soundfont),
-         ("--stems", stems)]
+        let files = self.files.sorted { $0.key < $1.key }.map { ($0.key, Optional($0.value)) }
+        return ([("--sample-rate", sampleRate), ("--soundfont", soundfont), ("--stems", stems)] + files)
             .flatMap { flag, value in value.map { [flag, $0] } ?? [] }
     }
 
