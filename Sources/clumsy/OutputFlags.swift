@@ -24,9 +24,12 @@ struct OutputFlags: ParsableArguments {
     @Option(help: ArgumentHelp("Also write one audio file per voice (bass.wav, keys.wav, … in --audio's format) and one MIDI file per voice (bass.mid, keys.mid, …) into this existing directory; they sum to the mix.", valueName: "dir"), completion: .directory)
     var stems: String?
 
+    @Option(help: ArgumentHelp("Write the session as a LilyPond score: chord names over a staff per voice, in sixteenths.", valueName: "file.ly"), completion: Completions.files("ly"))
+    var score: String?
+
     /// The files named, each under its flag (`RunRequest.files`).
     var files: [String: String] {
-        [("--midi", midi), ("--events", events), ("--audio", audio)]
+        [("--midi", midi), ("--events", events), ("--audio", audio), ("--score", score)]
             .reduce(into: [:]) { files, pair in if let path = pair.1 { files[pair.0] = path } }
     }
 

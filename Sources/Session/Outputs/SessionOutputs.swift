@@ -11,6 +11,7 @@ public enum SessionOutputs {
         AudioOutput(),
         VideoOutput(),
         StemsOutput(),
+        ScoreOutput(),
         LiveSoundOutput(),
         TextViewOutput(),
         LiveStatusOutput(),
