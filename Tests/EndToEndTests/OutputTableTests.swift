@@ -1,4 +1,5 @@
 import Foundation
+import Session
 import Testing
 
 /// The outputs table (`SessionOutputs`): every file output takes part in the overwrite check,
@@ -48,10 +49,14 @@ struct OutputTableTests {
     static let outputFlags = ["--midi", "--events", "--audio", "--sample-rate", "--soundfont", "--stems", "--score",
                               "--video", "--fps", "--size"]
 
-    @Test("replay lists every output flag run lists")
+    @Test("run lists every flag of the outputs table; replay lists every file output's flag run lists")
     func replayTakesRunsOutputFlags() throws {
         let run = try CLI.run(["run", "--help"], environment: ["COLUMNS": "80"])
         let replay = try CLI.run(["replay", "--help"], environment: ["COLUMNS": "80"])
+        #expect(Set(Self.outputFlags).isSubset(of: SessionOutputs.flags), "\(SessionOutputs.flags)")
+        for flag in SessionOutputs.flags {
+            #expect(run.stdout.contains("  \(flag) "), "run --help lacks \(flag)")
+        }
         for flag in Self.outputFlags {
             #expect(run.stdout.contains("  \(flag) "), "run --help lacks \(flag)")
             #expect(replay.stdout.contains("  \(flag) "), "replay --help lacks \(flag)")
