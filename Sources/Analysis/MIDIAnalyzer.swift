@@ -77,6 +77,7 @@ public enum MIDIAnalyzer {
         let chords = timeline(pitched, end: end, window: half, tempo: tempo)
         return MIDIAnalysis(format: Int(contents.format), ticksPerQuarter: Int(contents.ticksPerQuarter), tracks: tracks,
                             duration: tempo.seconds(atTick: end), noteCount: notes.count, key: key, chords: chords,
+                            markedChords: MarkedChord.marks(in: contents, tempo: tempo, end: end),
                             velocityHistogram: histogram, windowTicks: 2 * half)
     }
 

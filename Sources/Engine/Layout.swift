@@ -1,5 +1,6 @@
 import Geometry
 import Physics
+import Presets
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -89,10 +90,12 @@ public struct Layout: Sendable, Equatable {
                           message: "a bass ball of radius \(Format.plain(preset.bass.radius)) m cannot pass between bouncers of radius \(Format.plain(radius)) m in the \(preset.layout.rawValue) layout, so it never reaches degree \(names); use a smaller ball or bouncer radius")
         }
 
-        // Keys: the original's four at x = 573, 703, 833, 961 points (124 × 25) or evenly spread.
+        // Keys: the original's four at x = 573, 703, 833, 961 points (124 × 25) or evenly spread,
+        // narrower when more than four share the piano area (five 124-point keys would overlap
+        // and overhang it).
         let count = preset.keys.tones.isEmpty ? 4 : preset.keys.tones.count   // empty: resolved by Configuration; 4 before that
         var keys: [KeyObstacle] = []
-        let keyWidth = 124 * s
+        let keyWidth = min(124 * s, pianoArea.width / Double(count))
         let keyHeight = 25 * s
         for index in 0..<count {
             let centreX: Double

@@ -1,6 +1,8 @@
 import FileOutput
 import Sound
 import Performance
+import Engine
+import Presets
 
 /// What a user asked `clumsy run` to do, already parsed.
 public struct RunRequest: Sendable {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Session
+import Presets
 
 /// The output flags `clumsy run` and `clumsy replay` share, with one help text each (with
 /// `VideoFlags`, which `run`'s help lists after its live flags). The sample rate is checked
