@@ -1,3 +1,5 @@
+import Presets
+import Engine
 /// `--midi-out jack|alsa` (with `--connect`, `--clock-out`): each voice's notes on live MIDI
 /// ports (`LiveMIDISink`); with JACK, the session is paced by the server's clock.
 struct LivePortsOutput: SessionOutput {

@@ -1,3 +1,5 @@
+import Presets
+import Engine
 /// `--midi file.mid`: the Standard MIDI File (`MIDIRecorder`).
 struct MIDIOutput: SingleFileOutput {
     let flag = "--midi"

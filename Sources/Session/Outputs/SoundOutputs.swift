@@ -1,3 +1,5 @@
+import Presets
+import Engine
 import FileOutput
 import Performance
 import Sound
