@@ -176,9 +176,9 @@ struct LilyPond {
     /// One staff's music, a line per bar: chords of the notes sounding between consecutive
     /// starts, ends and bar lines, tied where a note goes on; rests where none sounds.
     func music(_ voiceNotes: [ScoreWriter.Note]) -> [String] {
-        let notes = Self.normalised(voiceNotes)
+        let notes = Self.normalised(voiceNotes).filter { $0.start < length }   // by start
         var boundaries = Set(stride(from: 0, through: length, by: bar))
-        for note in notes where note.start < length {
+        for note in notes {
             boundaries.insert(note.start)
             boundaries.insert(min(note.end, length))
         }
@@ -186,9 +186,15 @@ struct LilyPond {
         let points = boundaries.sorted()
         var lines: [String] = []
         var line: [String] = []
+        var next = 0
+        var active: [ScoreWriter.Note] = []
         for (a, b) in zip(points, points.dropFirst()) {
-            let sounding = notes.filter { $0.start <= a && $0.end > a }.sorted { $0.pitch < $1.pitch }
-            line += segment(sounding, from: a, to: b)
+            active.removeAll { $0.end <= a }
+            while next < notes.count && notes[next].start <= a {
+                active.append(notes[next])
+                next += 1
+            }
+            line += segment(active.sorted { $0.pitch < $1.pitch }, from: a, to: b)
             if b % bar == 0 || b == length {
                 lines.append(line.joined(separator: " ") + (b % bar == 0 ? " |" : ""))
                 line = []
