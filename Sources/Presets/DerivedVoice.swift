@@ -51,12 +51,17 @@ extension Preset {
             guard case .array(let items) = json else { throw r.fail("voices", "expected an array (\(accepted)), found \(json.typeName)") }
             guard items.count <= maximumCount else { throw r.fail("voices", "lists \(items.count) voices; at most \(maximumCount)") }
             var list: [DerivedVoice] = []
+            var entries: [Int] = []   // the entry of each voice of `list`
             for (index, item) in items.enumerated() {
-                let voice = try read(item, at: "voices[\(index)]", r)
-                guard !list.contains(where: { $0.name == voice.name }) else {
-                    throw r.fail("voices[\(index)].name", "\"\(voice.name)\" is already the name of voices[\(list.firstIndex { $0.name == voice.name }!)]; each voice needs a name of its own")
+                // Each entry on its own: `clumsy validate` lists the problems of every one.
+                try r.attempt { () throws(SessionError) in
+                    let voice = try read(item, at: "voices[\(index)]", r)
+                    if let other = list.firstIndex(where: { $0.name == voice.name }) {
+                        throw r.fail("voices[\(index)].name", "\"\(voice.name)\" is already the name of voices[\(entries[other])]; each voice needs a name of its own")
+                    }
+                    list.append(voice)
+                    entries.append(index)
                 }
-                list.append(voice)
             }
             return list
         }

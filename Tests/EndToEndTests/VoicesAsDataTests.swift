@@ -160,4 +160,15 @@ struct VoicesAsDataTests {
         #expect(flag.status == 64 && flag.stderr.contains("--set \(field): ") && flag.stderr.contains(accepted), "\(flag)")
         #expect(!fileExists(directory.file("x.mid")))
     }
+
+    @Test("clumsy validate lists the problem of every bad entry of the list, each by its index")
+    func validateEveryEntry() throws {
+        let directory = try TemporaryDirectory()
+        let preset = try directory.write("bad.json", #"{"voices": [{"name": "x", "interval": 1}, {"name": "a", "interval": 3}, {"name": "a", "semitones": 4}]}"#)
+        let result = try CLI.run(["validate", preset])
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(result.status == 65 && lines.count == 2, "\(result)")
+        #expect(lines.first?.contains("voices[0].interval: 1 is not accepted") == true)
+        #expect(lines.last?.contains("voices[2].name: \"a\" is already the name of voices[1]") == true, "\(lines)")
+    }
 }
