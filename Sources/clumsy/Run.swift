@@ -97,10 +97,7 @@ struct Run: ParsableCommand {
         if audioDriver != nil && !live { throw ValidationError("--audio-driver only applies with --live") }
         if let audio = outputs.audio, audio.isEmpty { throw ValidationError("--audio needs a file name") }
         if let audio = outputs.audio {
-            let lower = audio.lowercased()
-            guard lower.hasSuffix(".wav") || lower.hasSuffix(".flac") || lower.hasSuffix(".ogg") else {
-                throw ValidationError("--audio \(audio): the file name must end in .wav, .flac or .ogg")
-            }
+            do { _ = try OutputName.audioFormat(audio) } catch { throw ValidationError(error.description) }
         }
         // Outputs naming the same file (or an input) are refused by the session's OutputCheck.
         if let request = try videoRequest() {
@@ -131,7 +128,7 @@ struct Run: ParsableCommand {
         if given["true-peak"] != nil, given["loudness"]?.lowercased() == "off" {
             throw ValidationError("--true-peak needs the loudness normalisation on: drop --loudness off")
         }
-        if given["bit-depth"] == "32f", let audio = outputs.audio, audio.lowercased().hasSuffix(".flac") {
+        if given["bit-depth"] == "32f", let audio = outputs.audio, (try? OutputName.audioFormat(audio)) == .flac {
             throw ValidationError("--bit-depth 32f needs a .wav file: FLAC stores 16- or 24-bit integers")
         }
         let rendersFile = outputs.audio != nil && !live
