@@ -98,8 +98,8 @@ public final class LiveAudio: @unchecked Sendable {
         }
     }
 
-    /// Whether the driver is running (started and not stopped).
-    public var isRunning: Bool {
+    /// Whether the driver is running (started and not stopped); for the tests.
+    var isRunning: Bool {
         lock.withLock { handle != nil }
     }
 

@@ -61,12 +61,12 @@ public final class MixRenderer {
         self.parts = parts
         self.configuration = configuration
         self.mixPath = mixPath
-        let (mixDirectory, _) = splitPath(mixPath)
+        let mixDirectory = PathName.directory(of: mixPath)
         try Self.checkDirectory(mixDirectory, for: mixPath, isStems: false)
         if let stemsDirectory { try Self.checkDirectory(stemsDirectory, for: stemsDirectory, isStems: true) }
         let stemPaths = stemsDirectory.map { directory in parts.map { directory + "/" + $0.stemFileName(format) } }
         bank = try SynthBank(parts: parts, configuration: configuration, threads: threads)
-        do {
+        do throws(SoundError) {
             // Disk space for the scratch files and the outputs (after the SoundFont, whose errors come first).
             let memoryPerTrack = try Self.checkSpace(seconds: expectedSeconds, configuration: configuration, format: format,
                                                      mastering: mastering, mixDirectory: mixDirectory,

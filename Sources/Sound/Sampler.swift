@@ -10,9 +10,9 @@ import Darwin
 /// A FluidSynth synthesizer with one SoundFont loaded and the configured filter,
 /// delay and reverb; it plays MIDI channel messages.
 ///
-/// A sampler makes no sound by itself: attach one output, either an
-/// `AudioFileRenderer` (offline, as fast as the CPU allows, sample-exact to 64-frame
-/// blocks) or a `LiveAudio` driver (paced by the sound device). One output at a time.
+/// A sampler makes no sound by itself: attach one output, a `LiveAudio` driver (paced by
+/// the sound device) or a file renderer (offline, sample-exact to 64-frame blocks; the
+/// tests' `AudioFileRenderer`), or let a `MixRenderer` render it. One output at a time.
 ///
 /// Timing: FluidSynth applies every message at the start of its next 64-frame block
 /// (1.45 ms at 44.1 kHz). With a file renderer, a message sent after
@@ -228,17 +228,6 @@ public final class Sampler: @unchecked Sendable {
             }
             fluid_synth_all_notes_off(synth, -1)
         }
-    }
-
-    /// Silences every voice on every channel at once, skipping the release phase
-    /// (delay echoes and reverb already produced still ring out).
-    public func allSoundsOff() {
-        _ = FluidLog.capturing { fluid_synth_all_sounds_off(synth, -1) }
-    }
-
-    /// Number of voices sounding now (at most `configuration.polyphony`).
-    public var activeVoiceCount: Int {
-        Int(fluid_synth_get_active_voice_count(synth))
     }
 
     private func checkChannel(_ channel: Int) {
