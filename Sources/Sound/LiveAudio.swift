@@ -78,6 +78,7 @@ public final class LiveAudio: @unchecked Sendable {
             let description = driver == nil ? "\(name) (FluidSynth's default)" : name
             throw .audioDriverFailed(driver: description, messages: messages + printed.suffix(3), available: available)
         }
+        FluidLog.keep(messages)
         self.sampler = sampler
         self.driver = name
         self.handle = created
@@ -92,7 +93,7 @@ public final class LiveAudio: @unchecked Sendable {
     public func stop() {
         lock.withLock {
             guard let handle else { return }
-            _ = FluidLog.capturing { delete_fluid_audio_driver(handle) }
+            delete_fluid_audio_driver(handle)
             self.handle = nil
             sampler.detachOutput()
         }

@@ -48,8 +48,12 @@ public final class Sampler: @unchecked Sendable {
     /// Deletes `synth`, first taking a borrowed SoundFont back out: it belongs to its owner,
     /// and FluidSynth deletes every SoundFont still in a deleted synth.
     private static func delete(_ synth: OpaquePointer, borrowed font: OpaquePointer?) {
-        if let font { fluid_synth_remove_sfont(synth, font) }
-        delete_fluid_synth(synth)
+        // Not kept: removing a borrowed SoundFont makes FluidSynth reset every channel and say
+        // "No preset found" for each, of a synth that will play no more.
+        _ = FluidLog.capturing {
+            if let font { fluid_synth_remove_sfont(synth, font) }
+            delete_fluid_synth(synth)
+        }
     }
     /// Description of the attached output, if any.
     private let attachedOutput = Mutex<String?>(nil)
@@ -142,6 +146,10 @@ public final class Sampler: @unchecked Sendable {
         guard loadedID != FLUID_FAILED else {
             throw .soundFontLoadFailed(path: path, messages: loadMessages)
         }
+        // A SoundFont that loads with warnings (samples FluidSynth ignores) still plays: say why
+        // it may sound wrong. (The creation's messages are not kept: a synth is created before
+        // any SoundFont is loaded, so FluidSynth says "No preset found" for every channel.)
+        FluidLog.keep(loadMessages)
 
         Sampler.configureReverb(synth, configuration.reverb)
         if let filter = configuration.filter {
@@ -176,9 +184,7 @@ public final class Sampler: @unchecked Sendable {
         precondition((0...16383).contains(bank), "MIDI bank \(bank) is outside 0…16383")
         precondition((0...127).contains(program), "MIDI program \(program) is outside 0…127")
         guard presetName(bank: bank, program: program) != nil else { return }
-        _ = FluidLog.capturing {
-            fluid_synth_program_select(synth, Int32(channel), soundFontID, Int32(bank), Int32(program))
-        }
+        fluid_synth_program_select(synth, Int32(channel), soundFontID, Int32(bank), Int32(program))
     }
 
     /// The name of preset `program` in `bank` of the loaded SoundFont, or nil if it has none.
@@ -197,7 +203,7 @@ public final class Sampler: @unchecked Sendable {
         checkChannel(channel)
         checkData(note, "note")
         checkData(velocity, "velocity")
-        _ = FluidLog.capturing { fluid_synth_noteon(synth, Int32(channel), Int32(note), Int32(velocity)) }
+        fluid_synth_noteon(synth, Int32(channel), Int32(note), Int32(velocity))
     }
 
     /// Releases `note` (0…127) on `channel` (0…15): it enters its release phase
@@ -205,7 +211,7 @@ public final class Sampler: @unchecked Sendable {
     public func noteOff(channel: Int, note: Int) {
         checkChannel(channel)
         checkData(note, "note")
-        _ = FluidLog.capturing { fluid_synth_noteoff(synth, Int32(channel), Int32(note)) }
+        fluid_synth_noteoff(synth, Int32(channel), Int32(note))
     }
 
     /// Sends control change `controller` (0…127) with `value` (0…127) on `channel`
@@ -214,20 +220,18 @@ public final class Sampler: @unchecked Sendable {
         checkChannel(channel)
         checkData(controller, "controller")
         checkData(value, "controller value")
-        _ = FluidLog.capturing { fluid_synth_cc(synth, Int32(channel), Int32(controller), Int32(value)) }
+        fluid_synth_cc(synth, Int32(channel), Int32(controller), Int32(value))
     }
 
     /// Releases every sounding note on every channel, including notes held by the
     /// sustain (CC 64) or sostenuto (CC 66) pedal, which are lifted. Notes fade out
     /// through their release phase; delay echoes and reverb ring out. Used on Ctrl-C.
     public func allNotesOff() {
-        _ = FluidLog.capturing { () -> Void in
-            for channel in 0..<Int32(midiChannelCount) {
-                fluid_synth_cc(synth, channel, 64, 0)
-                fluid_synth_cc(synth, channel, 66, 0)
-            }
-            fluid_synth_all_notes_off(synth, -1)
+        for channel in 0..<Int32(midiChannelCount) {
+            fluid_synth_cc(synth, channel, 64, 0)
+            fluid_synth_cc(synth, channel, 66, 0)
         }
+        fluid_synth_all_notes_off(synth, -1)
     }
 
     private func checkChannel(_ channel: Int) {
@@ -289,6 +293,7 @@ public final class Sampler: @unchecked Sendable {
         if result != FLUID_OK {
             throw .synthesizerFailed(operation: "set up the low-pass filter", messages: messages)
         }
+        FluidLog.keep(messages)
     }
 
     /// Where Debian and others install the `cmt` LADSPA plugins.
@@ -347,5 +352,6 @@ public final class Sampler: @unchecked Sendable {
             let detail = messages.isEmpty ? "" : " (FluidSynth said: " + messages.joined(separator: "; ") + ")"
             throw .delayUnavailable(reason: failure + detail)
         }
+        FluidLog.keep(messages)
     }
 }
