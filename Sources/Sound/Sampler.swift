@@ -101,33 +101,7 @@ public final class Sampler: @unchecked Sendable {
             }
         }
 
-        func set(_ name: String, _ value: Int) throws(SoundError) {
-            if fluid_settings_setint(settings, name, Int32(value)) != FLUID_OK {
-                throw .synthesizerFailed(operation: "set \(name) to \(value)", messages: [])
-            }
-        }
-        func set(_ name: String, _ value: Double) throws(SoundError) {
-            if fluid_settings_setnum(settings, name, value) != FLUID_OK {
-                throw .synthesizerFailed(operation: "set \(name) to \(value)", messages: [])
-            }
-        }
-        // Determinism: one rendering thread; the API stays thread-safe for live use.
-        try set("synth.cpu-cores", 1)
-        try set("synth.threadsafe-api", 1)
-        try set("synth.sample-rate", configuration.sampleRate)
-        try set("synth.polyphony", configuration.polyphony)
-        try set("synth.gain", configuration.gain)
-        try set("synth.chorus.active", 0)
-        try set("synth.reverb.active", configuration.reverb == nil ? 0 : 1)
-        // Only the samples of the presets in use are read (when a channel selects its
-        // program): a render of `default` reads 23 MB of FluidR3_GM's 141 MB, starts 0.1 s
-        // sooner, and 60 s of it peak at 94 MB instead of 211 MB. The samples are the same; FluidSynth
-        // checks each one's loop on its own rather than in the whole sample chunk, which moves
-        // some voice endings by a block (differences under −110 dBFS, measured).
-        try set("synth.dynamic-sample-loading", 1)
-        try set("audio.period-size", Sampler.blockSize)
-        // The LADSPA host exists only if activated before new_fluid_synth.
-        try set("synth.ladspa.active", configuration.delay == nil ? 0 : 1)
+        try Self.apply(configuration, to: settings)
 
         let (created, creationMessages) = FluidLog.capturing { new_fluid_synth(settings) }
         guard let synth = created else {
@@ -167,6 +141,37 @@ public final class Sampler: @unchecked Sendable {
         self.borrowedFont = borrowedFont
         self.midiChannelCount = Int(fluid_synth_count_midi_channels(synth))
         succeeded = true
+    }
+
+    /// Sets FluidSynth's settings for `configuration` (before the synth is created).
+    private static func apply(_ configuration: SamplerConfiguration, to settings: OpaquePointer) throws(SoundError) {
+        func set(_ name: String, _ value: Int) throws(SoundError) {
+            if fluid_settings_setint(settings, name, Int32(value)) != FLUID_OK {
+                throw .synthesizerFailed(operation: "set \(name) to \(value)", messages: [])
+            }
+        }
+        func set(_ name: String, _ value: Double) throws(SoundError) {
+            if fluid_settings_setnum(settings, name, value) != FLUID_OK {
+                throw .synthesizerFailed(operation: "set \(name) to \(value)", messages: [])
+            }
+        }
+        // Determinism: one rendering thread; the API stays thread-safe for live use.
+        try set("synth.cpu-cores", 1)
+        try set("synth.threadsafe-api", 1)
+        try set("synth.sample-rate", configuration.sampleRate)
+        try set("synth.polyphony", configuration.polyphony)
+        try set("synth.gain", configuration.gain)
+        try set("synth.chorus.active", 0)
+        try set("synth.reverb.active", configuration.reverb == nil ? 0 : 1)
+        // Only the samples of the presets in use are read (when a channel selects its
+        // program): a render of `default` reads 23 MB of FluidR3_GM's 141 MB, starts 0.1 s
+        // sooner, and 60 s of it peak at 94 MB instead of 211 MB. The samples are the same; FluidSynth
+        // checks each one's loop on its own rather than in the whole sample chunk, which moves
+        // some voice endings by a block (differences under −110 dBFS, measured).
+        try set("synth.dynamic-sample-loading", 1)
+        try set("audio.period-size", Sampler.blockSize)
+        // The LADSPA host exists only if activated before new_fluid_synth.
+        try set("synth.ladspa.active", configuration.delay == nil ? 0 : 1)
     }
 
     deinit {
