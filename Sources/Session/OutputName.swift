@@ -1,4 +1,5 @@
 import FileOutput
+import Presets
 import Sound
 
 /// What is wrong with an output's name when its extension does not say a known format.
