@@ -23,12 +23,10 @@ import Darwin
 /// Files appear only when everything was written: each is written under a temporary name
 /// and all are renamed at the end; any failure removes them all.
 public final class MixRenderer {
-    /// The parts, in mixing order.
-    public let parts: [MixPart]
     /// Synthesizer settings shared by every part's synth.
     public let configuration: SamplerConfiguration
     /// Where the mix goes.
-    public let mixPath: String
+    private let mixPath: String
 
     private let bank: SynthBank
     private let bus: MixBus
@@ -58,7 +56,6 @@ public final class MixRenderer {
         guard mastering.bitDepth.isSupported(by: format) else {
             throw .invalidConfiguration(field: "bitDepth", value: mastering.bitDepth.rawValue, accepted: "16 or 24 for FLAC")
         }
-        self.parts = parts
         self.configuration = configuration
         self.mixPath = mixPath
         let mixDirectory = PathName.directory(of: mixPath)
