@@ -1,5 +1,5 @@
 import Theory
-import Performance
+import Vocabulary
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -86,7 +86,7 @@ public struct Preset: Sendable, Equatable {
         /// Key hits slower than this are not played (resting contacts), m/s.
         public var minimumSpeed: Double
         /// Pan: by each key's position, or fixed.
-        public var pan = Voice.Pan.position
+        public var pan = Pan.position
         /// Channel volume, MIDI CC7 0…127.
         public var level = 100
         /// Whether the dribble gate is on.

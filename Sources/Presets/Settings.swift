@@ -1,5 +1,5 @@
 import Theory
-import Performance
+import Vocabulary
 
 /// The settings table: every value a preset or a flag of `clumsy run` can set, one row each.
 ///

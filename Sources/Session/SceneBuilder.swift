@@ -5,6 +5,7 @@ import Pictures
 import Theory
 import Engine
 import Presets
+import Vocabulary
 
 /// Turns a session plan into the plain values the `Pictures` module draws.
 public enum SceneBuilder {
