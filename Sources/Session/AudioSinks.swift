@@ -191,7 +191,7 @@ public final class AudioFileSink: SessionSink {
         guard let format = format ?? AudioFileFormat(path: path) else {
             throw .usage(OutputName.extensionProblem(path, flag: "--audio", accepted: ".wav, .flac or .ogg"))
         }
-        let bitDepth = BitDepth(rawValue: session.sound.bitDepth.rawValue) ?? .standard
+        let bitDepth = session.sound.bitDepth
         guard bitDepth.isSupported(by: format) else {
             throw .usage("--audio \(path): bit depth 32f (sound.bitDepth, --bit-depth) needs a .wav file; FLAC stores 16- or 24-bit integers")
         }

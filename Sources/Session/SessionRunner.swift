@@ -270,7 +270,7 @@ public enum SessionRunner {
             let tail = SamplerFactory.configuration(soundFont: soundFont, sampleRate: request.sampleRate, polyphony: 256,
                                                     sound: configuration.sound).tailDuration
             try AudioBudget.check(path: path, seconds: configuration.duration + tail, rate: request.sampleRate,
-                                  bytesPerSample: BitDepth(rawValue: configuration.sound.bitDepth.rawValue)?.bytesPerSample ?? 3)
+                                  bytesPerSample: configuration.sound.bitDepth.bytesPerSample)
         }
     }
 
