@@ -53,7 +53,7 @@ let package = Package(
         // The preset format, strict JSON, the settings table, validation and the bundled library.
         .target(name: "Presets", dependencies: ["Theory", "Vocabulary", "FileOutput"]),
         // The engine: the resolved session plan, the fixed-step loop and the session's rules.
-        .target(name: "Engine", dependencies: ["Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Presets"],
+        .target(name: "Engine", dependencies: ["Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Presets", "FileOutput"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // The outputs (sinks: MIDI file, event log, sound, text) and the runner that wires a plan to them.
         .target(name: "Session", dependencies: ["Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Presets", "Engine", "MIDIFile", "Sound", "FileOutput", "Studio", "Pictures"],
@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
         .testTarget(name: "SoundTests", dependencies: ["Sound"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
-        .testTarget(name: "SessionTests", dependencies: ["Geometry", "Theory", "Physics", "Performance", "Presets", "Engine", "Session", "TestSupport", "Studio", "MIDIFile", "Pictures"], exclude: ["FuzzRegressions"]),
+        .testTarget(name: "SessionTests", dependencies: ["Geometry", "Theory", "Physics", "Performance", "Presets", "Engine", "FileOutput", "Session", "TestSupport", "Studio", "MIDIFile", "Pictures"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "StudioTests", dependencies: ["Studio"]),
         .testTarget(name: "PicturesTests", dependencies: ["Geometry", "Pictures"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "Theory", "MIDIFile"], exclude: ["make_fixtures.py"]),

@@ -62,7 +62,7 @@ public enum MIDIAnalyzer {
                                 channels: Array(Set(own.map(\.channel))).sorted(),
                                 range: pitches.min().map { $0...pitches.max()! })
         }
-        if Interruption.isRequested { return MIDIAnalysis.stopped }
+        if StopSignal.process.isRaised { return MIDIAnalysis.stopped }
 
         let pitched = notes.filter { !$0.isPercussion && $0.end > $0.start }
         var durations = [Double](repeating: 0, count: 12)
