@@ -90,23 +90,9 @@ public struct Layout: Sendable, Equatable {
                           message: "a bass ball of radius \(Format.plain(preset.bass.radius)) m cannot pass between bouncers of radius \(Format.plain(radius)) m in the \(preset.layout.rawValue) layout, so it never reaches degree \(names); use a smaller ball or bouncer radius")
         }
 
-        // Keys: the original's four at x = 573, 703, 833, 961 points (124 × 25) or evenly spread,
-        // narrower when more than four share the piano area (five 124-point keys would overlap
-        // and overhang it).
         let count = preset.keys.tones.isEmpty ? 4 : preset.keys.tones.count   // empty: resolved by Configuration; 4 before that
-        var keys: [KeyObstacle] = []
-        let keyWidth = min(124 * s, pianoArea.width / Double(count))
         let keyHeight = 25 * s
-        for index in 0..<count {
-            let centreX: Double
-            if count == 4 {
-                centreX = [573.0, 703, 833, 961][index] * s
-            } else {
-                centreX = pianoArea.minX + (Double(index) + 0.5) * pianoArea.width / Double(count)
-            }
-            keys.append(KeyObstacle(tag: index + 1, frame: Rect(minX: centreX - keyWidth / 2, minY: 0,
-                                                                maxX: centreX + keyWidth / 2, maxY: keyHeight)))
-        }
+        let keys = self.keys(count: count, in: pianoArea, height: keyHeight)
 
         // Piano balls on a shuffled grid in the upper half, filling downwards if needed.
         let r = preset.piano.radius
@@ -115,15 +101,33 @@ public struct Layout: Sendable, Equatable {
         var rng = SplitMix64(seed: seed, stream: RandomStream.spawn.rawValue)
         let starts = try spawnPoints(count: preset.piano.count, radius: r, pianoArea: pianoArea,
                                      floor: keyHeight, rng: &rng, presetName: preset.source)
+        return Layout(bassArea: bassArea, pianoArea: pianoArea, bouncers: bouncers, keys: keys, bassStart: bassStart,
+                      pianoStarts: starts, dropRegion: dropRegion, fillers: fillers(around: keys, in: pianoArea, height: keyHeight))
+    }
+
+    /// Silent boxes of `height` m closing the gaps between `keys` and between them and the walls of `pianoArea`.
+    static func fillers(around keys: [KeyObstacle], in pianoArea: Rect, height: Double) -> [Rect] {
         var fillers: [Rect] = []
         var left = pianoArea.minX
         for key in keys.sorted(by: { $0.frame.minX < $1.frame.minX }) {
-            if key.frame.minX > left { fillers.append(Rect(minX: left, minY: 0, maxX: key.frame.minX, maxY: keyHeight)) }
+            if key.frame.minX > left { fillers.append(Rect(minX: left, minY: 0, maxX: key.frame.minX, maxY: height)) }
             left = max(left, key.frame.maxX)
         }
-        if pianoArea.maxX > left { fillers.append(Rect(minX: left, minY: 0, maxX: pianoArea.maxX, maxY: keyHeight)) }
-        return Layout(bassArea: bassArea, pianoArea: pianoArea, bouncers: bouncers, keys: keys,
-                      bassStart: bassStart, pianoStarts: starts, dropRegion: dropRegion, fillers: fillers)
+        if pianoArea.maxX > left { fillers.append(Rect(minX: left, minY: 0, maxX: pianoArea.maxX, maxY: height)) }
+        return fillers
+    }
+
+    /// `count` keys of `height` m on the floor of `pianoArea`: the original's four at x = 573,
+    /// 703, 833, 961 points (124 × 25), any other count evenly spread, narrower when more than
+    /// four share the area (five 124-point keys would overlap and overhang it).
+    static func keys(count: Int, in pianoArea: Rect, height: Double) -> [KeyObstacle] {
+        let s = Preset.metresPerPoint
+        let keyWidth = min(124 * s, pianoArea.width / Double(count))
+        return (0..<count).map { index in
+            let centreX = count == 4 ? [573.0, 703, 833, 961][index] * s
+                : pianoArea.minX + (Double(index) + 0.5) * pianoArea.width / Double(count)
+            return KeyObstacle(tag: index + 1, frame: Rect(minX: centreX - keyWidth / 2, minY: 0, maxX: centreX + keyWidth / 2, maxY: height))
+        }
     }
 
     /// The `fifths` layout's order around the ring, clockwise from the top: each next degree a
