@@ -52,7 +52,7 @@ struct OneTruthAllOutputsTests {
         if logged.isEmpty || logged.first?.time != 0 { problems.append("no opening chord in the log") }
 
         let plan = SessionPlan(configuration: try Configuration(preset: try PresetLibrary.load(preset), overrides: Overrides(seed: UInt64(seed)), duration: 30))
-        let heard = try SessionOutputs.run(plan)
+        let heard = try HeardOutputs.run(plan)
         let fromLog = try RollReader.fromEventLog(path: directory.file("s.jsonl"), preset: try PresetLibrary.load(preset))
         let fromMIDI = try RollReader.fromMIDI(path: directory.file("s.mid"))
         // A MIDI tick is 1/960 of a quarter: half of one at the session's tempo, and a little.
@@ -93,7 +93,7 @@ struct OneTruthAllOutputsTests {
 
 /// A session run in this process into the OSC output (read back from a UDP socket) and the
 /// function that labels the video's chord, collecting the chords each names.
-final class SessionOutputs: SessionSink {
+final class HeardOutputs: SessionSink {
     private let osc: OSCOutSink
     private let socket: Int32
     private(set) var oscChords: [OneTruthTests.Named] = []
@@ -101,7 +101,7 @@ final class SessionOutputs: SessionSink {
 
     /// The chords OSC sent and the video labelled over the whole of `plan`.
     static func run(_ plan: SessionPlan) throws -> (osc: [OneTruthTests.Named], video: [OneTruthTests.Named]) {
-        let outputs = try SessionOutputs(plan: plan)
+        let outputs = try HeardOutputs(plan: plan)
         defer { close(outputs.socket) }
         try Simulator(plan: plan).run(into: [outputs])
         return (outputs.oscChords, outputs.videoChords)
