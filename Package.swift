@@ -77,7 +77,7 @@ let package = Package(
         .testTarget(name: "PhysicsTests", dependencies: ["Geometry", "Physics"]),
         .testTarget(name: "PerformanceTests", dependencies: ["Performance", "Vocabulary", "Theory"]),
         .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
-        .testTarget(name: "SoundTests", dependencies: ["Sound"]),
+        .testTarget(name: "SoundTests", dependencies: ["Sound", "CFluidSynth", "FileOutput"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
         .testTarget(name: "SessionTests", dependencies: ["Geometry", "Theory", "Physics", "Performance", "Presets", "Engine", "FileOutput", "Session", "TestSupport", "Studio", "MIDIFile", "Pictures"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "StudioTests", dependencies: ["Studio"]),

@@ -230,6 +230,13 @@ enum POSIX {
         return FilePath(platformString: resolved)
     }
 
+    /// Nil if this process may write in (and, for a directory, search) `path`, else why not (`access`).
+    static func accessFailure(_ path: FilePath, writable: Bool) -> SystemError? {
+        let mode = writable ? W_OK | X_OK : R_OK
+        guard path.withPlatformString({ access($0, mode) }) != 0 else { return nil }
+        return SystemError(code: errno)
+    }
+
     /// Bytes available to this user on the file system holding `directory`; nil if unknown.
     static func availableBytes(in directory: FilePath) -> Int64? {
         var info = statvfs()

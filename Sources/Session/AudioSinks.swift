@@ -188,9 +188,7 @@ public final class AudioFileSink: SessionSink {
     /// `format`, when given, is used whatever the name (a temporary's).
     init(path: String, format: AudioFileFormat? = nil, samplerConfiguration: SamplerConfiguration, session: SessionPlan, mix: MixRequest,
          stop: StopSignal?) throws(SessionError) {
-        guard let format = format ?? AudioFileFormat(path: path) else {
-            throw .usage(OutputName.extensionProblem(path, flag: "--audio", accepted: ".wav, .flac or .ogg"))
-        }
+        let format = if let format { format } else { try OutputName.audioFormat(path) }
         let bitDepth = session.sound.bitDepth
         guard bitDepth.isSupported(by: format) else {
             throw .usage("--audio \(path): bit depth 32f (sound.bitDepth, --bit-depth) needs a .wav file; FLAC stores 16- or 24-bit integers")
@@ -295,10 +293,7 @@ public final class LiveSink: SessionSink {
         self.stop = stop
         self.fileName = fileName
         if let fileName {
-            guard let format = AudioFileFormat(path: fileName) else {
-                throw .usage(OutputName.extensionProblem(fileName, flag: "--audio", accepted: ".wav, .flac or .ogg"))
-            }
-            self.format = format
+            format = try OutputName.audioFormat(fileName)
             do {
                 output = try OutputFile(path: fileName, byName: true)
             } catch {
