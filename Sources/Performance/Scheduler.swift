@@ -214,6 +214,38 @@ public struct Scheduler: Sendable {
         }
     }
 
+    /// Form: plays again from `saved`, this scheduler as it was at an earlier bar line, `offset`
+    /// seconds later (`now` = that bar line + `offset`). What `saved` had queued sounds again,
+    /// moved by `offset`, except its note-offs (of notes sounding then, not now); the notes
+    /// sounding now end as they would have. The clock (tempo, grid) goes on.
+    public mutating func resume(_ saved: Scheduler, after offset: Double, now: Double) {
+        let live = queue[head...].filter { $0.kind == .off }
+        var again: [Entry] = []
+        again.reserveCapacity(saved.queue.count - saved.head)
+        for var entry in saved.queue[saved.head...] where entry.kind != .off {
+            // Never before `now` by a rounding of the sum.
+            entry.time = max(entry.time + offset, now)
+            entry.event.time = max(entry.event.time + offset, now)
+            entry.event.hit += offset
+            again.append(entry)
+        }
+        var merged: [Entry] = []
+        merged.reserveCapacity(max(queue.capacity, live.count + again.count))
+        var i = live.startIndex, j = 0
+        while i < live.endIndex || j < again.count {
+            if j == again.count || (i < live.endIndex && (live[i].time < again[j].time
+                || (live[i].time == again[j].time && live[i].kind.rawValue <= again[j].kind.rawValue))) {
+                merged.append(live[i]); i += 1
+            } else {
+                merged.append(again[j]); j += 1
+            }
+        }
+        queue = merged
+        head = 0
+        derived = saved.derived
+        harmonyDegree = saved.harmonyDegree
+    }
+
     /// Hands out every event due at or before `time`, in time order.
     public mutating func deliver(through time: Double, into events: inout [NoteEvent]) {
         while head < queue.count && queue[head].time <= time {

@@ -234,6 +234,23 @@ public enum Settings {
         .integer("percussion.level", \.percussion.level, default: 100, range: 0...127, doc: "drums channel volume, MIDI CC7"),
         .number("percussion.pan", \.percussion.pan, default: 0, range: -1...1, doc: "drums pan −1…1"),
 
+        .block("form", \.form.isOn, default: false,
+               doc: "phrases that return: at the first bar of each section the world (balls, harmony, queued notes, random streams) is saved, and a letter heard before puts the world back as it was at the start of its first section, so the section plays again; after the last section the form starts over (the tune played again)"),
+        .integer("form.bars", \.form.bars, default: 8, range: 1...64, doc: "bars in a phrase: the length of each section"),
+        .custom("form.sections", type: "string", defaultText: "`\"AABB\"`", accepted: "1…64 capital letters A–Z",
+                doc: "the sections in order, a letter each (`\"AABA\"`, `\"AABB\"`, `\"ABAC\"`): a new letter goes on from where the world is, a letter heard before returns",
+                setDefault: { $0.form.sections = "AABB" },
+                read: { json, preset, r throws(SessionError) in
+                    let text = try r.string(json, at: "form.sections", expected: "a string of section letters such as \"AABB\"")
+                    guard (1...Preset.Form.maximumSections).contains(text.count),
+                          text.allSatisfy({ Preset.Form.letters.contains($0) }) else {
+                        throw r.fail("form.sections", "\"\(Quote.text(text))\" is not accepted; expected 1…\(Preset.Form.maximumSections) capital letters A–Z such as \"AABB\" or \"AABA\"")
+                    }
+                    preset.form.sections = text
+                }),
+        .number("form.variation", \.form.variation, default: 0, range: 0...1,
+                doc: "how far a returning section is nudged (balls moved up to this fraction of their radius, bass direction turned, piano velocities shaken; seeded): 0 repeats exactly, 0.2 starts the same and drifts"),
+
         .file("sound.soundFont", \.sound.soundFont,
               doc: "SoundFont used when no `--soundfont` or `CLUMSY_SOUNDFONT` is given; a relative path is relative to the preset file's folder"),
         .number("sound.gain", \.sound.gain, default: 0.5, range: 0...2, flag: "gain",

@@ -1,0 +1,65 @@
+import Physics
+import Performance
+
+/// A session's form, resolved from the preset's `form` block: sections of `bars` bars each,
+/// named by letters; a letter heard before returns to the world as its first section began.
+public struct FormPlan: Sendable, Hashable {
+    /// Bars in a phrase (one section).
+    public var bars: Int
+    /// Section letters in order, numbered by first appearance (`"AABA"` → 0, 0, 1, 0).
+    public var sections: [Int]
+    /// The letters as written, for messages.
+    public var letters: String
+    /// 0…1: the nudge of a returning section.
+    public var variation: Double
+
+    /// The plan of a form string; nil when it has no section.
+    public init?(bars: Int, letters: String, variation: Double) {
+        guard bars > 0, !letters.isEmpty else { return nil }
+        var seen: [Character: Int] = [:]
+        sections = letters.map { letter in
+            if let index = seen[letter] { return index }
+            seen[letter] = seen.count
+            return seen.count - 1
+        }
+        self.bars = bars
+        self.letters = letters
+        self.variation = variation
+    }
+
+    /// Index (in `sections`, round and round) of the section starting at section line `number`.
+    public func section(_ number: Int) -> Int { sections[number % sections.count] }
+
+    /// The letter of section line `number`.
+    public func letter(_ number: Int) -> Character {
+        Array(letters)[number % sections.count]
+    }
+}
+
+/// What the form keeps of a section's first bar line, to return to it.
+struct FormSnapshot {
+    var step: Int64
+    var world: WorldState
+    var performer: Performer
+    var scheduler: Scheduler
+    var kicks: SplitMix64
+    var drops: SplitMix64
+    var lastBouncerHit: Double
+    var recentDegrees: [Int]
+    var lastKeyHit: [Double]
+    var stillSince: [Double]
+    var rulePhase: Int64
+}
+
+/// The form as it goes: the next section line and the snapshots of the letters heard.
+struct FormProgress {
+    var plan: FormPlan
+    /// Section lines passed so far (the next one's number).
+    var number = 0
+    /// Time of the next section line, seconds.
+    var nextLine = 0.0
+    /// Snapshot of each letter's first section, by letter index.
+    var saved: [Int: FormSnapshot] = [:]
+    /// The nudges of returning sections.
+    var nudges: SplitMix64
+}

@@ -1,0 +1,76 @@
+import Geometry
+import Physics
+import Performance
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The form (`FormPlan`): at each section line, save the world for a letter heard first, or put
+/// it back as it was at that letter's first section line.
+///
+/// A section line is the first step at or after the bar line that starts a section. Saving
+/// rebuilds the Chipmunk space around the balls (`World.rebase`), and returning rebuilds it from
+/// the saved balls (`World.restore`): both spans then start from a fresh space with the same
+/// bodies, so with `variation` 0 the section plays again note for note (exactly so when a bar
+/// is a whole number of timesteps, as at 120 bpm and 1/240 s).
+extension Simulator {
+    /// Called before each step's physics (and once at 0 before the opening notes are delivered):
+    /// acts when a section line has come.
+    func formLine(at step: Int64) {
+        guard var progress = form, world.time >= progress.nextLine - 1e-9 else { return }
+        let section = progress.plan.section(progress.number)
+        if let snapshot = progress.saved[section] {
+            var state = snapshot.world
+            if progress.plan.variation > 0 { nudge(&state, by: progress.plan.variation, random: &progress.nudges) }
+            returnTo(snapshot, state: state, at: step)
+        } else {
+            progress.saved[section] = snapshot(at: step)
+        }
+        progress.number += 1
+        progress.nextLine = Double(progress.number * progress.plan.bars) * scheduler.clock.barSeconds
+        form = progress
+    }
+
+    private func snapshot(at step: Int64) -> FormSnapshot {
+        FormSnapshot(step: step, world: world.rebase(), performer: performer, scheduler: scheduler, kicks: kicks, drops: drops,
+                     lastBouncerHit: lastBouncerHit, recentDegrees: recentDegrees, lastKeyHit: lastKeyHit,
+                     stillSince: stillSince, rulePhase: rulePhase)
+    }
+
+    private func returnTo(_ snapshot: FormSnapshot, state: WorldState, at step: Int64) {
+        let offset = world.time - Double(snapshot.step) * plan.world.timestep
+        world.restore(state)
+        performer.resume(snapshot.performer, after: offset)
+        scheduler.resume(snapshot.scheduler, after: offset, now: world.time)
+        kicks = snapshot.kicks
+        drops = snapshot.drops
+        lastBouncerHit = snapshot.lastBouncerHit + offset
+        recentDegrees = snapshot.recentDegrees
+        lastKeyHit = snapshot.lastKeyHit.map { $0 + offset }
+        stillSince = snapshot.stillSince.map { $0 >= 0 ? $0 + offset : $0 }
+        rulePhase = snapshot.rulePhase + (step - snapshot.step)
+    }
+
+    /// A seeded, bounded nudge: each ball moved by up to `variation` of its radius (kept in its
+    /// area), the bass ball's direction turned by up to `variation` × 0.3 rad, each piano ball's
+    /// velocity changed by up to `variation` × 0.5 m/s in each direction.
+    private func nudge(_ state: inout WorldState, by variation: Double, random: inout SplitMix64) {
+        let config = world.configuration
+        for ball in state.bodies.indices {
+            let isBass = ball == 0
+            let radius = isBass ? config.bassRadius : config.pianoRadius
+            let area = isBass ? config.bassArea : config.pianoArea
+            var body = state.bodies[ball]
+            let moved = body.position + Vector(random.uniform(-1...1), random.uniform(-1...1)) * (variation * radius)
+            body.position = area.clamp(moved, inset: radius)
+            if isBass {
+                let turn = random.uniform(-1...1) * variation * 0.3
+                let v = body.velocity
+                body.velocity = Vector(v.x * cos(turn) - v.y * sin(turn), v.x * sin(turn) + v.y * cos(turn))
+            } else {
+                body.velocity = body.velocity + Vector(random.uniform(-1...1), random.uniform(-1...1)) * (variation * 0.5)
+            }
+            state.bodies[ball] = body
+        }
+    }
+}

@@ -1,0 +1,19 @@
+extension Preset {
+    /// Form: phrases of a few bars, arranged in sections that return (`form` in a preset).
+    public struct Form: Sendable, Equatable {
+        /// Whether the session has a form (every bar new without one).
+        public var isOn = false
+        /// Bars in a phrase: the length of one section.
+        public var bars = 8
+        /// The sections in order, one letter each (`"AABB"`): a letter heard before plays again
+        /// from the world as it was at the start of that letter's first section.
+        public var sections = "AABB"
+        /// 0…1: how far a returning section's balls are nudged from where they were (0 = an exact repeat).
+        public var variation = 0.0
+
+        /// The letters of `form.sections` a preset may use.
+        public static let letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+        /// Most sections in one form.
+        public static let maximumSections = 64
+    }
+}
