@@ -64,7 +64,7 @@ public enum AnalysisReport {
 
     /// The text report's repetition section: fractions, passages, then the recurring bars.
     static func repetitionText(_ r: Repetition) -> String {
-        var out = "\nrepetition (bars of \(r.barTicks) ticks; a bar recurs when an earlier one shares 80 % of its note-ons):\n"
+        var out = "\nrepetition (bars of \(r.barTicks) ticks; a bar recurs when an earlier one shares 80 % of the note-ons of each):\n"
         out += "  bars:            \(r.recurringBars.count) of \(r.bars) recur (\(fixed(100 * r.barFraction, 1)) %)\n"
         out += "  four-bar spans:  \(r.recurringSpans.count) of \(r.spans) recur (\(fixed(100 * r.spanFraction, 1)) %)\n"
         for passage in r.passages {

@@ -4,8 +4,8 @@ import MIDIFile
 ///
 /// Bars come from the file's first time signature (4/4 without one) and its ticks per quarter.
 /// A bar's content is the set of its pitched note-ons, each as (sixteenth of the bar, pitch);
-/// drums (MIDI channel 10) aside. A bar recurs when an earlier bar shares at least 80 % of its
-/// note-ons; a bar without note-ons never recurs. A four-bar span (starting at any bar) recurs
+/// drums (MIDI channel 10) aside. A bar recurs when it and an earlier bar share at least 80 % of
+/// the note-ons of each (of the fuller of the two); a bar without note-ons never recurs. A four-bar span (starting at any bar) recurs
 /// when an earlier span's four bars match it bar for bar in that sense.
 public struct Repetition: Sendable, Equatable {
     /// A bar (or span) and the earliest earlier one it repeats, both numbered from 1.
@@ -61,7 +61,7 @@ public struct Repetition: Sendable, Equatable {
             numerator = UInt64(signature.0)
             denominatorPower = UInt64(signature.1)
         }
-        let barTicks = max(1, quarter * 4 * numerator >> denominatorPower)
+        let barTicks = max(1, (quarter * 4 * numerator) >> denominatorPower)
         let sixteenth = max(1, quarter / 4)
         let pitched = notes.filter { !$0.isPercussion }
         let count = min(maximumBars, pitched.map { Int($0.start / barTicks) + 1 }.max() ?? 0)
@@ -81,9 +81,11 @@ public struct Repetition: Sendable, Equatable {
         // same[i] = earlier bars j that bar i repeats.
         var same = [[Int]](repeating: [], count: bars)
         for i in contents.indices where !contents[i].isEmpty {
-            let needed = Repetition.threshold * Double(contents[i].count)
-            for j in 0..<i where Double(contents[j].count) >= needed - 1e-9
-                && Double(contents[i].intersection(contents[j]).count) >= needed - 1e-9 {
+            let count = Double(contents[i].count)
+            for j in 0..<i where Double(contents[j].count) * Repetition.threshold <= count + 1e-9
+                && count * Repetition.threshold <= Double(contents[j].count) + 1e-9
+                && Double(contents[i].intersection(contents[j]).count)
+                    >= Repetition.threshold * Double(max(contents[i].count, contents[j].count)) - 1e-9 {
                 same[i].append(j)
             }
         }

@@ -27,6 +27,16 @@ public struct FormPlan: Sendable, Hashable {
         self.variation = variation
     }
 
+    /// The bar (from 0) of a returning section at which its balls are nudged, or nil with
+    /// `variation` 0: the section replays exactly up to that bar line and drifts after it. The
+    /// physics is chaotic, so even a small nudge soon changes every bar: the variation is the
+    /// share of the section left to drift, `variation` × `bars` rounded up (at least one bar).
+    public var nudgeBar: Int? {
+        guard variation > 0 else { return nil }
+        let drifting = Int((Double(bars) * variation - 1e-9).rounded(.up))
+        return max(0, bars - max(1, drifting))
+    }
+
     /// Index (in `sections`, round and round) of the section starting at section line `number`.
     public func section(_ number: Int) -> Int { sections[number % sections.count] }
 
@@ -62,4 +72,6 @@ struct FormProgress {
     var saved: [Int: FormSnapshot] = [:]
     /// The nudges of returning sections.
     var nudges: SplitMix64
+    /// When the returning section now playing is nudged, seconds (nil: not, or done).
+    var nudgeAt: Double?
 }

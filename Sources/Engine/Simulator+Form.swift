@@ -15,19 +15,28 @@ import Glibc
 /// is a whole number of timesteps, as at 120 bpm and 1/240 s).
 extension Simulator {
     /// Called before each step's physics (and once at 0 before the opening notes are delivered):
-    /// acts when a section line has come.
+    /// acts when a section line, or the bar line of a returning section's nudge, has come.
     func formLine(at step: Int64) {
-        guard var progress = form, world.time >= progress.nextLine - 1e-9 else { return }
-        let section = progress.plan.section(progress.number)
-        if let snapshot = progress.saved[section] {
-            var state = snapshot.world
-            if progress.plan.variation > 0 { nudge(&state, by: progress.plan.variation, random: &progress.nudges) }
-            returnTo(snapshot, state: state, at: step)
-        } else {
-            progress.saved[section] = snapshot(at: step)
+        guard var progress = form else { return }
+        let now = world.time
+        if let time = progress.nudgeAt, now >= time - 1e-9 {
+            var state = world.state()
+            nudge(&state, by: progress.plan.variation, random: &progress.nudges)
+            world.restore(state)
+            progress.nudgeAt = nil
         }
-        progress.number += 1
-        progress.nextLine = Double(progress.number * progress.plan.bars) * scheduler.clock.barSeconds
+        if now >= progress.nextLine - 1e-9 {
+            let section = progress.plan.section(progress.number)
+            let barSeconds = scheduler.clock.barSeconds
+            if let snapshot = progress.saved[section] {
+                returnTo(snapshot, state: snapshot.world, at: step)
+                if let bar = progress.plan.nudgeBar { progress.nudgeAt = progress.nextLine + Double(bar) * barSeconds }
+            } else {
+                progress.saved[section] = snapshot(at: step)
+            }
+            progress.number += 1
+            progress.nextLine = Double(progress.number * progress.plan.bars) * barSeconds
+        }
         form = progress
     }
 
@@ -51,24 +60,25 @@ extension Simulator {
         rulePhase = snapshot.rulePhase + (step - snapshot.step)
     }
 
-    /// A seeded, bounded nudge: each ball moved by up to `variation` of its radius (kept in its
-    /// area), the bass ball's direction turned by up to `variation` × 0.3 rad, each piano ball's
-    /// velocity changed by up to `variation` × 0.5 m/s in each direction.
+    /// A seeded, bounded nudge of every ball: moved by up to `variation` × its radius in x and y
+    /// (kept in its area), the bass ball's direction turned by up to `variation` × 0.5 rad, each
+    /// piano ball's velocity changed by up to `variation` × 0.5 m/s in x and y.
     private func nudge(_ state: inout WorldState, by variation: Double, random: inout SplitMix64) {
+        let scale = variation
         let config = world.configuration
         for ball in state.bodies.indices {
             let isBass = ball == 0
             let radius = isBass ? config.bassRadius : config.pianoRadius
             let area = isBass ? config.bassArea : config.pianoArea
             var body = state.bodies[ball]
-            let moved = body.position + Vector(random.uniform(-1...1), random.uniform(-1...1)) * (variation * radius)
+            let moved = body.position + Vector(random.uniform(-1...1), random.uniform(-1...1)) * (scale * radius)
             body.position = area.clamp(moved, inset: radius)
             if isBass {
-                let turn = random.uniform(-1...1) * variation * 0.3
+                let turn = random.uniform(-1...1) * scale * 0.5
                 let v = body.velocity
                 body.velocity = Vector(v.x * cos(turn) - v.y * sin(turn), v.x * sin(turn) + v.y * cos(turn))
             } else {
-                body.velocity = body.velocity + Vector(random.uniform(-1...1), random.uniform(-1...1)) * (variation * 0.5)
+                body.velocity = body.velocity + Vector(random.uniform(-1...1), random.uniform(-1...1)) * (scale * 0.5)
             }
             state.bodies[ball] = body
         }
