@@ -90,9 +90,10 @@ public final class Simulator {
         var percent = -1
         do {
             performer.start(at: 0, scheduler: &scheduler)
-            if form != nil { formLine(at: 0) }
             scheduler.deliver(through: 0, into: &notes)
             flush()
+            // Like every section line: after what is due at the line has sounded.
+            if form != nil { formLine(at: 0) }
             try deliver(to: sinks, through: 0)
             try observer?.observe(BallPositions(world: world), at: 0)
             var step: Int64 = 0

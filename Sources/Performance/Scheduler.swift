@@ -215,14 +215,17 @@ public struct Scheduler: Sendable {
     }
 
     /// Form: plays again from `saved`, this scheduler as it was at an earlier bar line, `offset`
-    /// seconds later (`now` = that bar line + `offset`). What `saved` had queued sounds again,
-    /// moved by `offset`, except its note-offs (of notes sounding then, not now); the notes
-    /// sounding now end as they would have. The clock (tempo, grid) goes on.
+    /// seconds later (`now` = that bar line + `offset`). What `saved` had queued from hits at or
+    /// after its line (and its harmony changes) sounds again, moved by `offset`; what was queued
+    /// then from earlier hits, and its note-offs, belonged to another past and are dropped. Notes
+    /// queued now from hits before `now` still sound, and notes sounding now end as they would
+    /// have; harmony changes queued now give way to the saved ones. The clock goes on.
     public mutating func resume(_ saved: Scheduler, after offset: Double, now: Double) {
-        let live = queue[head...].filter { $0.kind == .off }
+        let line = now - offset - 1e-9
+        let live = queue[head...].filter { $0.kind == .off || ($0.kind == .on && $0.event.hit < now - 1e-9) }
         var again: [Entry] = []
         again.reserveCapacity(saved.queue.count - saved.head)
-        for var entry in saved.queue[saved.head...] where entry.kind != .off {
+        for var entry in saved.queue[saved.head...] where entry.kind != .off && (entry.kind != .on || entry.event.hit >= line) {
             // Never before `now` by a rounding of the sum.
             entry.time = max(entry.time + offset, now)
             entry.event.time = max(entry.event.time + offset, now)
