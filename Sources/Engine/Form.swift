@@ -12,6 +12,8 @@ public struct FormPlan: Sendable, Hashable {
     public var letters: String
     /// 0…1: the nudge of a returning section.
     public var variation: Double
+    /// Bars of the second-time ending (0: none).
+    public var endings = 0
 
     /// The plan of a form string; nil when it has no section.
     public init?(bars: Int, letters: String, variation: Double) {
@@ -36,6 +38,11 @@ public struct FormPlan: Sendable, Hashable {
         let drifting = Int((Double(bars) * variation - 1e-9).rounded(.up))
         return max(0, bars - max(1, drifting))
     }
+
+    /// The bar (from 0) where the second of two sections of one letter in a row (`"AA"`) leaves
+    /// the first for its second-time ending, or nil without endings (all of it with `endings`
+    /// ≥ `bars`).
+    public var endingBar: Int? { endings > 0 ? max(0, bars - endings) : nil }
 
     /// Index (in `sections`, round and round) of the section starting at section line `number`.
     public func section(_ number: Int) -> Int { sections[number % sections.count] }
@@ -74,4 +81,8 @@ struct FormProgress {
     var nudges: SplitMix64
     /// When the returning section now playing is nudged, seconds (nil: not, or done).
     var nudgeAt: Double?
+    /// The second-time ending to come: its section (letter index) and time, seconds.
+    var ending: (section: Int, time: Double)?
+    /// The snapshot at the start of each letter's second-time ending, once heard.
+    var endings: [Int: FormSnapshot] = [:]
 }

@@ -161,6 +161,7 @@ public struct SessionPlan: Sendable {
         smallestGap = Configuration.smallestGap(preset)
         form = preset.form.isOn
             ? FormPlan(bars: preset.form.bars, letters: preset.form.sections, variation: preset.form.variation) : nil
+        form?.endings = preset.form.endings
     }
 
     /// Chipmunk sub-steps per timestep under `gravity` (m/s²) with the bass ball at `speed` (m/s).

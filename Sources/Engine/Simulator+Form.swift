@@ -25,12 +25,21 @@ extension Simulator {
             world.restore(state)
             progress.nudgeAt = nil
         }
+        if let ending = progress.ending, now >= ending.time - 1e-9 {
+            secondEnding(of: ending.section, at: step, progress: &progress)
+            progress.ending = nil
+        }
         if now >= progress.nextLine - 1e-9 {
             let section = progress.plan.section(progress.number)
             let barSeconds = scheduler.clock.barSeconds
             if let snapshot = progress.saved[section] {
                 returnTo(snapshot, state: snapshot.world, at: step)
-                if let bar = progress.plan.nudgeBar { progress.nudgeAt = progress.nextLine + Double(bar) * barSeconds }
+                let isSecondTime = progress.number > 0 && progress.plan.section(progress.number - 1) == section
+                if isSecondTime, let bar = progress.plan.endingBar {
+                    progress.ending = (section, progress.nextLine + Double(bar) * barSeconds)
+                } else if let bar = progress.plan.nudgeBar {
+                    progress.nudgeAt = progress.nextLine + Double(bar) * barSeconds
+                }
             } else {
                 progress.saved[section] = snapshot(at: step)
             }
@@ -38,6 +47,20 @@ extension Simulator {
             progress.nextLine = Double(progress.number * progress.plan.bars) * barSeconds
         }
         form = progress
+    }
+
+    /// The second-time ending of `section` begins: the first time, the balls are nudged (by
+    /// `variation`, at least 0.2) and the world is saved there; every later second time returns
+    /// to that save, so the second ending is the same each time and unlike the first.
+    private func secondEnding(of section: Int, at step: Int64, progress: inout FormProgress) {
+        if let snapshot = progress.endings[section] {
+            returnTo(snapshot, state: snapshot.world, at: step)
+        } else {
+            var state = world.state()
+            nudge(&state, by: max(progress.plan.variation, 0.2), random: &progress.nudges)
+            world.restore(state)
+            progress.endings[section] = snapshot(at: step)
+        }
     }
 
     private func snapshot(at step: Int64) -> FormSnapshot {

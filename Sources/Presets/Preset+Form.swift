@@ -8,6 +8,9 @@ extension Preset {
         /// The sections in order, one letter each (`"AABB"`): a letter heard before plays again
         /// from the world as it was at the start of that letter's first section.
         public var sections = "AABB"
+        /// Bars of a second-time ending: the second of two sections of one letter in a row ends
+        /// otherwise than the first, the same way each time (0: no endings).
+        public var endings = 0
         /// 0…1: how far a returning section's balls are nudged from where they were (0 = an exact repeat).
         public var variation = 0.0
 

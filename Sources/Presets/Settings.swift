@@ -248,6 +248,8 @@ public enum Settings {
                     }
                     preset.form.sections = text
                 }),
+        .integer("form.endings", \.form.endings, default: 0, range: 0...64,
+                 doc: "bars of a second-time ending: the second of two sections of one letter in a row (the second A of \"AABB\") leaves the first for its last bars, nudged (by `form.variation`, at least 0.2) the first time and the same at every later second time; 0 for none"),
         .number("form.variation", \.form.variation, default: 0, range: 0...1,
                 doc: "how far a returning section is nudged (balls moved up to this fraction of their radius, bass direction turned, piano velocities shaken; seeded): 0 repeats exactly, 0.2 starts the same and drifts"),
 

@@ -76,6 +76,22 @@ import Testing
         #expect(drifted >= 3, "the nudged last bar differs in most returns (\(drifted) of 5)")
     }
 
+    @Test func theSecondTimeEndsOtherwiseAndTheSameEachTime() throws {
+        let directory = try TemporaryDirectory()
+        // Four-bar sections, a two-bar second ending: A A' B B' A A' B B' …
+        let (events, _) = try render(["--set", "form.variation=0", "--set", "form.bars=4", "--set", "form.endings=2"],
+                                     seconds: 60, in: directory)
+        let bar = Self.barSeconds, length = 4 * bar
+        func notes(section: Int, bars: Range<Int>) -> [Heard] {
+            Self.notes(events, from: Double(section) * length + Double(bars.lowerBound) * bar, length: Double(bars.count) * bar)
+        }
+        #expect(notes(section: 1, bars: 0..<2) == notes(section: 0, bars: 0..<2), "the second A begins as the first")
+        #expect(notes(section: 1, bars: 2..<4) != notes(section: 0, bars: 2..<4), "and ends otherwise")
+        #expect(notes(section: 4, bars: 0..<4) == notes(section: 0, bars: 0..<4), "the first time is the first time again")
+        #expect(notes(section: 5, bars: 0..<4) == notes(section: 1, bars: 0..<4), "the second ending is the same each time")
+        #expect(notes(section: 7, bars: 0..<4) == notes(section: 3, bars: 0..<4), "B's too")
+    }
+
     @Test func sameSeedSameBytes() throws {
         let one = try TemporaryDirectory(), two = try TemporaryDirectory()
         let a = try render([], seconds: 60, in: one), b = try render([], seconds: 60, in: two)
