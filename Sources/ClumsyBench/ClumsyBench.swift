@@ -62,7 +62,7 @@ struct ClumsyBench: ParsableCommand {
     var repetitions = 3
 
     @Option(help: ArgumentHelp("Comma-separated tiers to run: \(knownTiers.joined(separator: ", ")).", valueName: "list"))
-    var tiers = knownTiers.joined(separator: ",")
+    var tiers = knownTiers.filter { $0 != "form" }.joined(separator: ",")
 
     @Flag(help: "Print the wall time and sleeping balls at every 5 % of each tier's first run, on stderr.")
     var trace = false
