@@ -14,6 +14,8 @@ public struct FormPlan: Sendable, Hashable {
     public var variation: Double
     /// Bars of the second-time ending (0: none).
     public var endings = 0
+    /// Semitones from the session's key of each letter's sections, by letter index.
+    public var transpositions: [Int] = []
 
     /// The plan of a form string; nil when it has no section.
     public init?(bars: Int, letters: String, variation: Double) {
@@ -27,6 +29,7 @@ public struct FormPlan: Sendable, Hashable {
         self.bars = bars
         self.letters = letters
         self.variation = variation
+        transpositions = Array(repeating: 0, count: seen.count)
     }
 
     /// The bar (from 0) of a returning section at which its balls are nudged, or nil with

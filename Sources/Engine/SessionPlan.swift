@@ -162,6 +162,15 @@ public struct SessionPlan: Sendable {
         form = preset.form.isOn
             ? FormPlan(bars: preset.form.bars, letters: preset.form.sections, variation: preset.form.variation) : nil
         form?.endings = preset.form.endings
+        if var plan = form {
+            let letters = Array(plan.letters)
+            for (letter, semitones) in preset.form.transpose {
+                // A letter the form does not use changes nothing.
+                guard let first = letters.firstIndex(of: Character(letter)) else { continue }
+                plan.transpositions[plan.sections[first]] = semitones
+            }
+            form = plan
+        }
     }
 
     /// Chipmunk sub-steps per timestep under `gravity` (m/s²) with the bass ball at `speed` (m/s).

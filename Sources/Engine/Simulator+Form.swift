@@ -1,4 +1,5 @@
 import Geometry
+import Theory
 import Physics
 import Performance
 #if canImport(Glibc)
@@ -41,6 +42,7 @@ extension Simulator {
                     progress.nudgeAt = progress.nextLine + Double(bar) * barSeconds
                 }
             } else {
+                transpose(by: progress.plan.transpositions[section], at: step)
                 progress.saved[section] = snapshot(at: step)
             }
             progress.number += 1
@@ -63,6 +65,15 @@ extension Simulator {
         }
     }
 
+    /// A new letter begins in the session's key moved by `semitones` (nothing when the harmony
+    /// is in it already, or when the session cannot play in it).
+    private func transpose(by semitones: Int, at step: Int64) {
+        let home = plan.key
+        let key = semitones == 0 ? home : Key(tonic: home.tonic.transposed(by: semitones), scale: home.scale)
+        guard key != performer.configuration.key, case .success(let change) = plan.keyChange(to: key) else { return }
+        changeKey(change, at: world.time)
+    }
+
     private func snapshot(at step: Int64) -> FormSnapshot {
         FormSnapshot(step: step, world: world.rebase(), performer: performer, scheduler: scheduler, kicks: kicks, drops: drops,
                      lastBouncerHit: lastBouncerHit, recentDegrees: recentDegrees, lastKeyHit: lastKeyHit,
@@ -72,8 +83,13 @@ extension Simulator {
     private func returnTo(_ snapshot: FormSnapshot, state: WorldState, at step: Int64) {
         let offset = world.time - Double(snapshot.step) * plan.world.timestep
         world.restore(state)
+        let heard = (key: performer.configuration.key, degree: performer.activeDegree)
         performer.resume(snapshot.performer, after: offset)
         scheduler.resume(snapshot.scheduler, after: offset, now: world.time)
+        if heard.key != performer.configuration.key || heard.degree != performer.activeDegree {
+            // The chord the section returns to is announced (a chord event), as at a key change.
+            scheduler.changeHarmony(to: performer.activeDegree, at: world.time, always: true)
+        }
         kicks = snapshot.kicks
         drops = snapshot.drops
         lastBouncerHit = snapshot.lastBouncerHit + offset

@@ -11,6 +11,9 @@ extension Preset {
         /// Bars of a second-time ending: the second of two sections of one letter in a row ends
         /// otherwise than the first, the same way each time (0: no endings).
         public var endings = 0
+        /// Semitones by which each letter's sections are transposed from the preset's key (a
+        /// letter not listed: 0), as fiddle tunes move to the dominant for B: `{"B": 7}`.
+        public var transpose: [String: Int] = [:]
         /// 0…1: how far a returning section's balls are nudged from where they were (0 = an exact repeat).
         public var variation = 0.0
 

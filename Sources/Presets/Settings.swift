@@ -250,6 +250,15 @@ public enum Settings {
                 }),
         .integer("form.endings", \.form.endings, default: 0, range: 0...64,
                  doc: "bars of a second-time ending: the second of two sections of one letter in a row (the second A of \"AABB\") leaves the first for its last bars, nudged (by `form.variation`, at least 0.2) the first time and the same at every later second time; 0 for none"),
+        .custom("form.transpose", type: "object", defaultText: "`{}`", accepted: "keys: section letters A–Z; values: semitones −12…12",
+                doc: "a key per section letter: its sections play in the preset's key moved by these semitones (`{\"B\": 7}`: B on the dominant), changed at the first bar of each new letter the way a live key change is (a key the session cannot play, notes beyond MIDI 0–127, is not taken); a returning letter returns in its own key",
+                setDefault: { $0.form.transpose = [:] },
+                read: { json, preset, r throws(SessionError) in
+                    preset.form.transpose = [:]
+                    for (letter, value) in try r.object(json, at: "form.transpose", allowed: Preset.Form.letters.map(String.init)) {
+                        preset.form.transpose[letter] = try r.integer(value, at: "form.transpose.\(letter)", range: -12...12)
+                    }
+                }),
         .number("form.variation", \.form.variation, default: 0, range: 0...1,
                 doc: "how far a returning section is nudged (balls moved up to this fraction of their radius, bass direction turned, piano velocities shaken; seeded): 0 repeats exactly, 0.2 starts the same and drifts"),
 

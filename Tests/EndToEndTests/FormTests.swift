@@ -92,6 +92,24 @@ import Testing
         #expect(notes(section: 7, bars: 0..<4) == notes(section: 3, bars: 0..<4), "B's too")
     }
 
+    @Test func eachLetterPlaysInItsOwnKey() throws {
+        let directory = try TemporaryDirectory()
+        // B on the dominant: D minor for A, A minor for B, and A back in D minor.
+        let (events, _) = try render(["--set", "form.bars=4", "--set", #"form.transpose={"B":7}"#], seconds: 60, in: directory)
+        let length = 4 * Self.barSeconds
+        func tonics(_ section: Int) -> Set<String> {
+            Set(events.filter { $0.kind == "chord" && $0.t >= Double(section) * length - 1e-6 && $0.t < Double(section + 1) * length - 1e-6 }
+                .compactMap(\.tonic))
+        }
+        func bassNotes(_ section: Int) -> [Int] {
+            Self.notes(events, from: Double(section) * length, length: length).filter { $0.kind == "bass" }.map(\.note)
+        }
+        #expect(tonics(0) == ["D"] && tonics(2) == ["A"] && tonics(6) == ["A"], "\(tonics(0)) \(tonics(2)) \(tonics(6))")
+        #expect(tonics(4).contains("D"), "the return of A is announced in D minor: \(tonics(4))")
+        #expect(!bassNotes(4).isEmpty && bassNotes(4).allSatisfy { [2, 4, 5, 7, 9, 10, 0].contains($0 % 12) }, "A in D minor: \(bassNotes(4))")
+        #expect(!bassNotes(2).isEmpty && bassNotes(2).allSatisfy { [9, 11, 0, 2, 4, 5, 7].contains($0 % 12) }, "B in A minor: \(bassNotes(2))")
+    }
+
     @Test func sameSeedSameBytes() throws {
         let one = try TemporaryDirectory(), two = try TemporaryDirectory()
         let a = try render([], seconds: 60, in: one), b = try render([], seconds: 60, in: two)
