@@ -267,6 +267,8 @@ public struct Preset: Sendable, Equatable {
     public var percussion = Percussion()
     /// The second voice.
     public var second = Second()
+    /// Phrases and sections that return.
+    public var form = Form()
     /// Fixed physics timestep, seconds.
     public var timestep: Double
     /// The key's tonic as written (`key.tonic`): kept apart from the key so that a scale read or

@@ -109,6 +109,7 @@ enum LiveCalibration {
         "pentatonic-triads": 7.5,       // live I −27.1 LUFS, TP −8.5 dBTP
         "phrygian-scatter": 3.7,        // live I −25.5 LUFS, TP −4.7 dBTP
         "polska": 1.0,                  // live I −22.5 LUFS, TP −2.0 dBTP
+        "polska-aabb": 1.6,             // live I −21.2 LUFS, TP −2.6 dBTP
         "pulse": 2.7,                   // live I −21.0 LUFS, TP −3.7 dBTP
         "swarm": 4.6,                   // live I −30.3 LUFS, TP −5.6 dBTP
     ]
