@@ -62,7 +62,7 @@ public enum MIDIAnalyzer {
                                 channels: Array(Set(own.map(\.channel))).sorted(),
                                 range: pitches.min().map { $0...pitches.max()! })
         }
-        if Interruption.isRequested { return MIDIAnalysis.stopped }
+        if StopSignal.process.isRaised { return MIDIAnalysis.stopped }
 
         let pitched = notes.filter { !$0.isPercussion && $0.end > $0.start }
         var durations = [Double](repeating: 0, count: 12)
@@ -75,7 +75,7 @@ public enum MIDIAnalyzer {
         let beat = max(quarter, (end + maximumWindows - 1) / maximumWindows)
         let half = (beat + 1) / 2
         let chords = timeline(pitched, end: end, window: half, tempo: tempo)
-        if Interruption.isRequested { return MIDIAnalysis.stopped }
+        if StopSignal.process.isRaised { return MIDIAnalysis.stopped }
         return MIDIAnalysis(format: Int(contents.format), ticksPerQuarter: Int(contents.ticksPerQuarter), tracks: tracks,
                             duration: tempo.seconds(atTick: end), noteCount: notes.count, key: key, chords: chords,
                             markedChords: MarkedChord.marks(in: contents, tempo: tempo, end: end),

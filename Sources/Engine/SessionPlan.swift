@@ -2,6 +2,7 @@ import Theory
 import Physics
 import Performance
 import Presets
+import Vocabulary
 
 /// A session resolved: everything downstream (the simulator, the performer, every sink) reads
 /// this value, never the preset.

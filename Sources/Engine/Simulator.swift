@@ -2,6 +2,7 @@ import Geometry
 import Physics
 import Performance
 import Presets
+import FileOutput
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import Theory
+import Vocabulary
 
 /// Everything the performer needs to turn hits into note intents.
 public struct PerformerConfiguration: Sendable, Hashable {

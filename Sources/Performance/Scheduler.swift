@@ -1,3 +1,4 @@
+import Vocabulary
 /// The time-ordered queue between the performer and the sinks.
 ///
 /// The performer hands it note intents (a note, its velocity and when its hit happened); the

@@ -1,5 +1,5 @@
 import Theory
-import Performance
+import Vocabulary
 
 /// The settings table: every value a preset or a flag of `clumsy run` can set, one row each.
 ///
@@ -290,7 +290,7 @@ public enum Settings {
                 }),
         .number("sound.truePeak", \.sound.truePeak, unit: "dBTP", default: -1, range: -9...0, flag: "true-peak",
                 doc: "true-peak ceiling of an audio render, kept by a look-ahead limiter (needs the loudness on)"),
-        .choice("sound.bitDepth", \.sound.bitDepth, default: .twentyFour, flag: "bit-depth",
+        .choice("sound.bitDepth", \.sound.bitDepth, default: .standard, flag: "bit-depth",
                 doc: "sample format of WAV and FLAC renders: 16-bit (TPDF-dithered), 24-bit, or 32-bit float (WAV only); Ogg ignores it"),
         .block("sound.filter", \.sound.isFilterOn, default: false, doc: "low-pass filter on every note"),
         .number("sound.filter.cutoff", \.sound.filterValues.cutoff, unit: "Hz", default: 1500, range: 20...20_000,

@@ -190,7 +190,7 @@ public final class AudioFileSink: SessionSink {
     init(path: String, format: AudioFileFormat? = nil, samplerConfiguration: SamplerConfiguration, session: SessionPlan, mix: MixRequest,
          stop: StopSignal?) throws(SessionError) {
         let format = if let format { format } else { try OutputName.audioFormat(path) }
-        let bitDepth = BitDepth(rawValue: session.sound.bitDepth.rawValue) ?? .standard
+        let bitDepth = session.sound.bitDepth
         guard bitDepth.isSupported(by: format) else {
             throw .usage("--audio \(path): bit depth 32f (sound.bitDepth, --bit-depth) needs a .wav file; FLAC stores 16- or 24-bit integers")
         }
