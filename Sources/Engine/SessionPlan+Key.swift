@@ -1,5 +1,6 @@
 import Theory
 import Performance
+import Vocabulary
 
 /// A live key change worked out for a session: what the performer and the scheduler need to
 /// play on in the new key (`Control.key`).

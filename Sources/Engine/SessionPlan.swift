@@ -2,6 +2,7 @@ import Theory
 import Physics
 import Performance
 import Presets
+import Vocabulary
 
 /// A session resolved: everything downstream (the simulator, the performer, every sink) reads
 /// this value, never the preset.
@@ -45,6 +46,8 @@ public struct SessionPlan: Sendable {
     /// The smallest gap a Chipmunk step must not jump, metres (sub-steps after a live change of
     /// gravity or speed: `substeps(gravity:speed:)`).
     public var smallestGap: Double
+    /// The form (sections that return), or nil: every bar new.
+    public var form: FormPlan?
 
     /// The session's rules: when the bass ball is kicked and piano balls are dropped again.
     public struct Rules: Sendable {
@@ -122,6 +125,18 @@ public struct SessionPlan: Sendable {
         isCrowded = c.isCrowded
         stepCount = c.stepCount
         smallestGap = Configuration.smallestGap(preset)
+        form = preset.form.isOn
+            ? FormPlan(bars: preset.form.bars, letters: preset.form.sections, variation: preset.form.variation) : nil
+        form?.endings = preset.form.endings
+        if var plan = form {
+            let letters = Array(plan.letters)
+            for (letter, semitones) in preset.form.transpose {
+                // A letter the form does not use changes nothing.
+                guard let first = letters.firstIndex(of: Character(letter)) else { continue }
+                plan.transpositions[plan.sections[first]] = semitones
+            }
+            form = plan
+        }
     }
 
     /// The derived voices' rows: the second voice (`second`), then each of the `voices` list, in

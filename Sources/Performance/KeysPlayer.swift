@@ -1,4 +1,5 @@
 import Theory
+import Vocabulary
 
 /// The piano balls' player: a key struck plays its chord tone of the chord in force (or, under
 /// `melodic` keys, moves the melody by the key's steps), through the dribble gate.
@@ -14,6 +15,11 @@ struct KeysPlayer: Player {
         self.curve = curve
         lastKeyHit = Array(repeating: -.infinity, count: balls + 1)
         pointer = Performer.melodyStart(stage.scaleNotes, tonic: stage.configuration.key.tonic)
+    }
+
+    /// Form: the dribble gate's last hits, `offset` seconds later (a section played again).
+    mutating func moveHits(by offset: Double) {
+        for index in lastKeyHit.indices { lastKeyHit[index] += offset }
     }
 
     mutating func start(at time: Double, stage: Stage, scheduler: inout Scheduler) {

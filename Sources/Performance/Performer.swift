@@ -1,4 +1,5 @@
 import Theory
+import Vocabulary
 
 /// Everything the performer needs to turn hits into note intents.
 public struct PerformerConfiguration: Sendable, Hashable {
@@ -202,6 +203,17 @@ public struct Performer: Sendable {
 
     /// The keys note (MIDI) of chord tone 1…5 of degree 1…7's chord.
     public func keysNote(degree: Int, tone: Int) -> Int { stage.keysNotes[degree - 1][tone - 1] }
+
+    /// Form: plays again as `saved` (this performer at an earlier bar line), `offset` seconds
+    /// later: its harmony, voicing and melody, its waiting chord change and dribble times moved
+    /// by `offset`; the beat count of the stomp and metronome goes on.
+    public mutating func resume(_ saved: Performer, after offset: Double) {
+        let counting = drums
+        self = saved
+        if let counting { drums?.keepCounting(as: counting) }
+        if let change = stage.pending { stage.pending = (change.degree, change.time + offset) }
+        keys.moveHits(by: offset)
+    }
 
     /// Opens the session at `time`: chord I becomes active and its root sounds in the bass, loud.
     public mutating func start(at time: Double, scheduler: inout Scheduler) {

@@ -1,3 +1,6 @@
+import Theory
+import Vocabulary
+
 /// What plays a row of the voices table: it turns the hits that are its own into notes.
 ///
 /// The performer hands every hit to its players in table order until one takes it, then lets
@@ -124,6 +127,9 @@ struct DrumPlayer: Player {
         self.curve = curve
         self.bassCurve = bassCurve
     }
+
+    /// Form: the beat count goes on where `other` (this player before a return) left it.
+    mutating func keepCounting(as other: DrumPlayer) { nextBeat = other.nextBeat }
 
     func play(_ hit: Hit, stage: inout Stage, scheduler: inout Scheduler) -> Bool {
         guard hit.target == .wall || hit.target == .floor else { return false }

@@ -1,3 +1,4 @@
+import Vocabulary
 /// The time-ordered queue between the performer and the sinks.
 ///
 /// The performer hands it note intents (a note, its velocity and when its hit happened); the
@@ -212,6 +213,41 @@ public struct Scheduler: Sendable {
         for index in derived.indices where derived[index].voice == voice {
             derived[index].derivation = derivation
         }
+    }
+
+    /// Form: plays again from `saved`, this scheduler as it was at an earlier bar line, `offset`
+    /// seconds later (`now` = that bar line + `offset`). What `saved` had queued from hits at or
+    /// after its line (and its harmony changes) sounds again, moved by `offset`; what was queued
+    /// then from earlier hits, and its note-offs, belonged to another past and are dropped. Notes
+    /// queued now from hits before `now` still sound, and notes sounding now end as they would
+    /// have; harmony changes queued now give way to the saved ones. The clock goes on.
+    public mutating func resume(_ saved: Scheduler, after offset: Double, now: Double) {
+        let line = now - offset - 1e-9
+        let live = queue[head...].filter { $0.kind == .off || ($0.kind == .on && $0.event.hit < now - 1e-9) }
+        var again: [Entry] = []
+        again.reserveCapacity(saved.queue.count - saved.head)
+        for var entry in saved.queue[saved.head...] where entry.kind != .off && (entry.kind != .on || entry.event.hit >= line) {
+            // Never before `now` by a rounding of the sum.
+            entry.time = max(entry.time + offset, now)
+            entry.event.time = max(entry.event.time + offset, now)
+            entry.event.hit += offset
+            again.append(entry)
+        }
+        var merged: [Entry] = []
+        merged.reserveCapacity(max(queue.capacity, live.count + again.count))
+        var i = live.startIndex, j = 0
+        while i < live.endIndex || j < again.count {
+            if j == again.count || (i < live.endIndex && (live[i].time < again[j].time
+                || (live[i].time == again[j].time && live[i].kind.rawValue <= again[j].kind.rawValue))) {
+                merged.append(live[i]); i += 1
+            } else {
+                merged.append(again[j]); j += 1
+            }
+        }
+        queue = merged
+        head = 0
+        derived = saved.derived
+        harmonyDegree = saved.harmonyDegree
     }
 
     /// Hands out every event due at or before `time`, in time order.

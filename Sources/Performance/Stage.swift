@@ -1,4 +1,5 @@
 import Theory
+import Vocabulary
 
 /// The harmony in force, shared by the players: the key's chords, the bass's roots and the
 /// keys' notes of each degree, the active chord and a change waiting for its beat or bar line.

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// Which row of the session's voices table a note belongs to (its index in `VoiceTable.voices`).
 ///
 /// The table always starts with the bass (`.bass`, row 0) and the keys (`.keys`, row 1);
@@ -29,14 +31,8 @@ public struct Voice: Sendable, Hashable {
         case derived
     }
 
-    /// How a voice is placed between the loudspeakers.
-    public enum Pan: Sendable, Hashable {
-        /// A fixed place, −1 (left) … 0 (centre) … 1 (right).
-        case fixed(Double)
-        /// Each note placed by the position of what was struck (the keys, left to right): the
-        /// voice plays on one channel per pan zone (see `Voice.spread`).
-        case position
-    }
+    /// How a voice is placed between the loudspeakers (a preset names it: `Vocabulary.Pan`).
+    public typealias Pan = Vocabulary.Pan
 
     /// One MIDI channel of a voice and its place: a voice spread by position owns one channel
     /// per pan zone, each with a fixed pan, so a note never moves the pan of one still ringing.

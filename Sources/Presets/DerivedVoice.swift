@@ -1,4 +1,4 @@
-import Performance
+import Vocabulary
 
 extension Preset {
     /// A derived voice of the preset's `voices` list: it doubles every note of the voice it
@@ -18,14 +18,14 @@ extension Preset {
         /// The voice it doubles.
         public var follows: Follows
         /// Which note it plays with each note of `follows`.
-        public var rule: Voice.Rule
+        public var rule: VoiceRule
         /// Tone name (keys catalog, `clumsy tones`).
         public var tone: String
         /// Channel volume, MIDI CC7 0…127.
         public var level: Int
 
         /// Creates a derived voice.
-        public init(name: String, follows: Follows, rule: Voice.Rule, tone: String = "vibraphone", level: Int = 80) {
+        public init(name: String, follows: Follows, rule: VoiceRule, tone: String = "vibraphone", level: Int = 80) {
             self.name = name
             self.follows = follows
             self.rule = rule
@@ -97,8 +97,8 @@ extension Preset {
         }
 
         /// The rule of an entry: exactly one of `interval` (diatonic) and `semitones`.
-        static func readRule(interval: JSONValue?, semitones: JSONValue?, at path: String, _ r: FieldReader) throws(SessionError) -> Voice.Rule {
-            let diatonic = Voice.Rule.diatonicRange, chromatic = Voice.Rule.semitoneRange
+        static func readRule(interval: JSONValue?, semitones: JSONValue?, at path: String, _ r: FieldReader) throws(SessionError) -> VoiceRule {
+            let diatonic = VoiceRule.diatonicRange, chromatic = VoiceRule.semitoneRange
             switch (interval, semitones) {
             case (let value?, nil):
                 let steps = try r.integer(value, at: path + ".interval", range: -diatonic.upperBound...diatonic.upperBound)

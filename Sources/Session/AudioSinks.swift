@@ -110,6 +110,7 @@ enum LiveCalibration {
         "pentatonic-triads": 7.5,       // live I −27.1 LUFS, TP −8.5 dBTP
         "phrygian-scatter": 3.7,        // live I −25.5 LUFS, TP −4.7 dBTP
         "polska": 1.0,                  // live I −22.5 LUFS, TP −2.0 dBTP
+        "polska-aabb": 1.6,             // live I −21.2 LUFS, TP −2.6 dBTP
         "pulse": 2.7,                   // live I −21.0 LUFS, TP −3.7 dBTP
         "swarm": 4.6,                   // live I −30.3 LUFS, TP −5.6 dBTP
     ]
@@ -190,7 +191,7 @@ public final class AudioFileSink: SessionSink {
     init(path: String, format: AudioFileFormat? = nil, samplerConfiguration: SamplerConfiguration, session: SessionPlan, mix: MixRequest,
          stop: StopSignal?) throws(SessionError) {
         let format = if let format { format } else { try OutputName.audioFormat(path) }
-        let bitDepth = BitDepth(rawValue: session.sound.bitDepth.rawValue) ?? .standard
+        let bitDepth = session.sound.bitDepth
         guard bitDepth.isSupported(by: format) else {
             throw .usage("--audio \(path): bit depth 32f (sound.bitDepth, --bit-depth) needs a .wav file; FLAC stores 16- or 24-bit integers")
         }

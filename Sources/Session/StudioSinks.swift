@@ -4,6 +4,7 @@ import Performance
 import Synchronization
 import Engine
 import Presets
+import FileOutput
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 import FileOutput
 import Performance
+import Vocabulary
 import Pictures
 import Theory
 import Engine

@@ -1,6 +1,7 @@
 import Testing
 import Theory
 @testable import Performance
+import Vocabulary
 
 /// Every note says why it sounds (`NoteEvent.Cause`), and derived voices follow their own rules.
 @Suite struct CauseTests {

@@ -1,6 +1,7 @@
 import Testing
 import Theory
 @testable import Performance
+import Vocabulary
 
 /// Live key changes (`Performer.changeKey`): the harmony follows the new key from the change on.
 @Suite struct KeyChangeTests {

@@ -1,6 +1,7 @@
 import Testing
 import Theory
 @testable import Performance
+import Vocabulary
 
 /// The two voices of the original app, C major, and a clock that does nothing unless told.
 func cMajorVoices(keysLength: Double = 0.5, bassLength: Double = 1.0, percussion: Bool = false) -> VoiceTable {

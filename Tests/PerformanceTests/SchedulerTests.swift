@@ -1,6 +1,7 @@
 import Testing
 import Theory
 @testable import Performance
+import Vocabulary
 
 @Suite struct ClockTests {
     @Test func placesOnTheFirstGridLineAtOrAfterTheHit() {

@@ -2,6 +2,7 @@ import Geometry
 import Testing
 import Theory
 import Performance
+import Vocabulary
 import Physics
 #if canImport(Glibc)
 import Glibc

@@ -51,7 +51,7 @@ struct AudioOutput: SessionOutput {
         let tail = SamplerFactory.configuration(soundFont: soundFont, sampleRate: run.request.sampleRate, polyphony: 256,
                                                 sound: sound).tailDuration
         try AudioBudget.check(path: path, seconds: run.configuration.duration + tail, rate: run.request.sampleRate,
-                              bytesPerSample: BitDepth(rawValue: sound.bitDepth.rawValue)?.bytesPerSample ?? 3)
+                              bytesPerSample: sound.bitDepth.bytesPerSample)
     }
 
     func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {
