@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
         .testTarget(name: "SoundTests", dependencies: ["Sound", "CFluidSynth", "FileOutput"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
-        .testTarget(name: "SessionTests", dependencies: ["Geometry", "Theory", "Physics", "Performance", "Presets", "Engine", "FileOutput", "Session", "TestSupport", "Studio", "MIDIFile", "Pictures"], exclude: ["FuzzRegressions"]),
+        .testTarget(name: "SessionTests", dependencies: ["Geometry", "Theory", "Vocabulary", "Physics", "Performance", "Presets", "Engine", "FileOutput", "Session", "TestSupport", "Studio", "MIDIFile", "Pictures"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "StudioTests", dependencies: ["Studio"]),
         .testTarget(name: "PicturesTests", dependencies: ["Geometry", "Pictures"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "Theory", "MIDIFile"], exclude: ["make_fixtures.py"]),

@@ -44,8 +44,8 @@ extension Simulator {
     /// key): notes queued for later are played in the new key.
     func changeKey(_ change: KeyChange, at now: Double) {
         performer.changeKey(to: change.performer, at: now, scheduler: &scheduler)
-        for (voice, notes) in change.derivedNotes.sorted(by: { $0.key < $1.key }) {
-            scheduler.changeDerivation(of: voice, notes: notes)
+        for (voice, derivation) in change.derived.sorted(by: { $0.key < $1.key }) {
+            scheduler.changeDerivation(of: voice, to: derivation)
         }
     }
 }

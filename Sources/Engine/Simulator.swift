@@ -1,6 +1,7 @@
 import Geometry
 import Physics
 import Performance
+import Vocabulary
 import Presets
 import FileOutput
 #if canImport(Glibc)
@@ -154,8 +155,6 @@ public final class Simulator {
                 events.append(.note(note))
             case .off:
                 events.append(.note(note))
-            case .control:
-                events.append(.control(time: note.time, voice: note.voice, controller: note.note, value: note.velocity))
             case .chord:
                 events.append(.chord(performer.chordEvent(degree: note.degree, at: note.time)))
             }

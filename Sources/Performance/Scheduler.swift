@@ -115,8 +115,8 @@ public struct Scheduler: Sendable {
         var index = queue.count - 1
         while index >= head && queue[index].time >= time {
             let entry = queue[index]
-            if entry.kind == .on && entry.event.voice == voice && (1...notes.count).contains(entry.event.tone) {
-                let note = notes[entry.event.tone - 1]
+            if entry.kind == .on && entry.event.voice == voice, case .keyHit(_, let tone) = entry.event.cause, (1...notes.count).contains(tone) {
+                let note = notes[tone - 1]
                 // Another note of the voice on the same line already playing that pitch: keep the louder.
                 var twin = index + 1
                 while twin < queue.count && queue[twin].time == entry.time {
@@ -207,11 +207,11 @@ public struct Scheduler: Sendable {
         }
     }
 
-    /// A live key change: `voice` (a derived voice) plays `notes` (one per MIDI note 0…127 of
-    /// the voice it follows) with the notes delivered from now on.
-    public mutating func changeDerivation(of voice: VoiceID, notes: [Int]) {
+    /// A live key change: `voice` (a derived voice) plays by `derivation` (its rule worked out
+    /// in the new key) with the notes delivered from now on.
+    public mutating func changeDerivation(of voice: VoiceID, to derivation: Voice.Derivation) {
         for index in derived.indices where derived[index].voice == voice {
-            derived[index].derivation = Voice.Derivation(from: derived[index].derivation.from, notes: notes)
+            derived[index].derivation = derivation
         }
     }
 
@@ -335,6 +335,7 @@ public struct Scheduler: Sendable {
                 var double = entry
                 double.event.voice = voice
                 double.event.note = derivation.notes[min(max(entry.event.note, 0), 127)]
+                double.event.cause = .derived(from: entry.event.voice, of: entry.event.note)
                 double.extra = -1
                 sound(double, into: &events)
             }

@@ -26,7 +26,8 @@ public struct Voice: Sendable, Hashable {
         case pianoBalls = "piano-balls"
         /// Drum hits: balls against walls and floor, the stomp and the metronome (GM channel 10).
         case percussion
-        /// Derived from another voice's notes (`Voice.derived`): the second voice.
+        /// Derived from another voice's notes by a rule of its own (`Voice.derived`): the second
+        /// voice, and each voice of the preset's `voices` list.
         case derived
     }
 
@@ -66,24 +67,8 @@ public struct Voice: Sendable, Hashable {
     public var pan: Pan
     /// What plays it.
     public var source: Source
-    /// For a derived voice: the voice it follows and, for each of its MIDI notes 0…127, the
-    /// note this voice plays with it (the scheduler sounds both at once, same velocity).
+    /// For a derived voice: the voice it follows and its rule (`Voice.Derivation`).
     public var derived: Derivation?
-
-    /// How a derived voice follows another.
-    public struct Derivation: Sendable, Hashable {
-        /// The voice whose notes are doubled.
-        public var from: VoiceID
-        /// The note played for each MIDI note 0…127 of `from` (128 entries).
-        public var notes: [Int]
-
-        /// Creates a derivation.
-        public init(from: VoiceID, notes: [Int]) {
-            precondition(notes.count == 128, "a derivation maps every MIDI note")
-            self.from = from
-            self.notes = notes
-        }
-    }
 
     /// Creates a voice row.
     public init(name: String, channel: Int, tone: Tone, curve: VelocityCurve, noteLength: Double,

@@ -267,6 +267,8 @@ public struct Preset: Sendable, Equatable {
     public var percussion = Percussion()
     /// The second voice.
     public var second = Second()
+    /// The derived voices of the `voices` list, in order (after the second voice).
+    public var voices: [DerivedVoice] = []
     /// Phrases and sections that return.
     public var form = Form()
     /// Fixed physics timestep, seconds.

@@ -75,7 +75,7 @@ struct NoteRouter {
         let voice = voices[note.voice.rawValue]
         guard voice.channels.count > 1 else { return voice.channel }
         if note.kind == .on {
-            let channel = voice.channels[voice.channelIndex(forKey: note.key)].channel
+            let channel = voice.channels[voice.channelIndex(forKey: note.cause.key ?? 0)].channel
             channelOfPitch[note.voice.rawValue][note.note] = channel
             return channel
         }
@@ -102,6 +102,7 @@ enum LiveCalibration {
         "borrowed-chords": 4.8,         // live I −21.4 LUFS, TP −5.8 dBTP
         "dorian-drift": 3.0,            // live I −20.8 LUFS, TP −4.0 dBTP
         "fifths-home": 6.7,             // live I −28.3 LUFS, TP −7.7 dBTP
+        "harmonies": 7.7,               // live I −28.5 LUFS, TP −8.7 dBTP
         "lydian-moon": 6.7,             // live I −25.0 LUFS, TP −7.7 dBTP
         "melodic-minor-line": 6.0,      // live I −25.9 LUFS, TP −7.0 dBTP
         "minor-storm": 0.6,             // live I −25.6 LUFS, TP −1.6 dBTP

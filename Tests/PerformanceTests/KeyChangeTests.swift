@@ -39,7 +39,8 @@ import Vocabulary
         #expect(pitchClasses(keys.filter { $0.time < 0.25 }) == [2, 5, 9, 0])
         #expect(pitchClasses(keys.filter { $0.time > 0.25 }) == [5, 8, 0, 3])
         for note in keys where note.time > 0.25 {
-            #expect(note.note == eFlat.keysNote(degree: 2, tone: note.tone))
+            guard case .keyHit(_, let tone) = note.cause else { Issue.record("a key note caused by \(note.cause)"); continue }
+            #expect(note.note == eFlat.keysNote(degree: 2, tone: tone))
         }
         // The bass: C (start), D (ii of C), then B♭ (V of E♭) in the bass register.
         let bass = band.noteOns.filter { $0.voice == .bass }.map(\.note)
