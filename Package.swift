@@ -55,10 +55,12 @@ let package = Package(
         // The outputs (sinks: MIDI file, event log, sound, text) and the runner that wires a plan to them.
         .target(name: "Session", dependencies: ["Theory", "Geometry", "Physics", "Performance", "Presets", "Engine", "MIDIFile", "Sound", "FileOutput", "Studio", "Pictures"],
                 swiftSettings: uncheckedExclusivityInRelease),
+        // `clumsy batch`: many sessions, each a child `clumsy run`, sharded, with labels and manifests.
+        .target(name: "Batch", dependencies: ["Presets", "Engine", "Performance", "Session", "MIDIFile", "Sound", "FileOutput"]),
         // What only tests use: the fuzzer (one mutation engine, a target per reader) and the JSON writer.
         .target(name: "TestSupport", dependencies: ["Presets", "Session", "MIDIFile", "Analysis", "Pictures", "Studio"]),
         .executableTarget(name: "clumsy", dependencies: [
-            "Session", "Presets", "FileOutput", "Analysis", "Performance", "Theory",
+            "Session", "Presets", "FileOutput", "Analysis", "Performance", "Theory", "Batch",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `make bench`: in-process bare Chipmunk stepping versus the full simulator (Benchmarks/bench.sh).
