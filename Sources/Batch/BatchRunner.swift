@@ -105,6 +105,11 @@ public final class BatchRunner {
         while index < running.count {
             guard let status = running[index].child.poll() else { index += 1; continue }
             let (_, plan, partial, started) = running.remove(at: index)
+            if stop.isRaised {
+                // Stopping: a finished child's item is not landed now (the next run redoes it).
+                FileBytes.removeTree(partial)
+                continue
+            }
             guard status == 0 else {
                 let words = ChildProcess.lastWords(of: partial + "/.stderr")
                 FileBytes.removeTree(partial)
@@ -117,7 +122,7 @@ public final class BatchRunner {
                 try land(plan, partial: partial, started: started)
             } catch {
                 FileBytes.removeTree(partial)
-                fail(plan.item, error.description, status: error.exitStatus)
+                if !stop.isRaised { fail(plan.item, error.description, status: error.exitStatus) }
             }
         }
     }
