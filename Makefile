@@ -18,9 +18,12 @@ DURATION ?= 60
 # oscdump) for the tests, which start their own dummy-backend JACK server and stop it again.
 DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb-soundfont cmt sox fluidsynth valgrind time procps \
   libsndfile1-dev libebur128-dev ffmpeg libcairo2-dev fonts-dejavu-core librsvg2-bin poppler-utils \
-  libjack-jackd2-dev libasound2-dev liblo-dev jackd2 liblo-tools man-db groff-base bash-completion
-# Python's mido is the independent MIDI reader the end-to-end tests compare against.
-PYTHON_PACKAGES := mido
+  libjack-jackd2-dev libasound2-dev liblo-dev jackd2 liblo-tools man-db groff-base bash-completion \
+  parallel
+# Python's mido is the independent MIDI reader the end-to-end tests compare against; jams and
+# mir_eval check the labels of `clumsy batch` (Tools/check_batch_labels.py); GNU parallel (above)
+# runs its shards in the batch tests.
+PYTHON_PACKAGES := mido jams mir_eval
 
 .PHONY: run test deps build release soak fuzz bench clean docs install install-files uninstall man
 
@@ -34,9 +37,9 @@ deps:
 	  echo "installing Debian packages: $$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
 	fi
-	@python3 -c "import mido" 2>/dev/null || { echo "installing Python package: $(PYTHON_PACKAGES)"; \
+	@python3 -c "import mido, jams, mir_eval" 2>/dev/null || { echo "installing Python packages: $(PYTHON_PACKAGES)"; \
 	  python3 -m pip install -q $(PYTHON_PACKAGES) 2>/dev/null || python3 -m pip install -q --break-system-packages $(PYTHON_PACKAGES); } || \
-	  echo "note: Python's mido is missing; the cross-check against it will be skipped"
+	  echo "note: Python's mido, jams or mir_eval is missing; the checks that need them will be skipped"
 
 build: deps
 	$(SWIFT) build

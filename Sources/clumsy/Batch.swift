@@ -21,20 +21,15 @@ struct BatchCommand: ParsableCommand {
         73 OUT cannot be created, 74 write error, the first failed item's status, 130/143 stopped \
         by SIGINT/SIGTERM (unfinished items removed, finished ones kept).
         """,
-        subcommands: [BatchRender.self, BatchMergeCommand.self],
-        defaultSubcommand: BatchRender.self)
-}
-
-struct BatchRender: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "render", abstract: "Render the items of this shard (the default).")
+        subcommands: [BatchMergeCommand.self])
 
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The batch's directory (created if missing).", valueName: "dir"), completion: .directory)
-    var output: String
+    var output: String?
 
-    @Option(help: ArgumentHelp("Bundled preset names or preset files, comma-separated (default: default).", valueName: "a,b"))
+    @Option(help: ArgumentHelp("Bundled preset names or preset files, comma-separated.", valueName: "a,b"))
     var presets: String = "default"
 
-    @Option(help: ArgumentHelp("Seeds: lo..hi (inclusive), a,b,c or one (default 1).", valueName: "seeds"))
+    @Option(help: ArgumentHelp("Seeds: lo..hi (inclusive), a,b,c or one.", valueName: "seeds"))
     var seeds: String = "1"
 
     @Option(name: .customLong("set"), parsing: .unconditionalSingleValue, help: ArgumentHelp("Set a preset field for every item, as `clumsy run --set` (repeatable).", valueName: "field=value"))
@@ -46,10 +41,10 @@ struct BatchRender: ParsableCommand {
     @Option(help: ArgumentHelp("Items from a JSON Lines file instead: {\"preset\": \"default\", \"seed\": 7, \"settings\": {\"tempo\": 90}} a line.", valueName: "items.jsonl"))
     var manifest: String?
 
-    @Option(help: ArgumentHelp("What each item writes, comma-separated: midi, events, audio, stems, labels, video (default midi,events,labels).", valueName: "kinds"))
+    @Option(help: ArgumentHelp("What each item writes, comma-separated: midi, events, audio, stems, labels, video.", valueName: "kinds"))
     var outputs: String = "midi,events,labels"
 
-    @Option(help: ArgumentHelp("Audio file format: wav, flac or ogg (default wav).", valueName: "format"))
+    @Option(help: ArgumentHelp("Audio file format: wav, flac or ogg.", valueName: "format"))
     var audioFormat: String = "wav"
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Simulated time of each session: 90, 90s, 5m (default 30).", valueName: "time"))
@@ -87,7 +82,7 @@ struct BatchRender: ParsableCommand {
         if manifest != nil && (presets != "default" || seeds != "1" || !vary.isEmpty) {
             throw ValidationError("--manifest lists the items itself: leave out --presets, --seeds and --vary")
         }
-        if output.isEmpty { throw ValidationError("--output needs a directory") }
+        if output?.isEmpty == true { throw ValidationError("--output needs a directory") }
     }
 
     func kinds() throws -> Set<OutputKind> {
@@ -113,6 +108,8 @@ struct BatchRender: ParsableCommand {
     }
 
     func request() throws -> BatchRequest {
+        // Checked here, not in validate(): `clumsy batch merge` runs this command's validate() too.
+        guard let output else { throw fail(.usage("--output (-o) is needed: the batch's directory, e.g. clumsy batch -o out --seeds 1..10")) }
         var request: BatchRequest
         do {
             request = BatchRequest(items: try items(), directory: output)
@@ -151,7 +148,7 @@ struct BatchRender: ParsableCommand {
             if argument == "--quiet" || ["--shard=", "--shard-count=", "--jobs="].contains(where: argument.hasPrefix) { continue }
             kept.append(argument)
         }
-        return kept.first == "render" ? kept : (kept.first == "batch" ? kept : ["batch"] + kept)
+        return kept
     }
 
     func run() throws {
