@@ -16,16 +16,17 @@ DURATION ?= 60
 # Cairo and the DejaVu fonts (pictures), rsvg-convert and pdftoppm (the picture tests).
 # Studio: JACK, ALSA and liblo headers; jackd2 (jackd, jack_midi_dump) and liblo-tools (oscsend,
 # oscdump) for the tests, which start their own dummy-backend JACK server and stop it again.
+# lilypond: the score tests engrave what --score writes (they skip that check without it).
 DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb-soundfont cmt sox fluidsynth valgrind time procps \
   libsndfile1-dev libebur128-dev ffmpeg libcairo2-dev fonts-dejavu-core librsvg2-bin poppler-utils \
   libjack-jackd2-dev libasound2-dev liblo-dev jackd2 liblo-tools man-db groff-base bash-completion \
-  parallel
+  lilypond parallel
 # Python's mido is the independent MIDI reader the end-to-end tests compare against; jams and
 # mir_eval check the labels of `clumsy batch` (Tools/check_batch_labels.py); GNU parallel (above)
 # runs its shards in the batch tests.
 PYTHON_PACKAGES := mido jams mir_eval
 
-.PHONY: run test deps build release soak fuzz bench clean docs install install-files uninstall man
+.PHONY: run test deps build release soak fuzz bench clean docs install install-files uninstall man lint
 
 deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || echo $$p; done); \
@@ -55,11 +56,18 @@ run: release
 # The JACK suite runs on its own after the rest: a dummy JACK server without real-time
 # priority skips cycles when the parallel suite loads both cores, and its timing checks
 # (one period, 24 ppqn) are about JACK, not about how busy the test machine is.
-test: deps
+test: deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip StudioEndToEndTests
 	$(SWIFT) test --skip-build --filter StudioEndToEndTests
 	$(MAKE) --no-print-directory bench-smoke
+
+# The shape of the code: no Swift file over 500 lines, no function over 80 (Tools/sizes.py); the
+# module graph: imports exactly as Package.swift declares, no @_exported, and the diagram and
+# table in docs/design.md the same as Package.swift (Tools/modulegraph.py).
+lint:
+	python3 Tools/sizes.py Sources Tests/TestSupport
+	python3 Tools/modulegraph.py
 
 # 24 simulated hours of every bundled preset (the swarm: a 30th of that), plus the peak
 # memory of a 24-hour MIDI-only session. Takes a while; results go in the README.

@@ -57,30 +57,32 @@ let package = Package(
                 swiftSettings: uncheckedExclusivityInRelease),
         // `clumsy batch`: many sessions, each a child `clumsy run`, sharded, with labels and manifests.
         .target(name: "Batch", dependencies: ["Presets", "Engine", "Performance", "Session", "MIDIFile", "Sound", "FileOutput"]),
-        // What only tests use: the fuzzer (one mutation engine, a target per reader) and the JSON writer.
-        .target(name: "TestSupport", dependencies: ["Presets", "Session", "MIDIFile", "Analysis", "Pictures", "Studio"]),
         .executableTarget(name: "clumsy", dependencies: [
-            "Session", "Presets", "FileOutput", "Analysis", "Performance", "Theory", "Batch",
+            "Session", "Engine", "Presets", "FileOutput", "Analysis", "Performance", "Theory", "Batch",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `make bench`: in-process bare Chipmunk stepping versus the full simulator (Benchmarks/bench.sh).
         // `make docs`: the settings reference and the generated flags, from the settings table.
         .executableTarget(name: "clumsy-docs", dependencies: ["Presets"], path: "Sources/ClumsyDocs"),
         .executableTarget(name: "clumsy-bench", dependencies: [
-            "Session", "Physics", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Session", "Engine", "Presets", "Physics", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Sources/ClumsyBench"),
 
+        // What only tests use: the fuzzer (one mutation engine, a target per reader) and the JSON
+        // writer. A library target kept beside the tests, out of Sources.
+        .target(name: "TestSupport", dependencies: ["Presets", "Engine", "Session", "MIDIFile", "Analysis", "Pictures", "Studio"],
+                path: "Tests/TestSupport"),
         .testTarget(name: "TheoryTests", dependencies: ["Theory"]),
         .testTarget(name: "PhysicsTests", dependencies: ["Geometry", "Physics"]),
         .testTarget(name: "PerformanceTests", dependencies: ["Performance", "Theory"]),
         .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
         .testTarget(name: "SoundTests", dependencies: ["Sound"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
-        .testTarget(name: "SessionTests", dependencies: ["Geometry", "Session", "TestSupport", "Studio", "MIDIFile", "Pictures"], exclude: ["FuzzRegressions"]),
+        .testTarget(name: "SessionTests", dependencies: ["Geometry", "Theory", "Physics", "Performance", "Presets", "Engine", "Session", "TestSupport", "Studio", "MIDIFile", "Pictures"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "StudioTests", dependencies: ["Studio"]),
         .testTarget(name: "PicturesTests", dependencies: ["Geometry", "Pictures"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "Theory", "MIDIFile"], exclude: ["make_fixtures.py"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["Session", "MIDIFile", "Pictures"], exclude: ["Help"], resources: [.copy("Golden")]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Presets", "Engine", "Session", "MIDIFile", "Pictures"], exclude: ["Help"], resources: [.copy("Golden")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -26,18 +26,13 @@ public enum AnalysisReport {
         } else {
             out += "key: none (no pitched notes)\n"
         }
-        out += "\nchords (\(analysis.chords.filter { $0.identification != nil }.count) spans; window \(analysis.windowTicks) ticks):\n"
-        for span in analysis.chords {
-            var line = pad(fixed(span.start, 3), 10, right: true) + " s  " + pad(span.symbol(in: key), 12) + pad(span.numeral(in: key), 7)
-            if let found = span.identification { line += found.inversionName }
-            out += line.trimmingTrailingSpaces() + "\n"
-        }
+        out += chordTimeline(analysis)
         let total = analysis.duration > 0 ? analysis.duration : 1
         out += "\ntime per chord:\n"
         for (name, seconds) in analysis.timePerChord() {
             out += "  " + pad(name, 12) + pad(fixed(seconds, 3), 10, right: true) + " s" + pad(fixed(100 * seconds / total, 1), 7, right: true) + " %\n"
         }
-        out += "\ntime per degree:\n"
+        out += analysis.hasMarkedChords ? "\ntime per degree (estimated from the notes):\n" : "\ntime per degree:\n"
         for (name, seconds) in analysis.timePerDegree() {
             out += "  " + pad(name, 12) + pad(fixed(seconds, 3), 10, right: true) + " s" + pad(fixed(100 * seconds / total, 1), 7, right: true) + " %\n"
         }
@@ -55,6 +50,24 @@ public enum AnalysisReport {
             if !track.channels.isEmpty { line += "  channel " + track.channels.map { String($0 + 1) }.joined(separator: ",") }
             if let range = track.range { line += "  " + noteName(range.lowerBound, key, .unicode) + "–" + noteName(range.upperBound, key, .unicode) }
             out += line + "\n"
+        }
+        return out
+    }
+
+    /// The chord timeline of the text report: the session's chords from a Clumsy file's
+    /// markers, else the estimate from the notes (with its inversions); the heading says which.
+    static func chordTimeline(_ analysis: MIDIAnalysis) -> String {
+        if analysis.hasMarkedChords {
+            var out = "\nchords (\(analysis.markedChords.count) changes, as the session played them: the file's chord markers):\n"
+            for mark in analysis.markedChords { out += pad(fixed(mark.start, 3), 10, right: true) + " s  " + Quote.text(mark.name) + "\n" }
+            return out
+        }
+        let key = analysis.spellingKey
+        var out = "\nchords (\(analysis.chords.filter { $0.identification != nil }.count) spans; window \(analysis.windowTicks) ticks; estimated from the notes):\n"
+        for span in analysis.chords {
+            var line = pad(fixed(span.start, 3), 10, right: true) + " s  " + pad(span.symbol(in: key), 12) + pad(span.numeral(in: key), 7)
+            if let found = span.identification { line += found.inversionName }
+            out += line.trimmingTrailingSpaces() + "\n"
         }
         return out
     }
@@ -85,13 +98,17 @@ public enum AnalysisReport {
             }
             return item + "}"
         }.joined(separator: ",")
-        out += "],\"timePerChord\":[" + analysis.timePerChord(style: .ascii).map { "{\"chord\":\(quote($0.name)),\"seconds\":\(fixed($0.seconds, 6))}" }.joined(separator: ",")
+        out += "],\"chordSource\":\(analysis.hasMarkedChords ? "\"markers\"" : "\"estimate\""),\"markedChords\":["
+        out += analysis.markedChords.map {
+            "{\"start\":\(fixed($0.start, 6)),\"end\":\(fixed($0.end, 6)),\"startTick\":\($0.startTick),\"symbol\":\(quote($0.name, ascii: true))}"
+        }.joined(separator: ",")
+        out += "],\"timePerChord\":[" + analysis.timePerChord(style: .ascii).map { "{\"chord\":\(quote($0.name, ascii: true)),\"seconds\":\(fixed($0.seconds, 6))}" }.joined(separator: ",")
         out += "],\"timePerDegree\":[" + analysis.timePerDegree(style: .ascii).map { "{\"degree\":\(quote($0.name)),\"seconds\":\(fixed($0.seconds, 6))}" }.joined(separator: ",")
         out += "],\"velocityHistogram\":[" + analysis.velocityHistogram.enumerated().map { bin, count in
             "{\"low\":\(bin * 16 + 1),\"high\":\(min(127, bin * 16 + 16)),\"count\":\(count)}"
         }.joined(separator: ",")
         out += "],\"tracks\":[" + analysis.tracks.map { track -> String in
-            var item = "{\"index\":\(track.index),\"name\":\(track.name.map(quote) ?? "null"),\"notes\":\(track.noteCount),"
+            var item = "{\"index\":\(track.index),\"name\":\(track.name.map { quote($0) } ?? "null"),\"notes\":\(track.noteCount),"
                 + "\"channels\":[\(track.channels.map { String($0 + 1) }.joined(separator: ","))]"
             if let range = track.range {
                 item += ",\"lowest\":\(quote(noteName(range.lowerBound, key, .ascii))),\"highest\":\(quote(noteName(range.upperBound, key, .ascii)))"
@@ -104,12 +121,15 @@ public enum AnalysisReport {
     /// A JSON string literal (escapes quotes, backslashes and control characters), with the
     /// characters that steer a terminal (`Quote.isControl`: C1 controls, DEL, bidirectional
     /// overrides) written as `\uXXXX` too: the same string to a JSON reader, inert on a terminal.
-    static func quote(_ text: String) -> String {
+    /// With `ascii`, every character beyond ASCII is escaped too (a marker's "F♯m7" is "F\u266fm7").
+    static func quote(_ text: String, ascii: Bool = false) -> String {
         var out = ""
         for scalar in Format.jsonString(text).unicodeScalars {
-            if Quote.isControl(scalar) {
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            if Quote.isControl(scalar) || (ascii && !scalar.isASCII) {
+                for unit in String(scalar).utf16 {
+                    let hex = String(unit, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                }
             } else {
                 out.unicodeScalars.append(scalar)
             }

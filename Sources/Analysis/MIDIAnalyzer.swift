@@ -77,6 +77,7 @@ public enum MIDIAnalyzer {
         let chords = timeline(pitched, end: end, window: half, tempo: tempo)
         return MIDIAnalysis(format: Int(contents.format), ticksPerQuarter: Int(contents.ticksPerQuarter), tracks: tracks,
                             duration: tempo.seconds(atTick: end), noteCount: notes.count, key: key, chords: chords,
+                            markedChords: MarkedChord.marks(in: contents, tempo: tempo, end: end),
                             velocityHistogram: histogram, windowTicks: 2 * half)
     }
 
@@ -84,55 +85,8 @@ public enum MIDIAnalyzer {
     static func timeline(_ notes: [NoteSpan], end: UInt64, window: UInt64, tempo: MIDITempoMap) -> [ChordSpan] {
         guard end > 0 else { return [] }
         let count = Int((end + window - 1) / window)
-        // weight[w * 12 + pc]: ticks pitch class pc sounds in window w. Full windows through a difference array.
-        var weight = [Double](repeating: 0, count: count * 12)
-        var fullStarts = [Int](repeating: 0, count: (count + 1) * 12)
-        // lowest[w * 12 + pc]: lowest note of pc sounding in window w (Int.max if none), filled lowest note first.
-        var lowest = [Int](repeating: Int.max, count: count * 12)
-        var nextFree = (0..<12).map { _ in Array(0...count) }
-        func find(_ pc: Int, _ w: Int) -> Int {
-            var root = w
-            while nextFree[pc][root] != root { root = nextFree[pc][root] }
-            var walk = w
-            while nextFree[pc][walk] != root {
-                let next = nextFree[pc][walk]
-                nextFree[pc][walk] = root
-                walk = next
-            }
-            return root
-        }
-        for note in notes {
-            let pc = note.note % 12
-            let first = Int(note.start / window)
-            let last = Int((note.end - 1) / window)
-            if first == last {
-                weight[first * 12 + pc] += Double(note.end - note.start)
-            } else {
-                weight[first * 12 + pc] += Double(UInt64(first + 1) * window - note.start)
-                weight[last * 12 + pc] += Double(note.end - UInt64(last) * window)
-                if last > first + 1 {
-                    fullStarts[(first + 1) * 12 + pc] += 1
-                    fullStarts[last * 12 + pc] -= 1
-                }
-            }
-        }
-        var running = [Int](repeating: 0, count: 12)
-        for w in 0..<count {
-            for pc in 0..<12 {
-                running[pc] += fullStarts[w * 12 + pc]
-                weight[w * 12 + pc] += Double(running[pc]) * Double(window)
-            }
-        }
-        for note in notes.sorted(by: { $0.note < $1.note }) {
-            let pc = note.note % 12
-            var w = find(pc, Int(note.start / window))
-            let last = Int((note.end - 1) / window)
-            while w <= last {
-                lowest[w * 12 + pc] = note.note
-                nextFree[pc][w] = w + 1
-                w = find(pc, w + 1)
-            }
-        }
+        let weight = pitchClassTicks(notes, windows: count, window: window)
+        let lowest = lowestNotes(notes, windows: count, window: window)
 
         // Decide per pair of sub-windows (one beat): the beat as a whole, unless its notes do not fit
         // one chord (non-chord tones left) while each half fits one cleanly, as at a chord change mid-beat.
@@ -191,5 +145,65 @@ public enum MIDIAnalyzer {
             beat += 1
         }
         return spans
+    }
+
+    /// weight[w * 12 + pc]: the ticks pitch class pc sounds in window w. Windows a note covers
+    /// in full are added through a difference array, so a long note costs two entries.
+    static func pitchClassTicks(_ notes: [NoteSpan], windows count: Int, window: UInt64) -> [Double] {
+        var weight = [Double](repeating: 0, count: count * 12)
+        var fullStarts = [Int](repeating: 0, count: (count + 1) * 12)
+        for note in notes {
+            let pc = note.note % 12
+            let first = Int(note.start / window)
+            let last = Int((note.end - 1) / window)
+            if first == last {
+                weight[first * 12 + pc] += Double(note.end - note.start)
+            } else {
+                weight[first * 12 + pc] += Double(UInt64(first + 1) * window - note.start)
+                weight[last * 12 + pc] += Double(note.end - UInt64(last) * window)
+                if last > first + 1 {
+                    fullStarts[(first + 1) * 12 + pc] += 1
+                    fullStarts[last * 12 + pc] -= 1
+                }
+            }
+        }
+        var running = [Int](repeating: 0, count: 12)
+        for w in 0..<count {
+            for pc in 0..<12 {
+                running[pc] += fullStarts[w * 12 + pc]
+                weight[w * 12 + pc] += Double(running[pc]) * Double(window)
+            }
+        }
+        return weight
+    }
+
+    /// lowest[w * 12 + pc]: the lowest note of pitch class pc sounding in window w (Int.max if
+    /// none). Filled lowest note first, each window once per pitch class: a union-find over
+    /// the windows still free skips those already filled.
+    static func lowestNotes(_ notes: [NoteSpan], windows count: Int, window: UInt64) -> [Int] {
+        var lowest = [Int](repeating: Int.max, count: count * 12)
+        var nextFree = (0..<12).map { _ in Array(0...count) }
+        func find(_ pc: Int, _ w: Int) -> Int {
+            var root = w
+            while nextFree[pc][root] != root { root = nextFree[pc][root] }
+            var walk = w
+            while nextFree[pc][walk] != root {
+                let next = nextFree[pc][walk]
+                nextFree[pc][walk] = root
+                walk = next
+            }
+            return root
+        }
+        for note in notes.sorted(by: { $0.note < $1.note }) {
+            let pc = note.note % 12
+            var w = find(pc, Int(note.start / window))
+            let last = Int((note.end - 1) / window)
+            while w <= last {
+                lowest[w * 12 + pc] = note.note
+                nextFree[pc][w] = w + 1
+                w = find(pc, w + 1)
+            }
+        }
+        return lowest
     }
 }

@@ -30,6 +30,8 @@
 import ArgumentParser
 import Physics
 import Session
+import Engine
+import Presets
 #if canImport(Glibc)
 import Glibc
 #endif

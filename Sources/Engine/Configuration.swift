@@ -2,6 +2,7 @@ import Geometry
 import Theory
 import Physics
 import Performance
+import Presets
 #if canImport(Glibc)
 import Glibc
 #endif

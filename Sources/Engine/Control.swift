@@ -1,4 +1,5 @@
 import Theory
+import Presets
 
 /// A change to a running session from outside (OSC today, any live control later).
 ///

@@ -1,5 +1,6 @@
 import Geometry
 import Physics
+import Presets
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,7 +35,53 @@ public struct Layout: Sendable, Equatable {
         var radii = [Int: Double](uniqueKeysWithValues: (1...7).map { ($0, radius) })
         radii[1] = radius * preset.bass.home
 
-        // Bouncers.
+        let centres = try bouncerCentres(preset, radii: radii, in: bassArea, seed: seed)
+        let bouncers = preset.bass.bouncers.sorted().map { CircleObstacle(tag: $0, center: centres[$0]!, radius: radii[$0]!) }
+
+        // Bass ball start: the original's (256, 192) points; it must not sit inside a bouncer.
+        var bassStart = Vector(256 * s, 192 * s)
+        if preset.layout != .original {
+            bassStart = freeSpot(in: bassArea, avoiding: bouncers, radius: preset.bass.radius) ?? bassStart
+        }
+        if bouncers.contains(where: { ($0.center - bassStart).length < $0.radius + preset.bass.radius }) {
+            guard let spot = freeSpot(in: bassArea, avoiding: bouncers, radius: preset.bass.radius) else {
+                throw .preset(file: preset.source, field: "bass.bouncerRadius", message: "the bouncers leave no room for the bass ball; use a smaller bouncer or ball radius")
+            }
+            bassStart = spot
+        }
+
+        // Every switched-on bouncer must be reachable: a ball too big for the gaps between
+        // bouncers (or between a bouncer and a wall) would be shut in a pocket for good. (The
+        // scatter layout refuses tight places above; the rings are spaced for the ball.)
+        let unreachable = preset.layout != .scatter
+            ? unreachableBouncers(bouncers, in: bassArea, from: bassStart, ballRadius: preset.bass.radius) : []
+        guard unreachable.isEmpty else {
+            let names = unreachable.map { "\($0)" }.joined(separator: ", ")
+            throw .preset(file: preset.source, field: "bass.radius",
+                          message: "a bass ball of radius \(Format.plain(preset.bass.radius)) m cannot pass between bouncers of radius \(Format.plain(radius)) m in the \(preset.layout.rawValue) layout, so it never reaches degree \(names); use a smaller ball or bouncer radius")
+        }
+
+        let count = preset.keys.tones.isEmpty ? 4 : preset.keys.tones.count   // empty: resolved by Configuration; 4 before that
+        let keyHeight = 25 * s
+        let keys = Self.keys(count: count, in: pianoArea)
+
+        // Piano balls on a shuffled grid in the upper half, filling downwards if needed.
+        let r = preset.piano.radius
+        let dropRegion = Rect(minX: pianoArea.minX + r, minY: pianoArea.minY + 0.5 * pianoArea.height,
+                              maxX: pianoArea.maxX - r, maxY: pianoArea.maxY - r)
+        var rng = SplitMix64(seed: seed, stream: RandomStream.spawn.rawValue)
+        let starts = try spawnPoints(count: preset.piano.count, radius: r, pianoArea: pianoArea,
+                                     floor: keyHeight, rng: &rng, presetName: preset.source)
+        let fillers = Self.fillers(between: keys, in: pianoArea, height: keyHeight)
+        return Layout(bassArea: bassArea, pianoArea: pianoArea, bouncers: bouncers, keys: keys,
+                      bassStart: bassStart, pianoStarts: starts, dropRegion: dropRegion, fillers: fillers)
+    }
+
+    /// The centre of each degree's bouncer in `bassArea` for the preset's layout; `seed`
+    /// places the scatter layout, which refuses bouncers that do not fit.
+    static func bouncerCentres(_ preset: Preset, radii: [Int: Double], in bassArea: Rect, seed: UInt64) throws(SessionError) -> [Int: Vector] {
+        let s = Preset.metresPerPoint
+        let radius = preset.bass.bouncerRadius
         var centres: [Int: Vector] = [:]
         switch preset.layout {
         case .original:
@@ -64,54 +111,26 @@ public struct Layout: Sendable, Equatable {
                 }
             }
         }
-        let bouncers = preset.bass.bouncers.sorted().map { CircleObstacle(tag: $0, center: centres[$0]!, radius: radii[$0]!) }
+        return centres
+    }
 
-        // Bass ball start: the original's (256, 192) points; it must not sit inside a bouncer.
-        var bassStart = Vector(256 * s, 192 * s)
-        if preset.layout != .original {
-            bassStart = freeSpot(in: bassArea, avoiding: bouncers, radius: preset.bass.radius) ?? bassStart
-        }
-        if bouncers.contains(where: { ($0.center - bassStart).length < $0.radius + preset.bass.radius }) {
-            guard let spot = freeSpot(in: bassArea, avoiding: bouncers, radius: preset.bass.radius) else {
-                throw .preset(file: preset.source, field: "bass.bouncerRadius", message: "the bouncers leave no room for the bass ball; use a smaller bouncer or ball radius")
-            }
-            bassStart = spot
-        }
-
-        // Every switched-on bouncer must be reachable: a ball too big for the gaps between
-        // bouncers (or between a bouncer and a wall) would be shut in a pocket for good. (The
-        // scatter layout refuses tight places above; the rings are spaced for the ball.)
-        let unreachable = preset.layout != .scatter
-            ? unreachableBouncers(bouncers, in: bassArea, from: bassStart, ballRadius: preset.bass.radius) : []
-        guard unreachable.isEmpty else {
-            let names = unreachable.map { "\($0)" }.joined(separator: ", ")
-            throw .preset(file: preset.source, field: "bass.radius",
-                          message: "a bass ball of radius \(Format.plain(preset.bass.radius)) m cannot pass between bouncers of radius \(Format.plain(radius)) m in the \(preset.layout.rawValue) layout, so it never reaches degree \(names); use a smaller ball or bouncer radius")
-        }
-
-        // Keys: the original's four at x = 573, 703, 833, 961 points (124 × 25) or evenly spread.
-        let count = preset.keys.tones.isEmpty ? 4 : preset.keys.tones.count   // empty: resolved by Configuration; 4 before that
-        var keys: [KeyObstacle] = []
-        let keyWidth = 124 * s
+    /// The keys: the original's four at x = 573, 703, 833, 961 points (124 × 25) or `count`
+    /// evenly spread, narrower when more than four share the piano area (five 124-point keys
+    /// would overlap and overhang it).
+    static func keys(count: Int, in pianoArea: Rect) -> [KeyObstacle] {
+        let s = Preset.metresPerPoint
+        let keyWidth = min(124 * s, pianoArea.width / Double(count))
         let keyHeight = 25 * s
-        for index in 0..<count {
-            let centreX: Double
-            if count == 4 {
-                centreX = [573.0, 703, 833, 961][index] * s
-            } else {
-                centreX = pianoArea.minX + (Double(index) + 0.5) * pianoArea.width / Double(count)
-            }
-            keys.append(KeyObstacle(tag: index + 1, frame: Rect(minX: centreX - keyWidth / 2, minY: 0,
-                                                                maxX: centreX + keyWidth / 2, maxY: keyHeight)))
+        return (0..<count).map { index in
+            let centreX = count == 4 ? [573.0, 703, 833, 961][index] * s
+                : pianoArea.minX + (Double(index) + 0.5) * pianoArea.width / Double(count)
+            return KeyObstacle(tag: index + 1, frame: Rect(minX: centreX - keyWidth / 2, minY: 0,
+                                                           maxX: centreX + keyWidth / 2, maxY: keyHeight))
         }
+    }
 
-        // Piano balls on a shuffled grid in the upper half, filling downwards if needed.
-        let r = preset.piano.radius
-        let dropRegion = Rect(minX: pianoArea.minX + r, minY: pianoArea.minY + 0.5 * pianoArea.height,
-                              maxX: pianoArea.maxX - r, maxY: pianoArea.maxY - r)
-        var rng = SplitMix64(seed: seed, stream: RandomStream.spawn.rawValue)
-        let starts = try spawnPoints(count: preset.piano.count, radius: r, pianoArea: pianoArea,
-                                     floor: keyHeight, rng: &rng, presetName: preset.source)
+    /// Silent boxes closing the gaps between `keys` (and between the keys and the walls) up to `keyHeight`.
+    static func fillers(between keys: [KeyObstacle], in pianoArea: Rect, height keyHeight: Double) -> [Rect] {
         var fillers: [Rect] = []
         var left = pianoArea.minX
         for key in keys.sorted(by: { $0.frame.minX < $1.frame.minX }) {
@@ -119,8 +138,7 @@ public struct Layout: Sendable, Equatable {
             left = max(left, key.frame.maxX)
         }
         if pianoArea.maxX > left { fillers.append(Rect(minX: left, minY: 0, maxX: pianoArea.maxX, maxY: keyHeight)) }
-        return Layout(bassArea: bassArea, pianoArea: pianoArea, bouncers: bouncers, keys: keys,
-                      bassStart: bassStart, pianoStarts: starts, dropRegion: dropRegion, fillers: fillers)
+        return fillers
     }
 
     /// The `fifths` layout's order around the ring, clockwise from the top: each next degree a

@@ -1,3 +1,4 @@
+import Presets
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import Performance
+import Presets
 
 /// One thing that happened in a session, in simulated time.
 public enum SessionEvent: Sendable, Equatable {

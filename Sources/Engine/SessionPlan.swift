@@ -1,6 +1,7 @@
 import Theory
 import Physics
 import Performance
+import Presets
 
 /// A session resolved: everything downstream (the simulator, the performer, every sink) reads
 /// this value, never the preset.

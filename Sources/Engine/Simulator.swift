@@ -1,6 +1,7 @@
 import Geometry
 import Physics
 import Performance
+import Presets
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 import Geometry
 import Physics
+import Presets
 
 /// Read-only view of the balls after a step: how many, and where each is (metres).
 public struct BallPositions {

@@ -144,6 +144,8 @@ struct MIDIByteParser {
             if let text = String(validating: data, as: UTF8.self) { return .text(text) }
         case 0x03:
             if let name = String(validating: data, as: UTF8.self) { return .trackName(name) }
+        case 0x06:
+            if let text = String(validating: data, as: UTF8.self) { return .marker(text) }
         case 0x2F:
             return .endOfTrack
         case 0x51 where data.count == 3:

@@ -37,6 +37,9 @@ public enum MIDIMessage: Hashable, Sendable {
     case text(String)
     /// Sequence/track name meta event (0x03), UTF-8 encoded.
     case trackName(String)
+    /// Marker meta event (0x06), UTF-8 encoded: a named point in time, shown by DAWs in their
+    /// marker lane (Clumsy writes one per chord change on the conductor track).
+    case marker(String)
     /// End of track meta event (0x2F). The writer adds it automatically.
     case endOfTrack
     /// Any other meta event (type 0x00…0x7F) with its raw data, including
@@ -44,10 +47,10 @@ public enum MIDIMessage: Hashable, Sendable {
     /// length, or text that is not valid UTF-8).
     case unknownMeta(type: UInt8, data: [UInt8])
 
-    /// True for meta events (tempo, time signature, text, track name, end of track, unknown meta).
+    /// True for meta events (tempo, time signature, text, track name, marker, end of track, unknown meta).
     public var isMeta: Bool {
         switch self {
-        case .tempo, .timeSignature, .text, .trackName, .endOfTrack, .unknownMeta: return true
+        case .tempo, .timeSignature, .text, .trackName, .marker, .endOfTrack, .unknownMeta: return true
         default: return false
         }
     }

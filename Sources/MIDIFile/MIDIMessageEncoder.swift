@@ -43,6 +43,8 @@ enum MIDIMessageEncoder {
             appendMeta(0x01, Array(text.utf8), into: &bytes)
         case .trackName(let name):
             appendMeta(0x03, Array(name.utf8), into: &bytes)
+        case .marker(let text):
+            appendMeta(0x06, Array(text.utf8), into: &bytes)
         case .endOfTrack:
             appendMeta(0x2F, [], into: &bytes)
         case .unknownMeta(let type, let data):

@@ -129,35 +129,76 @@ public enum RollPainter {
     /// costs at most a bar per pixel column and row rather than one per note.
     static func draw(_ roll: Roll, on canvas: Canvas, in box: Rect, from start: Double, to end: Double,
                      textSize t: Double, firstNote: Int, playhead: Double?, drawnUpTo: inout [Double]) {
-        let span = end - start
-        guard span > 0, box.width > 4, box.height > 4 else { return }
-        func xOf(_ time: Double) -> Double { box.minX + (time - start) / span * box.width }
-        let chordHeight = min(1.6 * t, box.height / 4)
-        let chordBox = Rect(minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.minY + chordHeight)
-        let lanesBox = Rect(minX: box.minX, minY: chordBox.maxY, maxX: box.maxX, maxY: box.maxY)
+        guard end - start > 0, box.width > 4, box.height > 4 else { return }
+        let view = RollView(roll: roll, box: box, start: start, end: end, textSize: t)
         canvas.fill(box, Palette.panel)
         canvas.clip(box)
-
-        // Beat and bar lines.
-        if roll.secondsPerBeat > 0 && span / roll.secondsPerBeat < Double(box.width) / 3 && end / roll.secondsPerBeat < 1e15 {
-            var beat = max(0, Int((start / roll.secondsPerBeat).rounded(.down)))
-            while Double(beat) * roll.secondsPerBeat <= end {
-                let x = xOf(Double(beat) * roll.secondsPerBeat)
-                let isBar = roll.beatsPerBar > 0 && beat % roll.beatsPerBar == 0
-                canvas.line(Vector(x, lanesBox.minY), Vector(x, lanesBox.maxY), isBar ? Palette.barLine : Palette.grid, width: isBar ? 1.2 : 0.8)
-                beat += 1
-            }
+        view.drawBeatLines(on: canvas)
+        view.drawLaneNames(on: canvas)
+        view.drawNotes(on: canvas, firstNote: firstNote, playhead: playhead, drawnUpTo: &drawnUpTo)
+        view.drawChords(on: canvas, playhead: playhead)
+        if let playhead {
+            let x = view.xOf(playhead)
+            canvas.line(Vector(x, box.minY), Vector(x, box.maxY), Palette.text.with(alpha: 0.8), width: 1.5)
         }
+        canvas.unclip()
+        canvas.stroke(box, Palette.barLine, width: 1)
+    }
+}
 
-        // Lanes.
-        let laneCount = max(1, roll.lanes.count)
-        let laneHeight = lanesBox.height / Double(laneCount)
+/// One drawing of a roll: the time span, the box and its parts (the chord strip on top, the
+/// lanes below), and the steps that paint each.
+private struct RollView {
+    let roll: Roll
+    let box: Rect
+    let start: Double
+    let end: Double
+    /// Text size, pixels.
+    let t: Double
+    let chordHeight: Double
+    let chordBox: Rect
+    let lanesBox: Rect
+    let laneHeight: Double
+
+    init(roll: Roll, box: Rect, start: Double, end: Double, textSize t: Double) {
+        self.roll = roll
+        self.box = box
+        self.start = start
+        self.end = end
+        self.t = t
+        chordHeight = min(1.6 * t, box.height / 4)
+        chordBox = Rect(minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.minY + chordHeight)
+        lanesBox = Rect(minX: box.minX, minY: chordBox.maxY, maxX: box.maxX, maxY: box.maxY)
+        laneHeight = lanesBox.height / Double(max(1, roll.lanes.count))
+    }
+
+    func xOf(_ time: Double) -> Double { box.minX + (time - start) / (end - start) * box.width }
+
+    /// Beat and bar lines, when they are at least three pixels apart.
+    func drawBeatLines(on canvas: Canvas) {
+        let span = end - start
+        guard roll.secondsPerBeat > 0 && span / roll.secondsPerBeat < Double(box.width) / 3 && end / roll.secondsPerBeat < 1e15 else { return }
+        var beat = max(0, Int((start / roll.secondsPerBeat).rounded(.down)))
+        while Double(beat) * roll.secondsPerBeat <= end {
+            let x = xOf(Double(beat) * roll.secondsPerBeat)
+            let isBar = roll.beatsPerBar > 0 && beat % roll.beatsPerBar == 0
+            canvas.line(Vector(x, lanesBox.minY), Vector(x, lanesBox.maxY), isBar ? Palette.barLine : Palette.grid, width: isBar ? 1.2 : 0.8)
+            beat += 1
+        }
+    }
+
+    /// A line between lanes and each lane's name.
+    func drawLaneNames(on canvas: Canvas) {
         for (index, lane) in roll.lanes.enumerated() {
             let top = lanesBox.minY + Double(index) * laneHeight
             if index > 0 { canvas.line(Vector(box.minX, top), Vector(box.maxX, top), Palette.barLine, width: 1) }
             canvas.text(lane.name, at: Vector(box.minX + 0.4 * t, top + 1.1 * min(t, laneHeight / 2)), size: 0.8 * min(t, laneHeight / 2),
                         Palette.lane(index).with(alpha: 0.9))
         }
+    }
+
+    /// The notes as bars (velocity as opacity), skipping a bar its row already covers.
+    func drawNotes(on canvas: Canvas, firstNote: Int, playhead: Double?, drawnUpTo: inout [Double]) {
         var rowStart: [Int] = []
         rowStart.reserveCapacity(roll.lanes.count)
         var rows = 0
@@ -187,8 +228,10 @@ public enum RollPainter {
             let alpha = 0.25 + 0.75 * Double(max(1, min(127, note.velocity))) / 127
             canvas.fill(Rect(minX: left, minY: y, maxX: right, maxY: y + barHeight), Palette.lane(note.lane).with(alpha: alpha))
         }
+    }
 
-        // Chord names along the top, each from its change to the next.
+    /// Chord names along the top, each from its change to the next.
+    func drawChords(on canvas: Canvas, playhead: Double?) {
         canvas.fill(chordBox, Palette.background.with(alpha: 0.6))
         var lastLabelEnd = -Double.infinity
         let chordSize = 0.75 * chordHeight
@@ -210,11 +253,5 @@ public enum RollPainter {
                 lastLabelEnd = labelX + width
             }
         }
-        if let playhead {
-            let x = xOf(playhead)
-            canvas.line(Vector(x, box.minY), Vector(x, box.maxY), Palette.text.with(alpha: 0.8), width: 1.5)
-        }
-        canvas.unclip()
-        canvas.stroke(box, Palette.barLine, width: 1)
     }
 }

@@ -1,5 +1,6 @@
 import FileOutput
 import Sound
+import Presets
 
 /// The size of an audio render, estimated before it starts, so that a render that cannot
 /// be stored is refused at once rather than after an hour (exit 73 with the estimate).

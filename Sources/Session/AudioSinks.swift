@@ -1,6 +1,8 @@
 import Sound
 import Performance
 import FileOutput
+import Engine
+import Presets
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -2,6 +2,7 @@ import FileOutput
 import Performance
 import Presets
 import Theory
+import Engine
 
 /// One line of an event log, written and read through this one type (the writer below,
 /// `roll`, `replay` and the tests all use it).

@@ -1,11 +1,15 @@
 import MIDIFile
 import Performance
+import Engine
+import Presets
 
 /// Records a session to a format 1 Standard MIDI File, streaming (flat memory).
 ///
 /// Track 0: the session's tempo and time signature, and a text event naming the program,
 /// preset, seed, gravity, speed and key (with a live tempo change a tempo event, with a live key
-/// change a text event `key <tonic> <mode>`). Then one track per row of the voices table, named after
+/// change a text event `key <tonic> <mode>`), and a marker (FF 06) named after each chord the
+/// session plays ("E7", spelled as the chord events name it) at the time it takes over: what
+/// a DAW shows in its marker lane, and what `clumsy roll` and `clumsy analyze` read back. Then one track per row of the voices table, named after
 /// the voice, on the voice's channels (a voice spread by position has one per pan zone, see
 /// `MixPlan`), each channel opening with bank select (melodic banks only), program change,
 /// CC7 level, CC10 pan, CC8 balance and the effect controllers (CC91 reverb send, CC74/CC71
@@ -107,6 +111,8 @@ public final class MIDIRecorder: SessionSink {
                 baseTime = at
                 ticksPerSecond = bpm / 60 * Double(Self.ticksPerQuarter)
                 try append(.tempo(microsecondsPerQuarter: UInt32((60_000_000 / bpm).rounded())), track: 0, tick: baseTick)
+            case .chord(let chord):
+                try append(.marker(chord.name), track: 0, tick: max(tick(chord.time), lastTick[0]))
             case .live(let at, _, .key(let key)):
                 // A text event naming the new key, as the opening text names the first
                 // (`clumsy roll` reads both).

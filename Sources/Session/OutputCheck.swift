@@ -1,4 +1,5 @@
 import FileOutput
+import Presets
 
 /// Refuses, before a command writes anything, any output that would destroy an input or
 /// another output. Every command that writes files calls `verify` (`run` and `replay` through

@@ -1,5 +1,7 @@
 import FileOutput
 import Pictures
+import Engine
+import Presets
 
 /// A picture or video size in pixels, parsed from `WIDTHxHEIGHT`.
 public struct PictureSize: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import Presets
 /// The progress line a long render shows on a terminal: simulated time, per cent, elapsed
 /// wall time, speed (× real time) and the time left, then one line per stage after it.
 final class ProgressLine {

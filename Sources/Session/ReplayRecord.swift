@@ -1,3 +1,5 @@
+import Engine
+import Presets
 #if canImport(Glibc)
 import Glibc
 #endif

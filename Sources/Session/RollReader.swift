@@ -3,6 +3,8 @@ import MIDIFile
 import Performance
 import Pictures
 import Theory
+import Engine
+import Presets
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -137,8 +139,9 @@ public enum RollReader {
         }
     }
 
-    /// A roll from a MIDI file: one lane per track with notes, chords from the Bass track's
-    /// roots in the key named in the file's text event (`…; key C major`), if any.
+    /// A roll from a MIDI file: one lane per track with notes; the chords are the file's markers
+    /// (Clumsy writes one per chord the session plays), or in a file without markers the Bass
+    /// track's roots named in the key of the file's text event (`…; key C major`), if any.
     public static func fromMIDI(path: String) throws(SessionError) -> Roll {
         let contents = try readMIDI(path)
         let tempoMap = contents.tempoMap
@@ -150,6 +153,7 @@ public enum RollReader {
         var lanes: [String] = []
         var notes: [Roll.Note] = []
         var bassRoots: [(time: Double, degree: Int)] = []
+        var marked: [Roll.ChordMark] = []
         for (index, track) in contents.tracks.enumerated() {
             if Interruption.isRequested { throw .io("\(Quote.text(path)): stopped by a signal") }
             var open: [Int: (start: Double, velocity: Int)] = [:]   // channel << 8 | note
@@ -163,6 +167,8 @@ public enum RollReader {
                     if let named = keyNamed(in: text) {
                         if key == nil { key = named } else { keyChanges.append((time, named)) }
                     }
+                case .marker(let name):
+                    marked.append(Roll.ChordMark(time: time, name: Quote.text(name), hue: hue(of: name, in: keyChanges.last?.key ?? key)))
                 case .timeSignature(let numerator, let power, _, _):
                     beatsPerBar = max(1, Int(numerator))
                     beatUnit = 1 << Int(min(power, 6))
@@ -196,8 +202,8 @@ public enum RollReader {
         }
         guard !notes.isEmpty else { throw .data("\(path): the MIDI file has no notes to draw") }
         notes.sort { $0.start < $1.start }
-        var chords: [Roll.ChordMark] = []
-        if let key {
+        var chords = marked.sorted { $0.time < $1.time }
+        if chords.isEmpty, let key {
             keyChanges.sort { $0.time < $1.time }
             chords = chordMarks(degrees(of: bassRoots, key: key, changes: keyChanges), key: key, changes: keyChanges)
         }
@@ -329,6 +335,14 @@ public enum RollReader {
             throw .data("\(place): preset \(Quote.text(plan.name)) has no voice for \(kind) events; give --preset the preset that wrote the log")
         }
         return row
+    }
+
+    /// The colour of a chord marker: the degree of its root ("F♯" of "F♯m7") in `key`, none
+    /// (-1) for a root outside the key or a name that does not start with a note.
+    static func hue(of name: String, in key: Key?) -> Int {
+        let root = name.prefix(1) + name.dropFirst().prefix { "♯♭#b𝄪𝄫".contains($0) }
+        guard let key, let pitchClass = PitchClass(name: String(root)), let degree = key.degree(of: pitchClass) else { return -1 }
+        return degree.number - 1
     }
 
     /// The key a MIDI file's text names ("…; key C major" or "key Eb harmonic minor; …"), if any.

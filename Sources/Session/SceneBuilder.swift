@@ -3,6 +3,8 @@ import Performance
 import Physics
 import Pictures
 import Theory
+import Engine
+import Presets
 
 /// Turns a session plan into the plain values the `Pictures` module draws.
 public enum SceneBuilder {

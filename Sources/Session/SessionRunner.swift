@@ -1,6 +1,8 @@
 import FileOutput
 import Sound
 import Performance
+import Engine
+import Presets
 
 /// What a user asked `clumsy run` to do, already parsed.
 public struct RunRequest: Sendable {
@@ -10,14 +12,26 @@ public struct RunRequest: Sendable {
     public var duration: Double
     /// Values overriding the preset's.
     public var overrides: Overrides
-    /// MIDI file to write, if any.
-    public var midiPath: String?
-    /// Event log to write, if any.
-    public var eventsPath: String?
+    /// The files to write, each under the flag that names it ("--midi": "session.mid"); every
+    /// file output of `SessionOutputs` reads its path here.
+    public var files: [String: String] = [:]
+    /// MIDI file to write, if any (`files["--midi"]`).
+    public var midiPath: String? {
+        get { files["--midi"] }
+        set { files["--midi"] = newValue }
+    }
+    /// Event log to write, if any (`files["--events"]`).
+    public var eventsPath: String? {
+        get { files["--events"] }
+        set { files["--events"] = newValue }
+    }
     /// Print nothing but errors.
     public var isQuiet: Bool
-    /// Audio file to render (.wav, .flac, .ogg), if any.
-    public var audioPath: String?
+    /// Audio file to render (.wav, .flac, .ogg), if any (`files["--audio"]`).
+    public var audioPath: String? {
+        get { files["--audio"] }
+        set { files["--audio"] = newValue }
+    }
     /// Output sample rate, Hz.
     public var sampleRate: Double = 44_100
     /// SoundFont given with --soundfont.
@@ -53,19 +67,27 @@ public struct RunRequest: Sendable {
     /// True unless live MIDI ports take the notes instead (`--midi-out` without `--audio-driver`).
     public var playsInternalSound: Bool { midiOut == nil || audioDriver != nil }
 
+    /// With `--live --audio-driver file`: the file the driver plays into in real time, --audio's
+    /// (default clumsy-live.wav). One sampler both plays and writes it.
+    public var liveFile: String? { isLive && audioDriver == "file" ? (audioPath ?? "clumsy-live.wav") : nil }
+
+    /// True when an audio file is rendered offline (`--audio` without `--live`): what `--stems`,
+    /// `--loudness`, `--true-peak` and `--bit-depth` apply to.
+    public var rendersAudioFile: Bool { audioPath != nil && !isLive }
+
     /// Creates a request.
     public init(preset: String = "default", duration: Double = 60, overrides: Overrides = Overrides(),
                 midiPath: String? = nil, eventsPath: String? = nil, isQuiet: Bool = false) {
         self.preset = preset
         self.duration = duration
         self.overrides = overrides
+        self.isQuiet = isQuiet
         self.midiPath = midiPath
         self.eventsPath = eventsPath
-        self.isQuiet = isQuiet
     }
 }
 
-/// Runs a session end to end: preset → configuration → sinks → simulation → summary.
+/// Runs a session end to end: preset → configuration → outputs (`SessionOutputs`) → simulation → summary.
 public enum SessionRunner {
     /// Validates everything, opens every output (so bad paths fail before simulating),
     /// runs, and returns the summary. Output files exist only if the run succeeded or was
@@ -76,122 +98,63 @@ public enum SessionRunner {
         let presetPath = try PresetLibrary.locate(request.preset)
         let preset = try PresetLibrary.load(presetPath)
         let configuration = try Configuration(preset: preset, overrides: request.overrides, duration: request.duration)
-        let plan = SessionPlan(configuration: configuration)
-        let ffmpeg = try request.video.map { (video) throws(SessionError) -> String in try VideoSink.prepare(video, isLive: request.isLive, environment: request.environment) }
-        let soundFont = try locateSoundFont(request, configuration: configuration)
-        // The file driver plays in real time into --audio's file: one sampler does both.
-        let liveFile = request.isLive && request.audioDriver == "file" ? (request.audioPath ?? "clumsy-live.wav") : nil
-        // The file driver's own default name is never written over unasked.
-        if let liveFile, request.audioPath == nil, FileIdentity(path: liveFile) != nil {
-            throw .usage("--audio-driver file writes \(liveFile) when --audio is not given, and \(liveFile) exists here: "
-                + "name the output with --audio (a file named there is replaced)")
+        let outputs = SessionOutputs.requested(request)
+        let wiring = OutputWiring()
+        var run = OutputRun(request: request, plan: SessionPlan(configuration: configuration), configuration: configuration,
+                            presetPath: presetPath, soundFont: nil, stop: stop, writesFiles: SessionOutputs.writesFiles(request),
+                            standardOutput: standardOutput, standardError: standardError)
+        for output in outputs { try output.prepare(run, wiring) }
+        if outputs.contains(where: { $0.needsSound(request) }) {
+            run.soundFont = try locateSoundFont(request, configuration: configuration)
         }
-        try checkOutputs(request, presetPath: presetPath, soundFont: soundFont, liveFile: liveFile, configuration: configuration)
-        var sinks: [SessionSink] = []
-        var videoSink: VideoSink?
-        var audioSink: AudioFileSink?
-        var stemPaths: [String] = []
-        var liveMIDI: LiveMIDISink?
-        var oscIn: OSCControlSource?
-        defer { oscIn?.close() }
+        try checkOutputs(outputs, run)
+        if let soundFont = run.soundFont {
+            wiring.samplerConfiguration = SamplerFactory.configuration(
+                soundFont: soundFont, sampleRate: request.sampleRate,
+                polyphony: run.plan.isCrowded ? 128 : 256, sound: run.plan.sound)
+            wiring.mix = request.mix
+            if let text = request.environment["CLUMSY_THREADS"], let threads = Int(text), (1...64).contains(threads) {
+                wiring.mix.threads = threads
+            }
+        }
+        defer { wiring.oscIn?.close() }
         do throws(SessionError) {
-            if let path = request.midiPath {
-                sinks.append(try MIDIRecorder(path: path, plan: plan))
-            }
-            if let path = request.eventsPath {
-                var replay = request.replay
-                replay?.seed = plan.seed
-                replay?.timestep = plan.world.timestep
-                replay?.presetName = plan.name
-                if let arguments = replay?.arguments, !arguments.contains("--seed") {
-                    replay?.arguments += ["--seed", String(plan.seed)]
-                }
-                if let arguments = replay?.arguments {
-                    replay?.plan = try PlanDigest.of(presetPath: presetPath, arguments: arguments, timestep: plan.world.timestep)
-                }
-                sinks.append(try EventLogWriter(path: path, voices: plan.voices, replay: replay))
-            }
-            if let kind = request.midiOut {
-                let sink = try LiveMIDISink.open(kind, clock: request.sendsClock, connections: request.connections,
-                                                 plan: plan, environment: request.environment, stop: stop)
-                liveMIDI = sink
-                sinks.append(sink)
-            }
-            if let target = request.oscOut {
-                sinks.append(try OSCOutSink(target: target, plan: plan))
-            }
-            if let listen = request.oscIn {
-                oscIn = try OSCControlSource(listen: listen, plan: plan)
-            }
-            if let soundFont {
-                let samplerConfiguration = SamplerFactory.configuration(
-                    soundFont: soundFont, sampleRate: request.sampleRate,
-                    polyphony: plan.isCrowded ? 128 : 256, sound: plan.sound)
-                var mix = request.mix
-                if let text = request.environment["CLUMSY_THREADS"], let threads = Int(text), (1...64).contains(threads) {
-                    mix.threads = threads
-                }
-                if let path = request.audioPath, liveFile == nil {
-                    let sink = try AudioFileSink(path: path, samplerConfiguration: samplerConfiguration, session: plan,
-                                                 mix: mix, stop: stop)
-                    sinks.append(sink)
-                    audioSink = sink
-                    // One MIDI file per voice beside the audio stems.
-                    for (index, path) in stemMIDIPaths(request, plan: plan).enumerated() {
-                        sinks.append(try MIDIRecorder(path: path, plan: plan, only: VoiceID(rawValue: index)))
-                        stemPaths.append(path)
-                    }
-                }
-                if let video = request.video, let ffmpeg {
-                    let files = try VideoFiles(path: video.path)
-                    // The video's sound is the --audio file's render, or a temporary WAV (same mix, no stems) beside the video.
-                    var sound = audioSink
-                    if sound == nil {
-                        var temporaryMix = mix
-                        temporaryMix.stemsDirectory = nil
-                        let sink = try AudioFileSink(path: files.soundPath(), format: .wav, samplerConfiguration: samplerConfiguration,
-                                                     session: plan, mix: temporaryMix, stop: stop)
-                        sinks.append(sink)
-                        sound = sink
-                    }
-                    let sink = try VideoSink(request: video, files: files, plan: plan, ffmpeg: ffmpeg, audioPath: sound!.path,
-                                             removesAudio: audioSink == nil, tail: sound!.tailDuration, stop: stop)
-                    sinks.append(sink)
-                    videoSink = sink
-                }
-                if request.isLive && request.playsInternalSound {
-                    sinks.append(try LiveSink(samplerConfiguration: samplerConfiguration, session: plan,
-                                              driver: request.audioDriver, fileName: liveFile, stop: stop))
-                }
-            }
+            for output in outputs { try output.open(run, wiring) }
         } catch {
-            for sink in sinks { sink.abandon() }
+            wiring.abandon()
             throw error
         }
-        let writesFiles = request.midiPath != nil || request.eventsPath != nil || request.audioPath != nil || request.video != nil
-        if !writesFiles && !request.isQuiet && !request.isLive {
-            sinks.append(TextPrinter(output: standardOutput, plan: plan))
+        let summary = try simulate(run, wiring)
+        if !request.isQuiet {
+            var text = describe(summary, plan: run.plan, outputs: outputs.flatMap { $0.summary(run, wiring) })
+            if let report = wiring.audio?.report { text += "; " + report.description }
+            standardOutput.write(text + "\n")
+            standardOutput.flush()
         }
-        if request.isLive && !request.isQuiet && standardError.isTerminal {
-            sinks.append(LiveStatus(output: standardError, plan: plan))
-        }
-        let showsProgress = !request.isQuiet && standardError.isTerminal && writesFiles
-        let line = showsProgress ? ProgressLine(output: standardError, total: configuration.duration, verb: "simulating") : nil
+        return summary
+    }
+
+    /// Runs the simulation into the opened outputs: a progress line on a terminal while files
+    /// are written, the controls (replayed, live MIDI, OSC), and the pace of a live run.
+    private static func simulate(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) -> Summary {
+        let request = run.request
+        let showsProgress = !request.isQuiet && run.standardError.isTerminal && run.writesFiles
+        let line = showsProgress ? ProgressLine(output: run.standardError, total: run.configuration.duration, verb: "simulating") : nil
         let progress: ((Double) -> Void)? = line.map { line in { fraction in line.show(fraction) } }
-        let simulator = Simulator(plan: plan)
-        simulator.observer = videoSink
+        let simulator = Simulator(plan: run.plan)
+        simulator.observer = wiring.video
         if let line {
-            for sink in sinks { (sink as? AudioFileSink)?.onStage = { line.stage($0) } }
-            videoSink?.onFinishing = { line.stage("finishing the video: the sound's tail, then muxing") }
+            for sink in wiring.sinks { (sink as? AudioFileSink)?.onStage = { line.stage($0) } }
+            wiring.video?.onFinishing = { line.stage("finishing the video: the sound's tail, then muxing") }
         }
         var controlSources: [ControlSource] = []
         if let replayed = request.replayedControls { controlSources.append(ReplayControls(replayed)) }
-        if let liveMIDI { controlSources.append(liveMIDI) }
-        if let oscIn { controlSources.append(oscIn) }
+        if let liveMIDI = wiring.liveMIDI { controlSources.append(liveMIDI) }
+        if let oscIn = wiring.oscIn { controlSources.append(oscIn) }
         let controls: ControlSource? = controlSources.isEmpty ? nil
             : controlSources.count == 1 ? controlSources[0] : ControlSources(controlSources)
         let pace: ((Double) -> Void)?
-        if let liveMIDI, request.isLive {
+        if let liveMIDI = wiring.liveMIDI, request.isLive {
             pace = { time in liveMIDI.pace(until: time) }   // JACK: the server's frame time
         } else if request.isLive {
             let pacer = WallClockPacer()
@@ -199,40 +162,16 @@ public enum SessionRunner {
         } else {
             pace = nil
         }
-        let summary = try simulator.run(into: sinks, stop: stop, progress: request.isLive ? nil : progress,
+        let summary = try simulator.run(into: wiring.sinks, stop: run.stop, progress: request.isLive ? nil : progress,
                                         pacer: pace, controls: controls)
-        oscIn?.close()
-        if let failure = liveMIDI?.failure { throw failure }
+        wiring.oscIn?.close()
+        if let failure = wiring.liveMIDI?.failure { throw failure }
         line?.clear()
-        if !request.isQuiet {
-            var outputs: [String] = []
-            if let path = request.midiPath { outputs.append(path) }
-            if let path = request.eventsPath { outputs.append(path) }
-            if let path = request.audioPath ?? liveFile { outputs.append(path) }
-            if let video = request.video { outputs.append(video.path) }
-            if let directory = request.mix.stemsDirectory, let audioSink {
-                let format = AudioFileFormat(path: audioSink.path) ?? .wav
-                let names = MixPlan(plan).parts.map { $0.stemFileName(format) } + stemPaths.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
-                outputs.append("stems " + names.joined(separator: ", ") + " in " + directory)
-            }
-            var text = describe(summary, plan: plan, outputs: outputs)
-            if let report = audioSink?.report { text += "; " + report.description }
-            standardOutput.write(text + "\n")
-            standardOutput.flush()
-        }
         return summary
-    }
-
-    /// The stems' MIDI files, one per voice in table order (none without `--stems` or an audio render).
-    static func stemMIDIPaths(_ request: RunRequest, plan: SessionPlan) -> [String] {
-        guard let directory = request.mix.stemsDirectory, request.audioPath != nil, !request.isLive else { return [] }
-        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
-        return plan.voices.voices.map { prefix + $0.logName + ".mid" }
     }
 
     /// The SoundFont, when sound is asked for.
     private static func locateSoundFont(_ request: RunRequest, configuration: Configuration) throws(SessionError) -> String? {
-        guard request.audioPath != nil || (request.isLive && request.playsInternalSound) || request.video != nil else { return nil }
         do throws(SoundError) {
             let path = try SoundFontLocator.resolve(explicit: request.soundFont, environment: request.environment,
                                                     preset: configuration.preset.sound.soundFont)
@@ -243,33 +182,17 @@ public enum SessionRunner {
         }
     }
 
-    /// Refuses outputs that would overwrite an input or each other (`OutputCheck`), and
-    /// audio that cannot fit (`AudioBudget`), before anything runs.
-    private static func checkOutputs(_ request: RunRequest, presetPath: String, soundFont: String?, liveFile: String?,
-                                     configuration: Configuration) throws(SessionError) {
-        var outputs: [OutputCheck.Named] = []
-        if let path = request.midiPath { outputs.append(("--midi", path)) }
-        if let path = request.eventsPath { outputs.append(("--events", path)) }
-        if liveFile == nil, let audio = request.audioPath, let directory = request.mix.stemsDirectory,
-           let format = AudioFileFormat(path: audio) {
-            let plan = SessionPlan(configuration: configuration)
-            let prefix = directory.hasSuffix("/") ? directory : directory + "/"
-            for path in stemMIDIPaths(request, plan: plan) { outputs.append(("--stems", path)) }
-            for voice in plan.voices.voices { outputs.append(("--stems", prefix + voice.logName + "." + format.fileExtension)) }
-        }
-        if let path = liveFile { outputs.append((request.audioPath == nil ? "the live file driver's default output" : "--audio", path)) }
-        else if let path = request.audioPath { outputs.append(("--audio", path)) }
-        if let video = request.video { outputs.append(("--video", video.path)) }
-        var inputs: [OutputCheck.Named] = [("the preset", presetPath)]
-        if let soundFont { inputs.append(("the SoundFont", soundFont)) }
-        inputs += request.inputs
-        try OutputCheck.verify(outputs: outputs, inputs: inputs)
-        if let path = request.audioPath, liveFile == nil, let soundFont {
-            let tail = SamplerFactory.configuration(soundFont: soundFont, sampleRate: request.sampleRate, polyphony: 256,
-                                                    sound: configuration.sound).tailDuration
-            try AudioBudget.check(path: path, seconds: configuration.duration + tail, rate: request.sampleRate,
-                                  bytesPerSample: BitDepth(rawValue: configuration.sound.bitDepth.rawValue)?.bytesPerSample ?? 3)
-        }
+    /// Refuses outputs that would overwrite an input or each other (`OutputCheck`: every
+    /// output's paths, in table order), then each output's own checks (the audio's disk budget),
+    /// before anything runs.
+    private static func checkOutputs(_ outputs: [any SessionOutput], _ run: OutputRun) throws(SessionError) {
+        var paths: [OutputCheck.Named] = []
+        for output in outputs { paths += try output.paths(run) }
+        var inputs: [OutputCheck.Named] = [("the preset", run.presetPath)]
+        if let soundFont = run.soundFont { inputs.append(("the SoundFont", soundFont)) }
+        inputs += run.request.inputs
+        try OutputCheck.verify(outputs: paths, inputs: inputs)
+        for output in outputs { try output.verify(run) }
     }
 
     /// The one-line summary.

@@ -2,6 +2,8 @@ import Studio
 import Theory
 import Performance
 import Synchronization
+import Engine
+import Presets
 #if canImport(Glibc)
 import Glibc
 #endif

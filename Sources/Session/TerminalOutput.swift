@@ -1,4 +1,5 @@
 import FileOutput
+import Engine
 #if canImport(Glibc)
 import Glibc
 #endif

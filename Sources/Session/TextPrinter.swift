@@ -1,5 +1,7 @@
 import Theory
 import Performance
+import Engine
+import Presets
 
 /// Prints the performance as readable lines: time, who hit what, note, velocity, speed, and a
 /// line for each chord change. Chords are named as the session's chord events name them (never

@@ -8,4 +8,3 @@ public enum ToneCatalog {
     public static var bass: [Tone] { Tone.bassCatalog }
 }
 
-@_exported import struct Performance.Tone

@@ -2,6 +2,8 @@ import FileOutput
 import Performance
 import Pictures
 import Theory
+import Engine
+import Presets
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -234,8 +236,7 @@ final class VideoSink: SessionSink, StepObserver {
     /// notes the keys play under it.
     private func changeChord(to event: ChordEvent) {
         let key = event.key, newDegree = event.degree
-        renderer.chord = event.name
-        renderer.numeral = event.numeral + " of " + key.description
+        (renderer.chord, renderer.numeral) = Self.label(of: event)
         renderer.chordHue = newDegree - 1
         renderer.roll.chords.append(Roll.ChordMark(time: event.time, name: event.name, hue: newDegree - 1))
         guard (1...7).contains(newDegree) else { return }
@@ -244,6 +245,12 @@ final class VideoSink: SessionSink, StepObserver {
             // Under smooth voicing the octave follows the voice leading: the name alone.
             renderer.keyNotes[i] = performer.voicing == .smooth ? pitch.spelling.name() : pitch.name()
         }
+    }
+
+    /// The video's label for a chord event: the chord's name in the panel ("E7") and below it
+    /// its numeral in the key ("II7 of D major").
+    static func label(of event: ChordEvent) -> (chord: String, numeral: String) {
+        (event.name, event.numeral + " of " + event.key.description)
     }
 
     /// A step's world is drawn one step later, once the notes due by then have surely arrived:

@@ -1,6 +1,8 @@
 import ArgumentParser
 import FileOutput
 import Session
+import Engine
+import Presets
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Presets
 import Session
+import Engine
 
 struct Draw: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,9 +1,11 @@
 import ArgumentParser
 import Session
+import Presets
 
-/// The output flags `clumsy run` and `clumsy replay` share, with one help text each. The
-/// sample rate is checked here, so a bad one is the user's error (exit 64) in `replay` too,
-/// never blamed on the log it replays; `run` checks the other values.
+/// The output flags `clumsy run` and `clumsy replay` share, with one help text each (with
+/// `VideoFlags`, which `run`'s help lists after its live flags). The sample rate is checked
+/// here, so a bad one is the user's error (exit 64) in `replay` too, never blamed on the log
+/// it replays; `SessionOutputs.validate` checks the other values.
 struct OutputFlags: ParsableArguments {
     @Option(help: ArgumentHelp("Write a Standard MIDI File (format 1, a track per voice: Bass, Keys, Drums).", valueName: "file.mid"), completion: Completions.files("mid"))
     var midi: String?
@@ -20,12 +22,25 @@ struct OutputFlags: ParsableArguments {
     @Option(help: ArgumentHelp("SoundFont file (.sf2/.sf3). Else $CLUMSY_SOUNDFONT, the preset's, then Debian's (FluidR3_GM first).", valueName: "file"), completion: Completions.files("sf2", "sf3"))
     var soundfont: String?
 
+    @Option(help: ArgumentHelp("Also write one audio file per voice (bass.wav, keys.wav, … in --audio's format) and one MIDI file per voice (bass.mid, keys.mid, …) into this existing directory; they sum to the mix.", valueName: "dir"), completion: .directory)
+    var stems: String?
+
+    @Option(help: ArgumentHelp("Write the session as a LilyPond score: chord names over a staff per voice, in sixteenths.", valueName: "file.ly"), completion: Completions.files("ly"))
+    var score: String?
+
+    /// The files named, each under its flag (`RunRequest.files`).
+    var files: [String: String] {
+        [("--midi", midi), ("--events", events), ("--audio", audio), ("--score", score)]
+            .reduce(into: [:]) { files, pair in if let path = pair.1 { files[pair.0] = path } }
+    }
+
     /// The sample rate: a whole number in `Limits.sampleRate` (checked in `validate()`).
     var sampleRateValue: Int { sampleRate.flatMap { Int($0) } ?? 44_100 }
 
     /// The flags given, as `clumsy run` arguments.
     var arguments: [String] {
-        [("--sample-rate", sampleRate), ("--midi", midi), ("--events", events), ("--audio", audio), ("--soundfont", soundfont)]
+        let files = self.files.sorted { $0.key < $1.key }.map { ($0.key, Optional($0.value)) }
+        return ([("--sample-rate", sampleRate), ("--soundfont", soundfont), ("--stems", stems)] + files)
             .flatMap { flag, value in value.map { [flag, $0] } ?? [] }
     }
 
@@ -35,5 +50,37 @@ struct OutputFlags: ParsableArguments {
                 throw ValidationError("--sample-rate \(sampleRate) is not accepted; expected a whole number of Hz in \(Limits.text(Limits.sampleRate))")
             }
         }
+    }
+}
+
+/// The video flags `clumsy run` and `clumsy replay` share.
+struct VideoFlags: ParsableArguments {
+    @Option(help: ArgumentHelp("Render a video of the session with its sound: .mp4 (H.264 + AAC) or .webm (VP9 + Opus), through ffmpeg.", valueName: "file"), completion: Completions.files("mp4", "webm"))
+    var video: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Video frames per second, 1…120 (default 30).", valueName: "n"))
+    var fps: Int?
+
+    @Option(help: ArgumentHelp("Video size in pixels, 64x64…3840x2160, even (default 1280x720).", valueName: "WxH"))
+    var size: String?
+
+    /// The flags given, as `clumsy run` arguments.
+    var arguments: [String] {
+        [("--video", video), ("--fps", fps.map(String.init)), ("--size", size)].flatMap { flag, value in value.map { [flag, $0] } ?? [] }
+    }
+
+    /// The flags as a request (nil without --video).
+    func request() throws -> VideoRequest? {
+        guard let video else { return nil }
+        if video.isEmpty { throw ValidationError("--video needs a file name") }
+        do {
+            return VideoRequest(path: video, fps: fps ?? 30, size: try size.map { (text) throws(SessionError) in try PictureSize(parsing: text) } ?? .standard)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func validate() throws {
+        if video == nil && (fps != nil || size != nil) { throw ValidationError("--fps and --size only apply with --video") }
     }
 }

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Session
+import Engine
+import Presets
 
 struct Presets: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Session
+import Engine
+import Presets
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,6 +24,9 @@ struct Replay: ParsableCommand {
     @OptionGroup
     var outputs: OutputFlags
 
+    @OptionGroup
+    var videoFlags: VideoFlags
+
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
@@ -36,19 +41,19 @@ struct Replay: ParsableCommand {
         // the controls, read as data (`ReplaySettings`), never parsed as flags.
         let command: Run
         do {
-            command = try Run.parse(outputs.arguments + (quiet ? ["--quiet"] : []))
+            command = try Run.parse(outputs.arguments + videoFlags.arguments + (quiet ? ["--quiet"] : []))
         } catch {
             throw fail(.usage(Run.message(for: error)))
-        }
-        do {
-            try command.validateMix(given: recorded.settings.overrides.flags)
-        } catch {
-            throw fail(.preset(file: log, field: "line 1", message: "the session line's settings do not go with these outputs: \(Run.message(for: error))"))
         }
         var request = try command.request()
         request.preset = recorded.settings.preset
         request.overrides = recorded.settings.overrides
         request.duration = recorded.duration
+        do {
+            try command.validateOutputs(request)
+        } catch {
+            throw fail(.preset(file: log, field: "line 1", message: "the session line's settings do not go with these outputs: \(Run.message(for: error))"))
+        }
         let warning = try check(recorded, request)
         request.replayedControls = recorded.controls
         // The replay's own log (--events) is then byte-identical to the live run's.

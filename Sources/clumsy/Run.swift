@@ -1,6 +1,8 @@
 import ArgumentParser
 import FileOutput
 import Session
+import Engine
+import Presets
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,9 +40,6 @@ struct Run: ParsableCommand {
     @OptionGroup
     var outputs: OutputFlags
 
-    @Option(help: ArgumentHelp("Also write one audio file per voice (bass.wav, keys.wav, … in --audio's format) and one MIDI file per voice (bass.mid, keys.mid, …) into this existing directory; they sum to the mix.", valueName: "dir"), completion: .directory)
-    var stems: String?
-
     @Flag(help: "Switch the filter, delay and reverb off.")
     var dry = false
 
@@ -65,82 +64,30 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("With --live: accept OSC controls (/clumsy/gravity, /clumsy/speed, /clumsy/tempo, /clumsy/kick, /clumsy/drop, /clumsy/key tonic mode) on UDP [addr:]port (address 127.0.0.1 unless given).", valueName: "[addr:]port"))
     var oscIn: String?
 
-    @Option(help: ArgumentHelp("Render a video of the session with its sound: .mp4 (H.264 + AAC) or .webm (VP9 + Opus), through ffmpeg.", valueName: "file"), completion: Completions.files("mp4", "webm"))
-    var video: String?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Video frames per second, 1…120 (default 30).", valueName: "n"))
-    var fps: Int?
-
-    @Option(help: ArgumentHelp("Video size in pixels, 64x64…3840x2160, even (default 1280x720).", valueName: "WxH"))
-    var size: String?
+    @OptionGroup
+    var videoFlags: VideoFlags
 
     @Flag(help: "Print nothing but errors.")
     var quiet = false
-
-    /// The --video, --fps and --size flags as a request (nil without --video).
-    func videoRequest() throws -> VideoRequest? {
-        guard let video else { return nil }
-        if video.isEmpty { throw ValidationError("--video needs a file name") }
-        do {
-            return VideoRequest(path: video, fps: fps ?? 30, size: try size.map { (text) throws(SessionError) in try PictureSize(parsing: text) } ?? .standard)
-        } catch {
-            throw ValidationError(error.description)
-        }
-    }
 
     func validate() throws {
         _ = try seconds()
         _ = try barCount()
         _ = try fieldAssignments()
-        // --sample-rate has been checked by `OutputFlags`, before this.
+        // --sample-rate has been checked by `OutputFlags`, --fps and --size by `VideoFlags`, before this.
         if let soundfont = outputs.soundfont, soundfont.isEmpty { throw ValidationError("--soundfont needs a file name (leave the flag out for the default)") }
-        if audioDriver != nil && !live { throw ValidationError("--audio-driver only applies with --live") }
-        if let audio = outputs.audio, audio.isEmpty { throw ValidationError("--audio needs a file name") }
-        if let audio = outputs.audio {
-            let lower = audio.lowercased()
-            guard lower.hasSuffix(".wav") || lower.hasSuffix(".flac") || lower.hasSuffix(".ogg") else {
-                throw ValidationError("--audio \(audio): the file name must end in .wav, .flac or .ogg")
-            }
-        }
-        // Outputs naming the same file (or an input) are refused by the session's OutputCheck.
-        if let request = try videoRequest() {
-            do { try request.validate() } catch { throw ValidationError(error.description) }
-            if live { throw ValidationError("--video renders offline; it cannot be combined with --live") }
-        } else if fps != nil || size != nil {
-            throw ValidationError("--fps and --size only apply with --video")
-        }
-        try validateMix()
-        if let midi = outputs.midi, midi.isEmpty { throw ValidationError("--midi needs a file name") }
-        if let events = outputs.events, events.isEmpty { throw ValidationError("--events needs a file name") }
         if let midiOut, MIDIOutKind(rawValue: midiOut) == nil {
             throw ValidationError("--midi-out \(midiOut) is not accepted; expected jack or alsa")
         }
-        for (flag, given) in [("--midi-out", midiOut != nil), ("--osc-out", oscOut != nil), ("--osc-in", oscIn != nil)] where given && !live {
-            throw ValidationError("\(flag) only applies with --live")
-        }
-        if !connect.isEmpty && midiOut != "jack" { throw ValidationError("--connect only applies with --midi-out jack") }
-        if clockOut && midiOut == nil { throw ValidationError("--clock-out needs --midi-out jack or alsa") }
-        if connect.contains(where: \.isEmpty) { throw ValidationError("--connect needs a JACK port name, e.g. fluidsynth:midi_00") }
+        // Each output checks its own flags; outputs naming the same file (or an input) are
+        // refused by the session's OutputCheck.
+        try validateOutputs(try request())
     }
 
-    /// Checks the mix flags against each other and the outputs (their values are checked by
-    /// the settings table). `given`: the settings in use (default: the flags given; for
-    /// `clumsy replay`, the log's).
-    func validateMix(given: [String: String]? = nil) throws {
-        let given = given ?? settings.given
-        if given["true-peak"] != nil, given["loudness"]?.lowercased() == "off" {
-            throw ValidationError("--true-peak needs the loudness normalisation on: drop --loudness off")
-        }
-        if given["bit-depth"] == "32f", let audio = outputs.audio, audio.lowercased().hasSuffix(".flac") {
-            throw ValidationError("--bit-depth 32f needs a .wav file: FLAC stores 16- or 24-bit integers")
-        }
-        let rendersFile = outputs.audio != nil && !live
-        for (flag, isGiven) in [("--stems", stems != nil), ("--loudness", given["loudness"] != nil),
-                                ("--true-peak", given["true-peak"] != nil), ("--bit-depth", given["bit-depth"] != nil)]
-        where isGiven && !rendersFile {
-            throw ValidationError("\(flag) applies to an audio render: add --audio <file> (and not --live)")
-        }
-        if let stems, stems.isEmpty { throw ValidationError("--stems needs a directory") }
+    /// Checks the outputs of `request` (`SessionOutputs.validate`): for `clumsy replay`, with
+    /// the settings of the log it replays.
+    func validateOutputs(_ request: RunRequest) throws {
+        do { try SessionOutputs.validate(request) } catch { throw ValidationError(error.description) }
     }
 
     /// The `clumsy run` arguments that shape the notes and the MIDI file (not the outputs):
@@ -199,15 +146,15 @@ struct Run: ParsableCommand {
         overrides.bars = try barCount()
         overrides.assignments = try fieldAssignments()
         var request = RunRequest(preset: preset, duration: try seconds() ?? (live ? Limits.duration.upperBound : 60),
-                                 overrides: overrides, midiPath: outputs.midi, eventsPath: outputs.events, isQuiet: quiet)
-        request.audioPath = outputs.audio
+                                 overrides: overrides, isQuiet: quiet)
+        request.files = outputs.files
         request.sampleRate = Double(outputs.sampleRateValue)
         request.soundFont = outputs.soundfont
         request.isLive = live
         request.audioDriver = audioDriver
         request.environment = ProcessInfoLite.environment
-        request.video = try videoRequest()
-        request.mix.stemsDirectory = stems
+        request.video = try videoFlags.request()
+        request.mix.stemsDirectory = outputs.stems
         request.midiOut = midiOut.flatMap(MIDIOutKind.init(rawValue:))
         request.connections = connect
         request.sendsClock = clockOut

@@ -1,10 +1,12 @@
 import Foundation
 import Session
 import Testing
+import Engine
+import Presets
 
 /// Issue 20: one truth about the harmony a session played. The performer names each chord
-/// once, as it takes over; the text view, the event log, `roll` of the log and `draw` show that
-/// name, and `roll` of the log draws the notes `roll` of the MIDI file draws.
+/// once, as it takes over, and every output shows that name (the test over every bundled
+/// preset and every output is `OneTruthAllOutputsTests`).
 @Suite("One truth about the harmony", .serialized)
 struct OneTruthTests {
     /// A chord as one output names it: when it takes over and its name.
@@ -23,48 +25,7 @@ struct OneTruthTests {
         }
     }
 
-    /// Same names in the same order, at the same times (the text view prints milliseconds).
-    static func agree(_ a: [Named], _ b: [Named]) -> Bool {
-        a.count == b.count && zip(a, b).allSatisfy { $0.name == $1.name && abs($0.time - $1.time) < 0.0006 }
-    }
-
     static let cases: [(preset: String, seed: Int)] = bundledPresetNames().flatMap { name in [(name, 1), (name, 2)] }
-
-    @Test("For every bundled preset (30 s, seeds 1 and 2) the text view, the event log and roll of the log name the same chords; draw labels each bouncer with the chord it plays; roll of the log and of the MIDI file draw the same notes")
-    func oneTruth() throws {
-        #expect(Self.cases.count >= 20, "bundled presets: \(Self.cases.map(\.preset))")
-        for (preset, seed) in Self.cases {
-            try Self.check(preset: preset, seed: seed)
-        }
-    }
-
-    static func check(preset: String, seed: Int) throws {
-        let directory = try TemporaryDirectory()
-        let session = ["run", preset, "--duration", "30", "--seed", String(seed)]
-        let text = try CLI.run(session, timeout: 60)
-        let files = try CLI.run(session + ["--midi", "s.mid", "--events", "s.jsonl", "--quiet"], in: directory.path, timeout: 60)
-        try #require(text.status == 0 && files.status == 0, "\(text)\n\(files)")
-        let named = textChords(text.stdout)
-        let log = try readEventLog(directory.file("s.jsonl"))
-        let logged = log.filter { $0.kind == "chord" }.map { Named(time: $0.t, name: $0.name ?? "?") }
-        #expect(!logged.isEmpty && logged.first?.time == 0, "\(preset) seed \(seed): no opening chord in the log")
-        #expect(agree(named, logged), "\(preset) seed \(seed): text view \(named.prefix(8)) … log \(logged.prefix(8)) …")
-
-        let fromLog = try RollReader.fromEventLog(path: directory.file("s.jsonl"), preset: try PresetLibrary.load(preset))
-        let rolled = fromLog.chords.map { Named(time: $0.time, name: $0.name) }
-        #expect(agree(rolled, logged), "\(preset) seed \(seed): roll of the log \(rolled.prefix(8)) … log \(logged.prefix(8)) …")
-        let fromMIDI = try RollReader.fromMIDI(path: directory.file("s.mid"))
-        #expect(fromLog.notes.count == fromMIDI.notes.count,
-                "\(preset) seed \(seed): roll of the log draws \(fromLog.notes.count) notes, of the MIDI file \(fromMIDI.notes.count)")
-
-        // draw: each bouncer's chord is the one the session named for its degree.
-        let plan = SessionPlan(configuration: try Configuration(preset: try PresetLibrary.load(preset), overrides: Overrides(seed: UInt64(seed)), duration: 30))
-        let labels = Dictionary(SceneBuilder.scene(for: plan).bouncers.map { ($0.hue + 1, $0.detail) }, uniquingKeysWith: { a, _ in a })
-        for chord in log where chord.kind == "chord" {
-            let degree = try #require(chord.degree)
-            #expect(labels[degree] == chord.name, "\(preset) seed \(seed): draw labels degree \(degree) \(labels[degree] ?? "-"), the session played \(chord.name ?? "-")")
-        }
-    }
 
     @Test("borrowed-chords: the chords of bass.chords are the ones named everywhere (E7 on ii, not Em7)")
     func borrowedChords() throws {

@@ -2,6 +2,8 @@ import Foundation
 import Pictures
 import Session
 import Testing
+import Engine
+import Presets
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -26,7 +26,7 @@ enum Mido {
             elif t == "sysex": f = [bytes(m.data).hex()]
             elif t == "set_tempo": f = [m.tempo]
             elif t == "time_signature": f = [m.numerator, m.denominator, m.clocks_per_click, m.notated_32nd_notes_per_beat]
-            elif t in ("text", "track_name"): f = [(m.text if t == "text" else m.name).encode("utf-8").hex()]
+            elif t in ("text", "track_name", "marker"): f = [(m.name if t == "track_name" else m.text).encode("utf-8").hex()]
             elif t == "end_of_track": f = []
             else: f = ["unexpected"]
             print(index, tick, t, *f)
@@ -64,6 +64,7 @@ enum Mido {
         case .timeSignature(let n, let d, let c, let t): return join("time_signature", ["\(n)", "\(1 << d)", "\(c)", "\(t)"])
         case .text(let s): return join("text", [hex(s.utf8)])
         case .trackName(let s): return join("track_name", [hex(s.utf8)])
+        case .marker(let s): return join("marker", [hex(s.utf8)])
         case .endOfTrack: return join("end_of_track", [])
         case .sysExEscape, .unknownMeta: return join("not-compared", [])
         }
@@ -84,6 +85,7 @@ struct MidoCrossCheckTests {
             let tick = score.tracks[index].last?.tick ?? 0
             score.tracks[index] += [
                 MIDIEvent(tick: tick, message: .trackName("Track \(index) ♩")),
+                MIDIEvent(tick: tick, message: .marker("F♯m7 \(index)")),
                 MIDIEvent(tick: tick + 1, message: .timeSignature(numerator: 7, denominatorPowerOfTwo: 3, clocksPerClick: 24, thirtySecondsPerQuarter: 8)),
                 MIDIEvent(tick: tick + 1, message: .sysEx(RandomScore.bytes(maxCount: 10, below: 0x80, using: &random))),
                 MIDIEvent(tick: tick + 2, message: .polyphonicPressure(channel: 2, note: 3, pressure: 4)),

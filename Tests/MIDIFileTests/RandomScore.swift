@@ -74,7 +74,7 @@ struct RandomScore {
                                        clocksPerClick: data(using: &random), thirtySecondsPerQuarter: data(using: &random))
         case 12: return .trackName(text(using: &random))
         case 13:
-            let types: [UInt8] = [0x00, 0x02, 0x04, 0x05, 0x06, 0x07, 0x20, 0x21, 0x54, 0x59, 0x7F]
+            let types: [UInt8] = [0x00, 0x02, 0x04, 0x05, 0x07, 0x08, 0x20, 0x21, 0x54, 0x59, 0x7F]
             let count = [0, 1, 2, 127, 128, 200].randomElement(using: &random)!
             return .unknownMeta(type: types.randomElement(using: &random)!,
                                 data: (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) })

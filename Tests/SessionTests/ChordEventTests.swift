@@ -3,6 +3,7 @@ import Performance
 import Testing
 import Theory
 @testable import Session
+import Engine
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -4,6 +4,7 @@ import MIDIFile
 import Studio
 import Theory
 @testable import Session
+import Engine
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -2,6 +2,7 @@ import Testing
 @testable import Session
 import TestSupport
 import Foundation
+import Presets
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -7,6 +7,7 @@ import Physics
 import Glibc
 #endif
 @testable import Session
+import Engine
 
 /// The harmony a preset can steer: chords from the scale's own tones, chords per bouncer.
 @Suite struct HarmonyTests {

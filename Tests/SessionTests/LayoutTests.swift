@@ -3,6 +3,7 @@ import Geometry
 import Physics
 @testable import Engine
 @testable import Session
+import Presets
 
 /// The flood fill that refuses layouts where the bass ball is shut out of a bouncer.
 @Suite struct UnreachableBouncerTests {

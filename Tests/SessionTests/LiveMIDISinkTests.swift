@@ -2,6 +2,7 @@ import Testing
 import Performance
 import Studio
 @testable import Session
+import Engine
 
 /// A MIDI port that records what it is sent and can be made to "go away".
 final class RecordingPort: LiveMIDIPort {

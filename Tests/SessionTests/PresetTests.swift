@@ -2,6 +2,8 @@ import Testing
 import Theory
 import Physics
 @testable import Session
+import Engine
+import Presets
 
 @Suite struct BundledPresetTests {
     @Test func atLeastFiveDistinctPresetsAllValid() throws {

@@ -3,6 +3,8 @@ import Performance
 import Pictures
 import Theory
 @testable import Session
+import Engine
+import Presets
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,7 @@
 import Testing
 import Performance
 @testable import Session
+import Engine
 
 @Suite struct SimulatorTests {
     @Test func sameSeedSameSessionOtherSeedAnother() throws {

@@ -1,6 +1,8 @@
 import Testing
 import Performance
 @testable import Session
+import Engine
+import Presets
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,7 @@
 import Testing
 @testable import Session
+import Engine
+import Presets
 
 /// Keeps every event a session produced.
 final class CollectingSink: SessionSink {

@@ -4,6 +4,7 @@ import Pictures
 import Presets
 import Session
 import Studio
+import Engine
 
 /// The readers of everything Clumsy takes from outside, as fuzz targets (`make fuzz`; CI runs a
 /// short campaign of each): presets, event logs (as `roll` and as `replay` read them), MIDI

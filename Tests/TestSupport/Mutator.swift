@@ -1,5 +1,6 @@
 import Presets
 import Session
+import Engine
 
 /// The one mutation engine of every fuzz target: seeded, so a campaign is repeatable.
 ///

@@ -1,0 +1,73 @@
+import Presets
+import Engine
+/// `--midi-out jack|alsa` (with `--connect`, `--clock-out`): each voice's notes on live MIDI
+/// ports (`LiveMIDISink`); with JACK, the session is paced by the server's clock.
+struct LivePortsOutput: SessionOutput {
+    let flags = ["--midi-out", "--connect", "--clock-out"]
+
+    func isRequested(_ request: RunRequest) -> Bool { request.midiOut != nil }
+
+    func validate(_ request: RunRequest) throws(SessionError) {
+        if request.midiOut != nil && !request.isLive { throw .usage("--midi-out only applies with --live") }
+        if !request.connections.isEmpty && request.midiOut != .jack { throw .usage("--connect only applies with --midi-out jack") }
+        if request.sendsClock && request.midiOut == nil { throw .usage("--clock-out needs --midi-out jack or alsa") }
+        if request.connections.contains(where: \.isEmpty) { throw .usage("--connect needs a JACK port name, e.g. fluidsynth:midi_00") }
+    }
+
+    func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {
+        guard let kind = run.request.midiOut else { return }
+        let sink = try LiveMIDISink.open(kind, clock: run.request.sendsClock, connections: run.request.connections,
+                                         plan: run.plan, environment: run.request.environment, stop: run.stop)
+        wiring.liveMIDI = sink
+        wiring.sinks.append(sink)
+    }
+}
+
+/// `--osc-out host:port` (every event as OSC, `OSCOutSink`) and `--osc-in [addr:]port` (OSC
+/// controls coming in, `OSCControlSource`).
+struct OSCOutput: SessionOutput {
+    let flags = ["--osc-out", "--osc-in"]
+
+    func isRequested(_ request: RunRequest) -> Bool { request.oscOut != nil || request.oscIn != nil }
+
+    func validate(_ request: RunRequest) throws(SessionError) {
+        for (flag, given) in [("--osc-out", request.oscOut != nil), ("--osc-in", request.oscIn != nil)] where given && !request.isLive {
+            throw .usage("\(flag) only applies with --live")
+        }
+    }
+
+    func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {
+        if let target = run.request.oscOut {
+            wiring.sinks.append(try OSCOutSink(target: target, plan: run.plan))
+        }
+        if let listen = run.request.oscIn {
+            wiring.oscIn = try OSCControlSource(listen: listen, plan: run.plan)
+        }
+    }
+}
+
+/// The performance as readable lines on standard output (`TextPrinter`): when nothing else
+/// is written and the run is neither quiet nor live.
+struct TextViewOutput: SessionOutput {
+    let flags: [String] = []
+
+    func isRequested(_ request: RunRequest) -> Bool {
+        !SessionOutputs.writesFiles(request) && !request.isQuiet && !request.isLive
+    }
+
+    func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {
+        wiring.sinks.append(TextPrinter(output: run.standardOutput, plan: run.plan))
+    }
+}
+
+/// The live status line on a terminal's standard error (`LiveStatus`), while playing live.
+struct LiveStatusOutput: SessionOutput {
+    let flags: [String] = []
+
+    func isRequested(_ request: RunRequest) -> Bool { request.isLive && !request.isQuiet }
+
+    func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {
+        guard run.standardError.isTerminal else { return }
+        wiring.sinks.append(LiveStatus(output: run.standardError, plan: run.plan))
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import MIDIFile
+import Session
+import Testing
+
+/// Issue 20: the MIDI file carries the session's chords as markers (FF 06 on track 0), which
+/// `roll` and `analyze` read back; other files keep the estimate, and say so.
+@Suite("Chord markers in the MIDI file")
+struct ChordMarkerTests {
+    @Test("borrowed-chords: one marker per chord line of the log, on track 0; analyze reports them as the session's chords, text and JSON")
+    func analyzeReadsMarkers() throws {
+        let directory = try TemporaryDirectory()
+        let run = try CLI.run(["run", "borrowed-chords", "--duration", "20", "--midi", "b.mid", "--events", "b.jsonl", "--quiet"], in: directory.path)
+        try #require(run.status == 0, "\(run)")
+        let logged = try readEventLog(directory.file("b.jsonl")).filter { $0.kind == "chord" }.compactMap(\.name)
+        let contents = try MIDIFileReader.read(path: directory.file("b.mid"))
+        let markers = contents.tracks[0].compactMap { event -> String? in if case .marker(let name) = event.message { name } else { nil } }
+        #expect(!logged.isEmpty && markers == logged, "markers \(markers), log \(logged)")
+        #expect(contents.tracks.dropFirst().allSatisfy { track in !track.contains { if case .marker = $0.message { true } else { false } } })
+
+        let text = try CLI.run(["analyze", "b.mid"], in: directory.path)
+        let lines = text.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let heading = lines.firstIndex { $0.hasPrefix("chords (") && $0.contains("as the session played them") }
+        let start = try #require(heading, "\(text.stdout)")
+        let timeline = lines[(start + 1)...].prefix { !$0.isEmpty }.map { String($0.split(separator: " ").last ?? "") }
+        #expect(timeline == logged, "analyze \(timeline), log \(logged)")
+        #expect(text.stdout.contains("time per degree (estimated from the notes):"))
+
+        let json = try CLI.run(["analyze", "--json", "b.mid"], in: directory.path)
+        #expect(json.stdout.unicodeScalars.allSatisfy { $0.isASCII })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["chordSource"] as? String == "markers")
+        #expect((object["markedChords"] as? [[String: Any]])?.compactMap { $0["symbol"] as? String } == logged)
+    }
+
+    @Test("A MIDI file from another program: analyze says its chords are estimated, and lists no marked chords")
+    func otherFilesAreEstimated() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("other.mid")
+        let writer = try MIDIFileWriter(path: path, trackCount: 1, ticksPerQuarter: 480)
+        try writer.append(MIDIEvent(tick: 0, message: .marker("Verse")), track: 0)
+        for (index, note) in [60, 64, 67].enumerated() {
+            try writer.append(MIDIEvent(tick: UInt64(index), message: .noteOn(channel: 0, note: UInt8(note), velocity: 90)), track: 0)
+        }
+        for note in [60, 64, 67] { try writer.append(MIDIEvent(tick: 1920, message: .noteOff(channel: 0, note: UInt8(note), velocity: 0)), track: 0) }
+        try writer.finish()
+        let text = try CLI.run(["analyze", path])
+        #expect(text.status == 0 && text.stdout.contains("estimated from the notes):") && !text.stdout.contains("Verse"), "\(text)")
+        let json = try CLI.run(["analyze", "--json", path])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["chordSource"] as? String == "estimate" && (object["markedChords"] as? [Any])?.isEmpty == true, "\(json.stdout)")
+    }
+}

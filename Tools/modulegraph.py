@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""The module graph, checked three ways: every target imports exactly what Package.swift says
+it depends on (SwiftPM lets a target import its dependencies' dependencies, which hides the
+graph); no `@_exported import`; and the diagram and table in docs/design.md match.
+
+  python3 Tools/modulegraph.py           check, exit 1 with one line per mismatch
+  python3 Tools/modulegraph.py --write   rewrite the diagram in docs/design.md
+"""
+import json, pathlib, re, subprocess, sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DESIGN = ROOT / 'docs' / 'design.md'
+BEGIN, END = '<!-- modulegraph: begin -->', '<!-- modulegraph: end -->'
+IMPORT = re.compile(r'^(@_exported\s+|@testable\s+|@preconcurrency\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|typealias)\s+)?(\w+)', re.M)
+
+def targets():
+    out = subprocess.run(['swift', 'package', 'dump-package'], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout
+    result = {}
+    for t in json.loads(out)['targets']:
+        deps = []
+        for d in t.get('dependencies', []):
+            kind = next(iter(d))
+            deps.append(d[kind][0])
+        default = ('Tests/' if t['type'] == 'test' else 'Sources/') + t['name']
+        result[t['name']] = (t['type'], ROOT / (t.get('path') or default), deps)
+    return result
+
+def imports(path):
+    found, exported = set(), []
+    for f in sorted(path.rglob('*.swift')):
+        for m in IMPORT.finditer(f.read_text()):
+            found.add(m.group(2))
+            if m.group(1) and '@_exported' in m.group(1):
+                exported.append(f'{f.relative_to(ROOT)}: @_exported import {m.group(2)}')
+    return found, exported
+
+def diagram(graph):
+    lines = ['```mermaid', 'graph BT']
+    for name, (kind, _, deps) in graph.items():
+        if kind in ('regular', 'executable'):
+            for d in deps:
+                if d in graph and graph[d][0] != 'system':
+                    lines.append(f'  {name.replace("-", "_")} --> {d}')
+    lines.append('```')
+    return '\n'.join(lines)
+
+def main():
+    graph = targets()
+    names = set(graph) | {'SystemPackage', 'ArgumentParser', 'Testing'}
+    problems = []
+    for name, (kind, path, deps) in graph.items():
+        if kind == 'system':
+            continue
+        found, exported = imports(path)
+        problems += exported
+        used = found & names
+        used.discard('Testing')
+        for m in sorted(used - set(deps) - {name}):
+            problems.append(f'{name} imports {m} but Package.swift does not list it as a dependency')
+        for m in sorted(set(deps) - used):
+            problems.append(f'{name} lists {m} in Package.swift but no file imports it')
+    text = DESIGN.read_text()
+    # The module table: | `Name` | owns | imports |
+    for row in re.finditer(r'^\| `([\w-]+)`[^|]*\|[^|]*\| ([^|]*) \|$', text, re.M):
+        name, listed = row.group(1), row.group(2).strip()
+        key = {'clumsy-docs': 'clumsy-docs', 'clumsy-bench': 'clumsy-bench'}.get(name, name)
+        if key not in graph:
+            problems.append(f'docs/design.md lists module {name}, which Package.swift does not have')
+            continue
+        want = set(graph[key][2])
+        have = set() if listed in ('—', '') else {m.strip() for m in listed.split(',')}
+        if have != want:
+            problems.append(f'docs/design.md: {name} imports {", ".join(sorted(want)) or "—"}, the table says {listed}')
+    made = diagram(graph)
+    start, stop = text.find(BEGIN), text.find(END)
+    if start < 0 or stop < 0:
+        problems.append(f'docs/design.md lacks the {BEGIN} … {END} markers')
+    elif '--write' in sys.argv:
+        DESIGN.write_text(text[:start + len(BEGIN)] + '\n' + made + '\n' + text[stop:])
+    elif text[start + len(BEGIN):stop].strip() != made:
+        problems.append('docs/design.md: the module diagram differs from Package.swift (python3 Tools/modulegraph.py --write)')
+    print('\n'.join(problems))
+    return 1 if problems else 0
+
+sys.exit(main())
