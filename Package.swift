@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "Session", dependencies: ["Theory", "Geometry", "Physics", "Performance", "Presets", "Engine", "MIDIFile", "Sound", "FileOutput", "Studio", "Pictures"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // `clumsy batch`: many sessions, each a child `clumsy run`, sharded, with labels and manifests.
-        .target(name: "Batch", dependencies: ["Presets", "Engine", "Performance", "Session", "MIDIFile", "Sound", "FileOutput"]),
+        .target(name: "Batch", dependencies: ["Theory", "Performance", "Presets", "Engine", "Session", "MIDIFile", "Sound", "FileOutput"]),
         .executableTarget(name: "clumsy", dependencies: [
             "Session", "Engine", "Presets", "FileOutput", "Analysis", "Performance", "Theory", "Batch",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -3,12 +3,15 @@
 
 For each item directory given: the JAMS file must validate with the `jams` package (and hold
 the chord, key_mode, beat, tempo and note_midi namespaces); the chords of `<item>.chords.lab`
-are scored by `mir_eval` against chords read from the item's MIDI file by `mido`: a chord starts
-at each bass note whose pitch class differs from the one before (the bass plays the root at
-every chord change; an approach note, a step from the next bass note and at most half a beat
-before it, is passed over), its quality is what the keys' pitch classes over it match. Prints one JSON
-object: {"items": n, "root": weighted root score, "sevenths": weighted sevenths score over the
-spans whose quality the keys show, "jams_valid": n}. Exit 1 on a problem (printed).
+are scored by `mir_eval` (root and sevenths, weighted by duration) against two readings of the
+item's MIDI file by `mido`:
+- the chord markers of track 0 (FF 06, the chord symbols as the terminal prints them), turned
+  into Harte syntax here;
+- the bass line alone: a chord root at each bass note whose pitch class differs from the one
+  before (an approach note, a step from the next bass note and at most half a beat before it,
+  is passed over; of notes at one tick the last counts).
+Prints one JSON object: {"items", "jams_valid", "bass_root", "marker_root", "marker_sevenths"}.
+Exits non-zero on a problem (printed).
 
 usage: check_batch_labels.py ITEM_DIR...
 """
@@ -22,6 +25,12 @@ import mir_eval
 import numpy as np
 
 NAMES = ["C", "C#", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B"]
+# Chord-symbol suffixes of the markers (as the terminal prints them) and their intervals.
+SUFFIXES = {"": (0, 4, 7), "m": (0, 3, 7), "°": (0, 3, 6), "+": (0, 4, 8), "sus2": (0, 2, 7), "sus4": (0, 5, 7),
+            "maj7": (0, 4, 7, 11), "m7": (0, 3, 7, 10), "7": (0, 4, 7, 10), "ø7": (0, 3, 6, 10), "°7": (0, 3, 6, 9),
+            "mMaj7": (0, 3, 7, 11), "+maj7": (0, 4, 8, 11), "6": (0, 4, 7, 9), "m6": (0, 3, 7, 9),
+            "maj9": (0, 4, 7, 11, 14), "m9": (0, 3, 7, 10, 14), "9": (0, 4, 7, 10, 14)}
+DEGREES = ["1", "b2", "2", "b3", "3", "4", "b5", "5", "#5", "6", "b7", "7", "8", "b9", "9", "#9", "10", "11", "#11"]
 QUALITIES = {(0, 4, 7, 11): "maj7", (0, 3, 7, 10): "min7", (0, 4, 7, 10): "7", (0, 3, 6, 10): "hdim7",
              (0, 3, 6, 9): "dim7", (0, 3, 7, 11): "minmaj7", (0, 4, 7): "maj", (0, 3, 7): "min",
              (0, 3, 6): "dim", (0, 4, 8): "aug"}
@@ -57,7 +66,7 @@ def notes(path):
 
 
 def chords_from_midi(path, end):
-    """Intervals and Harte labels read from the MIDI file alone."""
+    """Intervals and roots read from the bass notes alone."""
     played, beat = notes(path)
     bass = [(t, n) for t, v, n in played if v == "bass"]
     starts, roots = [], []
@@ -69,14 +78,47 @@ def chords_from_midi(path, end):
         if not roots or note % 12 != roots[-1]:
             starts.append(time)
             roots.append(note % 12)
-    labels = []
-    for index, (start, root) in enumerate(zip(starts, roots)):
-        stop = starts[index + 1] if index + 1 < len(starts) else end
-        classes = {(n - root) % 12 for t, v, n in played if v == "keys" and start <= t < stop} | {0}
-        quality = QUALITIES.get(tuple(sorted(classes)))
-        labels.append(NAMES[root] + (":" + quality if quality else ""))
+    labels = [NAMES[root] for root in roots]
     ends = starts[1:] + [end]
     return np.array([[s, e] for s, e in zip(starts, ends)]), labels
+
+
+def harte_of_marker(text):
+    """A marker's chord symbol ("F♯m7", "B(0,3,10)") in Harte syntax, written here independently."""
+    root, rest = text[0], text[1:]
+    if rest[:1] in ("♯", "#", "♭", "b") and not rest.startswith("b("):
+        root += "#" if rest[0] in "♯#" else "b"
+        rest = rest[1:]
+    if rest.startswith("("):
+        intervals = tuple(int(x) for x in rest.strip("()").split(","))
+    else:
+        intervals = SUFFIXES[rest]
+    quality = QUALITIES.get(intervals)
+    if quality:
+        return root + ":" + quality
+    return root + ":(" + ",".join(DEGREES[i] for i in sorted(intervals) if i > 0) + ")"
+
+
+def chords_from_markers(path, end):
+    """The chord markers of track 0 as intervals and Harte labels (mido's reading)."""
+    midi = mido.MidiFile(path, charset="utf-8")
+    ticks, tempo, seconds, marks = 0, 500000, 0.0, []
+    for message in midi.tracks[0]:
+        seconds += mido.tick2second(message.time, midi.ticks_per_beat, tempo)
+        if message.type == "set_tempo":
+            tempo = message.tempo
+        if message.type == "marker":
+            marks.append((seconds, harte_of_marker(message.text)))
+    starts = [t for t, _ in marks]
+    return np.array([[s, e] for s, e in zip(starts, starts[1:] + [end])]), [label for _, label in marks]
+
+
+def score(reference, reference_labels, estimate, estimate_labels, end):
+    """Durations and mir_eval's root and sevenths comparisons over the merged segments."""
+    estimate, estimate_labels = mir_eval.util.adjust_intervals(estimate, estimate_labels, 0.0, end, "N", "N")
+    intervals, ref, est = mir_eval.util.merge_labeled_intervals(reference, reference_labels, estimate, estimate_labels)
+    durations = mir_eval.util.intervals_to_durations(intervals)
+    return durations, mir_eval.chord.root(ref, est), mir_eval.chord.sevenths(ref, est), est
 
 
 def check(directory):
@@ -89,28 +131,23 @@ def check(directory):
         raise SystemExit(f"{item}: JAMS lacks {sorted(missing)}")
     reference, reference_labels = mir_eval.io.load_labeled_intervals(base + ".chords.lab")
     end = float(reference[-1][1])
-    estimate, estimate_labels = chords_from_midi(base + ".mid", end)
-    estimate, estimate_labels = mir_eval.util.adjust_intervals(estimate, estimate_labels, 0.0, end, "N", "N")
-    intervals, ref, est = mir_eval.util.merge_labeled_intervals(reference, reference_labels, estimate, estimate_labels)
-    durations = mir_eval.util.intervals_to_durations(intervals)
-    root = mir_eval.chord.root(ref, est)
-    # Sevenths only where the keys sounded the whole chord (the estimate has a quality).
-    shown = np.array([":" in e for e in est])
-    sevenths = mir_eval.chord.sevenths(ref, est)
-    return durations, root, durations * shown, sevenths
+    durations, root, _, _ = score(reference, reference_labels, *chords_from_midi(base + ".mid", end), end)
+    marked, marked_root, marked_sevenths, _ = score(reference, reference_labels, *chords_from_markers(base + ".mid", end), end)
+    return {"duration": float(np.sum(durations)), "bass_root": float(np.sum(durations * (root > 0))),
+            "marker_root": float(np.sum(marked * (marked_root > 0))),
+            "marker_sevenths": float(np.sum(marked * (marked_sevenths > 0))),
+            "marker_sevenths_scored": float(np.sum(marked * (marked_sevenths >= 0)))}
 
 
 def main(directories):
-    totals = [0.0, 0.0, 0.0, 0.0]
+    totals = {}
     for directory in directories:
-        durations, root, shown, sevenths = check(directory)
-        totals[0] += float(np.sum(durations))
-        totals[1] += float(np.sum(durations * (root > 0)))
-        totals[2] += float(np.sum(shown * (sevenths >= 0)))
-        totals[3] += float(np.sum(shown * (sevenths > 0)))
-    print(json.dumps({"items": len(directories), "root": totals[1] / totals[0],
-                      "sevenths": totals[3] / totals[2] if totals[2] else None,
-                      "jams_valid": len(directories)}))
+        for key, value in check(directory).items():
+            totals[key] = totals.get(key, 0.0) + value
+    print(json.dumps({"items": len(directories), "jams_valid": len(directories),
+                      "bass_root": totals["bass_root"] / totals["duration"],
+                      "marker_root": totals["marker_root"] / totals["duration"],
+                      "marker_sevenths": totals["marker_sevenths"] / totals["marker_sevenths_scored"]}))
 
 
 if __name__ == "__main__":
