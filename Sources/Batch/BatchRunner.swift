@@ -58,6 +58,10 @@ public final class BatchRunner {
     }
 
     private func render(_ plans: [ItemPlan]) throws(SessionError) -> BatchSummary {
+        // The manifest describes this batch: entries of items it does not have (another batch
+        // in the same directory) are dropped.
+        let names = Set(plans.map(\.item.name))
+        entries = entries.filter { names.contains($0.key) }
         var pending = plans.filter { plan in
             let name = plan.item.name
             guard let entry = entries[name], Manifest.isDone(entry, identity: identities[plan.item.index]!, directory: request.directory + "/" + name) else {
