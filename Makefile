@@ -20,10 +20,10 @@ DURATION ?= 60
 DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb-soundfont cmt sox fluidsynth valgrind time procps \
   libsndfile1-dev libebur128-dev ffmpeg libcairo2-dev fonts-dejavu-core librsvg2-bin poppler-utils \
   libjack-jackd2-dev libasound2-dev liblo-dev jackd2 liblo-tools man-db groff-base bash-completion \
-  lilypond parallel
+  lilypond parallel slurm-wlm munge
 # Python's mido is the independent MIDI reader the end-to-end tests compare against; jams and
-# mir_eval check the labels of `clumsy batch` (Tools/check_batch_labels.py); GNU parallel (above)
-# runs its shards in the batch tests.
+# mir_eval check the labels of `clumsy batch` (Tools/check_batch_labels.py); GNU parallel and a
+# single-node Slurm (slurm-wlm, munge: configured in a temporary directory) run its shards.
 PYTHON_PACKAGES := mido jams mir_eval
 
 .PHONY: run test deps build release soak fuzz bench clean docs install install-files uninstall man lint
