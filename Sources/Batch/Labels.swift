@@ -1,3 +1,4 @@
+import Vocabulary
 import MIDIFile
 import Performance
 import Presets

@@ -1,3 +1,4 @@
+import Vocabulary
 import Engine
 import Performance
 import Presets

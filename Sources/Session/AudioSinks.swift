@@ -75,7 +75,7 @@ struct NoteRouter {
         let voice = voices[note.voice.rawValue]
         guard voice.channels.count > 1 else { return voice.channel }
         if note.kind == .on {
-            let channel = voice.channels[voice.channelIndex(forKey: note.key)].channel
+            let channel = voice.channels[voice.channelIndex(forKey: note.cause.key ?? 0)].channel
             channelOfPitch[note.voice.rawValue][note.note] = channel
             return channel
         }
@@ -102,6 +102,7 @@ enum LiveCalibration {
         "borrowed-chords": 4.8,         // live I −21.4 LUFS, TP −5.8 dBTP
         "dorian-drift": 3.0,            // live I −20.8 LUFS, TP −4.0 dBTP
         "fifths-home": 6.7,             // live I −28.3 LUFS, TP −7.7 dBTP
+        "harmonies": 7.7,               // live I −28.5 LUFS, TP −8.7 dBTP
         "lydian-moon": 6.7,             // live I −25.0 LUFS, TP −7.7 dBTP
         "melodic-minor-line": 6.0,      // live I −25.9 LUFS, TP −7.0 dBTP
         "minor-storm": 0.6,             // live I −25.6 LUFS, TP −1.6 dBTP
@@ -109,6 +110,7 @@ enum LiveCalibration {
         "pentatonic-triads": 7.5,       // live I −27.1 LUFS, TP −8.5 dBTP
         "phrygian-scatter": 3.7,        // live I −25.5 LUFS, TP −4.7 dBTP
         "polska": 1.0,                  // live I −22.5 LUFS, TP −2.0 dBTP
+        "polska-aabb": 1.6,             // live I −21.2 LUFS, TP −2.6 dBTP
         "pulse": 2.7,                   // live I −21.0 LUFS, TP −3.7 dBTP
         "swarm": 4.6,                   // live I −30.3 LUFS, TP −5.6 dBTP
     ]
@@ -188,10 +190,8 @@ public final class AudioFileSink: SessionSink {
     /// `format`, when given, is used whatever the name (a temporary's).
     init(path: String, format: AudioFileFormat? = nil, samplerConfiguration: SamplerConfiguration, session: SessionPlan, mix: MixRequest,
          stop: StopSignal?) throws(SessionError) {
-        guard let format = format ?? AudioFileFormat(path: path) else {
-            throw .usage(OutputName.extensionProblem(path, flag: "--audio", accepted: ".wav, .flac or .ogg"))
-        }
-        let bitDepth = BitDepth(rawValue: session.sound.bitDepth.rawValue) ?? .standard
+        let format = if let format { format } else { try OutputName.audioFormat(path) }
+        let bitDepth = session.sound.bitDepth
         guard bitDepth.isSupported(by: format) else {
             throw .usage("--audio \(path): bit depth 32f (sound.bitDepth, --bit-depth) needs a .wav file; FLAC stores 16- or 24-bit integers")
         }
@@ -295,10 +295,7 @@ public final class LiveSink: SessionSink {
         self.stop = stop
         self.fileName = fileName
         if let fileName {
-            guard let format = AudioFileFormat(path: fileName) else {
-                throw .usage(OutputName.extensionProblem(fileName, flag: "--audio", accepted: ".wav, .flac or .ogg"))
-            }
-            self.format = format
+            format = try OutputName.audioFormat(fileName)
             do {
                 output = try OutputFile(path: fileName, byName: true)
             } catch {
