@@ -7,9 +7,9 @@ import Testing
 /// leaves no half item, and the labels are read right by jams, mir_eval and mido.
 @Suite("clumsy batch", .serialized)
 struct BatchTests {
-    /// 24 items: two presets, twelve seeds, gravity and key drawn per item.
-    static let batch = ["batch", "--presets", "default,polska", "--seeds", "1..12", "--vary", "gravity=4..12",
-                        "--vary", "key=*", "--duration", "6", "-o", "out"]
+    /// 200 items: two presets, a hundred seeds, gravity and key drawn per item.
+    static let batch = ["batch", "--presets", "default,polska", "--seeds", "1..100", "--vary", "gravity=4..12",
+                        "--vary", "key=*", "--duration", "4", "-o", "out"]
 
     /// Every file under `directory` (relative path → bytes), shard manifests left out.
     static func tree(_ directory: String) -> [String: [UInt8]] {
@@ -37,38 +37,38 @@ struct BatchTests {
         return directory
     }
 
-    @Test("24 items as one batch and as 4 shards run as 4 processes with SLURM_ARRAY_TASK_ID: identical files and merged manifest")
+    @Test("200 items as one batch and as 8 shards run as 8 processes with SLURM_ARRAY_TASK_ID: identical files and merged manifest")
     func slurmShardsEqualWhole() throws {
         let one = try Self.whole()
         let sharded = try TemporaryDirectory(prefix: "batch-slurm")
         let shardedPath = sharded.path
-        let results = Mutex<[RunResult?]>(Array(repeating: nil, count: 4))
-        DispatchQueue.concurrentPerform(iterations: 4) { task in
-            // An array submitted as --array=1-4: the ids start at SLURM_ARRAY_TASK_MIN.
-            let environment = ["SLURM_ARRAY_TASK_ID": String(task + 1), "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "4"]
+        let results = Mutex<[RunResult?]>(Array(repeating: nil, count: 8))
+        DispatchQueue.concurrentPerform(iterations: 8) { task in
+            // An array submitted as --array=1-8: the ids start at SLURM_ARRAY_TASK_MIN.
+            let environment = ["SLURM_ARRAY_TASK_ID": String(task + 1), "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "8"]
             let result = try? CLI.run(Self.batch + ["--jobs", "1", "--quiet"], environment: environment, in: shardedPath, timeout: 600)
             results.withLock { $0[task] = result }
         }
         for result in results.withLock({ $0 }) { #expect(result?.status == 0, "\(String(describing: result))") }
-        for task in 0..<4 {
-            let lines = Self.manifestLines(sharded.file("out/manifest-\(task)-of-4.jsonl"))
-            #expect(lines.count == 6 && lines.allSatisfy { $0.contains("\"seconds\":") }, "shard \(task): \(lines.count) lines")
+        for task in 0..<8 {
+            let lines = Self.manifestLines(sharded.file("out/manifest-\(task)-of-8.jsonl"))
+            #expect(lines.count == 25 && lines.allSatisfy { $0.contains("\"seconds\":") }, "shard \(task): \(lines.count) lines")
         }
         #expect(!fileExists(sharded.file("out/manifest.jsonl")), "a shard merged on its own")
         let merged = try CLI.run(["batch", "merge", "out"], in: sharded.path)
-        #expect(merged.status == 0 && merged.stdout.contains("merged 24 items from 4 shard manifests"), "\(merged)")
+        #expect(merged.status == 0 && merged.stdout.contains("merged 200 items from 8 shard manifests"), "\(merged)")
         let expected = Self.tree(one.file("out")), actual = Self.tree(sharded.file("out"))
-        #expect(expected.count == 24 * 5 + 3, "\(expected.keys.sorted())")
+        #expect(expected.count == 200 * 5 + 3, "\(expected.keys.sorted())")
         #expect(expected.keys.sorted() == actual.keys.sorted())
         for (path, content) in expected where actual[path] != content { Issue.record("\(path) differs between the whole batch and the shards") }
         let manifest = Self.manifestLines(one.file("out/manifest.jsonl"))
-        #expect(manifest.count == 24 && !manifest.contains { $0.contains("\"seconds\"") })
+        #expect(manifest.count == 200 && !manifest.contains { $0.contains("\"seconds\"") })
         // The drawn settings vary from item to item (12 tonics, a gravity range).
         let keys = Set(manifest.compactMap { line in line.range(of: "\"key.tonic\":\"[^\"]*\"", options: .regularExpression).map { String(line[$0]) } })
         #expect(keys.count >= 4, "\(keys)")
     }
 
-    @Test("GNU parallel runs the 4 shards (--shard {}/4): identical files and merged manifest")
+    @Test("GNU parallel runs the 8 shards (--shard {}/8): identical files and merged manifest")
     func gnuParallelShardsEqualWhole() throws {
         guard let parallel = firstExecutable(["/usr/bin/parallel", "/usr/local/bin/parallel"]) else {
             print("skipped: GNU parallel is not installed (apt-get install parallel)")
@@ -76,7 +76,7 @@ struct BatchTests {
         }
         let one = try Self.whole()
         let sharded = try TemporaryDirectory(prefix: "batch-parallel")
-        let arguments = ["--will-cite", "--halt", "now,fail=1", "-j", "4", CLI.executable] + Self.batch + ["--jobs", "1", "--quiet", "--shard", "{}/4", ":::", "0", "1", "2", "3"]
+        let arguments = ["--will-cite", "--halt", "now,fail=1", "-j", "4", CLI.executable] + Self.batch + ["--jobs", "1", "--quiet", "--shard", "{}/8", ":::", "0", "1", "2", "3", "4", "5", "6", "7"]
         let result = try CLI.run(arguments, executable: parallel, in: sharded.path, timeout: 600)
         try #require(result.status == 0, "\(result)")
         let merged = try CLI.run(["batch", "merge", "out"], in: sharded.path)
