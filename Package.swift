@@ -58,8 +58,10 @@ let package = Package(
         // The outputs (sinks: MIDI file, event log, sound, text) and the runner that wires a plan to them.
         .target(name: "Session", dependencies: ["Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Presets", "Engine", "MIDIFile", "Sound", "FileOutput", "Studio", "Pictures"],
                 swiftSettings: uncheckedExclusivityInRelease),
+        // `clumsy batch`: many sessions, each a child `clumsy run`, sharded, with labels and manifests.
+        .target(name: "Batch", dependencies: ["Theory", "Vocabulary", "Performance", "Presets", "Engine", "Session", "MIDIFile", "Sound", "FileOutput"]),
         .executableTarget(name: "clumsy", dependencies: [
-            "Session", "Engine", "Presets", "FileOutput", "Analysis", "Vocabulary", "Performance", "Theory",
+            "Session", "Engine", "Presets", "FileOutput", "Analysis", "Vocabulary", "Performance", "Theory", "Batch",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `make bench`: in-process bare Chipmunk stepping versus the full simulator (Benchmarks/bench.sh).
