@@ -21,6 +21,7 @@ extension Preset.Scene {
         if drop { list.append(.drop) }
         if let tempo { list.append(.tempo(tempo)) }
         if let key { list.append(.key(key)) }
+        list += levels.map { .level(voice: $0.voice, value: $0.value) }
         return list
     }
 }
@@ -42,7 +43,8 @@ extension SessionPlan {
 extension Configuration {
     /// Every problem of the preset's scenes that only the whole session shows, each naming the
     /// file and `scenes[i].field`: a `section` without a form, a section's `bar` past its
-    /// length, a key the session cannot play (`SessionPlan.keyChange(to:)`, as for a live one).
+    /// length, a key the session cannot play (`SessionPlan.keyChange(to:)`, as for a live one),
+    /// a level for a voice it does not have.
     public func sceneProblems() -> [SessionError] {
         guard !preset.scenes.isEmpty else { return [] }
         let plan = SessionPlan(configuration: self)
@@ -57,8 +59,9 @@ extension Configuration {
                     fail(path + ".bar", "\(scene.bar) is not a bar of a section of \(preset.form.bars) bars; expected 1…\(preset.form.bars) with \"section\"")
                 }
             }
-            if let key = scene.key, let rejection = plan.rejection(of: .key(key)) {
-                fail(path + ".key", rejection.description)
+            for control in scene.controls {
+                guard let rejection = plan.rejection(of: control) else { continue }
+                if case .level(let voice, _) = control { fail(path + ".level." + voice, rejection.description) } else { fail(path + "." + control.name, rejection.description) }
             }
         }
         return problems

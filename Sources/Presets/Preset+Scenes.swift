@@ -21,6 +21,16 @@ extension Preset {
         public var drop = false
         /// Kick the bass ball off in a new direction.
         public var kick = false
+        /// Voices' channel volumes from then on, in the order written.
+        public var levels: [Level] = []
+
+        /// A voice's channel volume (MIDI CC7) in a scene: the voice by its event-log name.
+        public struct Level: Sendable, Equatable {
+            /// The voice's event-log name (`bass`, `keys`, `second`, `drums`, a derived voice's).
+            public var voice: String
+            /// CC7, 0…127.
+            public var value: Int
+        }
 
         /// Creates a scene at `bar` that changes nothing yet.
         public init(bar: Int = 1, section: Int? = nil) {
@@ -29,20 +39,20 @@ extension Preset {
         }
 
         /// True when the scene sets at least one control.
-        public var setsAControl: Bool { gravity != nil || speed != nil || tempo != nil || key != nil || drop || kick }
+        public var setsAControl: Bool { gravity != nil || speed != nil || tempo != nil || key != nil || drop || kick || !levels.isEmpty }
 
         /// The most scenes a list may hold.
         public static let maximumCount = 256
         /// Bars (and sections) a scene may name: as many as `--bars` runs.
         public static let barRange = 1...100_000
         /// The controls an entry may set, in the order they take effect at its bar line.
-        public static let controlFields = ["gravity", "speed", "kick", "drop", "tempo", "key"]
+        public static let controlFields = ["gravity", "speed", "kick", "drop", "tempo", "key", "level"]
         /// The fields of one entry.
         static let fields = ["bar", "section"] + controlFields
         /// What `scenes` accepts, for the reference and the messages.
         public static let accepted = "a list of up to \(maximumCount) objects, each with \"bar\" (1-based) and/or \"section\" "
             + "(1-based, with a form) and any of \"gravity\", \"speed\", \"tempo\" (the ranges of those settings), "
-            + "\"key\" {\"tonic\", \"scale\"}, \"drop\": true, \"kick\": true; [] for none"
+            + "\"key\" {\"tonic\", \"scale\"}, \"drop\": true, \"kick\": true, \"level\" {voice: 0…127}; [] for none"
 
         /// Reads the `scenes` list: each entry's fields, named `scenes[i].field` in messages.
         static func readList(_ json: JSONValue, _ r: FieldReader) throws(SessionError) -> [Scene] {
@@ -71,7 +81,8 @@ extension Preset {
                     case "tempo": scene.tempo = try number(value, at: field, setting: "tempo", r)
                     case "key": scene.key = try key(value, at: field, r)
                     case "drop": scene.drop = try r.boolean(value, at: field)
-                    default: scene.kick = try r.boolean(value, at: field)
+                    case "kick": scene.kick = try r.boolean(value, at: field)
+                    default: scene.levels = try levels(value, at: field, r)
                     }
                 }
             }
@@ -82,6 +93,20 @@ extension Preset {
                 throw r.fail(path, "sets no control; give at least one of: \(controlFields.joined(separator: ", "))")
             }
             return scene
+        }
+
+        /// `level`: an object from voice names (checked against the session's voices later) to CC7.
+        private static func levels(_ value: JSONValue, at path: String, _ r: FieldReader) throws(SessionError) -> [Level] {
+            guard case .object(let members) = value, !members.isEmpty else {
+                throw r.fail(path, "expected an object from voice names to levels 0…127 such as {\"keys\": 90, \"bass\": 60}, found \(value.typeName)")
+            }
+            var list: [Level] = []
+            for (voice, level) in members {
+                try r.attempt { () throws(SessionError) in
+                    list.append(Level(voice: voice, value: try r.integer(level, at: path + "." + voice, range: 0...127)))
+                }
+            }
+            return list
         }
 
         /// A number in the range of the settings table's row `setting` (the flag's and OSC's range).

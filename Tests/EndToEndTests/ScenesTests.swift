@@ -1,4 +1,5 @@
 import Foundation
+import MIDIFile
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -11,7 +12,7 @@ import Glibc
 private let scenePreset = """
     { "seed": 3, "tempo": 120,
       "scenes": [ {"bar": 3, "gravity": 4, "key": {"tonic": "Eb", "scale": "dorian"}},
-                  {"bar": 5, "tempo": 90, "drop": true},
+                  {"bar": 5, "tempo": 90, "drop": true, "level": {"keys": 90}},
                   {"bar": 7, "kick": true, "speed": 2} ] }
     """
 
@@ -40,12 +41,20 @@ struct ScenesTests {
         let log = try readEventLog(directory.file("a.jsonl"))
         let controls = log.filter { $0.kind == "control" }
         // Bar 3 at 4 s, bar 5 at 8 s; then 90 bpm: bar 7 at 8 + 2 × 8/3 s = 13.333 s (step 3200).
-        #expect(controls.map(\.step) == [960, 960, 1920, 1920, 3200, 3200], "\(controls)")
-        #expect(controls.map(\.control) == ["gravity", "key", "drop", "tempo", "speed", "kick"], "\(controls)")
+        #expect(controls.map(\.step) == [960, 960, 1920, 1920, 1920, 3200, 3200], "\(controls)")
+        #expect(controls.map(\.control) == ["gravity", "key", "drop", "tempo", "level", "speed", "kick"], "\(controls)")
+        #expect(controls[4].voice == "keys" && controls[4].value == 90, "\(controls[4])")
         #expect(controls.allSatisfy { abs(Double($0.step ?? -1) / 240 - $0.t) < 1e-6 }, "\(controls)")
         #expect(controls[1].tonic == "Eb" && controls[1].mode == "dorian" && controls[0].value == 4 && controls[3].value == 90)
         #expect(log.filter { $0.kind == "drop" && $0.t == 8 }.count == 4, "the drop scene drops the four piano balls at 8 s")
         #expect(log.contains { $0.kind == "kick" && abs($0.t - 40.0 / 3) < 1e-6 }, "no kick at the bar-7 scene")
+        // The level scene: CC7 90 on every keys channel (2–5) at 8 s (16 quarters of 960 ticks).
+        let keysTrack = try MIDIFileReader.read(path: directory.file("a.mid")).tracks[2]
+        let volumes = keysTrack.compactMap { event -> String? in
+            guard case .controlChange(let channel, 7, let value) = event.message else { return nil }
+            return "\(event.tick):\(channel):\(value)"
+        }
+        #expect(volumes == ["0:1:127", "0:2:127", "0:3:127", "0:4:127", "15360:1:90", "15360:2:90", "15360:3:90", "15360:4:90"], "\(volumes)")
 
         // The chords are C major's until the key scene, E♭ dorian's from it; so are the notes.
         let chords = log.filter { $0.kind == "chord" }
@@ -77,7 +86,8 @@ struct ScenesTests {
         let directory = try TemporaryDirectory()
         try directory.write("bad.json", """
             { "scenes": [ {"bar": 0, "gravity": 400}, {"gravity": 3}, {"bar": 2},
-                          {"bar": 2, "key": {"tonic": "H", "scale": "doric"}, "kik": true}, {"bar": 2, "tempo": "fast"} ] }
+                          {"bar": 2, "key": {"tonic": "H", "scale": "doric"}, "kik": true}, {"bar": 2, "tempo": "fast"},
+                          {"bar": 2, "level": {"keys": 128}} ] }
             """)
         let run = try CLI.run(["run", "bad.json", "--duration", "2"], in: directory.path)
         #expect(run.status == 65 && run.stderr.contains("bad.json") && run.stderr.contains("scenes[0].bar") && run.stderr.contains("1…100000"), "\(run)")
@@ -86,17 +96,20 @@ struct ScenesTests {
         let lines = validate.stderr.split(separator: "\n").map(String.init)
         for (field, accepted) in [("scenes[0].bar", "1…100000"), ("scenes[0].gravity", "0…100 m/s²"), ("scenes[1].bar", "\"section\""),
                                   ("scenes[2]:", "gravity, speed, kick, drop, tempo, key"), ("scenes[3].kik", "did you mean kick"),
-                                  ("scenes[3].key.tonic", "C#/Db"), ("scenes[3].key.scale", "dorian"), ("scenes[4].tempo", "20…400 bpm")] {
+                                  ("scenes[3].key.tonic", "C#/Db"), ("scenes[3].key.scale", "dorian"), ("scenes[4].tempo", "20…400 bpm"),
+                                  ("scenes[5].level.keys", "0…127")] {
             #expect(lines.filter { $0.contains("bad.json: " + field) && $0.contains(accepted) }.count == 1, "\(field): \(validate.stderr)")
         }
-        #expect(lines.count == 8, "\(validate.stderr)")
+        #expect(lines.count == 9, "\(validate.stderr)")
 
         // What only the whole session shows: a section without a form, a key it cannot play.
         try directory.write("session.json", """
-            { "scenes": [ {"section": 2, "tempo": 60}, {"bar": 3, "key": {"tonic": "A", "scale": "minor pentatonic"}} ] }
+            { "scenes": [ {"section": 2, "tempo": 60}, {"bar": 3, "key": {"tonic": "A", "scale": "minor pentatonic"}},
+                          {"bar": 4, "level": {"keys": 50, "drums": 90}} ] }
             """)
         let whole = try CLI.run(["validate", "session.json"], in: directory.path)
-        #expect(whole.status == 65 && whole.stderr.split(separator: "\n").count == 2, "\(whole)")
+        #expect(whole.status == 65 && whole.stderr.split(separator: "\n").count == 3, "\(whole)")
+        #expect(whole.stderr.contains("session.json: scenes[2].level.drums: this session has no voice \"drums\"; its voices: bass, keys"), "\(whole)")
         #expect(whole.stderr.contains("session.json: scenes[0].section") && whole.stderr.contains("no form"), "\(whole)")
         #expect(whole.stderr.contains("session.json: scenes[1].key") && whole.stderr.contains("no degree 2 or 6"), "\(whole)")
         let refused = try CLI.run(["run", "session.json", "--duration", "2", "--midi", "x.mid"], in: directory.path)
@@ -113,7 +126,7 @@ struct ScenesTests {
         let end = "{\"t\":16.000000,\"kind\":\"end\",\"step\":3840}\n"
         // The run's own control lines: the replay plays each once, so the notes are the run's.
         let controlLines = try readEventLog(directory.file("run.jsonl")).filter { $0.kind == "control" }.map { $0.line + "\n" }
-        try #require(controlLines.count == 6)
+        try #require(controlLines.count == 7)
         try directory.write("with.jsonl", session + controlLines.joined() + end)
         try directory.write("without.jsonl", session + end)
         for name in ["with", "without"] {
@@ -185,7 +198,8 @@ struct SceneSessionTests {
                                 "--osc-in", "\(port)", "--duration", "14", "--midi", "live.mid", "--events", "live.jsonl", "--quiet"],
                                in: directory.path, timeout: 40) { _ in
             usleep(5_000_000)   // between the bar-3 scene (4 s) and the bar-5 one (8 s)
-            for arguments in [["/clumsy/gravity", "f", "6"], ["/clumsy/key", "ss", "G", "mixolydian"], ["/clumsy/drop"]] {
+            for arguments in [["/clumsy/gravity", "f", "6"], ["/clumsy/key", "ss", "G", "mixolydian"], ["/clumsy/drop"],
+                              ["/clumsy/level", "si", "bass", "50"]] {
                 _ = try? CLI.run(["127.0.0.1", "\(port)"] + arguments, executable: oscsend!, timeout: 5)
             }
         }
@@ -194,8 +208,9 @@ struct SceneSessionTests {
         let controls = log.filter { $0.kind == "control" }
         let scenes = controls.filter { [960, 1920, 3200].contains($0.step ?? -1) }
         let osc = controls.filter { ![960, 1920, 3200].contains($0.step ?? -1) }
-        #expect(scenes.map(\.control) == ["gravity", "key", "drop", "tempo", "speed", "kick"], "\(controls)")
-        #expect(osc.map(\.control) == ["gravity", "key", "drop"] && osc.allSatisfy { $0.t > 4 && $0.t < 8 }, "OSC controls: \(osc)")
+        #expect(scenes.map(\.control) == ["gravity", "key", "drop", "tempo", "level", "speed", "kick"], "\(controls)")
+        #expect(osc.map(\.control) == ["gravity", "key", "drop", "level"] && osc.allSatisfy { $0.t > 4 && $0.t < 8 }, "OSC controls: \(osc)")
+        #expect(osc.last?.voice == "bass" && osc.last?.value == 50, "\(osc)")
         #expect(controls.filter { $0.control == "key" && $0.tonic == "G" }.first.map { key in
             log.filter { $0.kind == "chord" && $0.t >= key.t && $0.t < 8 }.allSatisfy { $0.tonic == "G" } } == true)
 
