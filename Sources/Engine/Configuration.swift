@@ -51,8 +51,9 @@ public struct Configuration: Sendable {
     /// Effects after flags (the preset's sound block with the flags applied).
     public var sound: Preset.Sound { preset.sound }
 
-    /// Resolves `preset` with `overrides` for a session of `duration` seconds.
-    public init(preset: Preset, overrides: Overrides = Overrides(), duration: Double) throws(SessionError) {
+    /// Resolves `preset` with `overrides` for a session of `duration` seconds. `checksScenes`:
+    /// refuse the first of `sceneProblems()` (`clumsy validate` asks for all of them apart).
+    public init(preset: Preset, overrides: Overrides = Overrides(), duration: Double, checksScenes: Bool = true) throws(SessionError) {
         var preset = try preset.assigning(overrides.assignments).applying(flags: overrides.flags, dry: overrides.isDry)
         try Self.keepPlayedBouncers(of: &preset, keyFlagged: overrides.flags["key"] != nil || overrides.flags["mode"] != nil)
         let duration = overrides.bars.map { Double($0) * Clock(tempo: preset.tempo, meter: preset.meter).barSeconds } ?? duration
@@ -99,6 +100,7 @@ public struct Configuration: Sendable {
         if let outside = performer.registerOutsideMIDI(tones: preset.keys.tones) {
             throw .preset(file: preset.source, field: outside.field, message: outside.message)
         }
+        if checksScenes, let problem = sceneProblems().first { throw problem }
     }
 
     /// The chord of each degree's bouncer in the session's key (`bass.chords`, else the scale's

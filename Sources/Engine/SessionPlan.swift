@@ -48,6 +48,8 @@ public struct SessionPlan: Sendable {
     public var smallestGap: Double
     /// The form (sections that return), or nil: every bar new.
     public var form: FormPlan?
+    /// The preset's scenes by bar line (`Scenes.swift`): live controls at bar lines.
+    public var scenes: [SceneCue] = []
 
     /// The session's rules: when the bass ball is kicked and piano balls are dropped again.
     public struct Rules: Sendable {
@@ -137,6 +139,7 @@ public struct SessionPlan: Sendable {
             }
             form = plan
         }
+        scenes = Self.sceneCues(preset)
     }
 
     /// The derived voices' rows: the second voice (`second`), then each of the `voices` list, in

@@ -40,6 +40,11 @@ public final class Simulator {
     /// The piano-ball rules run on the steps whose count minus this is a multiple of
     /// `ruleInterval` (a returning section brings back the phase of its first time).
     var rulePhase: Int64 = 0
+    /// The next of the plan's scenes (Scenes.swift).
+    var nextScene = 0
+    /// Whether the plan's scenes are played. A replay leaves them to its log, whose control
+    /// lines hold them already (applied twice otherwise).
+    public var playsScenes = true
 
     /// Steps between two checks of the piano-ball rules.
     static let ruleInterval: Int64 = 12
@@ -104,13 +109,14 @@ public final class Simulator {
                     summary.wasInterrupted = true
                     break
                 }
+                if playsScenes && nextScene < plan.scenes.count { cueScenes(at: step) }
                 if let source {
                     guard source.poll(step: step, into: &controls) else {
                         summary.wasInterrupted = true
                         break
                     }
-                    if !controls.isEmpty { apply(at: step) }
                 }
+                if !controls.isEmpty { apply(at: step) }
                 if form != nil { formLine(at: step) }
                 advance()
                 step += 1

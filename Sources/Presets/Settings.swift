@@ -265,6 +265,10 @@ public enum Settings {
                 }),
         .number("form.variation", \.form.variation, default: 0, range: 0...1,
                 doc: "how far a returning section is nudged (balls moved up to this fraction of their radius, bass direction turned, piano velocities shaken; seeded): 0 repeats exactly, 0.2 starts the same and drifts"),
+        .custom("scenes", type: "array of objects", defaultText: "[]", accepted: Preset.Scene.accepted,
+                doc: "live controls at a bar line: from the first step at or after the line of `bar` (1-based; of section `section` when given, counted in `form.bars`), each control the entry sets takes effect as if it came over OSC, in the order gravity, speed, kick, drop, tempo, key, level (`{\"keys\": 90}`: a voice's CC7, by its event-log name), and is logged as a `control` line (a replay takes them from the log); bar lines follow tempo changes",
+                setDefault: { $0.scenes = [] },
+                read: { json, preset, r throws(SessionError) in preset.scenes = try Preset.Scene.readList(json, r) }),
 
         .file("sound.soundFont", \.sound.soundFont,
               doc: "SoundFont used when no `--soundfont` or `CLUMSY_SOUNDFONT` is given; a relative path is relative to the preset file's folder"),

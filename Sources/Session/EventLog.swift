@@ -136,6 +136,7 @@ public struct EventLogRecord: Sendable, Equatable {
             } else {
                 value = control.value
             }
+            if case .level(let name, _) = control { voice = name }
         case .control:
             return nil
         }
