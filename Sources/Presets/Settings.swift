@@ -265,6 +265,10 @@ public enum Settings {
                 }),
         .number("form.variation", \.form.variation, default: 0, range: 0...1,
                 doc: "how far a returning section is nudged (balls moved up to this fraction of their radius, bass direction turned, piano velocities shaken; seeded): 0 repeats exactly, 0.2 starts the same and drifts"),
+        .choice("form.intro", \.form.intro, default: .none,
+                doc: "how the session begins: `none`, every ball plays from the start; `bass`, the bass ball alone for the first phrase (the piano balls move as ever, their strikes are heard from the second phrase; a stomp or metronome keeps the beat); `one-by-one`, the bass ball first, then one more piano ball heard each bar"),
+        .number("form.ending", \.form.ending, unit: "s", default: 0, range: 0...Preset.Form.longestRing,
+                doc: "an ending: the session ends at the end of a phrase (the first at or after `--duration` or `--bars`, which then mean \"at least\"), its last bar on the tonic chord (home key, I's root in the bass at its bar line, every bouncer heard as I), and the notes sounding at the end ring this many seconds before their note-offs; 0 for none: the session stops where its duration cuts it"),
 
         .file("sound.soundFont", \.sound.soundFont,
               doc: "SoundFont used when no `--soundfont` or `CLUMSY_SOUNDFONT` is given; a relative path is relative to the preset file's folder"),
