@@ -24,7 +24,8 @@ extension Simulator {
     /// reaches one beat before the last bar, and gives the last bar line I's root.
     func endingLine(at step: Int64) {
         guard var progress = ending, !progress.isHome else { return }
-        let reach = world.time + plan.world.timestep - 1e-9
+        // The end of this step, the bar line itself included (give or take rounding).
+        let reach = world.time + plan.world.timestep + 1e-9
         if !progress.isHoming && reach >= progress.plan.homeFrom {
             progress.isHoming = true
         }
