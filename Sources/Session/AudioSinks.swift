@@ -172,7 +172,7 @@ public struct MixRequest: Sendable, Equatable {
 /// boundary (1.45 ms at 44.1 kHz). After the last event the file runs on for the sampler's
 /// `tailDuration` so notes, echoes and reverb die away.
 ///
-/// Every half simulated second is a block for the synths, which `SynthPipeline`'s threads
+/// Every half simulated second is a block for the synths, which `SlotPipeline`'s threads
 /// render up to four blocks ahead while this thread simulates on and sums the blocks
 /// already rendered, so on two cores the physics costs no wall time.
 public final class AudioFileSink: SessionSink {
@@ -249,7 +249,7 @@ public final class AudioFileSink: SessionSink {
                 continue
             }
         }
-        // Half a simulated second at a time: a block for each synth's thread (`SynthPipeline`).
+        // Half a simulated second at a time: a block for each synth's thread (`SlotPipeline`).
         if time - renderedThrough >= 0.5 {
             renderedThrough = time
             do {

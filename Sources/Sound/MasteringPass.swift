@@ -7,7 +7,7 @@ import Darwin
 /// Masters the spooled mix and writes the files (the last stage of the audio path:
 /// `SynthBank` → `MixBus` → mastering pass): reads the spool back, applies the loudness
 /// gain and the true-peak limiter on the calling thread while two helpers measure the mix
-/// (libebur128) and write the files, each at its own pace (`OrderedStages`). Usually one
+/// (libebur128) and write the files, each at its own pace (`SlotPipeline`, a thread per helper). Usually one
 /// pass (see `run`). Every file is written under a temporary name and all are renamed at
 /// the end; any failure removes them all.
 final class MasteringPass {

@@ -10,7 +10,7 @@ import Darwin
 ///
 /// 1. `SynthBank`: one FluidSynth synth per part (two for a part with several channels),
 ///    each with the whole effect chain of `configuration`, rendered in parallel by
-///    `SynthPipeline`'s threads up to a few blocks ahead of this thread.
+///    `SlotPipeline`'s threads up to a few blocks ahead of this thread.
 /// 2. `MixBus`: sums the blocks in a fixed order (folding to mono when every channel is
 ///    centred), spools the floats and measures them as they pass.
 /// 3. `MasteringPass`: reads the spool back, applies the loudness gain and the true-peak

@@ -29,7 +29,7 @@ final class PassRun {
     private let meter: LoudnessMeter
     private let peakMeter: TruePeakMeter
     private let stage: PassStage
-    private let helpers: OrderedStages
+    private let helpers: SlotPipeline
     /// Frames waiting for their gain: the mix, then each stem (when stems are spooled).
     private let pendingTracks: Int
     private var input: [[Float]]
@@ -62,7 +62,7 @@ final class PassRun {
         pending = [[Float]](repeating: [], count: pendingTracks)
         let stage = PassStage(tracks: pendingTracks, slots: MasteringPass.passSlots)
         self.stage = stage
-        helpers = OrderedStages(slots: MasteringPass.passSlots, consumers: [
+        helpers = SlotPipeline(depth: MasteringPass.passSlots, threads: .perUnit, units: [
             { slot in stage.chunks[slot][0].withFilled { meter.add($0) } },
             { slot in
                 // With stems, writers and buffers are both [mix, stem 0, stem 1, …].
@@ -161,7 +161,7 @@ final class PassRun {
             pending[track].removeFirst(ready * 2)
         }
         gains.removeAll(keepingCapacity: true)
-        helpers.publish()
+        helpers.issue()
     }
 
     /// Gives `frames` frames of the mix (or of silence) to the limiter and keeps the gains it

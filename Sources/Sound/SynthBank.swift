@@ -14,7 +14,7 @@ import CFluidSynth
 /// channel; the render phase took 3.7–3.9 s instead of 5.0–5.1 s). The split never depends
 /// on the number of cores, so neither does the output.
 ///
-/// The threads (`SynthPipeline`) render up to `pipelineDepth` blocks of time ahead of the
+/// The threads (`SlotPipeline`, shared) render up to `pipelineDepth` blocks of time ahead of the
 /// mixing thread and never wait for each other between blocks. Which thread renders which
 /// block never changes a sample: every synth sees its own events in order.
 final class SynthBank {
@@ -30,7 +30,7 @@ final class SynthBank {
     private var nextShard: [Int]
     /// The synth playing each (channel × 128 + note) now, or −1.
     private var holder = [Int](repeating: -1, count: 16 * 128)
-    private let pipeline: SynthPipeline
+    private let pipeline: SlotPipeline
     /// The end of the time issued so far, frames.
     private var issuedEnd: Int64 = 0
     /// Blocks issued to the pipeline; frames of each slot's block.
@@ -73,7 +73,7 @@ final class SynthBank {
         blockFrames = [Int](repeating: 0, count: Self.pipelineDepth)
         // One thread renders on the caller's thread (no thread at all).
         let threadCount = min(max(1, threads), units.count)
-        pipeline = SynthPipeline(units: units, threads: threadCount > 1 ? threadCount : 0, depth: Self.pipelineDepth)
+        pipeline = SlotPipeline(depth: Self.pipelineDepth, threads: .shared(threadCount), units: units.map { unit in { unit.render(slot: $0) } })
     }
 
     /// Queues a channel message for the synth that plays it. Messages must come in frame
@@ -132,8 +132,8 @@ final class SynthBank {
     /// for them when `waiting`); nil when it is not rendered yet and `waiting` is false.
     func rendered(_ block: Int, waiting: Bool) -> (slot: Int, frames: Int)? {
         if waiting {
-            pipeline.waitRendered(block)
-        } else if !pipeline.isRendered(block) {
+            pipeline.waitHandled(block)
+        } else if !pipeline.isHandled(block) {
             return nil
         }
         let slot = block % Self.pipelineDepth
