@@ -188,6 +188,37 @@ import Testing
         #expect(session.log.contains { $0.kind == "bass" && $0.t > 0 && $0.t < phrase }, "the bass plays the intro")
     }
 
+    /// A live run of the ballad in one-bar phrases (2.5 s) with half a second of ringing.
+    static let liveBallad = ["run", "ballad-aaba", "--set", "form.bars=1", "--set", "form.ending=0.5", "--live",
+                             "--audio-driver", "file", "--audio", "live.wav", "--soundfont", smallSoundFont,
+                             "--midi", "live.mid", "--events", "live.jsonl"]
+
+    @Test("A live run that reached its ending replays byte for byte, ending and all",
+          .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"))
+    func liveEndingReplays() throws {
+        let directory = try TemporaryDirectory()
+        let live = try CLI.run(Self.liveBallad + ["--duration", "1"], in: directory.path, timeout: 60)
+        try #require(live.status == 0, "\(live)")
+        #expect(live.stdout.contains("ended at bar 1, the end of a phrase, on I"), "\(live.stdout)")
+        let replay = try CLI.run(["replay", "live.jsonl", "--midi", "again.mid", "--events", "again.jsonl"], in: directory.path, timeout: 60)
+        #expect(replay.status == 0 && replay.stdout.contains("ended at bar 1,"), "\(replay)")
+        #expect(bytes(of: directory.file("again.mid")) == bytes(of: directory.file("live.mid")))
+        #expect(bytes(of: directory.file("again.jsonl")) == bytes(of: directory.file("live.jsonl")))
+    }
+
+    @Test("A live run stopped before its ending replays without one: the steps it ran, byte for byte",
+          .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"))
+    func interruptedLiveReplaysWithoutAnEnding() throws {
+        let directory = try TemporaryDirectory()
+        let (live, _) = try runInterrupted(Self.liveBallad + ["--duration", "60"], in: directory.path, after: 1.8)
+        try #require(live.status == 130, "\(live)")
+        #expect(!live.stdout.contains("ended at"), "\(live.stdout)")
+        let replay = try CLI.run(["replay", "live.jsonl", "--midi", "again.mid", "--events", "again.jsonl"], in: directory.path, timeout: 60)
+        #expect(replay.status == 0 && !replay.stdout.contains("ended at"), "\(replay)")
+        #expect(bytes(of: directory.file("again.mid")) == bytes(of: directory.file("live.mid")))
+        #expect(bytes(of: directory.file("again.jsonl")) == bytes(of: directory.file("live.jsonl")))
+    }
+
     @Test("form.intro and form.ending are checked: the field and what is accepted")
     func badValues() throws {
         let intro = try CLI.run(["run", "polska-aabb", "--set", "form.intro=drums", "--duration", "1", "--quiet"])
