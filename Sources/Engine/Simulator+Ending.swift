@@ -35,8 +35,7 @@ extension Simulator {
             // The root sounds on the clock's bar line itself, the one a bass hit of the bar before
             // asked for when chords change on the bar (this step's hits come at its end, later).
             let line = scheduler.clock.nextBar(atOrAfter: world.time - plan.world.timestep / 2)
-            let bass = plan.voices[.bass]
-            performer.perform(Hit(time: line, ball: 0, target: .degree(1), speed: bass.curve.loudSpeed), scheduler: &scheduler)
+            performer.end(at: line, scheduler: &scheduler)
         }
         ending = progress
     }

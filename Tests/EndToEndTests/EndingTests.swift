@@ -113,7 +113,8 @@ import Testing
         let lastBar = endTime - form.barSeconds
         let tonicRoot = events.first { $0.kind == "bass" }!.note! % 12   // the opening tonic
         let lastBass = events.filter { $0.kind == "bass" && $0.t >= lastBar - 1e-6 }
-        #expect(lastBass.filter { abs($0.t - lastBar) < 1e-6 }.count == 1, "I's root at the last bar line, once: \(lastBass.map(\.line))")
+        let roots = lastBass.filter { abs($0.t - lastBar) < 1e-6 }
+        #expect(roots.count == 1 && roots.first?.speed == 0, "I's root at the last bar line, once, no bouncer struck: \(lastBass.map(\.line))")
         #expect(!lastBass.isEmpty && lastBass.allSatisfy { $0.note! % 12 == tonicRoot && $0.degree == 1 }, "\(lastBass.map(\.line))")
         #expect(end.lastBassNotes.allSatisfy { $0 % 12 == tonicRoot }, "the bass's last notes: \(end.lastBassNotes)")
     }
@@ -131,6 +132,8 @@ import Testing
         // polska-aabb in two-bar phrases: 10/3 s each.
         let short = ["polska-aabb", "--set", "form.bars=2", "--set", "form.ending=1"]
         let onTheLine = try run(short + ["--bars", "6"], in: directory, name: "a")
+        let text = try CLI.run(["run"] + short + ["--bars", "6"])
+        #expect(text.stdout.contains("ending      → i      D2"), "the text view names the ending's root: \(text.stdout.suffix(600))")
         #expect(onTheLine.text.hasPrefix("11.0 s of") && onTheLine.text.contains("ended at bar 6, the end of a phrase"), "\(onTheLine.text)")
         let after = try run(short + ["--duration", "10.1"], in: directory, name: "b")
         #expect(after.text.hasPrefix("14.3 s of") && after.text.contains("ended at bar 8,"), "\(after.text)")
