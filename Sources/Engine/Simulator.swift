@@ -126,7 +126,7 @@ public final class Simulator {
                 }
                 pacer?(world.time)
             }
-            // An ending lets the notes sounding at its last bar line ring.
+            // An ending lets the notes sounding at its end ring.
             let ring = summary.wasInterrupted ? 0 : plan.ending?.ring ?? 0
             let end = world.time + ring
             scheduler.finish(at: world.time, ringing: ring, into: &notes)
