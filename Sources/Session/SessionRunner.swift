@@ -207,6 +207,7 @@ public enum SessionRunner {
             text += "\(summary.notes[index]) \(name) notes, "
         }
         text += "\(summary.kicks) kicks, \(summary.drops) drops, \(summary.escapes) escapes"
+        if let ending = summary.ending { text += "; " + ending.description }
         if !outputs.isEmpty { text += "; wrote " + outputs.map { Quote.text($0, limit: 2 * Quote.defaultLimit) }.joined(separator: ", ") }
         return text
     }

@@ -197,7 +197,7 @@ public final class OSCOutSink: SessionSink {
                 case .drum(let source): target = note.ball == 0 ? "bass wall" : source.rawValue
                 // A derived voice's note doubles another (no hit of its own); a leading note
                 // approaches the next chord (not a chord, not a hit).
-                case .opening, .leadingNote, .derived, .none: continue
+                case .opening, .ending, .leadingNote, .derived, .none: continue
                 }
                 sender.send(OSCMessage(path: "/clumsy/hit", arguments: [.int(Int32(note.ball)), .string(target), .float(Float(note.speed))]))
             case .chord(let chord):
