@@ -61,7 +61,9 @@ struct ItemPlan {
     let presetDigest: String
     let tempo: Double
     let meter: Meter
-    /// Seconds the session runs.
+    /// The preset's form (phrases and section letters), nil without one.
+    let form: Preset.Form?
+    /// Seconds the session runs (at least: a session with an ending runs on to a phrase end).
     let seconds: Double
     /// The `clumsy run` arguments, outputs left out.
     let arguments: [String]
@@ -93,7 +95,8 @@ extension BatchRequest {
             let quarter = 60 / preset.tempo
             let seconds = bars.map { Double($0 * preset.meter.beats) * quarter * 4 / Double(preset.meter.unit) } ?? duration ?? 30
             let length = bars.map { ["--bars", String($0)] } ?? ["--duration", Format.plain(seconds)]
-            plans.append(ItemPlan(item: item, presetDigest: digest, tempo: preset.tempo, meter: preset.meter, seconds: seconds,
+            plans.append(ItemPlan(item: item, presetDigest: digest, tempo: preset.tempo, meter: preset.meter,
+                                  form: preset.form.isOn ? preset.form : nil, seconds: seconds,
                                   arguments: item.runArguments + length + runOptions))
         }
         return plans

@@ -137,7 +137,7 @@ public final class BatchRunner {
         FileBytes.removeTree(partial + "/.stderr")
         if request.outputs.contains(.labels) {
             let labels = try ItemLabels(eventsPath: partial + "/" + name + ".jsonl", midiPath: partial + "/" + name + ".mid",
-                                        tempo: plan.tempo, meter: plan.meter, duration: plan.seconds)
+                                        tempo: plan.tempo, meter: plan.meter, form: plan.form, duration: plan.seconds)
             try LabelFiles.write(labels, item: name, into: partial)
             if !request.outputs.contains(.midi) { FileBytes.removeTree(partial + "/" + name + ".mid") }
             if !request.outputs.contains(.events) { FileBytes.removeTree(partial + "/" + name + ".jsonl") }

@@ -9,7 +9,7 @@ enum DatasetCard {
         var lines = ["# Dataset: \(entries.count) sessions of Clumsy \(Clumsy.version)", ""]
         lines += ["Each item is a directory named `<index>-<preset>-s<seed>`, holding what the batch asked for:",
                   "MIDI (`.mid`), the event log (`.jsonl`), audio, stems, and labels: JAMS (`.jams`: `chord` in Harte",
-                  "syntax, `key_mode`, `beat` with bar positions, `tempo`, `note_midi` per voice), chords as",
+                  "syntax, `key_mode`, `beat` with bar positions, `tempo`, `note_midi` per voice, `segment_open` with a form), chords as",
                   "`.chords.lab` and beats as `.beats.txt` (both read by mir_eval). The labels are exact: they are",
                   "what the session chose, not an analysis. `manifest.jsonl` lists every item, its settings and",
                   "the sha256 of every file.", "", "## How it was made", "", "```",

@@ -2,7 +2,8 @@ import Engine
 import Presets
 
 /// Writes an item's labels: `<name>.jams` (JAMS 0.3: namespaces `chord`, `key_mode`, `beat`,
-/// `tempo`, and `note_midi` per voice), `<name>.chords.lab` (start, end, Harte chord: what
+/// `tempo`, `segment_open` (the form's sections, with a form) and `note_midi` per voice),
+/// `<name>.chords.lab` (start, end, Harte chord: what
 /// `mir_eval.io.load_labeled_intervals` reads) and `<name>.beats.txt` (one beat time a line:
 /// `mir_eval.io.load_events`).
 enum LabelFiles {
@@ -30,8 +31,9 @@ enum LabelFiles {
             annotation("chord", labels.chords, labels.duration),
             annotation("key_mode", labels.keys, labels.duration),
             annotation("beat", labels.beats, labels.duration),
-            annotation("tempo", [LabelSpan(time: 0, duration: labels.duration, value: .number(labels.tempo))], labels.duration),
+            annotation("tempo", labels.tempi, labels.duration),
         ]
+        if !labels.sections.isEmpty { annotations.append(annotation("segment_open", labels.sections, labels.duration)) }
         for voice in labels.notes {
             annotations.append(annotation("note_midi", voice.spans, labels.duration, voice: voice.voice))
         }

@@ -11,39 +11,77 @@ struct LabelSpan: Equatable {
     var value: JSONValue
 }
 
-/// The labels of one item, from its event log (chords, key), its MIDI file (notes with their
-/// lengths, per voice) and its tempo and meter: what the session chose, exactly.
+/// The labels of one item, from its event log (chords, key, tempo changes), its MIDI file
+/// (notes with their lengths, per voice) and its tempo, meter and form (beats and sections, on
+/// the session's clock, so a scene's tempo change moves them): what the session chose, exactly.
 struct ItemLabels {
-    /// Seconds the labels cover: the session's length.
+    /// Seconds the labels cover: the session's length (a session with an ending runs on to
+    /// the end of a phrase and its last notes ring, so the MIDI file's end when later).
     var duration: Double
-    var tempo: Double
     var chords: [LabelSpan] = []
     var keys: [LabelSpan] = []
     /// Beats: value = position in the bar, 1…beats.
     var beats: [LabelSpan] = []
+    /// Tempo in quarter notes a minute, a span per tempo.
+    var tempi: [LabelSpan] = []
+    /// The form's sections (value = the section's letter), none without a form.
+    var sections: [LabelSpan] = []
     /// Per voice (MIDI track name, lower case): value = MIDI note.
     var notes: [(voice: String, spans: [LabelSpan])] = []
 
     /// Reads the log at `eventsPath` and the MIDI file at `midiPath`.
     /// - Throws: `.data` (65) / `.noInput` (66) naming the file.
-    init(eventsPath: String, midiPath: String, tempo: Double, meter: Meter, duration: Double) throws(SessionError) {
-        self.duration = duration
-        self.tempo = tempo
+    init(eventsPath: String, midiPath: String, tempo: Double, meter: Meter, form: Preset.Form?, duration: Double) throws(SessionError) {
+        let contents: MIDIFileContents
+        do { contents = try MIDIFileReader.read(path: midiPath) } catch { throw .data("\(Quote.text(midiPath)): \(error)") }
+        let lastTick = contents.tracks.compactMap { $0.last?.tick }.max() ?? 0
+        self.duration = max(duration, contents.tempoMap.seconds(atTick: lastTick))
         var chordLines: [EventLogRecord] = []
+        var tempoChanges: [(time: Double, tempo: Double)] = []
         let bytes = try FileBytes.read(eventsPath, what: "event log")
         for (number, line) in bytes.split(separator: UInt8(ascii: "\n")).enumerated() {
             let record = try EventLogRecord(parsing: Array(line), path: eventsPath, line: number + 1)
             if record.kind == "chord" { chordLines.append(record) }
+            if record.kind == "control", record.control == "tempo", let value = record.value { tempoChanges.append((record.t, value)) }
         }
-        chords = Self.spans(chordLines.map { ($0.t, JSONValue.string(Harte.chord(root: $0.root ?? "N", intervals: $0.intervals ?? []))) }, end: duration)
-        keys = Self.spans(chordLines.map { ($0.t, JSONValue.string(Harte.key(tonic: $0.tonic ?? "C", mode: $0.mode ?? "major"))) }, end: duration)
-        let beat = 60 / tempo * 4 / Double(meter.unit)
-        var k = 0
-        while Double(k) * beat < duration - 1e-9 {
-            beats.append(LabelSpan(time: Double(k) * beat, duration: 0, value: .number(Double(k % meter.beats + 1))))
-            k += 1
+        chords = Self.spans(chordLines.map { ($0.t, JSONValue.string(Harte.chord(root: $0.root ?? "N", intervals: $0.intervals ?? []))) }, end: self.duration)
+        keys = Self.spans(chordLines.map { ($0.t, JSONValue.string(Harte.key(tonic: $0.tonic ?? "C", mode: $0.mode ?? "major"))) }, end: self.duration)
+        tempi = Self.spans([(0, JSONValue.number(tempo))] + tempoChanges.map { ($0.time, JSONValue.number($0.tempo)) }, end: self.duration)
+        // An ending's last notes ring past the end of the last phrase: no beat or section starts there.
+        let musicalEnd = self.duration - (form.map { $0.ending } ?? 0) - 1e-3
+        let times = Self.beatTimes(tempo: tempo, meter: meter, changes: tempoChanges, until: musicalEnd)
+        beats = times.enumerated().map { index, time in
+            LabelSpan(time: time, duration: 0, value: .number(Double(index % meter.beats + 1)))
         }
-        notes = try Self.notes(midiPath)
+        if let form, !form.sections.isEmpty {
+            let letters = Array(form.sections), phrase = form.bars * meter.beats
+            let starts = stride(from: 0, to: times.count, by: phrase).map { times[$0] }
+            // One span per section, even where a letter follows itself (AABB: A, A, B, B).
+            let end = self.duration
+            sections = starts.enumerated().map { index, start in
+                let next = index + 1 < starts.count ? starts[index + 1] : end
+                return LabelSpan(time: start, duration: next - start, value: .string(String(letters[index % letters.count])))
+            }
+        }
+        notes = Self.notes(contents)
+    }
+
+    /// The session's beats before `end`, as its clock counts them: the quarter notes counted
+    /// so far stay at a tempo change, and the beats after it follow the new tempo.
+    static func beatTimes(tempo: Double, meter: Meter, changes: [(time: Double, tempo: Double)], until end: Double) -> [Double] {
+        var clock = Clock(tempo: tempo, meter: meter)
+        var pending = changes[...]
+        var times: [Double] = []
+        while true {
+            var time = clock.beatTime(times.count)
+            while let change = pending.first, change.time < time - 1e-9 {
+                clock.changeTempo(to: change.tempo, at: change.time)
+                pending.removeFirst()
+                time = clock.beatTime(times.count)
+            }
+            guard time < end else { return times }
+            times.append(time)
+        }
     }
 
     /// Spans from (time, value) changes: a value lasts until the next different one, the last until `end`.
@@ -59,9 +97,7 @@ struct ItemLabels {
     }
 
     /// Every note of every track of a MIDI file, with its length (note-on to its note-off).
-    static func notes(_ path: String) throws(SessionError) -> [(voice: String, spans: [LabelSpan])] {
-        let contents: MIDIFileContents
-        do { contents = try MIDIFileReader.read(path: path) } catch { throw .data("\(Quote.text(path)): \(error)") }
+    static func notes(_ contents: MIDIFileContents) -> [(voice: String, spans: [LabelSpan])] {
         let tempo = contents.tempoMap
         var result: [(voice: String, spans: [LabelSpan])] = []
         for (index, track) in contents.tracks.enumerated() {

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// The beat labels of `clumsy batch` against a beat tracker Clumsy did not write: librosa's,
-/// with its defaults, on the audio of every quantised bundled preset (Tools/check_batch_beats.py).
-@Suite("Batch beat labels heard by librosa", .serialized)
+/// The beat labels of `clumsy batch` against a beat tracker Clumsy did not write (librosa's,
+/// with its defaults, on the audio of every quantised bundled preset: Tools/check_batch_beats.py),
+/// and the form's sections as `segment_open`.
+@Suite("Batch labels: beats heard by librosa, the form's sections", .serialized)
 struct BatchBeatTests {
     /// The bundled presets whose notes sit on a grid (`time.quantize`).
     static let quantised = ["borrowed-chords", "melodic-minor-line", "polska", "polska-aabb", "pulse"]
@@ -30,5 +31,35 @@ struct BatchBeatTests {
         print("beats checked by librosa and mir_eval: \(scored.stdout)")
         #expect(report["items"] as? Int == items.count)
         #expect((report["mean_f"] as? Double ?? 0) >= 0.8, "\(report)")
+    }
+
+    @Test("A form's sections are labelled (segment_open: one span a phrase, its letter) on the MIDI file's bar lines, to the ending's end")
+    func sectionsLabelled() throws {
+        let directory = try TemporaryDirectory(prefix: "batch-sections")
+        let result = try CLI.run(["batch", "--presets", "polska-aabb", "--seeds", "1", "--duration", "81", "--outputs", "midi,labels",
+                                  "-o", "out", "--quiet"], in: directory.path, timeout: 300)
+        try #require(result.status == 0, "\(result)")
+        let item = directory.file("out/00000-polska-aabb-s1/00000-polska-aabb-s1")
+        let jams = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: item + ".jams"))) as? [String: Any])
+        let annotations = try #require(jams["annotations"] as? [[String: Any]])
+        let segments = try #require(annotations.first { $0["namespace"] as? String == "segment_open" }?["data"] as? [[String: Any]],
+                                    "no segment_open annotation")
+        // The preset's form: 3/4 at 108 bpm, sixteen-bar phrases, AABB, a 3 s ending.
+        let preset = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: projectRoot + "/Presets/polska-aabb.json"))) as? [String: Any])
+        let form = try #require(preset["form"] as? [String: Any])
+        let tempo = try #require(preset["tempo"] as? Double), bars = try #require(form["bars"] as? Int)
+        let ring = try #require(form["ending"] as? Double)
+        #expect(preset["meter"] as? String == "3/4" && form["sections"] as? String == "AABB")
+        let phrase = Double(bars * 3) * 60 / tempo
+        // --duration 81 is "at least": the session ends at the end of the fourth phrase and rings.
+        #expect(segments.map { $0["value"] as? String } == ["A", "A", "B", "B"], "\(segments)")
+        for (index, segment) in segments.enumerated() {
+            #expect(abs((segment["time"] as? Double ?? -1) - Double(index) * phrase) < 1e-5, "\(segment)")
+        }
+        let duration = try #require((jams["file_metadata"] as? [String: Any])?["duration"] as? Double)
+        #expect(abs(duration - (4 * phrase + ring)) < 1e-3, "duration \(duration)")
+        let beats = try String(contentsOfFile: item + ".beats.txt", encoding: .utf8).split(separator: "\n").compactMap { Double($0) }
+        #expect(beats.count == 4 * bars * 3, "\(beats.count) beats")
+        #expect(abs((beats.last ?? 0) - (4 * phrase - 60 / tempo)) < 1e-5, "the last beat at \(beats.last ?? 0)")
     }
 }
