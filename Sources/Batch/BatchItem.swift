@@ -1,3 +1,4 @@
+import Errors
 import Presets
 
 /// One session of a batch: a preset, a seed and `--set` settings, with its place `index` in the

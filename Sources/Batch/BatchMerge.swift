@@ -1,3 +1,4 @@
+import Errors
 import Presets
 
 /// `OUT/batch.json`: what the whole batch is (its command without the shard, every item's

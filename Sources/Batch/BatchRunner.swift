@@ -1,4 +1,5 @@
 import Engine
+import Errors
 import FileOutput
 import Presets
 import Session

@@ -1,4 +1,5 @@
 import Engine
+import Errors
 import Presets
 
 /// Writes an item's labels: `<name>.jams` (JAMS 0.3: namespaces `chord`, `key_mode`, `beat`,

@@ -1,3 +1,4 @@
+import Errors
 import Vocabulary
 import MIDIFile
 import Performance

@@ -1,3 +1,4 @@
+import Errors
 import Presets
 
 /// `--shard I/N`: this process renders the items whose index k has k mod N = I.

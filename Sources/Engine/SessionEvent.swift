@@ -1,3 +1,4 @@
+import Errors
 import Performance
 import Presets
 

@@ -1,3 +1,4 @@
+import Errors
 import Geometry
 import Physics
 import Performance

@@ -1,3 +1,5 @@
+import Errors
+
 /// `--set path=value`: any preset field from the command line, read exactly as the file's.
 public struct FieldAssignment: Sendable, Equatable, CustomStringConvertible {
     /// The field's dotted path in the settings table (`piano.count`).

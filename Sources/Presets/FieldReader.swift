@@ -1,3 +1,5 @@
+import Errors
+
 /// Reads typed values out of a parsed preset; every problem names the file and the field path.
 struct FieldReader {
     /// The file name used in every message.

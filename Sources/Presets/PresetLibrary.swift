@@ -1,3 +1,4 @@
+import Errors
 import FileOutput
 #if canImport(Glibc)
 import Glibc

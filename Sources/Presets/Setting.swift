@@ -1,3 +1,4 @@
+import Errors
 import Theory
 import Vocabulary
 

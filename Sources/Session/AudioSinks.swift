@@ -1,3 +1,4 @@
+import Errors
 import Sound
 import Performance
 import FileOutput

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Errors
 import Glibc
 #endif
 import Performance

@@ -1,3 +1,4 @@
+import Errors
 import MIDIFile
 import Performance
 import Engine

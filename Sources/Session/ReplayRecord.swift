@@ -1,4 +1,5 @@
 import Engine
+import Errors
 import Presets
 #if canImport(Glibc)
 import Glibc

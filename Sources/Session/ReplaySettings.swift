@@ -1,4 +1,5 @@
 import Engine
+import Errors
 import Presets
 /// What a live log's session line may decide: the preset and the settings that shape the
 /// notes, nothing else.

@@ -1,3 +1,4 @@
+import Errors
 import Studio
 import Theory
 import Performance

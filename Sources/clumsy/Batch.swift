@@ -1,5 +1,6 @@
 import ArgumentParser
 import Batch
+import Errors
 import Presets
 import Session
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Errors
 import FileOutput
 import Session
 import Engine

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Errors
 import Session
 import Engine
 import Presets

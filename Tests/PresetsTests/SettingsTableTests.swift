@@ -1,3 +1,4 @@
+import Errors
 import Foundation
 import Testing
 @testable import Presets

@@ -1,3 +1,4 @@
+import Errors
 import Testing
 import Performance
 @testable import Session

@@ -1,3 +1,4 @@
+import Errors
 import Testing
 @testable import Session
 import Engine

@@ -1,4 +1,5 @@
 import Analysis
+import Errors
 import MIDIFile
 import Pictures
 import Presets

@@ -1,3 +1,4 @@
+import Errors
 import Presets
 import Engine
 /// `--midi-out jack|alsa` (with `--connect`, `--clock-out`): each voice's notes on live MIDI

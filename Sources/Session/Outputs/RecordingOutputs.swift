@@ -1,3 +1,4 @@
+import Errors
 import Presets
 import Engine
 /// `--midi file.mid`: the Standard MIDI File (`MIDIRecorder`).

@@ -1,3 +1,4 @@
+import Errors
 import Presets
 import Engine
 import FileOutput

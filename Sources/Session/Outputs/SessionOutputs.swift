@@ -1,3 +1,4 @@
+import Errors
 import Presets
 import Engine
 /// The table of output kinds. `SessionRunner.run` checks, opens and summarises the outputs a
