@@ -10,6 +10,8 @@ let package = Package(
     products: [
         .executable(name: "clumsy", targets: ["clumsy"]),
         .executable(name: "clumsy-bench", targets: ["clumsy-bench"]),
+        // The LV2 plugin's shared library (`make lv2` puts it in .build/lv2/clumsy.lv2).
+        .library(name: "ClumsyLV2", type: .dynamic, targets: ["ClumsyLV2"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -54,6 +56,11 @@ let package = Package(
                 swiftSettings: uncheckedExclusivityInRelease),
         // The outputs (sinks: MIDI file, event log, sound, text) and the runner that wires a plan to them.
         .target(name: "Session", dependencies: ["Theory", "Geometry", "Physics", "Performance", "Presets", "Engine", "MIDIFile", "Sound", "FileOutput", "Studio", "Pictures"],
+                swiftSettings: uncheckedExclusivityInRelease),
+        // The LV2 plugin (lv2-dev): a C shim owns the LV2 side (descriptor, URIDs, atoms, ports) and
+        // calls the Swift engine, which steps the Simulator in the host's time (docs/plugin.md).
+        .target(name: "CClumsyLV2"),
+        .target(name: "ClumsyLV2", dependencies: ["CClumsyLV2", "Engine", "Performance", "Presets", "Studio"],
                 swiftSettings: uncheckedExclusivityInRelease),
         .executableTarget(name: "clumsy", dependencies: [
             "Session", "Engine", "Presets", "FileOutput", "Analysis", "Performance", "Theory",

@@ -20,7 +20,7 @@ public final class Simulator {
     private var kicks: SplitMix64
     private var drops: SplitMix64
     var events: [SessionEvent] = []
-    private var notes: [NoteEvent] = []
+    var notes: [NoteEvent] = []
     private var lastBouncerHit = 0.0
     private var recentDegrees: [Int] = []
     var lastKeyHit: [Double]
@@ -81,9 +81,7 @@ public final class Simulator {
         let total = plan.stepCount
         var percent = -1
         do {
-            performer.start(at: 0, scheduler: &scheduler)
-            scheduler.deliver(through: 0, into: &notes)
-            flush()
+            begin()
             try deliver(to: sinks, through: 0)
             try observer?.observe(BallPositions(world: world), at: 0)
             var step: Int64 = 0
@@ -131,7 +129,7 @@ public final class Simulator {
     }
 
     /// Moves performer output into the step's events.
-    private func flush() {
+    func flush() {
         // Most steps deliver nothing: return before the loop and the `removeAll`, which on an
         // empty array still goes through the array's generic replace path.
         guard !notes.isEmpty else { return }
@@ -152,7 +150,7 @@ public final class Simulator {
     }
 
     /// One fixed timestep: physics, hits, note-offs, then the session's rules.
-    private func advance() {
+    func advance() {
         world.step()
         let now = world.time
         for contact in world.contacts {

@@ -1,0 +1,50 @@
+// The line between the LV2 shim (C: the descriptor, URIDs, atoms) and the engine (Swift:
+// the simulator stepped in the host's time). No LV2 type crosses it.
+#ifndef CLUMSY_LV2_H
+#define CLUMSY_LV2_H
+
+#include <stdint.h>
+
+/// One short MIDI message at a frame of the block being run.
+typedef struct ClumsyMIDI {
+    uint32_t frame;     ///< offset in the block, frames
+    uint8_t size;       ///< 1…3
+    uint8_t bytes[3];
+} ClumsyMIDI;
+
+/// The host's transport (an LV2 time:Position); a `has_*` of 0 means the field was absent.
+typedef struct ClumsyTransport {
+    double bpm;           ///< beats per minute
+    double bar;           ///< bar number, 0-based
+    double bar_beat;      ///< beat within the bar, 0-based, fractional
+    double beats_per_bar;
+    double beat_unit;     ///< 4 for x/4, 8 for x/8
+    double speed;         ///< 0 stopped, 1 rolling
+    int32_t has_bpm, has_bar, has_bar_beat, has_beats_per_bar, has_beat_unit, has_speed;
+} ClumsyTransport;
+
+/// The control ports' values, read at the start of every `run`.
+typedef struct ClumsyControls {
+    float preset;   ///< index into the bundle's presets.txt
+    float seed;     ///< 0: the preset's own
+    float gravity;  ///< m/s²; below 0: the preset's own
+    float speed;    ///< m/s; 0: the preset's own
+} ClumsyControls;
+
+// Implemented in Swift (ClumsyLV2, `@_cdecl`).
+
+/// Reads the bundle (its presets) at `bundle_path` for a host running at `sample_rate`; NULL on failure.
+void *clumsy_engine_new(const char *bundle_path, double sample_rate);
+/// Builds the session of `controls` (not real-time: allocates). Returns 0 on success.
+int32_t clumsy_engine_activate(void *engine, const ClumsyControls *controls);
+/// The host's transport changed at frame `offset` of the block (after the frames before it ran).
+void clumsy_engine_transport(void *engine, uint32_t offset, const ClumsyTransport *transport);
+/// Control port values for the next steps (gravity and speed take effect at the next step).
+void clumsy_engine_controls(void *engine, const ClumsyControls *controls);
+/// Runs `frames` frames (possibly 0: only what a transport change ended) starting at `offset` in the block; writes at most `capacity` messages
+/// (frames relative to the block, in order) and returns how many. Real-time safe.
+uint32_t clumsy_engine_process(void *engine, uint32_t offset, uint32_t frames, ClumsyMIDI *out, uint32_t capacity);
+/// Releases the engine.
+void clumsy_engine_free(void *engine);
+
+#endif

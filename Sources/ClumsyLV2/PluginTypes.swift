@@ -1,0 +1,112 @@
+import CClumsyLV2
+import Presets
+import Studio
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A MIDI message waiting for its frame (frames since the transport started, or in the block).
+struct PendingMessage {
+    var frame: Int64
+    var message: MIDIBytes
+}
+
+/// A first-in first-out queue of messages in storage allocated once: append and remove never
+/// allocate (a full queue drops the message and counts it).
+struct MessageQueue {
+    private var storage: [PendingMessage]
+    private var head = 0
+    private(set) var count = 0
+    /// Messages dropped because the queue was full.
+    private(set) var dropped = 0
+
+    init(capacity: Int) {
+        storage = [PendingMessage](repeating: PendingMessage(frame: 0, message: .stop), count: capacity)
+    }
+
+    var first: PendingMessage? { count > 0 ? storage[head] : nil }
+
+    mutating func append(_ message: PendingMessage) {
+        guard count < storage.count else { dropped += 1; return }
+        storage[(head + count) % storage.count] = message
+        count += 1
+    }
+
+    mutating func removeFirst() {
+        guard count > 0 else { return }
+        head = (head + 1) % storage.count
+        count -= 1
+    }
+
+    mutating func removeAll() {
+        head = 0
+        count = 0
+    }
+}
+
+/// The control ports as the session reads them: a port at its "preset's own" value is nil.
+struct PluginControls {
+    /// Index into the bundle's presets.
+    var preset: Float
+    /// The seed port (0: the preset's own seed).
+    var seed: UInt64?
+    /// Gravity, m/s² (port below 0: the preset's own).
+    var gravity: Double?
+    /// Bass ball speed, m/s (port 0: the preset's own).
+    var speed: Double?
+    /// The ports' raw values (to see changes).
+    var gravityPort: Double
+    var speedPort: Double
+
+    init(_ c: ClumsyControls) {
+        preset = c.preset
+        seed = c.seed >= 1 ? UInt64(c.seed.rounded()) : nil
+        gravity = c.gravity >= 0 ? Double(c.gravity) : nil
+        speed = c.speed > 0 ? Double(c.speed) : nil
+        gravityPort = Double(c.gravity)
+        speedPort = Double(c.speed)
+    }
+}
+
+/// The host's time:Position: each field nil when the host left it out.
+struct HostPosition {
+    var bpm: Double?
+    var bar: Double?
+    var barBeat: Double?
+    var beatsPerBar: Double?
+    var speed: Double?
+
+    init(_ t: ClumsyTransport) {
+        bpm = t.has_bpm != 0 ? t.bpm : nil
+        bar = t.has_bar != 0 ? t.bar : nil
+        barBeat = t.has_bar_beat != 0 ? t.bar_beat : nil
+        beatsPerBar = t.has_beats_per_bar != 0 ? t.beats_per_bar : nil
+        speed = t.has_speed != 0 ? t.speed : nil
+    }
+}
+
+extension ClumsyMIDI {
+    init(frame: UInt32, bytes message: MIDIBytes) {
+        self.init(frame: frame, size: UInt8(message.count), bytes: (message.status, message.data1, message.data2))
+    }
+}
+
+/// The bundle's preset list: presets.txt (one name a line, the `preset` port's order), each
+/// name's file in `presets/`.
+enum BundlePresets {
+    static func paths(bundle: String) throws(SessionError) -> [String] {
+        let directory = bundle.hasSuffix("/") ? String(bundle.dropLast()) : bundle
+        let fd = try InputFile.open(directory + "/presets.txt", what: "preset list")
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(fd, &buffer, buffer.count)
+            guard n > 0 else { break }
+            bytes += buffer[0..<n]
+        }
+        let names = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+        guard !names.isEmpty else { throw .data("\(Quote.text(directory))/presets.txt: no presets listed; expected one name a line") }
+        return names.map { directory + "/presets/" + $0 + ".json" }
+    }
+}

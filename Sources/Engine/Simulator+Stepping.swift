@@ -1,0 +1,42 @@
+/// A session stepped from outside, one fixed step at a time, for a host that owns the clock
+/// (the LV2 plugin steps it inside the host's audio callback).
+///
+/// The same loop as `run(into:)`: `begin()` is its opening, `step()` one turn of it. Events
+/// gather in `stepEvents` until `clearEvents()`; with the capacity reserved at `init` and the
+/// scheduler's, a warm step appends without allocating.
+extension Simulator {
+    /// Plays the opening (the bass's tonic at time 0): its events join `stepEvents`.
+    public func begin() {
+        performer.start(at: 0, scheduler: &scheduler)
+        scheduler.deliver(through: 0, into: &notes)
+        flush()
+    }
+
+    /// Applies `control` at the start of the next step, as a live control source would.
+    public func queue(_ control: Control) {
+        controls.append(control)
+    }
+
+    /// One fixed timestep (the queued controls first): its events join `stepEvents`.
+    public func step() {
+        if !controls.isEmpty { apply(at: world.stepCount) }
+        advance()
+    }
+
+    /// Simulated time after the last step, seconds.
+    public var time: Double { world.time }
+
+    /// The events of the steps since the last `clearEvents()`, in time order.
+    public var stepEvents: [SessionEvent] { events }
+
+    /// Forgets the events taken (keeping the storage).
+    public func clearEvents() {
+        events.removeAll(keepingCapacity: true)
+    }
+
+    /// Ends every sounding note and delivers what is queued up to `time` (the session ends).
+    public func finish(at time: Double) {
+        scheduler.finish(at: time, into: &notes)
+        flush()
+    }
+}

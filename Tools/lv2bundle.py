@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Assembles the LV2 bundle clumsy.lv2: the plugin's shared library, its Turtle files and the
+bundled presets (read by the plugin when it is activated, never in run()).
+
+  python3 Tools/lv2bundle.py LIBRARY PRESETS_DIR BUNDLE_DIR
+
+The `preset` port is an enumeration of the presets in the order `clumsy presets` lists them
+(default first, then by name); presets.txt holds the same list for the plugin to read.
+"""
+import pathlib, shutil, sys
+
+URI = 'urn:clumsy:lv2'
+
+MANIFEST = f'''@prefix lv2:  <http://lv2plug.in/ns/lv2core#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+
+<{URI}>
+\ta lv2:Plugin ;
+\tlv2:binary <clumsy.so> ;
+\trdfs:seeAlso <clumsy.ttl> .
+'''
+
+HEAD = f'''@prefix atom: <http://lv2plug.in/ns/ext/atom#> .
+@prefix doap: <http://usefulinc.com/ns/doap#> .
+@prefix lv2:  <http://lv2plug.in/ns/lv2core#> .
+@prefix midi: <http://lv2plug.in/ns/ext/midi#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix time: <http://lv2plug.in/ns/ext/time#> .
+@prefix units: <http://lv2plug.in/ns/extensions/units#> .
+@prefix urid: <http://lv2plug.in/ns/ext/urid#> .
+
+<{URI}>
+\ta lv2:Plugin , lv2:MIDIPlugin ;
+\tdoap:name "Clumsy" ;
+\trdfs:comment "A physics world plays an instrument: balls bounce among scale-degree bouncers and fall onto chord-tone keys. MIDI notes in the host's tempo and time." ;
+\tlv2:minorVersion 1 ;
+\tlv2:microVersion 0 ;
+\tlv2:requiredFeature urid:map ;
+\tlv2:optionalFeature lv2:hardRTCapable ;
+\tlv2:port [
+\t\ta lv2:InputPort , atom:AtomPort ;
+\t\tatom:bufferType atom:Sequence ;
+\t\tatom:supports time:Position , midi:MidiEvent ;
+\t\tlv2:designation lv2:control ;
+\t\tlv2:index 0 ;
+\t\tlv2:symbol "control" ;
+\t\tlv2:name "Control"
+\t] , [
+\t\ta lv2:OutputPort , atom:AtomPort ;
+\t\tatom:bufferType atom:Sequence ;
+\t\tatom:supports midi:MidiEvent ;
+\t\tlv2:index 1 ;
+\t\tlv2:symbol "midi_out" ;
+\t\tlv2:name "MIDI out"
+\t] , [
+'''
+
+CONTROLS = '''\t\ta lv2:InputPort , lv2:ControlPort ;
+\t\tlv2:index 3 ;
+\t\tlv2:symbol "seed" ;
+\t\tlv2:name "Seed" ;
+\t\trdfs:comment "Seed of every random choice; 0: the preset's own" ;
+\t\tlv2:portProperty lv2:integer ;
+\t\tlv2:default 0 ;
+\t\tlv2:minimum 0 ;
+\t\tlv2:maximum 16777215
+\t] , [
+\t\ta lv2:InputPort , lv2:ControlPort ;
+\t\tlv2:index 4 ;
+\t\tlv2:symbol "gravity" ;
+\t\tlv2:name "Gravity" ;
+\t\trdfs:comment "Gravity on the piano balls, m/s²; below 0: the preset's own" ;
+\t\tunits:unit [ units:symbol "m/s²" ; units:render "%f m/s²" ] ;
+\t\tlv2:default -1.0 ;
+\t\tlv2:minimum -1.0 ;
+\t\tlv2:maximum 100.0
+\t] , [
+\t\ta lv2:InputPort , lv2:ControlPort ;
+\t\tlv2:index 5 ;
+\t\tlv2:symbol "speed" ;
+\t\tlv2:name "Speed" ;
+\t\trdfs:comment "The bass ball's speed, m/s; 0: the preset's own" ;
+\t\tunits:unit [ units:symbol "m/s" ; units:render "%f m/s" ] ;
+\t\tlv2:default 0.0 ;
+\t\tlv2:minimum 0.0 ;
+\t\tlv2:maximum 20.0
+\t] .
+'''
+
+
+def preset_names(directory):
+    names = sorted(p.stem for p in directory.glob('*.json') if not p.name.startswith('.'))
+    return (['default'] if 'default' in names else []) + [n for n in names if n != 'default']
+
+
+def preset_port(names):
+    points = ' , '.join(f'[ rdfs:label "{n}" ; rdf:value {i} ]' for i, n in enumerate(names))
+    return ('\t\ta lv2:InputPort , lv2:ControlPort ;\n\t\tlv2:index 2 ;\n\t\tlv2:symbol "preset" ;\n'
+            '\t\tlv2:name "Preset" ;\n\t\trdfs:comment "The bundled preset played (read at activation)" ;\n'
+            '\t\tlv2:portProperty lv2:integer , lv2:enumeration ;\n'
+            f'\t\tlv2:default 0 ;\n\t\tlv2:minimum 0 ;\n\t\tlv2:maximum {len(names) - 1} ;\n'
+            f'\t\tlv2:scalePoint {points}\n\t] , [\n')
+
+
+def main():
+    library, presets, bundle = map(pathlib.Path, sys.argv[1:4])
+    names = preset_names(presets)
+    if not names:
+        sys.exit(f'lv2bundle: no presets in {presets}')
+    shutil.rmtree(bundle, ignore_errors=True)
+    (bundle / 'presets').mkdir(parents=True)
+    shutil.copyfile(library, bundle / 'clumsy.so')
+    (bundle / 'clumsy.so').chmod(0o755)
+    for name in names:
+        shutil.copyfile(presets / f'{name}.json', bundle / 'presets' / f'{name}.json')
+    (bundle / 'presets.txt').write_text(''.join(n + '\n' for n in names))
+    (bundle / 'manifest.ttl').write_text(MANIFEST)
+    head = HEAD.replace('@prefix rdfs:', '@prefix rdf:  <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n@prefix rdfs:')
+    (bundle / 'clumsy.ttl').write_text(head + preset_port(names) + CONTROLS)
+
+
+main()

@@ -1,0 +1,198 @@
+// lv2host: a headless LV2 host on liblilv for the plugin tests and `make bench`.
+//
+//   lv2host BUNDLE SECONDS [options] [FRAME:bpm=B,speed=S,bar=N,beat=X ...]
+//
+// Loads the plugin of BUNDLE (a directory), runs it SECONDS at --rate (48000) in blocks of
+// --block (256) frames, with a time:Position at frame 0 (rolling, 4/4, --bpm, default 120)
+// and one at each FRAME given (rounded to its block's offset), and prints every MIDI message
+// it writes as "frame b1 b2 b3" (frames since the start). Options: --preset N, --seed N,
+// --gravity X, --speed X (the control ports); --allocations prints to stderr how many
+// allocations (malloc, calloc, realloc, memalign …) happened inside run(); --timing prints
+// the mean and the longest run() in microseconds.
+//
+// Build: cc -O2 -o lv2host Tools/lv2host.c $(pkg-config --cflags --libs lilv-0)
+#define _GNU_SOURCE
+#include <lilv/lilv.h>
+#include <lv2/atom/atom.h>
+#include <lv2/atom/forge.h>
+#include <lv2/atom/util.h>
+#include <lv2/midi/midi.h>
+#include <lv2/time/time.h>
+#include <lv2/urid/urid.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+// ---- allocations counted inside run(): the executable's malloc family wins symbol lookup
+// over libc's for every library loaded, the plugin and the Swift runtime included.
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void *__libc_memalign(size_t, size_t);
+extern void __libc_free(void *);
+static volatile int counting = 0;
+static volatile long allocations = 0;
+void *malloc(size_t n) { if (counting) allocations++; return __libc_malloc(n); }
+void *calloc(size_t a, size_t b) { if (counting) allocations++; return __libc_calloc(a, b); }
+void *realloc(void *p, size_t n) { if (counting) allocations++; return __libc_realloc(p, n); }
+void *memalign(size_t a, size_t n) { if (counting) allocations++; return __libc_memalign(a, n); }
+void *aligned_alloc(size_t a, size_t n) { if (counting) allocations++; return __libc_memalign(a, n); }
+int posix_memalign(void **p, size_t a, size_t n) {
+    if (counting) allocations++;
+    *p = __libc_memalign(a, n);
+    return *p ? 0 : 12;
+}
+void free(void *p) { __libc_free(p); }
+
+// ---- URID map
+static char *uris[256];
+static int uri_count = 0;
+static LV2_URID map_uri(LV2_URID_Map_Handle handle, const char *uri) {
+    (void)handle;
+    for (int i = 0; i < uri_count; i++) if (!strcmp(uris[i], uri)) return (LV2_URID)(i + 1);
+    if (uri_count == 256) return 0;
+    uris[uri_count] = strdup(uri);
+    return (LV2_URID)++uri_count;
+}
+
+typedef struct { long frame; double bpm, speed, bar, beat; } Change;
+
+static void forge_position(LV2_Atom_Forge *forge, LV2_URID_Map *map, uint32_t offset, const Change *c) {
+    LV2_Atom_Forge_Frame object;
+    lv2_atom_forge_frame_time(forge, offset);
+    lv2_atom_forge_object(forge, &object, 0, map_uri(NULL, LV2_TIME__Position));
+    lv2_atom_forge_key(forge, map_uri(NULL, LV2_TIME__speed));
+    lv2_atom_forge_float(forge, (float)c->speed);
+    lv2_atom_forge_key(forge, map_uri(NULL, LV2_TIME__beatsPerMinute));
+    lv2_atom_forge_float(forge, (float)c->bpm);
+    lv2_atom_forge_key(forge, map_uri(NULL, LV2_TIME__bar));
+    lv2_atom_forge_long(forge, (int64_t)c->bar);
+    lv2_atom_forge_key(forge, map_uri(NULL, LV2_TIME__barBeat));
+    lv2_atom_forge_float(forge, (float)c->beat);
+    lv2_atom_forge_key(forge, map_uri(NULL, LV2_TIME__beatsPerBar));
+    lv2_atom_forge_float(forge, 4);
+    lv2_atom_forge_key(forge, map_uri(NULL, LV2_TIME__beatUnit));
+    lv2_atom_forge_int(forge, 4);
+    lv2_atom_forge_pop(forge, &object);
+}
+
+static int parse_change(const char *text, Change *c, const Change *last) {
+    *c = *last;
+    char *end;
+    c->frame = strtol(text, &end, 10);
+    if (*end != ':') return 0;
+    for (char *item = end + 1; *item;) {
+        double value;
+        char key[16];
+        int used;
+        if (sscanf(item, "%15[a-z]=%lf%n", key, &value, &used) != 2) return 0;
+        if (!strcmp(key, "bpm")) c->bpm = value;
+        else if (!strcmp(key, "speed")) c->speed = value;
+        else if (!strcmp(key, "bar")) c->bar = value;
+        else if (!strcmp(key, "beat")) c->beat = value;
+        else return 0;
+        item += used;
+        if (*item == ',') item++;
+    }
+    return 1;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) { fprintf(stderr, "usage: lv2host BUNDLE SECONDS [options] [FRAME:bpm=B,speed=S,bar=N,beat=X ...]\n"); return 64; }
+    const char *bundle = argv[1];
+    double seconds = atof(argv[2]), rate = 48000;
+    uint32_t block = 256;
+    float controls[6] = {0, 0, 0, 0, -1, 0};
+    int report_allocations = 0, report_timing = 0;
+    Change changes[64];
+    int change_count = 1;
+    changes[0] = (Change){0, 120, 1, 0, 0};
+    for (int i = 3; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--allocations")) report_allocations = 1;
+        else if (!strcmp(a, "--timing")) report_timing = 1;
+        else if (i + 1 < argc && !strcmp(a, "--rate")) rate = atof(argv[++i]);
+        else if (i + 1 < argc && !strcmp(a, "--block")) block = (uint32_t)atoi(argv[++i]);
+        else if (i + 1 < argc && !strcmp(a, "--bpm")) changes[0].bpm = atof(argv[++i]);
+        else if (i + 1 < argc && !strcmp(a, "--preset")) controls[2] = (float)atof(argv[++i]);
+        else if (i + 1 < argc && !strcmp(a, "--seed")) controls[3] = (float)atof(argv[++i]);
+        else if (i + 1 < argc && !strcmp(a, "--gravity")) controls[4] = (float)atof(argv[++i]);
+        else if (i + 1 < argc && !strcmp(a, "--speed")) controls[5] = (float)atof(argv[++i]);
+        else if (change_count < 64 && parse_change(a, &changes[change_count], &changes[change_count - 1])) change_count++;
+        else { fprintf(stderr, "lv2host: cannot read argument %s\n", a); return 64; }
+    }
+
+    LilvWorld *world = lilv_world_new();
+    char path[4096];
+    snprintf(path, sizeof path, "%s/", bundle);
+    LilvNode *bundle_uri = lilv_new_file_uri(world, NULL, path);
+    lilv_world_load_bundle(world, bundle_uri);
+    LilvNode *plugin_uri = lilv_new_uri(world, "urn:clumsy:lv2");
+    const LilvPlugin *plugin = lilv_plugins_get_by_uri(lilv_world_get_all_plugins(world), plugin_uri);
+    if (!plugin) { fprintf(stderr, "lv2host: no plugin urn:clumsy:lv2 in %s\n", bundle); return 69; }
+
+    LV2_URID_Map map = {NULL, map_uri};
+    LV2_Feature map_feature = {LV2_URID__map, &map};
+    const LV2_Feature *features[] = {&map_feature, NULL};
+    LilvInstance *instance = lilv_plugin_instantiate(plugin, rate, features);
+    if (!instance) { fprintf(stderr, "lv2host: the plugin did not instantiate\n"); return 69; }
+
+    enum { CAPACITY = 1 << 16 };
+    uint8_t *in = calloc(1, CAPACITY), *out = calloc(1, CAPACITY);
+    lilv_instance_connect_port(instance, 0, in);
+    lilv_instance_connect_port(instance, 1, out);
+    for (uint32_t p = 2; p < 6; p++) lilv_instance_connect_port(instance, p, &controls[p]);
+    lilv_instance_activate(instance);
+
+    LV2_Atom_Forge forge;
+    lv2_atom_forge_init(&forge, &map);
+    const LV2_URID midi_event = map_uri(NULL, LV2_MIDI__MidiEvent);
+    const long total = (long)(seconds * rate);
+    int next_change = 0;
+    double sum = 0, longest = 0;
+    long blocks = 0;
+    for (long start = 0; start < total; start += block) {
+        LV2_Atom_Forge_Frame sequence;
+        lv2_atom_forge_set_buffer(&forge, in, CAPACITY);
+        lv2_atom_forge_sequence_head(&forge, &sequence, 0);
+        while (next_change < change_count && changes[next_change].frame < start + block) {
+            long at = changes[next_change].frame - start;
+            forge_position(&forge, &map, (uint32_t)(at < 0 ? 0 : at), &changes[next_change]);
+            next_change++;
+        }
+        lv2_atom_forge_pop(&forge, &sequence);
+        LV2_Atom_Sequence *o = (LV2_Atom_Sequence *)out;
+        o->atom.size = CAPACITY - sizeof(LV2_Atom);
+        o->atom.type = 0;
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        counting = 1;
+        lilv_instance_run(instance, block);
+        counting = 0;
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double us = (t1.tv_sec - t0.tv_sec) * 1e6 + (t1.tv_nsec - t0.tv_nsec) / 1e3;
+        sum += us;
+        if (us > longest) longest = us;
+        blocks++;
+        LV2_ATOM_SEQUENCE_FOREACH (o, ev) {
+            if (ev->body.type != midi_event) continue;
+            const uint8_t *bytes = (const uint8_t *)(ev + 1);
+            printf("%ld", start + (long)ev->time.frames);
+            for (uint32_t b = 0; b < ev->body.size; b++) printf(" %u", bytes[b]);
+            printf("\n");
+        }
+    }
+    if (report_allocations) fprintf(stderr, "allocations in run(): %ld over %ld blocks\n", allocations, blocks);
+    if (report_timing) fprintf(stderr, "run(): mean %.2f us, longest %.2f us per %u-frame block (%.1f us of audio)\n",
+                               sum / blocks, longest, block, block * 1e6 / rate);
+    lilv_instance_deactivate(instance);
+    lilv_instance_free(instance);
+    lilv_node_free(plugin_uri);
+    lilv_node_free(bundle_uri);
+    lilv_world_free(world);
+    free(in);
+    free(out);
+    return 0;
+}
