@@ -20,6 +20,7 @@
 #include <lv2/time/time.h>
 #include <lv2/urid/urid.h>
 
+#include <execinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,15 +33,29 @@ extern void *__libc_calloc(size_t, size_t);
 extern void *__libc_realloc(void *, size_t);
 extern void *__libc_memalign(size_t, size_t);
 extern void __libc_free(void *);
+// LV2HOST_TRACE=N prints the call stacks of N counted allocations, from the
+// LV2HOST_TRACE_FROM-th on (default: the first).
 static volatile int counting = 0;
 static volatile long allocations = 0;
-void *malloc(size_t n) { if (counting) allocations++; return __libc_malloc(n); }
-void *calloc(size_t a, size_t b) { if (counting) allocations++; return __libc_calloc(a, b); }
-void *realloc(void *p, size_t n) { if (counting) allocations++; return __libc_realloc(p, n); }
-void *memalign(size_t a, size_t n) { if (counting) allocations++; return __libc_memalign(a, n); }
-void *aligned_alloc(size_t a, size_t n) { if (counting) allocations++; return __libc_memalign(a, n); }
+static long traces = 0, trace_from = 1, current_block = 0;
+static void counted(void) {
+    allocations++;
+    if (allocations >= trace_from && allocations < trace_from + traces) {
+        counting = 0;
+        void *frames[32];
+        int n = backtrace(frames, 32);
+        fprintf(stderr, "allocation %ld in run(), in the block at frame %ld:\n", allocations, current_block);
+        backtrace_symbols_fd(frames, n, 2);
+        counting = 1;
+    }
+}
+void *malloc(size_t n) { if (counting) counted(); return __libc_malloc(n); }
+void *calloc(size_t a, size_t b) { if (counting) counted(); return __libc_calloc(a, b); }
+void *realloc(void *p, size_t n) { if (counting) counted(); return __libc_realloc(p, n); }
+void *memalign(size_t a, size_t n) { if (counting) counted(); return __libc_memalign(a, n); }
+void *aligned_alloc(size_t a, size_t n) { if (counting) counted(); return __libc_memalign(a, n); }
 int posix_memalign(void **p, size_t a, size_t n) {
-    if (counting) allocations++;
+    if (counting) counted();
     *p = __libc_memalign(a, n);
     return *p ? 0 : 12;
 }
@@ -102,6 +117,8 @@ static int parse_change(const char *text, Change *c, const Change *last) {
 int main(int argc, char **argv) {
     if (argc < 3) { fprintf(stderr, "usage: lv2host BUNDLE SECONDS [options] [FRAME:bpm=B,speed=S,bar=N,beat=X ...]\n"); return 64; }
     const char *bundle = argv[1];
+    if (getenv("LV2HOST_TRACE")) traces = atol(getenv("LV2HOST_TRACE"));
+    if (getenv("LV2HOST_TRACE_FROM")) trace_from = atol(getenv("LV2HOST_TRACE_FROM"));
     double seconds = atof(argv[2]), rate = 48000;
     uint32_t block = 256;
     float controls[6] = {0, 0, 0, 0, -1, 0};
@@ -152,6 +169,7 @@ int main(int argc, char **argv) {
     const long total = (long)(seconds * rate);
     int next_change = 0;
     double sum = 0, longest = 0;
+    long longest_at = 0;
     long blocks = 0;
     for (long start = 0; start < total; start += block) {
         LV2_Atom_Forge_Frame sequence;
@@ -168,13 +186,14 @@ int main(int argc, char **argv) {
         o->atom.type = 0;
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
+        current_block = start;
         counting = 1;
         lilv_instance_run(instance, block);
         counting = 0;
         clock_gettime(CLOCK_MONOTONIC, &t1);
         double us = (t1.tv_sec - t0.tv_sec) * 1e6 + (t1.tv_nsec - t0.tv_nsec) / 1e3;
         sum += us;
-        if (us > longest) longest = us;
+        if (us > longest) { longest = us; longest_at = start; }
         blocks++;
         LV2_ATOM_SEQUENCE_FOREACH (o, ev) {
             if (ev->body.type != midi_event) continue;
@@ -185,8 +204,8 @@ int main(int argc, char **argv) {
         }
     }
     if (report_allocations) fprintf(stderr, "allocations in run(): %ld over %ld blocks\n", allocations, blocks);
-    if (report_timing) fprintf(stderr, "run(): mean %.2f us, longest %.2f us per %u-frame block (%.1f us of audio)\n",
-                               sum / blocks, longest, block, block * 1e6 / rate);
+    if (report_timing) fprintf(stderr, "run(): mean %.2f us, longest %.2f us (the block at frame %ld) per %u-frame block (%.1f us of audio)\n",
+                               sum / blocks, longest, longest_at, block, block * 1e6 / rate);
     lilv_instance_deactivate(instance);
     lilv_instance_free(instance);
     lilv_node_free(plugin_uri);

@@ -1,0 +1,184 @@
+import Foundation
+import MIDIFile
+import Testing
+
+// The LV2 plugin (clumsy.lv2), end to end: the bundle is assembled from the library built with
+// the tests (Tools/lv2bundle.py, as `make lv2` does), and Tools/lv2host.c, a headless host on
+// liblilv compiled here, runs it in 256-frame blocks at 48 kHz with the host's time:Position.
+
+/// One MIDI message the plugin wrote (or `clumsy run` wrote to its MIDI file), at a frame
+/// counted from the frame where the transport started.
+struct PluginMessage: Hashable, Comparable, CustomStringConvertible {
+    var frame: Int
+    var bytes: [UInt8]
+
+    static func < (a: PluginMessage, b: PluginMessage) -> Bool {
+        a.frame != b.frame ? a.frame < b.frame : a.bytes.lexicographicallyPrecedes(b.bytes)
+    }
+
+    var isNoteOn: Bool { bytes.count == 3 && bytes[0] & 0xF0 == 0x90 && bytes[2] > 0 }
+    var isNoteOff: Bool { bytes.count == 3 && (bytes[0] & 0xF0 == 0x80 || (bytes[0] & 0xF0 == 0x90 && bytes[2] == 0)) }
+    /// Channel × 128 + note, for pairing note-ons with note-offs.
+    var pitch: Int { Int(bytes[0] & 0x0F) * 128 + Int(bytes[1]) }
+
+    var description: String { "\(frame): " + bytes.map { String(format: "%02X", $0) }.joined(separator: " ") }
+}
+
+/// A bundle and a host in a temporary directory (removed with it).
+final class PluginHarness {
+    static let rate = 48_000.0
+    let directory: TemporaryDirectory
+    let bundle: String
+    let host: String
+
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "clumsy-lv2")
+        bundle = directory.file("clumsy.lv2")
+        host = directory.file("lv2host")
+        let library = CLI.productsDirectory + "/libClumsyLV2.so"
+        guard FileManager.default.fileExists(atPath: library) else {
+            throw ExecutableNotFound(directory: CLI.productsDirectory + " (libClumsyLV2.so: swift build --product ClumsyLV2)")
+        }
+        let assemble = try CLI.run([projectRoot + "/Tools/lv2bundle.py", library, projectRoot + "/Presets", bundle],
+                                   executable: "/usr/bin/python3")
+        guard assemble.status == 0 else { throw HarnessFailure(result: assemble) }
+        let flags = try CLI.run(["--cflags", "--libs", "lilv-0"], executable: "/usr/bin/pkg-config")
+        let words = flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init)
+        let compile = try CLI.run(["-O2", "-rdynamic", "-o", host, projectRoot + "/Tools/lv2host.c"] + words,
+                                  executable: "/usr/bin/cc", timeout: 120)
+        guard compile.status == 0 else { throw HarnessFailure(result: compile) }
+    }
+
+    /// The `preset` port's value for `name` (its line in presets.txt).
+    func presetIndex(_ name: String) throws -> Int {
+        let names = try String(contentsOfFile: bundle + "/presets.txt", encoding: .utf8).split(separator: "\n").map(String.init)
+        return try #require(names.firstIndex(of: name), "\(name) is not in presets.txt: \(names)")
+    }
+
+    /// Runs the plugin `seconds` with `arguments` (options and transport changes, see lv2host.c).
+    func run(seconds: Double, _ arguments: [String]) throws -> (messages: [PluginMessage], result: RunResult) {
+        let result = try CLI.run([bundle, String(seconds)] + arguments, executable: host, timeout: 300)
+        guard result.status == 0, !result.signalled else { throw HarnessFailure(result: result) }
+        let messages = result.stdoutLines.map { line in
+            let fields = line.split(separator: " ").compactMap { Int($0) }
+            return PluginMessage(frame: fields[0], bytes: fields.dropFirst().map { UInt8($0) })
+        }
+        return (messages, result)
+    }
+}
+
+struct HarnessFailure: Error, CustomStringConvertible {
+    var result: RunResult
+    var description: String { "the plugin harness failed: \(result)" }
+}
+
+/// The note-ons and note-offs of a MIDI file of a session at `bpm` before frame `end`, at
+/// frames of `rate`. Ticks become frames through the session's tempo, not the file's tempo
+/// event: that holds whole microseconds per quarter (666667 at 90 bpm), a third of a
+/// microsecond per quarter off, a frame and a half after a minute.
+func fileNotes(_ path: String, bpm: Double, rate: Double, before end: Int) throws -> [PluginMessage] {
+    let contents = try MIDIFileReader.read(path: path)
+    let framesPerTick = rate * 60 / (bpm * Double(contents.ticksPerQuarter))
+    var notes: [PluginMessage] = []
+    for track in contents.tracks {
+        for event in track {
+            let frame = Int((Double(event.tick) * framesPerTick).rounded())
+            guard frame < end else { continue }
+            switch event.message {
+            case .noteOn(let channel, let note, let velocity) where velocity > 0:
+                notes.append(PluginMessage(frame: frame, bytes: [0x90 | channel, note, velocity]))
+            case .noteOff(let channel, let note, _), .noteOn(let channel, let note, _):
+                notes.append(PluginMessage(frame: frame, bytes: [0x80 | channel, note, 0]))
+            default:
+                break
+            }
+        }
+    }
+    return notes.sorted()
+}
+
+/// The first place two sorted lists differ, for a readable failure.
+func firstDifference(_ a: [PluginMessage], _ b: [PluginMessage]) -> String {
+    for (index, (x, y)) in zip(a, b).enumerated() where x != y { return "at #\(index): plugin \(x), clumsy run \(y)" }
+    return "lengths \(a.count) (plugin) and \(b.count) (clumsy run)"
+}
+
+@Suite("LV2 plugin", .serialized)
+struct PluginTests {
+    static let seconds = 60.0
+
+    @Test("lv2_validate passes on the bundle, lv2ls lists it, lv2info shows its ports and presets")
+    func bundleIsValid() throws {
+        let harness = try PluginHarness()
+        let validate = try CLI.run([harness.bundle + "/manifest.ttl", harness.bundle + "/clumsy.ttl"],
+                                   executable: "/usr/bin/lv2_validate", timeout: 120)
+        #expect(validate.status == 0, "\(validate)")
+        #expect(validate.stdout.contains("Found 0 errors"), "\(validate)")
+        let path = ["LV2_PATH": harness.directory.path]
+        let list = try CLI.run([], executable: "/usr/bin/lv2ls", environment: path)
+        #expect(list.stdoutLines == ["urn:clumsy:lv2"], "\(list)")
+        let info = try CLI.run(["urn:clumsy:lv2"], executable: "/usr/bin/lv2info", environment: path)
+        #expect(info.status == 0, "\(info)")
+        for symbol in ["control", "midi_out", "preset", "seed", "gravity", "speed"] {
+            #expect(info.stdout.contains("Symbol:      \(symbol)\n"), "no port \(symbol) in \(info)")
+        }
+        for name in bundledPresetNames() {
+            #expect(info.stdout.contains("= \"\(name)\""), "the preset port lacks \(name)")
+        }
+    }
+
+    @Test("a time:Position at 120 bpm, rolling: the notes of clumsy run, at the same frames",
+          arguments: [("default", 7), ("pulse", 3)])
+    func sameNotesAsRun(preset: String, seed: Int) throws {
+        try compare(preset: preset, seed: seed, bpm: 120)
+    }
+
+    @Test("at 90 bpm the notes are clumsy run --tempo 90's, so the stomp falls on the host's beats 1 and 3")
+    func followsHostTempo() throws {
+        let notes = try compare(preset: "pulse", seed: 3, bpm: 90)
+        let beat = Int(PluginHarness.rate * 60 / 90)   // 32000 frames
+        let stomps = notes.filter { $0.isNoteOn && $0.bytes[0] & 0x0F == 9 && $0.bytes[1] == 36 }
+        #expect(stomps.count >= Int(Self.seconds * 1.5 / 2) - 1, "\(stomps.count) stomps in \(Self.seconds) s")
+        for stomp in stomps { #expect(stomp.frame % (2 * beat) == 0, "a stomp at \(stomp.frame), off beats 1 and 3") }
+    }
+
+    /// Runs the plugin and `clumsy run` with the same preset, seed and tempo; expects the same
+    /// note-ons and note-offs at the same frames over `seconds`. Returns the plugin's notes.
+    @discardableResult
+    private func compare(preset: String, seed: Int, bpm: Int) throws -> [PluginMessage] {
+        let harness = try PluginHarness()
+        let midi = harness.directory.file("run.mid")
+        let run = try CLI.run(["run", preset, "--seed", "\(seed)", "--tempo", "\(bpm)", "--duration", "\(Int(Self.seconds))",
+                               "--midi", midi, "--quiet"], timeout: 120)
+        #expect(run.status == 0, "\(run)")
+        let end = Int(Self.seconds * PluginHarness.rate)
+        let expected = try fileNotes(midi, bpm: Double(bpm), rate: PluginHarness.rate, before: end)
+        let (messages, _) = try harness.run(seconds: Self.seconds, ["--preset", "\(try harness.presetIndex(preset))",
+                                                                    "--seed", "\(seed)", "--bpm", "\(bpm)"])
+        let notes = messages.filter { ($0.isNoteOn || $0.isNoteOff) && $0.frame < end }.sorted()
+        #expect(expected.count > 100, "only \(expected.count) notes in \(midi)")
+        #expect(notes == expected, "\(preset) seed \(seed) at \(bpm) bpm: \(firstDifference(notes, expected))")
+        return notes
+    }
+
+    @Test("a stop ends every sounding note at the stop's frame, and nothing plays until the transport rolls again")
+    func stopEndsSoundingNotes() throws {
+        let harness = try PluginHarness()
+        // 2.1 s in, in the middle of a block; at 120 bpm pulse has notes sounding then.
+        let stop = 100_900
+        let (messages, _) = try harness.run(seconds: 4, ["--preset", "\(try harness.presetIndex("pulse"))", "--seed", "3",
+                                                         "\(stop):speed=0"])
+        var sounding: Set<Int> = []
+        var endedAtStop: Set<Int> = []
+        for message in messages {
+            if message.frame < stop {
+                if message.isNoteOn { sounding.insert(message.pitch) } else if message.isNoteOff { sounding.remove(message.pitch) }
+            } else {
+                #expect(message.frame == stop && message.isNoteOff, "after the stop: \(message)")
+                endedAtStop.insert(message.pitch)
+            }
+        }
+        #expect(!sounding.isEmpty, "nothing sounding at the stop: the test proves nothing")
+        #expect(endedAtStop == sounding, "sounding \(sounding.sorted()), ended at the stop \(endedAtStop.sorted())")
+    }
+}
