@@ -28,6 +28,7 @@ HEAD = f'''@prefix atom: <http://lv2plug.in/ns/ext/atom#> .
 @prefix time: <http://lv2plug.in/ns/ext/time#> .
 @prefix units: <http://lv2plug.in/ns/extensions/units#> .
 @prefix urid: <http://lv2plug.in/ns/ext/urid#> .
+@prefix work: <http://lv2plug.in/ns/ext/worker#> .
 
 <{URI}>
 \ta lv2:Plugin , lv2:MIDIPlugin ;

@@ -19,6 +19,7 @@
 #include <lv2/midi/midi.h>
 #include <lv2/time/time.h>
 #include <lv2/urid/urid.h>
+#include <lv2/worker/worker.h>
 
 #include <execinfo.h>
 #include <stdio.h>
@@ -70,6 +71,33 @@ static LV2_URID map_uri(LV2_URID_Map_Handle handle, const char *uri) {
     if (uri_count == 256) return 0;
     uris[uri_count] = strdup(uri);
     return (LV2_URID)++uri_count;
+}
+
+// The worker, run between two blocks (an offline host may): what run() scheduled is worked
+// on after it returns, and the response delivered before the next run().
+static uint8_t work_data[256], response_data[256];
+static uint32_t work_size = 0, response_size = 0;
+static LV2_Worker_Status schedule_work(LV2_Worker_Schedule_Handle handle, uint32_t size, const void *data) {
+    (void)handle;
+    if (work_size || size > sizeof work_data) return LV2_WORKER_ERR_NO_SPACE;
+    memcpy(work_data, data, size);
+    work_size = size;
+    return LV2_WORKER_SUCCESS;
+}
+static LV2_Worker_Status respond(LV2_Worker_Respond_Handle handle, uint32_t size, const void *data) {
+    (void)handle;
+    if (size > sizeof response_data) return LV2_WORKER_ERR_NO_SPACE;
+    memcpy(response_data, data, size);
+    response_size = size;
+    return LV2_WORKER_SUCCESS;
+}
+static void run_worker(LilvInstance *instance) {
+    const LV2_Worker_Interface *worker = lilv_instance_get_extension_data(instance, LV2_WORKER__interface);
+    if (!worker || !work_size) return;
+    worker->work(lilv_instance_get_handle(instance), respond, NULL, work_size, work_data);
+    work_size = 0;
+    if (response_size) worker->work_response(lilv_instance_get_handle(instance), response_size, response_data);
+    response_size = 0;
 }
 
 typedef struct { long frame; double bpm, speed, bar, beat; } Change;
@@ -152,7 +180,9 @@ int main(int argc, char **argv) {
 
     LV2_URID_Map map = {NULL, map_uri};
     LV2_Feature map_feature = {LV2_URID__map, &map};
-    const LV2_Feature *features[] = {&map_feature, NULL};
+    LV2_Worker_Schedule schedule = {NULL, schedule_work};
+    LV2_Feature schedule_feature = {LV2_WORKER__schedule, &schedule};
+    const LV2_Feature *features[] = {&map_feature, &schedule_feature, NULL};
     LilvInstance *instance = lilv_plugin_instantiate(plugin, rate, features);
     if (!instance) { fprintf(stderr, "lv2host: the plugin did not instantiate\n"); return 69; }
 
@@ -191,6 +221,7 @@ int main(int argc, char **argv) {
         lilv_instance_run(instance, block);
         counting = 0;
         clock_gettime(CLOCK_MONOTONIC, &t1);
+        run_worker(instance);
         double us = (t1.tv_sec - t0.tv_sec) * 1e6 + (t1.tv_nsec - t0.tv_nsec) / 1e3;
         sum += us;
         if (us > longest) { longest = us; longest_at = start; }

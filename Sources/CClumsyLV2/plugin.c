@@ -11,8 +11,10 @@
 #include <lv2/midi/midi.h>
 #include <lv2/time/time.h>
 #include <lv2/urid/urid.h>
+#include <lv2/worker/worker.h>
 
 #include <stdlib.h>
+#include <string.h>
 
 #define CLUMSY_URI "urn:clumsy:lv2"
 #define CLUMSY_BLOCK_MESSAGES 4096
@@ -26,6 +28,7 @@ typedef struct {
 
 typedef struct {
     LV2_URID_Map *map;
+    LV2_Worker_Schedule *schedule;   // NULL when the host has no worker: relocations are then ignored
     URIs uris;
     LV2_Atom_Forge forge;
     const LV2_Atom_Sequence *control;
@@ -56,11 +59,14 @@ static LV2_Handle instantiate(const LV2_Descriptor *descriptor, double rate, con
                               const LV2_Feature *const *features) {
     (void)descriptor;
     LV2_URID_Map *map = NULL;
-    const char *missing = lv2_features_query(features, LV2_URID__map, &map, true, NULL);
+    LV2_Worker_Schedule *schedule = NULL;
+    const char *missing = lv2_features_query(features, LV2_URID__map, &map, true,
+                                             LV2_WORKER__schedule, &schedule, false, NULL);
     if (missing) return NULL;
     Plugin *self = calloc(1, sizeof(Plugin));
     if (!self) return NULL;
     self->map = map;
+    self->schedule = schedule;
     map_uris(map, &self->uris);
     lv2_atom_forge_init(&self->forge, map);
     self->engine = clumsy_engine_new(bundle_path, rate);
@@ -159,6 +165,33 @@ static void run(LV2_Handle instance, uint32_t frames) {
     }
     play(self, done, frames - done);   // also when 0 frames are left: a stop's note-offs
     lv2_atom_forge_pop(&self->forge, &sequence);
+    ClumsySeek seek;
+    if (self->schedule && clumsy_engine_take_seek(self->engine, &seek)) {
+        self->schedule->schedule_work(self->schedule->handle, sizeof seek, &seek);
+    }
+}
+
+// The worker (another thread): rebuild the session at a relocation's position.
+static LV2_Worker_Status work(LV2_Handle instance, LV2_Worker_Respond_Function respond,
+                              LV2_Worker_Respond_Handle handle, uint32_t size, const void *data) {
+    Plugin *self = instance;
+    if (size != sizeof(ClumsySeek)) return LV2_WORKER_ERR_UNKNOWN;
+    clumsy_engine_prepare(self->engine, (const ClumsySeek *)data);
+    const char done = 1;
+    return respond(handle, sizeof done, &done);
+}
+
+static LV2_Worker_Status work_response(LV2_Handle instance, uint32_t size, const void *data) {
+    (void)size;
+    (void)data;
+    Plugin *self = instance;
+    clumsy_engine_adopt(self->engine);
+    return LV2_WORKER_SUCCESS;
+}
+
+static const void *extension_data(const char *uri) {
+    static const LV2_Worker_Interface worker = {work, work_response, NULL};
+    return strcmp(uri, LV2_WORKER__interface) == 0 ? &worker : NULL;
 }
 
 static void cleanup(LV2_Handle instance) {
@@ -168,7 +201,7 @@ static void cleanup(LV2_Handle instance) {
 }
 
 static const LV2_Descriptor descriptor = {
-    CLUMSY_URI, instantiate, connect_port, activate, run, NULL, cleanup, NULL,
+    CLUMSY_URI, instantiate, connect_port, activate, run, NULL, cleanup, extension_data,
 };
 
 LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index) {

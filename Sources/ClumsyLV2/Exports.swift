@@ -46,6 +46,23 @@ public func clumsyEngineProcess(_ engine: UnsafeMutableRawPointer, _ offset: UIn
     UInt32(from(engine).process(offset: offset, count: frames, into: out, capacity: Int(capacity)))
 }
 
+@_cdecl("clumsy_engine_take_seek")
+public func clumsyEngineTakeSeek(_ engine: UnsafeMutableRawPointer, _ seek: UnsafeMutablePointer<ClumsySeek>) -> Int32 {
+    guard let taken = from(engine).takeSeek() else { return 0 }
+    seek.pointee = ClumsySeek(beats: taken.beats, bpm: taken.bpm)
+    return 1
+}
+
+@_cdecl("clumsy_engine_prepare")
+public func clumsyEnginePrepare(_ engine: UnsafeMutableRawPointer, _ seek: UnsafePointer<ClumsySeek>) {
+    from(engine).prepare(Seek(beats: seek.pointee.beats, bpm: seek.pointee.bpm))
+}
+
+@_cdecl("clumsy_engine_adopt")
+public func clumsyEngineAdopt(_ engine: UnsafeMutableRawPointer) {
+    from(engine).adopt()
+}
+
 @_cdecl("clumsy_engine_free")
 public func clumsyEngineFree(_ engine: UnsafeMutableRawPointer) {
     Unmanaged<PluginEngine>.fromOpaque(engine).release()

@@ -20,19 +20,32 @@ final class PluginEngine {
     /// The tempos a session accepts (the settings table's `tempo` row), bpm; read here, not on
     /// the audio thread (the table is built lazily).
     private let tempoRange: ClosedRange<Double>
-    private var simulator: Simulator?
-    private var router: NoteRouter?
+    var simulator: Simulator?
+    var router: NoteRouter?
+    /// The controls the session was built with (a relocation builds the same session again).
+    var built: PluginControls?
+    /// The session's position in the host's beats (`beatUnit` notes), to see a relocation.
+    var beats = 0.0
+    /// A relocation asked of the worker (host beats and tempo), and what the worker made of it.
+    var seek: Seek?
+    /// True from scheduling a seek's work until its response.
+    var isWorking = false
+    var isSeeking = false
+    var framesSinceSeek: Int64 = 0
+    var prepared: (simulator: Simulator, seek: Seek)?
+    /// The session a relocation replaced: released by the worker, never on the audio thread.
+    var retired: Simulator?
     /// The session's frame of the next frame to run (frames since the transport started).
-    private var frame: Int64 = 0
-    private var isRolling = false
-    private var tempo = 0.0
+    var frame: Int64 = 0
+    var isRolling = false
+    var tempo = 0.0
     private var gravity = -1.0
     private var speed = 0.0
-    private var pending: MessageQueue
+    var pending: MessageQueue
     /// Messages for the current block that no step made (note-offs at a stop), block-relative.
-    private var outbox: MessageQueue
+    var outbox: MessageQueue
     /// Sounding notes, channel × 128 + note: what a stop must end.
-    private var sounding: [Bool]
+    var sounding: [Bool]
 
 
     /// Messages that fit between two blocks; more are dropped (and counted).
@@ -49,11 +62,8 @@ final class PluginEngine {
 
     /// Builds the session of `controls` (preset, seed, gravity, speed): not real-time.
     func activate(_ controls: PluginControls) throws(SessionError) {
-        let index = min(max(0, Int(controls.preset.rounded())), presetPaths.count - 1)
-        let preset = try PresetLibrary.load(presetPaths[index])
-        let overrides = Overrides(seed: controls.seed, gravity: controls.gravity, speed: controls.speed)
-        let configuration = try Configuration(preset: preset, overrides: overrides, duration: Limits.duration.upperBound)
-        let simulator = Simulator(configuration: configuration)
+        let simulator = try Self.session(controls, presetPaths: presetPaths)
+        built = controls
         router = NoteRouter(voices: simulator.plan.voices)
         tempo = simulator.plan.clock.tempo
         gravity = controls.gravityPort
@@ -61,15 +71,31 @@ final class PluginEngine {
         simulator.begin()
         self.simulator = simulator
         frame = 0
+        beats = 0
         isRolling = false
+        seek = nil
+        isSeeking = false
+        isWorking = false
+        prepared = nil
+        retired = nil
         pending.removeAll()
         outbox.removeAll()
         for index in sounding.indices { sounding[index] = false }
     }
 
+    /// The session of `controls`, built (and validated) the way `clumsy run` builds it.
+    static func session(_ controls: PluginControls, presetPaths: [String]) throws(SessionError) -> Simulator {
+        let index = min(max(0, Int(controls.preset.rounded())), presetPaths.count - 1)
+        let preset = try PresetLibrary.load(presetPaths[index])
+        let overrides = Overrides(seed: controls.seed, gravity: controls.gravity, speed: controls.speed)
+        let configuration = try Configuration(preset: preset, overrides: overrides, duration: Limits.duration.upperBound)
+        return Simulator(configuration: configuration)
+    }
+
     /// The host's transport at `offset` in the current block.
     func transport(_ position: HostPosition, at offset: UInt32) {
         guard let simulator else { return }
+        defer { if let host = position.beats, isRolling, abs(host - beats) > Self.beatTolerance { relocate(to: host, at: offset) } }
         if let bpm = position.bpm {
             let bpm = min(max(bpm, tempoRange.lowerBound), tempoRange.upperBound)
             if bpm != tempo {
@@ -98,7 +124,7 @@ final class PluginEngine {
     }
 
     /// Ends every sounding note at `offset` and forgets what was still to come.
-    private func stop(at offset: UInt32) {
+    func stop(at offset: UInt32) {
         for index in sounding.indices where sounding[index] {
             sounding[index] = false
             outbox.append(PendingMessage(frame: Int64(offset), message: .noteOff(channel: index / 128, note: index % 128)))
@@ -115,6 +141,11 @@ final class PluginEngine {
             written += 1
         }
         guard isRolling, let simulator, count > 0 else { return written }
+        beats += Double(count) / rate * tempo / 60
+        if isSeeking {
+            framesSinceSeek += Int64(count)
+            return written
+        }
         let end = frame + Int64(count)
         let endTime = Double(end) / rate
         while simulator.time < endTime {
@@ -124,6 +155,9 @@ final class PluginEngine {
         }
         while let message = pending.first, message.frame < end, written < capacity {
             pending.removeFirst()
+            // Only after a relocation do steps make messages for frames already gone (while the
+            // new session catches up with the host): they are dropped, note-offs of sounding notes apart.
+            if message.frame < frame && !isSoundingNoteOff(message.message) { continue }
             let at = UInt32(max(message.frame, frame) - frame) + offset
             note(message.message)
             out[written] = ClumsyMIDI(frame: at, bytes: message.message)
@@ -157,6 +191,12 @@ final class PluginEngine {
     }
 
     private func frameOf(_ time: Double) -> Int64 { Int64((time * rate).rounded()) }
+
+    private func isSoundingNoteOff(_ message: MIDIBytes) -> Bool {
+        let kind = message.status & 0xF0
+        let off = kind == 0x80 || (kind == 0x90 && message.data2 == 0)
+        return off && sounding[Int(message.status & 0x0F) * 128 + Int(message.data1)]
+    }
 
     /// Keeps the sounding table as a message goes out.
     private func note(_ message: MIDIBytes) {

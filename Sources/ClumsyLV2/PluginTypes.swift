@@ -83,6 +83,12 @@ struct HostPosition {
         beatsPerBar = t.has_beats_per_bar != 0 ? t.beats_per_bar : nil
         speed = t.has_speed != 0 ? t.speed : nil
     }
+
+    /// Beats since bar 0 (bar × beats per bar + beat in the bar), when the host gave all three.
+    var beats: Double? {
+        guard let bar, let barBeat, let beatsPerBar else { return nil }
+        return bar * beatsPerBar + barBeat
+    }
 }
 
 extension ClumsyMIDI {

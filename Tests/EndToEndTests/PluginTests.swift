@@ -36,8 +36,11 @@ final class PluginHarness {
         bundle = directory.file("clumsy.lv2")
         host = directory.file("lv2host")
         let library = CLI.productsDirectory + "/libClumsyLV2.so"
-        guard FileManager.default.fileExists(atPath: library) else {
-            throw ExecutableNotFound(directory: CLI.productsDirectory + " (libClumsyLV2.so: swift build --product ClumsyLV2)")
+        // `swift build --build-tests` compiles the plugin's modules but links no library product:
+        // a library older than their object files is not what the sources say.
+        let built = (try? FileManager.default.attributesOfItem(atPath: library))?[.modificationDate] as? Date
+        if let source = Self.newestSource(), built.map({ $0 < source.date }) ?? true {
+            throw StaleLibrary(library: library, source: source.path, isMissing: built == nil)
         }
         let assemble = try CLI.run([projectRoot + "/Tools/lv2bundle.py", library, projectRoot + "/Presets", bundle],
                                    executable: "/usr/bin/python3")
@@ -47,6 +50,24 @@ final class PluginHarness {
         let compile = try CLI.run(["-O2", "-rdynamic", "-o", host, projectRoot + "/Tools/lv2host.c"] + words,
                                   executable: "/usr/bin/cc", timeout: 120)
         guard compile.status == 0 else { throw HarnessFailure(result: compile) }
+    }
+
+    /// The modules linked into the library (Package.swift's ClumsyLV2 and what it depends on).
+    static let modules = ["ClumsyLV2", "CClumsyLV2", "Engine", "Performance", "Presets", "Studio", "Physics",
+                          "Theory", "Geometry", "FileOutput"]
+
+    /// The most recently compiled object file of `modules` (what the library is linked from).
+    static func newestSource() -> (path: String, date: Date)? {
+        var newest: (path: String, date: Date)?
+        for module in modules {
+            let directory = CLI.productsDirectory + "/\(module).build"
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasSuffix(".o") {
+                let path = directory + "/" + name
+                guard let date = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date else { continue }
+                if newest.map({ date > $0.date }) ?? true { newest = (path, date) }
+            }
+        }
+        return newest
     }
 
     /// The `preset` port's value for `name` (its line in presets.txt).
@@ -64,6 +85,15 @@ final class PluginHarness {
             return PluginMessage(frame: fields[0], bytes: fields.dropFirst().map { UInt8($0) })
         }
         return (messages, result)
+    }
+}
+
+struct StaleLibrary: Error, CustomStringConvertible {
+    var library: String
+    var source: String
+    var isMissing: Bool
+    var description: String {
+        (isMissing ? "no \(library)" : "\(library) is older than \(source)") + ": build it with `swift build --product ClumsyLV2` (make test does)"
     }
 }
 
@@ -180,5 +210,47 @@ struct PluginTests {
         }
         #expect(!sounding.isEmpty, "nothing sounding at the stop: the test proves nothing")
         #expect(endedAtStop == sounding, "sounding \(sounding.sorted()), ended at the stop \(endedAtStop.sorted())")
+    }
+
+    /// Note-ons in `frames` frames from `start` + `gap`, at frames relative to `start`.
+    private func noteOns(_ messages: [PluginMessage], from start: Int, gap: Int, frames: Int) -> [PluginMessage] {
+        messages.filter { $0.isNoteOn && $0.frame >= start + gap && $0.frame < start + frames }
+            .map { PluginMessage(frame: $0.frame - start, bytes: $0.bytes) }.sorted()
+    }
+
+    @Test("a relocation to bar 33 plays clumsy run's notes from bar 33 on, and the same again on the second jump there")
+    func relocationIsDeterministic() throws {
+        let harness = try PluginHarness()
+        // Bar 33 is bar 32 counted from 0 in time:Position: 128 beats, 64 s at 120 bpm.
+        let first = 240_000, second = 960_000, window = 480_000
+        let (messages, _) = try harness.run(seconds: 31, ["--preset", "\(try harness.presetIndex("pulse"))", "--seed", "3",
+                                                          "\(first):bar=32,beat=0", "\(second):bar=32,beat=0"])
+        // The worker builds the bar's session after the block of the jump: that block is silent.
+        let gap = 512
+        let once = noteOns(messages, from: first, gap: gap, frames: window)
+        let twice = noteOns(messages, from: second, gap: gap, frames: window)
+        #expect(once.count > 50, "\(once.count) notes in the 10 s after the jump")
+        #expect(once == twice, "the two jumps to bar 33: \(firstDifference(once, twice))")
+
+        let midi = harness.directory.file("run.mid")
+        let run = try CLI.run(["run", "pulse", "--seed", "3", "--tempo", "120", "--duration", "80", "--midi", midi, "--quiet"], timeout: 120)
+        #expect(run.status == 0, "\(run)")
+        let bar33 = 64 * Int(PluginHarness.rate)
+        let session = noteOns(try fileNotes(midi, bpm: 120, rate: PluginHarness.rate, before: bar33 + window), from: bar33, gap: gap, frames: window)
+        #expect(once == session, "after the jump against clumsy run from 64 s: \(firstDifference(once, session))")
+    }
+
+    @Test("starting again from bar 1 after a stop plays the session again from its start")
+    func startRestarts() throws {
+        let harness = try PluginHarness()
+        let stop = 288_000, start = 336_000, window = 240_000
+        let (messages, _) = try harness.run(seconds: 13, ["--preset", "\(try harness.presetIndex("default"))", "--seed", "7",
+                                                          "\(stop):speed=0", "\(start):speed=1,bar=0,beat=0"])
+        let gap = 512
+        let opening = noteOns(messages, from: 0, gap: gap, frames: window)
+        let again = noteOns(messages, from: start, gap: gap, frames: window)
+        #expect(opening.count > 5, "\(opening.count) notes in the first 5 s")
+        #expect(opening == again, "after the restart: \(firstDifference(again, opening))")
+        #expect(!messages.contains { $0.isNoteOn && $0.frame >= stop && $0.frame < start }, "notes while stopped")
     }
 }

@@ -31,6 +31,12 @@ typedef struct ClumsyControls {
     float speed;    ///< m/s; 0: the preset's own
 } ClumsyControls;
 
+/// A relocation for the worker thread: the host's position in beats since bar 0, and its tempo.
+typedef struct ClumsySeek {
+    double beats;
+    double bpm;
+} ClumsySeek;
+
 // Implemented in Swift (ClumsyLV2, `@_cdecl`).
 
 /// Reads the bundle (its presets) at `bundle_path` for a host running at `sample_rate`; NULL on failure.
@@ -44,6 +50,12 @@ void clumsy_engine_controls(void *engine, const ClumsyControls *controls);
 /// Runs `frames` frames (possibly 0: only what a transport change ended) starting at `offset` in the block; writes at most `capacity` messages
 /// (frames relative to the block, in order) and returns how many. Real-time safe.
 uint32_t clumsy_engine_process(void *engine, uint32_t offset, uint32_t frames, ClumsyMIDI *out, uint32_t capacity);
+/// A relocation to schedule on the worker, once: 1 and *seek filled, or 0. Real-time safe.
+int32_t clumsy_engine_take_seek(void *engine, ClumsySeek *seek);
+/// Worker thread: builds the session again and simulates it to *seek (not real-time).
+void clumsy_engine_prepare(void *engine, const ClumsySeek *seek);
+/// Audio thread, between two runs: adopts what `clumsy_engine_prepare` made. Real-time safe.
+void clumsy_engine_adopt(void *engine);
 /// Releases the engine.
 void clumsy_engine_free(void *engine);
 

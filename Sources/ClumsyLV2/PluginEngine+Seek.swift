@@ -1,0 +1,67 @@
+import Engine
+
+/// A relocation: the host's position (beats since its bar 0, of its beat unit) and tempo.
+struct Seek: Equatable {
+    var beats: Double
+    var bpm: Double
+    /// Session seconds of the position, the tempo held from the start.
+    var time: Double { beats * 60 / bpm }
+}
+
+/// Relocation: when the host's position jumps (or the transport starts somewhere other than
+/// where the session stopped), the session is built again and simulated from the start to that
+/// position on the worker thread (deterministic: the same bar always plays the same notes under
+/// the same seed). Meanwhile the plugin is silent and counts the frames; the new session is
+/// adopted between two blocks and catches up with the host, dropping what fell in the gap.
+///
+/// Real-time side: `relocate`, `takeSeek` and `adopt` only move references and numbers.
+/// Worker side: `prepare` builds, simulates, and releases the session a relocation replaced.
+extension PluginEngine {
+    /// Beats the host may be off the session's count before it counts as a relocation.
+    static let beatTolerance = 0.01
+
+    /// The host is at `host` beats: end the sounding notes and ask the worker for that position.
+    func relocate(to host: Double, at offset: UInt32) {
+        stop(at: offset)
+        beats = host
+        seek = Seek(beats: host, bpm: tempo)
+        isSeeking = true
+        framesSinceSeek = 0
+    }
+
+    /// The relocation to hand to the worker, once (nil while one is being worked on).
+    func takeSeek() -> Seek? {
+        guard isSeeking, !isWorking, let seek else { return nil }
+        isWorking = true
+        return seek
+    }
+
+    /// Worker thread: releases the replaced session, builds the session again and simulates it
+    /// to `seek` (its notes are not played). Not real-time.
+    func prepare(_ seek: Seek) {
+        retired = nil
+        guard let built, let fresh = try? Self.session(built, presetPaths: presetPaths) else { return }
+        if seek.bpm != fresh.plan.clock.tempo { fresh.queue(.tempo(seek.bpm)) }
+        fresh.begin()
+        while fresh.time < seek.time {
+            fresh.step()
+            fresh.clearEvents()
+        }
+        prepared = (fresh, seek)
+    }
+
+    /// Audio thread, between blocks: the worker's session replaces the playing one. It plays
+    /// from its position plus the frames the host ran meanwhile, unless a newer relocation came.
+    func adopt() {
+        isWorking = false
+        guard let prepared else { return }
+        retired = simulator
+        simulator = prepared.simulator
+        self.prepared = nil
+        guard prepared.seek == seek else { return }   // a newer one is waiting for the worker
+        frame = Int64((prepared.seek.time * rate).rounded()) + framesSinceSeek
+        isSeeking = false
+        seek = nil
+        pending.removeAll()
+    }
+}
