@@ -162,9 +162,11 @@ BENCH_FLAGS ?=
 bench: deps
 	$(SWIFT) build -c release $(BENCH_FLAGS) --product clumsy
 	$(SWIFT) build -c release $(BENCH_FLAGS) --product clumsy-bench
+	$(SWIFT) build -c release $(BENCH_FLAGS) --product ClumsyLV2
 	BIN_DIR="$$($(SWIFT) build -c release $(BENCH_FLAGS) --show-bin-path)" Benchmarks/bench.sh
 
 bench-smoke: deps
 	$(SWIFT) build $(BENCH_FLAGS) --product clumsy
 	$(SWIFT) build $(BENCH_FLAGS) --product clumsy-bench
+	$(SWIFT) build $(BENCH_FLAGS) --product ClumsyLV2
 	BIN_DIR="$$($(SWIFT) build $(BENCH_FLAGS) --show-bin-path)" Benchmarks/bench.sh --smoke

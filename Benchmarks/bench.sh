@@ -7,8 +7,8 @@
 # here with the built `clumsy`; the in-process comparison (bare Chipmunk stepping versus
 # the full Simulator on the same Configuration) is `clumsy-bench`.
 #
-# Environment: BIN_DIR (default .build/release) or CLUMSY / CLUMSY_BENCH for the two
-# executables; SOUNDFONT (default Debian's FluidR3_GM.sf2); FLUIDSYNTH (fluidsynth).
+# Environment: BIN_DIR (default .build/release) or CLUMSY / CLUMSY_BENCH / LV2_LIBRARY for the two
+# executables and the plugin's library; SOUNDFONT (default Debian's FluidR3_GM.sf2); FLUIDSYNTH (fluidsynth).
 # Every repetition count is a maximum: a measurement stops repeating once it has used
 # its time cap, so a slow machine (or a slow build) still finishes.
 
@@ -28,6 +28,7 @@ esac
 BIN_DIR=${BIN_DIR:-.build/release}
 CLUMSY=$(realpath "${CLUMSY:-$BIN_DIR/clumsy}")
 BENCH=$(realpath "${CLUMSY_BENCH:-$BIN_DIR/clumsy-bench}")
+LV2_LIBRARY=$(realpath -m "${LV2_LIBRARY:-$BIN_DIR/libClumsyLV2.so}")
 SOUNDFONT=${SOUNDFONT:-/usr/share/sounds/sf2/FluidR3_GM.sf2}
 FLUIDSYNTH=${FLUIDSYNTH:-fluidsynth}
 TIME=/usr/bin/time
@@ -47,6 +48,7 @@ if [[ $MODE == full ]]; then
   DAY=86400 MEM_AUDIO=60                  # 4. memory: 24 h MIDI only, 60 s audio
   STARTUP_REPS=20                         # 5. start-up
   VIDEO=60 VIDEO_REPS=3 VIDEO_SIZE=1280x720 # 6. a video of the default session
+  LV2_SECONDS=60                          # 7. the LV2 plugin's run()
   CAP=60                                  # seconds a measurement may spend repeating
 else
   SIM=30 SIM_REPS=1 INPROC_REPS=1
@@ -55,6 +57,7 @@ else
   DAY=30 MEM_AUDIO=2
   STARTUP_REPS=2
   VIDEO=1 VIDEO_REPS=1 VIDEO_SIZE=320x180
+  LV2_SECONDS=1
   CAP=5
 fi
 
@@ -285,6 +288,28 @@ row "6 Video: ${VIDEO} s of \`default\`, ${VIDEO_SIZE}, 30 fps, H.264 + AAC (${V
     "real time; CPU split from \`$(cmd videodraw)\` with an ffmpeg that discards the frames, and \`$(cmd videoaudio)\`" \
     "${VIDEO} s" \
     "$(rate "$VIDEO" "$V")× real time ($(rate "$VIDEO_SECONDS" "$V")× the video's length); CPU: ffmpeg encoding + muxing $(fmt 1 "$(calc "$VC - $VD")") s ($(pct "$(calc "$VC - $VD")" "$VC") %), drawing + piping frames $(fmt 1 "$(calc "$VD - $VA")") s ($(pct "$(calc "$VD - $VA")" "$VC") %), audio and physics $(fmt 1 "$VA") s ($(pct "$VA" "$VC") %)" "≥ 2×"
+
+# 7. The LV2 plugin ----------------------------------------------------------------------------
+# run() of clumsy.lv2 in Tools/lv2host.c (a headless lilv host): 256-frame blocks at 48 kHz,
+# a time:Position rolling at 120 bpm; the mean cost of a block against the block's length, and
+# the allocations counted inside run() (the host's malloc family counts while run() runs).
+log "7. LV2 plugin (${LV2_SECONDS} s of default and of swarm, 256-frame blocks at 48 kHz)"
+[[ -f $LV2_LIBRARY ]] || { log "bench: $LV2_LIBRARY is missing; build it first (make bench builds it)"; exit 1; }
+cc -O2 -rdynamic -o lv2host "$ROOT/Tools/lv2host.c" $(pkg-config --cflags --libs lilv-0)
+python3 "$ROOT/Tools/lv2bundle.py" "$LV2_LIBRARY" "$ROOT/Presets" clumsy.lv2
+lv2_row() {   # lv2_row PRESET INDEX
+  ./lv2host clumsy.lv2 "$LV2_SECONDS" --preset "$2" --allocations --timing >/dev/null 2>lv2.txt
+  local mean p99 allocations
+  mean=$(sed -n 's/^run(): mean \([0-9.]*\) us.*/\1/p' lv2.txt)
+  p99=$(sed -n 's/.*99th percentile \([0-9.]*\) us.*/\1/p' lv2.txt)
+  allocations=$(sed -n 's/^allocations in run(): \([0-9]*\).*/\1/p' lv2.txt)
+  row "7 LV2 plugin: run() per 256-frame block, ${LV2_SECONDS} s of \`$1\` at 120 bpm" \
+      "\`lv2host clumsy.lv2 ${LV2_SECONDS} --preset $2 --timing --allocations\` (Tools/lv2host.c)" "mean $(fmt 2 "$mean") µs, 99th percentile $(fmt 2 "$p99") µs" \
+      "the block's length at 48 kHz" "5333 µs" \
+      "$(fmt 3 "$(calc "100 * $mean / 5333.3")") % of the block; $allocations allocations inside run()" "< 1 %"
+}
+lv2_row default 0
+lv2_row swarm "$(grep -n '^swarm$' clumsy.lv2/presets.txt | cut -d: -f1 | awk '{print $1 - 1}')"
 
 # Table --------------------------------------------------------------------------------------
 {
