@@ -37,7 +37,8 @@ HEAD = f'''@prefix atom: <http://lv2plug.in/ns/ext/atom#> .
 \tlv2:minorVersion 1 ;
 \tlv2:microVersion 0 ;
 \tlv2:requiredFeature urid:map ;
-\tlv2:optionalFeature lv2:hardRTCapable ;
+\tlv2:optionalFeature lv2:hardRTCapable , work:schedule ;
+\tlv2:extensionData work:interface ;
 \tlv2:port [
 \t\ta lv2:InputPort , atom:AtomPort ;
 \t\tatom:bufferType atom:Sequence ;

@@ -100,12 +100,16 @@ static void run_worker(LilvInstance *instance) {
     response_size = 0;
 }
 
-typedef struct { long frame; double bpm, speed, bar, beat; } Change;
+typedef struct { long frame; double bpm, speed, bar, beat; int located; } Change;
 
-static void forge_position(LV2_Atom_Forge *forge, LV2_URID_Map *map, uint32_t offset, const Change *c) {
+/// A time:Position at `offset` of the block: the transport at frame `position` (of the
+/// transport's timeline), at bar and beat `c` (4/4).
+static void forge_position(LV2_Atom_Forge *forge, LV2_URID_Map *map, uint32_t offset, const Change *c, double position) {
     LV2_Atom_Forge_Frame object;
     lv2_atom_forge_frame_time(forge, offset);
     lv2_atom_forge_object(forge, &object, 0, map_uri(NULL, LV2_TIME__Position));
+    lv2_atom_forge_key(forge, map_uri(NULL, LV2_TIME__frame));
+    lv2_atom_forge_long(forge, (int64_t)position);
     lv2_atom_forge_key(forge, map_uri(NULL, LV2_TIME__speed));
     lv2_atom_forge_float(forge, (float)c->speed);
     lv2_atom_forge_key(forge, map_uri(NULL, LV2_TIME__beatsPerMinute));
@@ -123,6 +127,7 @@ static void forge_position(LV2_Atom_Forge *forge, LV2_URID_Map *map, uint32_t of
 
 static int parse_change(const char *text, Change *c, const Change *last) {
     *c = *last;
+    c->located = 0;
     char *end;
     c->frame = strtol(text, &end, 10);
     if (*end != ':') return 0;
@@ -133,8 +138,8 @@ static int parse_change(const char *text, Change *c, const Change *last) {
         if (sscanf(item, "%15[a-z]=%lf%n", key, &value, &used) != 2) return 0;
         if (!strcmp(key, "bpm")) c->bpm = value;
         else if (!strcmp(key, "speed")) c->speed = value;
-        else if (!strcmp(key, "bar")) c->bar = value;
-        else if (!strcmp(key, "beat")) c->beat = value;
+        else if (!strcmp(key, "bar")) { c->bar = value; c->located = 1; }
+        else if (!strcmp(key, "beat")) { c->beat = value; c->located = 1; }
         else return 0;
         item += used;
         if (*item == ',') item++;
@@ -158,7 +163,7 @@ int main(int argc, char **argv) {
     int report_allocations = 0, report_timing = 0;
     Change changes[64];
     int change_count = 1;
-    changes[0] = (Change){0, 120, 1, 0, 0};
+    changes[0] = (Change){0, 120, 1, 0, 0, 1};
     for (int i = 3; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--allocations")) report_allocations = 1;
@@ -202,7 +207,8 @@ int main(int argc, char **argv) {
     lv2_atom_forge_init(&forge, &map);
     const LV2_URID midi_event = map_uri(NULL, LV2_MIDI__MidiEvent);
     const long total = (long)(seconds * rate);
-    int next_change = 0;
+    int next_change = 0, rolling = 0;
+    double transport = 0;   // the transport's frame at the start of the block
     double sum = 0, longest = 0;
     long longest_at = 0;
     double *times = calloc((size_t)(total / block + 1), sizeof(double));
@@ -212,10 +218,19 @@ int main(int argc, char **argv) {
         lv2_atom_forge_set_buffer(&forge, in, CAPACITY);
         lv2_atom_forge_sequence_head(&forge, &sequence, 0);
         while (next_change < change_count && changes[next_change].frame < start + block) {
-            long at = changes[next_change].frame - start;
-            forge_position(&forge, &map, (uint32_t)(at < 0 ? 0 : at), &changes[next_change]);
+            Change *c = &changes[next_change];
+            long at = c->frame - start < 0 ? 0 : c->frame - start;
+            // The transport's frame here: where it was located to, or where rolling took it.
+            double position = c->located ? (c->bar * 4 + c->beat) * 60 / c->bpm * rate : transport + (rolling ? at : 0);
+            double beats = position / rate * c->bpm / 60;
+            c->bar = (double)(long)(beats / 4);
+            c->beat = beats - c->bar * 4;
+            forge_position(&forge, &map, (uint32_t)at, c, position);
+            rolling = c->speed != 0;
+            transport = position - (rolling ? at : 0);
             next_change++;
         }
+        if (rolling) transport += block;
         lv2_atom_forge_pop(&forge, &sequence);
         LV2_Atom_Sequence *o = (LV2_Atom_Sequence *)out;
         o->atom.size = CAPACITY - sizeof(LV2_Atom);

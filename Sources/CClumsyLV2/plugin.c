@@ -23,7 +23,7 @@ enum { PORT_CONTROL = 0, PORT_MIDI_OUT, PORT_PRESET, PORT_SEED, PORT_GRAVITY, PO
 
 typedef struct {
     LV2_URID atom_Blank, atom_Object, atom_Float, atom_Double, atom_Int, atom_Long, midi_MidiEvent;
-    LV2_URID time_Position, time_bar, time_barBeat, time_beatsPerBar, time_beatUnit, time_beatsPerMinute, time_speed;
+    LV2_URID time_Position, time_bar, time_barBeat, time_beatsPerBar, time_beatUnit, time_beatsPerMinute, time_speed, time_frame;
 } URIs;
 
 typedef struct {
@@ -53,6 +53,7 @@ static void map_uris(LV2_URID_Map *map, URIs *u) {
     u->time_beatUnit = map->map(map->handle, LV2_TIME__beatUnit);
     u->time_beatsPerMinute = map->map(map->handle, LV2_TIME__beatsPerMinute);
     u->time_speed = map->map(map->handle, LV2_TIME__speed);
+    u->time_frame = map->map(map->handle, LV2_TIME__frame);
 }
 
 static LV2_Handle instantiate(const LV2_Descriptor *descriptor, double rate, const char *bundle_path,
@@ -116,9 +117,11 @@ static double number(const URIs *u, const LV2_Atom *atom, int32_t *found) {
 
 static void read_position(const Plugin *self, uint32_t offset, const LV2_Atom_Object *object) {
     const URIs *u = &self->uris;
-    const LV2_Atom *bar = NULL, *bar_beat = NULL, *beats_per_bar = NULL, *beat_unit = NULL, *bpm = NULL, *speed = NULL;
+    const LV2_Atom *bar = NULL, *bar_beat = NULL, *beats_per_bar = NULL, *beat_unit = NULL, *bpm = NULL, *speed = NULL,
+                   *frame = NULL;
     lv2_atom_object_get(object, u->time_bar, &bar, u->time_barBeat, &bar_beat, u->time_beatsPerBar, &beats_per_bar,
-                        u->time_beatUnit, &beat_unit, u->time_beatsPerMinute, &bpm, u->time_speed, &speed, 0);
+                        u->time_beatUnit, &beat_unit, u->time_beatsPerMinute, &bpm, u->time_speed, &speed,
+                        u->time_frame, &frame, 0);
     ClumsyTransport t = {0};
     if (bar) t.bar = number(u, bar, &t.has_bar);
     if (bar_beat) t.bar_beat = number(u, bar_beat, &t.has_bar_beat);
@@ -126,6 +129,7 @@ static void read_position(const Plugin *self, uint32_t offset, const LV2_Atom_Ob
     if (beat_unit) t.beat_unit = number(u, beat_unit, &t.has_beat_unit);
     if (bpm) t.bpm = number(u, bpm, &t.has_bpm);
     if (speed) t.speed = number(u, speed, &t.has_speed);
+    if (frame) t.frame = number(u, frame, &t.has_frame);
     clumsy_engine_transport(self->engine, offset, &t);
 }
 

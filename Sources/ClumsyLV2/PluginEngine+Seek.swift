@@ -20,6 +20,14 @@ extension PluginEngine {
     /// Beats the host may be off the session's count before it counts as a relocation.
     static let beatTolerance = 0.01
 
+    /// True when `position` is not where the session is: its frame is not the one the frames
+    /// run since the last position lead to (or, without frames, its beats are off the count).
+    func hasJumped(_ position: HostPosition) -> Bool {
+        if let frame = position.frame, let expected = hostFrame { return abs(frame - expected) > 1 }
+        guard let host = position.beats else { return false }
+        return abs(host - beats) > Self.beatTolerance
+    }
+
     /// The host is at `host` beats: end the sounding notes and ask the worker for that position.
     func relocate(to host: Double, at offset: UInt32) {
         stop(at: offset)

@@ -24,8 +24,13 @@ final class PluginEngine {
     var router: NoteRouter?
     /// The controls the session was built with (a relocation builds the same session again).
     var built: PluginControls?
-    /// The session's position in the host's beats (`beatUnit` notes), to see a relocation.
+    /// The session's position in the host's beats (`beatUnit` notes), to see a relocation when
+    /// the host gives no frame.
     var beats = 0.0
+    /// The host transport's frame the session is at (nil until the host gives one): a
+    /// position elsewhere is a relocation. Frames, not beats: a host's bar and beat may
+    /// drift from its frames (jack_transport's whole ticks lose 2 % at 90 bpm).
+    var hostFrame: Int64?
     /// A relocation asked of the worker (host beats and tempo), and what the worker made of it.
     var seek: Seek?
     /// True from scheduling a seek's work until its response.
@@ -72,6 +77,7 @@ final class PluginEngine {
         self.simulator = simulator
         frame = 0
         beats = 0
+        hostFrame = nil
         isRolling = false
         seek = nil
         isSeeking = false
@@ -95,7 +101,10 @@ final class PluginEngine {
     /// The host's transport at `offset` in the current block.
     func transport(_ position: HostPosition, at offset: UInt32) {
         guard let simulator else { return }
-        defer { if let host = position.beats, isRolling, abs(host - beats) > Self.beatTolerance { relocate(to: host, at: offset) } }
+        defer {
+            if isRolling, let host = position.beats, hasJumped(position) { relocate(to: host, at: offset) }
+            if let frame = position.frame { hostFrame = frame }
+        }
         if let bpm = position.bpm {
             let bpm = min(max(bpm, tempoRange.lowerBound), tempoRange.upperBound)
             if bpm != tempo {
@@ -142,6 +151,7 @@ final class PluginEngine {
         }
         guard isRolling, let simulator, count > 0 else { return written }
         beats += Double(count) / rate * tempo / 60
+        if let host = hostFrame { hostFrame = host + Int64(count) }
         if isSeeking {
             framesSinceSeek += Int64(count)
             return written

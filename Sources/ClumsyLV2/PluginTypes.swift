@@ -75,6 +75,8 @@ struct HostPosition {
     var barBeat: Double?
     var beatsPerBar: Double?
     var speed: Double?
+    /// The transport's frame on its own timeline.
+    var frame: Int64?
 
     init(_ t: ClumsyTransport) {
         bpm = t.has_bpm != 0 ? t.bpm : nil
@@ -82,6 +84,7 @@ struct HostPosition {
         barBeat = t.has_bar_beat != 0 ? t.bar_beat : nil
         beatsPerBar = t.has_beats_per_bar != 0 ? t.beats_per_bar : nil
         speed = t.has_speed != 0 ? t.speed : nil
+        frame = t.has_frame != 0 && t.frame.isFinite && abs(t.frame) < 1e15 ? Int64(t.frame) : nil
     }
 
     /// Beats since bar 0 (bar × beats per bar + beat in the bar), when the host gave all three.

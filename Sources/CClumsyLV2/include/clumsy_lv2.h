@@ -20,7 +20,8 @@ typedef struct ClumsyTransport {
     double beats_per_bar;
     double beat_unit;     ///< 4 for x/4, 8 for x/8
     double speed;         ///< 0 stopped, 1 rolling
-    int32_t has_bpm, has_bar, has_bar_beat, has_beats_per_bar, has_beat_unit, has_speed;
+    double frame;         ///< the transport's frame (its timeline, not the block's)
+    int32_t has_bpm, has_bar, has_bar_beat, has_beats_per_bar, has_beat_unit, has_speed, has_frame;
 } ClumsyTransport;
 
 /// The control ports' values, read at the start of every `run`.
