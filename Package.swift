@@ -38,7 +38,10 @@ let package = Package(
         // (measured with callgrind; outputs byte-identical without them). The compiler's static
         // checks still apply; debug builds and tests keep the runtime checks.
         .target(name: "Physics", dependencies: ["Geometry", "CChipmunk"], swiftSettings: uncheckedExclusivityInRelease),
-        .target(name: "Performance", dependencies: ["Theory"]),
+        // The session's vocabulary: the values a preset names and the performer and the sinks
+        // play by (meter, grid, clock, tones, drums, velocity curves, pans, performance choices).
+        .target(name: "Vocabulary", dependencies: ["Theory"]),
+        .target(name: "Performance", dependencies: ["Theory", "Vocabulary"]),
         // One way to write a file (swift-system's FilePath, FileDescriptor and Errno underneath).
         .target(name: "FileOutput", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         // The MIDI writer runs inside the stepping loop of every MIDI-only session: its runtime
@@ -46,16 +49,16 @@ let package = Package(
         .target(name: "MIDIFile", dependencies: ["FileOutput"], swiftSettings: uncheckedExclusivityInRelease),
         // `clumsy analyze`: key, chords and statistics of any Standard MIDI File.
         .target(name: "Analysis", dependencies: ["Theory", "MIDIFile", "Presets", "FileOutput"]),
-        .target(name: "Sound", dependencies: ["CFluidSynth", "CSndfile", "CEBUR128", "FileOutput"], swiftSettings: uncheckedExclusivityInRelease),
+        .target(name: "Sound", dependencies: ["Vocabulary", "CFluidSynth", "CSndfile", "CEBUR128", "FileOutput"], swiftSettings: uncheckedExclusivityInRelease),
         .target(name: "Pictures", dependencies: ["Geometry", "CCairo", "FileOutput"]),
         .target(name: "Studio", dependencies: ["CJack", "CALSA", "CLo"]),
         // The preset format, strict JSON, the settings table, validation and the bundled library.
-        .target(name: "Presets", dependencies: ["Theory", "Performance", "FileOutput"]),
+        .target(name: "Presets", dependencies: ["Theory", "Vocabulary", "FileOutput"]),
         // The engine: the resolved session plan, the fixed-step loop and the session's rules.
-        .target(name: "Engine", dependencies: ["Theory", "Geometry", "Physics", "Performance", "Presets"],
+        .target(name: "Engine", dependencies: ["Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Presets", "FileOutput"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // The outputs (sinks: MIDI file, event log, sound, text) and the runner that wires a plan to them.
-        .target(name: "Session", dependencies: ["Theory", "Geometry", "Physics", "Performance", "Presets", "Engine", "MIDIFile", "Sound", "FileOutput", "Studio", "Pictures"],
+        .target(name: "Session", dependencies: ["Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Presets", "Engine", "MIDIFile", "Sound", "FileOutput", "Studio", "Pictures"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // The LV2 plugin (lv2-dev): a C shim owns the LV2 side (descriptor, URIDs, atoms, ports) and
         // calls the Swift engine, which steps the Simulator in the host's time (docs/plugin.md).
@@ -63,7 +66,7 @@ let package = Package(
         .target(name: "ClumsyLV2", dependencies: ["CClumsyLV2", "Engine", "Performance", "Presets", "Studio"],
                 swiftSettings: uncheckedExclusivityInRelease),
         .executableTarget(name: "clumsy", dependencies: [
-            "Session", "Engine", "Presets", "FileOutput", "Analysis", "Performance", "Theory",
+            "Session", "Engine", "Presets", "FileOutput", "Analysis", "Vocabulary", "Performance", "Theory",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `make bench`: in-process bare Chipmunk stepping versus the full simulator (Benchmarks/bench.sh).
@@ -79,11 +82,11 @@ let package = Package(
                 path: "Tests/TestSupport"),
         .testTarget(name: "TheoryTests", dependencies: ["Theory"]),
         .testTarget(name: "PhysicsTests", dependencies: ["Geometry", "Physics"]),
-        .testTarget(name: "PerformanceTests", dependencies: ["Performance", "Theory"]),
+        .testTarget(name: "PerformanceTests", dependencies: ["Performance", "Vocabulary", "Theory"]),
         .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
-        .testTarget(name: "SoundTests", dependencies: ["Sound"]),
+        .testTarget(name: "SoundTests", dependencies: ["Sound", "CFluidSynth", "FileOutput"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
-        .testTarget(name: "SessionTests", dependencies: ["Geometry", "Theory", "Physics", "Performance", "Presets", "Engine", "Session", "TestSupport", "Studio", "MIDIFile", "Pictures"], exclude: ["FuzzRegressions"]),
+        .testTarget(name: "SessionTests", dependencies: ["Geometry", "Theory", "Vocabulary", "Physics", "Performance", "Presets", "Engine", "FileOutput", "Session", "TestSupport", "Studio", "MIDIFile", "Pictures"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "StudioTests", dependencies: ["Studio"]),
         .testTarget(name: "PicturesTests", dependencies: ["Geometry", "Pictures"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "Theory", "MIDIFile"], exclude: ["make_fixtures.py"]),

@@ -51,6 +51,25 @@ public enum AnalysisReport {
             if let range = track.range { line += "  " + noteName(range.lowerBound, key, .unicode) + "–" + noteName(range.upperBound, key, .unicode) }
             out += line + "\n"
         }
+        return out + repetitionText(analysis.repetition)
+    }
+
+    /// Most recurring bars listed one by one in the text report.
+    static let listedBars = 64
+
+    /// The text report's repetition section: fractions, passages, then the recurring bars.
+    static func repetitionText(_ r: Repetition) -> String {
+        var out = "\nrepetition (bars of \(r.barTicks) ticks; a bar recurs when an earlier one shares 80 % of the note-ons of each):\n"
+        out += "  bars:            \(r.recurringBars.count) of \(r.bars) recur (\(fixed(100 * r.barFraction, 1)) %)\n"
+        out += "  four-bar spans:  \(r.recurringSpans.count) of \(r.spans) recur (\(fixed(100 * r.spanFraction, 1)) %)\n"
+        for passage in r.passages {
+            let length = passage.end - passage.start
+            out += "  bars \(passage.start)–\(passage.end) repeat bars \(passage.earlier)–\(passage.earlier + length)\n"
+        }
+        if !r.recurringBars.isEmpty {
+            let listed = r.recurringBars.prefix(listedBars).map { "\($0.bar)=\($0.earlier)" }.joined(separator: " ")
+            out += "  recurring bars (bar=earlier): " + listed + (r.recurringBars.count > listedBars ? " …" : "") + "\n"
+        }
         return out
     }
 
@@ -115,7 +134,12 @@ public enum AnalysisReport {
             }
             return item + "}"
         }.joined(separator: ",")
-        return out + "]}\n"
+        let r = analysis.repetition
+        out += "],\"repetition\":{\"barTicks\":\(r.barTicks),\"bars\":\(r.bars),\"spans\":\(r.spans),"
+            + "\"recurringBars\":[" + r.recurringBars.map { "{\"bar\":\($0.bar),\"earlier\":\($0.earlier)}" }.joined(separator: ",")
+            + "],\"recurringSpans\":[" + r.recurringSpans.map { "{\"bar\":\($0.bar),\"earlier\":\($0.earlier)}" }.joined(separator: ",")
+            + "],\"passages\":[" + r.passages.map { "{\"start\":\($0.start),\"end\":\($0.end),\"earlier\":\($0.earlier)}" }.joined(separator: ",")
+        return out + "]}}\n"
     }
 
     /// A JSON string literal (escapes quotes, backslashes and control characters), with the

@@ -23,6 +23,8 @@ public struct MIDIAnalysis: Sendable {
     public var velocityHistogram: [Int]
     /// Length of the harmonic window in ticks (one quarter note unless the file is very long).
     public var windowTicks: UInt64
+    /// Recurring bars and four-bar spans (the form).
+    public var repetition = Repetition(barTicks: 1, bars: [])
 
     /// What an analysis cut short by a stop signal returns (nothing: the caller exits 128 + signal).
     static let stopped = MIDIAnalysis(format: 0, ticksPerQuarter: 1, tracks: [], duration: 0, noteCount: 0, key: nil, chords: [],

@@ -62,7 +62,7 @@ public enum MIDIAnalyzer {
                                 channels: Array(Set(own.map(\.channel))).sorted(),
                                 range: pitches.min().map { $0...pitches.max()! })
         }
-        if Interruption.isRequested { return MIDIAnalysis.stopped }
+        if StopSignal.process.isRaised { return MIDIAnalysis.stopped }
 
         let pitched = notes.filter { !$0.isPercussion && $0.end > $0.start }
         var durations = [Double](repeating: 0, count: 12)
@@ -75,10 +75,12 @@ public enum MIDIAnalyzer {
         let beat = max(quarter, (end + maximumWindows - 1) / maximumWindows)
         let half = (beat + 1) / 2
         let chords = timeline(pitched, end: end, window: half, tempo: tempo)
+        if StopSignal.process.isRaised { return MIDIAnalysis.stopped }
         return MIDIAnalysis(format: Int(contents.format), ticksPerQuarter: Int(contents.ticksPerQuarter), tracks: tracks,
                             duration: tempo.seconds(atTick: end), noteCount: notes.count, key: key, chords: chords,
                             markedChords: MarkedChord.marks(in: contents, tempo: tempo, end: end),
-                            velocityHistogram: histogram, windowTicks: 2 * half)
+                            velocityHistogram: histogram, windowTicks: 2 * half,
+                            repetition: Repetition.find(notes, contents: contents))
     }
 
     /// The chord spans of `notes` over [0, end), judged a beat (two windows of `window` ticks) at a time.

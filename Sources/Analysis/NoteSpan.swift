@@ -35,7 +35,7 @@ public struct NoteSpan: Sendable, Hashable {
     public static func spans(in contents: MIDIFileContents, fileEnd: UInt64) -> [NoteSpan] {
         var result: [NoteSpan] = []
         for (index, events) in contents.tracks.enumerated() {
-            if Interruption.isRequested { return [] }   // the caller exits 128 + signal
+            if StopSignal.process.isRaised { return [] }   // the caller exits 128 + signal
             var sounding: [Int: [(tick: UInt64, velocity: Int)]] = [:]
             for event in events {
                 let channel: UInt8, note: UInt8, velocity: UInt8

@@ -37,7 +37,7 @@ import Glibc
 #endif
 
 /// The tiers, in the order they run within a repetition.
-let knownTiers = ["bare", "world", "simulator", "midi", "share"]
+let knownTiers = ["bare", "world", "simulator", "midi", "share", "form"]
 
 func fail(_ message: String) -> Never {
     let line = Array("clumsy-bench: \(message)\n".utf8)
@@ -50,7 +50,7 @@ struct ClumsyBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clumsy-bench",
         abstract: "Step one preset's world four ways in one process and print one result line per tier.",
-        discussion: "Tiers: bare (Chipmunk alone), world (plus the World's rules and contacts), simulator (plus performer, kicks, redrops), midi (plus the MIDI file), share (midi, timing Chipmunk's part). Benchmarks/bench.sh reads the output.")
+        discussion: "Tiers: bare (Chipmunk alone), world (plus the World's rules and contacts), simulator (plus performer, kicks, redrops), midi (plus the MIDI file), share (midi, timing Chipmunk's part), form (world, with the world saved or restored at every eight-bar line, AABB: form_wall is the time of those saves and restores). Benchmarks/bench.sh reads the output.")
 
     @Option(help: ArgumentHelp("A bundled preset's name or a preset file.", valueName: "name"))
     var preset = "default"
@@ -62,7 +62,7 @@ struct ClumsyBench: ParsableCommand {
     var repetitions = 3
 
     @Option(help: ArgumentHelp("Comma-separated tiers to run: \(knownTiers.joined(separator: ", ")).", valueName: "list"))
-    var tiers = knownTiers.joined(separator: ",")
+    var tiers = knownTiers.filter { $0 != "form" }.joined(separator: ",")
 
     @Flag(help: "Print the wall time and sleeping balls at every 5 % of each tier's first run, on stderr.")
     var trace = false
@@ -134,6 +134,8 @@ func runTier(_ tier: String, configuration: Configuration, directory: String, tr
     let steps = configuration.stepCount
     let timestep = configuration.world.timestep
     switch tier {
+    case "form":
+        return formTier(configuration: configuration)
     case "bare", "world":
         let world = World(configuration: configuration.world, recordsContacts: tier == "world")
         var contacts = 0
@@ -242,4 +244,32 @@ func bench(preset: String, duration: Double, repetitions: Int, tiers: [String], 
               + (tier == "share" ? shareDetails(wall: wall, chipmunkWalls: chipmunkWalls, duration: duration) : ""))
     }
     rmdir(directory)
+}
+
+/// The form tier: the world stepped with its rules and contacts, saved (`rebase`) at the first
+/// line of each section and restored at each return, sections of eight bars in AABB order.
+func formTier(configuration: Configuration) -> (wall: Double, details: String, chipmunk: Double?) {
+    let world = World(configuration: configuration.world)
+    let preset = configuration.preset
+    let barSeconds = 60 / preset.tempo * 4 / Double(preset.meter.unit) * Double(preset.meter.beats)
+    let lineSteps = max(1, Int64((8 * barSeconds / configuration.world.timestep).rounded()))
+    let sections = [0, 0, 1, 1]
+    var saved: [Int: WorldState] = [:]
+    var formWall = 0.0
+    var longest = 0.0
+    var lines = 0
+    let start = now()
+    for step in 0..<configuration.stepCount {
+        if step % lineSteps == 0 {
+            let section = sections[Int(step / lineSteps) % sections.count]
+            let begin = now()
+            if let state = saved[section] { world.restore(state) } else { saved[section] = world.rebase() }
+            formWall += now() - begin
+            longest = max(longest, now() - begin)
+            lines += 1
+        }
+        world.step()
+    }
+    let wall = now() - start
+    return (wall, "lines=\(lines) form_wall=\(fixed(formWall, 5)) form_share=\(fixed(100 * formWall / wall, 3)) form_longest=\(fixed(longest, 5))", nil)
 }

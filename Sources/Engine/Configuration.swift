@@ -3,6 +3,7 @@ import Theory
 import Physics
 import Performance
 import Presets
+import Vocabulary
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -52,4 +52,6 @@ public enum RandomStream: UInt64 {
     case kicks = 4
     /// Positions where resting piano balls are dropped again.
     case drops = 5
+    /// Nudges of returning sections (`form.variation`).
+    case form = 6
 }

@@ -1,5 +1,6 @@
 import Theory
 import Performance
+import Vocabulary
 
 /// A live key change worked out for a session: what the performer and the scheduler need to
 /// play on in the new key (`Control.key`).
@@ -7,8 +8,8 @@ public struct KeyChange: Sendable {
     /// The performer's configuration in the new key: the chord of each bouncer, the bass's
     /// roots, the keys' notes and the scale all follow it; everything else is the session's.
     public var performer: PerformerConfiguration
-    /// For each derived voice (the second voice), its note for each MIDI note 0…127 in the new key.
-    public var derivedNotes: [VoiceID: [Int]]
+    /// Each derived voice's rule worked out again in the new key.
+    public var derived: [VoiceID: Voice.Derivation]
 }
 
 extension SessionPlan {
@@ -40,13 +41,9 @@ extension SessionPlan {
         if let outside = configuration.registerOutsideMIDI(tones: keyTones) {
             return .failure(ControlRejection("in \(key.name(.ascii)), \(outside.field) \(outside.message)"))
         }
-        var derived: [VoiceID: [Int]] = [:]
-        if let secondInterval {
-            for id in voices.ids where voices[id].derived != nil {
-                derived[id] = SessionPlan.secondNotes(key: key, interval: secondInterval)
-            }
-        }
-        return .success(KeyChange(performer: configuration, derivedNotes: derived))
+        var derived: [VoiceID: Voice.Derivation] = [:]
+        for id in voices.ids { derived[id] = voices[id].derived?.rekeyed(to: key) }
+        return .success(KeyChange(performer: configuration, derived: derived))
     }
 
     /// Why `control` cannot take effect in this session, or nil when it can. Every control the

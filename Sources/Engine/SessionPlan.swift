@@ -2,6 +2,7 @@ import Theory
 import Physics
 import Performance
 import Presets
+import Vocabulary
 
 /// A session resolved: everything downstream (the simulator, the performer, every sink) reads
 /// this value, never the preset.
@@ -34,9 +35,6 @@ public struct SessionPlan: Sendable {
     public var keyTones: [Int]
     /// The preset's `bass.chords` (degree → chord), read again in a new key at a live key change.
     public var chordSpecifications: [Int: ChordSpecification]
-    /// The second voice's interval (±3 or ±6), nil without a second voice: its notes are worked
-    /// out again at a live key change.
-    public var secondInterval: Int?
     /// The session's rules.
     public var rules: Rules
     /// Effects (SoundFont, filter, delay, reverb).
@@ -48,6 +46,8 @@ public struct SessionPlan: Sendable {
     /// The smallest gap a Chipmunk step must not jump, metres (sub-steps after a live change of
     /// gravity or speed: `substeps(gravity:speed:)`).
     public var smallestGap: Double
+    /// The form (sections that return), or nil: every bar new.
+    public var form: FormPlan?
 
     /// The session's rules: when the bass ball is kicked and piano balls are dropped again.
     public struct Rules: Sendable {
@@ -61,29 +61,6 @@ public struct SessionPlan: Sendable {
         public var pianoRadius: Double
         /// Whether piano balls collide with each other.
         public var pianoBallsCollide: Bool
-    }
-
-    /// The second voice's note for each MIDI note: the diatonic third (±3: two degrees) or
-    /// sixth (±6: five degrees) away, negative below, counted along the seven-degree scale the
-    /// key's scale is drawn from; where that degree is not played (pentatonic, blues) the next
-    /// scale tone further away. A note outside the scale is moved a minor third (3) or major
-    /// sixth (9) semitones. Kept in MIDI 0…127 by octaves.
-    public static func secondNotes(key: Key, interval: Int) -> [Int] {
-        let parent = (0...127).filter { note in key.scale.steps.contains(key.tonic.semitones(upTo: PitchClass(note))) }
-        let direction = interval < 0 ? -1 : 1
-        let degrees = (abs(interval) - 1) * direction
-        return (0...127).map { note in
-            // Worked out in the octave from C4 and moved back, so the edges of the MIDI range behave alike.
-            let shift = 60 + note % 12 - note
-            var result = note + (abs(interval) == 3 ? 3 : 9) * direction
-            if key.contains(PitchClass(note)), let index = parent.firstIndex(of: note + shift) {
-                result = parent[index + degrees] - shift
-                while !key.contains(PitchClass(result)) { result += direction }
-            }
-            while result < 0 { result += 12 }
-            while result > 127 { result -= 12 }
-            return result
-        }
     }
 
     /// The MIDI channels (0-based) of the keys' pan zones, left to right, when `keys.pan` is
@@ -122,16 +99,7 @@ public struct SessionPlan: Sendable {
         // Keys spread by position play on one channel per pan zone: MIDI channels 2–5 for four
         // keys, 2–6 for five.
         rows[1].spread(over: Self.keysZoneChannels, keyCount: c.layout.keys.count)
-        if preset.second.isOn, let tone = Tone.keys(named: preset.second.tone) {
-            // Its own channel: the first one neither the bass nor the keys' zones (nor the drums) use.
-            var second = Voice(name: "Second", channel: Self.freeChannel(after: rows), tone: tone, curve: preset.keys.velocity.curve,
-                               noteLength: preset.keys.noteLength, level: preset.second.level, pan: .fixed(0), source: .derived)
-            second.derived = .init(from: .keys, notes: SessionPlan.secondNotes(key: preset.key, interval: preset.second.interval))
-            rows.append(second)
-            secondInterval = preset.second.interval
-        } else {
-            secondInterval = nil
-        }
+        rows += Self.derivedRows(preset, after: rows)
         var drums: PercussionPlan?
         if percussion.isOn {
             drums = PercussionPlan(bassWalls: percussion.bassWalls, walls: percussion.walls, floor: percussion.floor,
@@ -157,6 +125,40 @@ public struct SessionPlan: Sendable {
         isCrowded = c.isCrowded
         stepCount = c.stepCount
         smallestGap = Configuration.smallestGap(preset)
+        form = preset.form.isOn
+            ? FormPlan(bars: preset.form.bars, letters: preset.form.sections, variation: preset.form.variation) : nil
+        form?.endings = preset.form.endings
+        if var plan = form {
+            let letters = Array(plan.letters)
+            for (letter, semitones) in preset.form.transpose {
+                // A letter the form does not use changes nothing.
+                guard let first = letters.firstIndex(of: Character(letter)) else { continue }
+                plan.transpositions[plan.sections[first]] = semitones
+            }
+            form = plan
+        }
+    }
+
+    /// The derived voices' rows: the second voice (`second`), then each of the `voices` list, in
+    /// order; each on its own channel, the first one the rows before it (and the drums) leave free.
+    static func derivedRows(_ preset: Preset, after rows: [Voice]) -> [Voice] {
+        var list = preset.voices
+        if preset.second.isOn {
+            list.insert(Preset.DerivedVoice(name: "second", follows: .keys, rule: .diatonic(preset.second.interval),
+                                            tone: preset.second.tone, level: preset.second.level), at: 0)
+        }
+        var all = rows
+        for derived in list {
+            // The first row played by the source it follows (the table starts with the bass and the keys).
+            let source: Voice.Source = derived.follows == .bass ? .bassBall : .pianoBalls
+            let row = all.firstIndex { $0.source == source }!
+            let from = VoiceID(rawValue: row), followed = all[row]
+            var voice = Voice(name: derived.trackName, channel: freeChannel(after: all), tone: Tone.keys(named: derived.tone)!,
+                              curve: followed.curve, noteLength: followed.noteLength, level: derived.level, pan: .fixed(0), source: .derived)
+            voice.derived = .init(from: from, rule: derived.rule, key: preset.key)
+            all.append(voice)
+        }
+        return Array(all[rows.count...])
     }
 
     /// Chipmunk sub-steps per timestep under `gravity` (m/s²) with the bass ball at `speed` (m/s).

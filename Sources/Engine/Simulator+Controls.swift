@@ -34,12 +34,18 @@ extension Simulator {
             case .key:
                 // The harmony from here on; notes queued for later are played in the new key.
                 guard let change else { break }
-                performer.changeKey(to: change.performer, at: now, scheduler: &scheduler)
-                for (voice, notes) in change.derivedNotes.sorted(by: { $0.key < $1.key }) {
-                    scheduler.changeDerivation(of: voice, notes: notes)
-                }
+                changeKey(change, at: now)
             }
         }
         controls.removeAll(keepingCapacity: true)
+    }
+
+    /// The harmony from `now` on in the key of `change` (a live key change, or a section's own
+    /// key): notes queued for later are played in the new key.
+    func changeKey(_ change: KeyChange, at now: Double) {
+        performer.changeKey(to: change.performer, at: now, scheduler: &scheduler)
+        for (voice, derivation) in change.derived.sorted(by: { $0.key < $1.key }) {
+            scheduler.changeDerivation(of: voice, to: derivation)
+        }
     }
 }

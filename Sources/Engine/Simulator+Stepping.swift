@@ -10,6 +10,8 @@ extension Simulator {
         performer.start(at: 0, scheduler: &scheduler)
         scheduler.deliver(through: 0, into: &notes)
         flush()
+        // Like every section line: after what is due at the line has sounded.
+        if form != nil { formLine(at: 0) }
     }
 
     /// Applies `control` at the start of the next step, as a live control source would.
@@ -20,6 +22,7 @@ extension Simulator {
     /// One fixed timestep (the queued controls first): its events join `stepEvents`.
     public func step() {
         if !controls.isEmpty { apply(at: world.stepCount) }
+        if form != nil { formLine(at: world.stepCount) }
         advance()
     }
 

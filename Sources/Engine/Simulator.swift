@@ -1,7 +1,9 @@
 import Geometry
 import Physics
 import Performance
+import Vocabulary
 import Presets
+import FileOutput
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,14 +19,14 @@ public final class Simulator {
     public let world: World
     var performer: Performer
     var scheduler: Scheduler
-    private var kicks: SplitMix64
-    private var drops: SplitMix64
+    var kicks: SplitMix64
+    var drops: SplitMix64
     var events: [SessionEvent] = []
     var notes: [NoteEvent] = []
-    private var lastBouncerHit = 0.0
-    private var recentDegrees: [Int] = []
+    var lastBouncerHit = 0.0
+    var recentDegrees: [Int] = []
     var lastKeyHit: [Double]
-    private var stillSince: [Double]
+    var stillSince: [Double]
     private let keyTones: [Int]
     private(set) var summary: Summary
     /// Looks at the balls after every step (read-only), e.g. to draw video frames.
@@ -33,6 +35,11 @@ public final class Simulator {
     var controls: [Control] = []
     var gravity: Double
     var speed: Double
+    /// The form as it goes (Simulator+Form.swift), nil without one.
+    var form: FormProgress?
+    /// The piano-ball rules run on the steps whose count minus this is a multiple of
+    /// `ruleInterval` (a returning section brings back the phase of its first time).
+    var rulePhase: Int64 = 0
 
     /// Steps between two checks of the piano-ball rules.
     static let ruleInterval: Int64 = 12
@@ -67,6 +74,9 @@ public final class Simulator {
         controls.reserveCapacity(8)
         gravity = plan.gravity
         speed = plan.speed
+        if let form = plan.form {
+            self.form = FormProgress(plan: form, nudges: SplitMix64(seed: plan.seed, stream: RandomStream.form.rawValue))
+        }
     }
 
     /// Runs the whole session into `sinks`. Stops early (cleanly) when `stop` is raised.
@@ -97,6 +107,7 @@ public final class Simulator {
                     }
                     if !controls.isEmpty { apply(at: step) }
                 }
+                if form != nil { formLine(at: step) }
                 advance()
                 step += 1
                 try deliver(to: sinks, through: world.time)
@@ -140,8 +151,6 @@ public final class Simulator {
                 events.append(.note(note))
             case .off:
                 events.append(.note(note))
-            case .control:
-                events.append(.control(time: note.time, voice: note.voice, controller: note.note, value: note.velocity))
             case .chord:
                 events.append(.chord(performer.chordEvent(degree: note.degree, at: note.time)))
             }
@@ -212,7 +221,7 @@ public final class Simulator {
         // Piano balls that lie still, or have found a place where they strike no key,
         // are dropped again from the top.
         // Checked every `ruleInterval` steps (0.05 s at 240 Hz): cheap for a thousand balls.
-        guard world.stepCount % Self.ruleInterval == 0 else { return }
+        guard (world.stepCount - rulePhase) % Self.ruleInterval == 0 else { return }
         let redrop = rules.redropAfter
         let rest = rules.restAfter
         let stillSpeedSquared = Self.stillSpeed * Self.stillSpeed

@@ -57,7 +57,7 @@ public final class OutputFile {
             do throws(SystemError) {
                 // Opening a FIFO blocks until a reader comes, and only a signal that arrives
                 // during the call interrupts it: a stop requested earlier (a slow start) ends here.
-                if Interruption.isRequested { throw SystemError(Errno.interrupted, step: "opening it after the stop signal") }
+                if StopSignal.process.isRaised { throw SystemError(Errno.interrupted, step: "opening it after the stop signal") }
                 descriptor = try POSIX.openForWriting(target.file, exclusive: false)
             } catch {
                 throw .cannotCreate(path: target.requested, reason: error.text)

@@ -160,10 +160,3 @@ public struct OutputTarget: Sendable {
         }
     }
 }
-
-extension OutputTarget {
-    /// Bytes this user may still write on the target's file system; nil if unknown (or special).
-    public var availableBytes: Int64? {
-        isSpecial ? nil : POSIX.availableBytes(in: directory)
-    }
-}

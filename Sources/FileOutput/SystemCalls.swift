@@ -36,35 +36,10 @@ public struct SystemError: Error, Equatable, Sendable {
     var isOutOfSpace: Bool { code == ENOSPC || code == EFBIG || code == EDQUOT }
 }
 
-/// A request to give up on blocking system calls, raised from a signal handler.
-///
-/// Clumsy installs its SIGINT/SIGTERM/SIGHUP/SIGQUIT handlers without `SA_RESTART`, so a
-/// signal makes a blocked `open` (a FIFO without a reader) or `write` (a stalled pipe) fail
-/// with `EINTR`. Every loop in this module retries `EINTR` only while no interruption was
-/// requested; after one it fails, and writes to a descriptor that is not writable within
-/// `Interruption.writeGrace` fail too, so a stop never waits on a reader that went away.
-public enum Interruption {
-    private static let signal = Atomic<Int32>(0)
-
-    /// Records the signal (async-signal-safe: one atomic store).
-    public static func request(_ number: Int32) {
-        _ = signal.compareExchange(expected: 0, desired: number, ordering: .relaxed)
-    }
-
-    /// The signal that asked to stop, or 0.
-    public static var requested: Int32 { signal.load(ordering: .relaxed) }
-
-    /// True once a stop was requested.
-    public static var isRequested: Bool { requested != 0 }
-
-    /// How long, in milliseconds, a write after a stop request may wait for its reader.
-    public static let writeGrace: Int32 = 200
-}
-
 /// The few system calls this module makes, on swift-system's `FileDescriptor` and `FilePath`.
 ///
 /// swift-system retries `EINTR` itself when asked (`retryOnInterrupt`); here it is told not
-/// to, and `interruptible` retries only while no stop was requested (see `Interruption`).
+/// to, and `interruptible` retries only while no stop was requested (see `StopSignal`).
 /// What swift-system 1.8 lacks — `rename`, `unlink`, `fsync`, `readlink`, `realpath`,
 /// `statvfs`, `kill`, `poll` — is called from Glibc here, and only here.
 enum POSIX {
@@ -73,7 +48,7 @@ enum POSIX {
         while true {
             do {
                 return try body()
-            } catch .interrupted where !Interruption.isRequested {
+            } catch .interrupted where !StopSignal.process.isRaised {
                 continue
             } catch {
                 throw SystemError(error)
@@ -116,7 +91,7 @@ enum POSIX {
     static func writeAll(_ fd: FileDescriptor, _ base: UnsafeRawPointer, _ count: Int) throws(SystemError) {
         var done = 0
         while done < count {
-            if Interruption.isRequested { try waitWritable(fd) }
+            if StopSignal.process.isRaised { try waitWritable(fd) }
             let n = try interruptible { () throws(Errno) in
                 do {
                     return try fd.write(UnsafeRawBufferPointer(start: base + done, count: count - done), retryOnInterrupt: false)
@@ -131,10 +106,10 @@ enum POSIX {
         }
     }
 
-    /// After a stop request: waits at most `Interruption.writeGrace` for `fd` to take bytes.
+    /// After a stop request: waits at most `StopSignal.writeGrace` for `fd` to take bytes.
     private static func waitWritable(_ fd: FileDescriptor) throws(SystemError) {
         var entry = pollfd(fd: fd.rawValue, events: Int16(POLLOUT), revents: 0)
-        let ready = poll(&entry, 1, Interruption.writeGrace)
+        let ready = poll(&entry, 1, StopSignal.writeGrace)
         if ready == 0 { throw SystemError(code: EINTR, step: "the reader did not take the output after the stop signal") }
     }
 
@@ -253,6 +228,13 @@ enum POSIX {
         guard let resolved = path.withPlatformString({ realpath($0, nil) }) else { return nil }
         defer { free(resolved) }
         return FilePath(platformString: resolved)
+    }
+
+    /// Nil if this process may write in (and, for a directory, search) `path`, else why not (`access`).
+    static func accessFailure(_ path: FilePath, writable: Bool) -> SystemError? {
+        let mode = writable ? W_OK | X_OK : R_OK
+        guard path.withPlatformString({ access($0, mode) }) != 0 else { return nil }
+        return SystemError(code: errno)
     }
 
     /// Bytes available to this user on the file system holding `directory`; nil if unknown.

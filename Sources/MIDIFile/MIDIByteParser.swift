@@ -45,7 +45,7 @@ struct MIDIByteParser {
         tracks.reserveCapacity(min(declaredTracks, 1024))
         while tracks.count < declaredTracks {
             // A big file takes a while: a stop signal ends the reading (the caller exits 128 + signal).
-            if Interruption.isRequested { throw MIDIFileError.cannotRead(path: source, reason: "stopped by a signal") }
+            if StopSignal.process.isRaised { throw MIDIFileError.cannotRead(path: source, reason: "stopped by a signal") }
             guard bytes.count - offset >= 8 else {
                 throw malformed(at: offset, "the header declares \(declaredTracks) tracks but the data ends after \(tracks.count)")
             }

@@ -1,15 +1,14 @@
-/// A note starting or ending (or a voice's controller changing), with the hit that caused it.
+/// A note starting or ending, or the harmony changing, with the cause of it.
 ///
 /// A flat value (no allocation) so the hot path can produce them by the thousand.
 public struct NoteEvent: Sendable, Hashable {
-    /// Whether a note starts or ends, or a controller changes.
+    /// Whether a note starts or ends, or the harmony changes. (A voice's controllers are
+    /// `SessionEvent.control`, never notes.)
     public enum Kind: Sendable, Hashable {
         /// A note starts.
         case on
         /// A note ends.
         case off
-        /// The voice's controller number `note` takes the value `velocity` (CC10 pan before a keys note).
-        case control
         /// The harmony changes to the chord of scale degree `degree` (no note: the simulator
         /// turns it into a `ChordEvent` named by the performer).
         case chord
@@ -17,13 +16,13 @@ public struct NoteEvent: Sendable, Hashable {
 
     /// Simulated time at which it sounds, seconds.
     public var time: Double
-    /// Note-on, note-off or controller.
+    /// Note-on, note-off or chord change.
     public var kind: Kind
     /// Which row of the voices table.
     public var voice: VoiceID
-    /// MIDI note number, 0…127 (the controller number for `.control`).
+    /// MIDI note number, 0…127.
     public var note: Int
-    /// MIDI velocity 1…127 for note-ons; 0 for note-offs; the controller value for `.control`.
+    /// MIDI velocity 1…127 for note-ons; 0 for note-offs.
     public var velocity: Int
     /// The ball that struck (0 = bass ball, also for the opening note; 1…N piano balls); -1 for note-offs.
     public var ball: Int
@@ -31,24 +30,17 @@ public struct NoteEvent: Sendable, Hashable {
     public var speed: Double
     /// Scale degree 1…7 of the active chord after this event.
     public var degree: Int
-    /// Key number 1…K for key hits (position from the left), else 0.
-    public var key: Int
-    /// Chord tone 1…4 (root, 3rd, 5th, 7th) for key hits, else 0.
-    public var tone: Int
+    /// Why the note sounds: what was struck, or which note a derived voice doubles
+    /// (`.none` for note-offs, controllers and chord changes).
+    public var cause: Cause
     /// Simulated time of the physical hit, seconds: `time` or earlier (quantised notes sound later).
     public var hit: Double
-    /// What was struck, for percussion: 0 none, 1 a wall, 2 the floor, 3 the stomp, 4 the metronome.
-    public var drum: Int
-
-    /// `tone` of a bass note that is a leading note (an approach a grid step before a new root).
-    public static let leadingTone = -1
 
     /// Creates an event (`hit` defaults to `time`).
     public init(time: Double, kind: Kind, voice: VoiceID, note: Int, velocity: Int,
-                ball: Int = -1, speed: Double = 0, degree: Int, key: Int = 0, tone: Int = 0, hit: Double? = nil, drum: Int = 0) {
+                ball: Int = -1, speed: Double = 0, degree: Int, cause: Cause = .none, hit: Double? = nil) {
         self.time = time
         self.hit = hit ?? time
-        self.drum = drum
         self.kind = kind
         self.voice = voice
         self.note = note
@@ -56,8 +48,49 @@ public struct NoteEvent: Sendable, Hashable {
         self.ball = ball
         self.speed = speed
         self.degree = degree
-        self.key = key
-        self.tone = tone
+        self.cause = cause
+    }
+}
+
+extension NoteEvent {
+    /// Why a note sounds. A flat enumeration with whole-number payloads: no allocation per event.
+    public enum Cause: Sendable, Hashable {
+        /// Not a note-on (a note-off, a controller, a chord change).
+        case none
+        /// The session's first note: the root of chord I in the bass, before any hit.
+        case opening
+        /// The bass ball struck the bouncer of scale degree 1…7: that chord's root.
+        case bassHit(degree: Int)
+        /// A bass leading note: an approach a grid step before a new root (no bouncer struck).
+        case leadingNote
+        /// A piano ball struck key 1…K (left to right), which plays chord tone 1…5 of the chord.
+        case keyHit(key: Int, tone: Int)
+        /// A piano ball struck key 1…K under `melodic` keys: the melody moved by `step` scale steps.
+        case melodyStep(key: Int, step: Int)
+        /// A drum played by `source`.
+        case drum(DrumSource)
+        /// A derived voice's double of MIDI note `of` of voice `from`, sounding with it.
+        case derived(from: VoiceID, of: Int)
+
+        /// The key struck (1…K) for a key hit or a melody step; nil otherwise.
+        public var key: Int? {
+            switch self {
+            case .keyHit(let key, _), .melodyStep(let key, _): return key
+            default: return nil
+            }
+        }
+    }
+
+    /// What played a drum note.
+    public enum DrumSource: String, Sendable, Hashable, CaseIterable {
+        /// A ball against a side wall (or the ceiling) of its area; the bass ball's walls too.
+        case wall
+        /// A piano ball on the floor between the keys.
+        case floor
+        /// The stomp on its beats.
+        case stomp
+        /// The metronome's click.
+        case metronome
     }
 }
 

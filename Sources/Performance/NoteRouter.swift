@@ -17,7 +17,7 @@ public struct NoteRouter: Sendable {
         let voice = voices[note.voice.rawValue]
         guard voice.channels.count > 1 else { return voice.channel }
         if note.kind == .on {
-            let channel = voice.channels[voice.channelIndex(forKey: note.key)].channel
+            let channel = voice.channels[voice.channelIndex(forKey: note.cause.key ?? 0)].channel
             channelOfPitch[note.voice.rawValue][note.note] = channel
             return channel
         }

@@ -1,3 +1,4 @@
+import Vocabulary
 /// The time-ordered queue between the performer and the sinks.
 ///
 /// The performer hands it note intents (a note, its velocity and when its hit happened); the
@@ -114,8 +115,8 @@ public struct Scheduler: Sendable {
         var index = queue.count - 1
         while index >= head && queue[index].time >= time {
             let entry = queue[index]
-            if entry.kind == .on && entry.event.voice == voice && (1...notes.count).contains(entry.event.tone) {
-                let note = notes[entry.event.tone - 1]
+            if entry.kind == .on && entry.event.voice == voice, case .keyHit(_, let tone) = entry.event.cause, (1...notes.count).contains(tone) {
+                let note = notes[tone - 1]
                 // Another note of the voice on the same line already playing that pitch: keep the louder.
                 var twin = index + 1
                 while twin < queue.count && queue[twin].time == entry.time {
@@ -206,12 +207,47 @@ public struct Scheduler: Sendable {
         }
     }
 
-    /// A live key change: `voice` (a derived voice) plays `notes` (one per MIDI note 0…127 of
-    /// the voice it follows) with the notes delivered from now on.
-    public mutating func changeDerivation(of voice: VoiceID, notes: [Int]) {
+    /// A live key change: `voice` (a derived voice) plays by `derivation` (its rule worked out
+    /// in the new key) with the notes delivered from now on.
+    public mutating func changeDerivation(of voice: VoiceID, to derivation: Voice.Derivation) {
         for index in derived.indices where derived[index].voice == voice {
-            derived[index].derivation = Voice.Derivation(from: derived[index].derivation.from, notes: notes)
+            derived[index].derivation = derivation
         }
+    }
+
+    /// Form: plays again from `saved`, this scheduler as it was at an earlier bar line, `offset`
+    /// seconds later (`now` = that bar line + `offset`). What `saved` had queued from hits at or
+    /// after its line (and its harmony changes) sounds again, moved by `offset`; what was queued
+    /// then from earlier hits, and its note-offs, belonged to another past and are dropped. Notes
+    /// queued now from hits before `now` still sound, and notes sounding now end as they would
+    /// have; harmony changes queued now give way to the saved ones. The clock goes on.
+    public mutating func resume(_ saved: Scheduler, after offset: Double, now: Double) {
+        let line = now - offset - 1e-9
+        let live = queue[head...].filter { $0.kind == .off || ($0.kind == .on && $0.event.hit < now - 1e-9) }
+        var again: [Entry] = []
+        again.reserveCapacity(saved.queue.count - saved.head)
+        for var entry in saved.queue[saved.head...] where entry.kind != .off && (entry.kind != .on || entry.event.hit >= line) {
+            // Never before `now` by a rounding of the sum.
+            entry.time = max(entry.time + offset, now)
+            entry.event.time = max(entry.event.time + offset, now)
+            entry.event.hit += offset
+            again.append(entry)
+        }
+        var merged: [Entry] = []
+        merged.reserveCapacity(max(queue.capacity, live.count + again.count))
+        var i = live.startIndex, j = 0
+        while i < live.endIndex || j < again.count {
+            if j == again.count || (i < live.endIndex && (live[i].time < again[j].time
+                || (live[i].time == again[j].time && live[i].kind.rawValue <= again[j].kind.rawValue))) {
+                merged.append(live[i]); i += 1
+            } else {
+                merged.append(again[j]); j += 1
+            }
+        }
+        queue = merged
+        head = 0
+        derived = saved.derived
+        harmonyDegree = saved.harmonyDegree
     }
 
     /// Hands out every event due at or before `time`, in time order.
@@ -299,6 +335,7 @@ public struct Scheduler: Sendable {
                 var double = entry
                 double.event.voice = voice
                 double.event.note = derivation.notes[min(max(entry.event.note, 0), 127)]
+                double.event.cause = .derived(from: entry.event.voice, of: entry.event.note)
                 double.extra = -1
                 sound(double, into: &events)
             }

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// Which row of the session's voices table a note belongs to (its index in `VoiceTable.voices`).
 ///
 /// The table always starts with the bass (`.bass`, row 0) and the keys (`.keys`, row 1);
@@ -24,18 +26,13 @@ public struct Voice: Sendable, Hashable {
         case pianoBalls = "piano-balls"
         /// Drum hits: balls against walls and floor, the stomp and the metronome (GM channel 10).
         case percussion
-        /// Derived from another voice's notes (`Voice.derived`): the second voice.
+        /// Derived from another voice's notes by a rule of its own (`Voice.derived`): the second
+        /// voice, and each voice of the preset's `voices` list.
         case derived
     }
 
-    /// How a voice is placed between the loudspeakers.
-    public enum Pan: Sendable, Hashable {
-        /// A fixed place, −1 (left) … 0 (centre) … 1 (right).
-        case fixed(Double)
-        /// Each note placed by the position of what was struck (the keys, left to right): the
-        /// voice plays on one channel per pan zone (see `Voice.spread`).
-        case position
-    }
+    /// How a voice is placed between the loudspeakers (a preset names it: `Vocabulary.Pan`).
+    public typealias Pan = Vocabulary.Pan
 
     /// One MIDI channel of a voice and its place: a voice spread by position owns one channel
     /// per pan zone, each with a fixed pan, so a note never moves the pan of one still ringing.
@@ -70,24 +67,8 @@ public struct Voice: Sendable, Hashable {
     public var pan: Pan
     /// What plays it.
     public var source: Source
-    /// For a derived voice: the voice it follows and, for each of its MIDI notes 0…127, the
-    /// note this voice plays with it (the scheduler sounds both at once, same velocity).
+    /// For a derived voice: the voice it follows and its rule (`Voice.Derivation`).
     public var derived: Derivation?
-
-    /// How a derived voice follows another.
-    public struct Derivation: Sendable, Hashable {
-        /// The voice whose notes are doubled.
-        public var from: VoiceID
-        /// The note played for each MIDI note 0…127 of `from` (128 entries).
-        public var notes: [Int]
-
-        /// Creates a derivation.
-        public init(from: VoiceID, notes: [Int]) {
-            precondition(notes.count == 128, "a derivation maps every MIDI note")
-            self.from = from
-            self.notes = notes
-        }
-    }
 
     /// Creates a voice row.
     public init(name: String, channel: Int, tone: Tone, curve: VelocityCurve, noteLength: Double,

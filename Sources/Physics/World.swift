@@ -27,7 +27,8 @@ public final class World {
     /// Escapes since the world was created.
     public private(set) var escapeCount = 0
 
-    private let space: OpaquePointer
+    private var space: OpaquePointer
+    private let recordsContacts: Bool
     private var bodies: [OpaquePointer] = []          // index = ball id
     /// The same bodies in memory of the world's own, for the rules after every sub-step: read
     /// without the retain and release that borrowing the array's buffer costs.
@@ -58,8 +59,20 @@ public final class World {
         self.measuresChipmunkTime = timesChipmunk
         self.wakesBassEverySubstep = configuration.sleepTimeThreshold != nil
         self.pianoSpeedLimit = configuration.pianoSpeedLimit
+        self.recordsContacts = recordsContacts
         World.silenceBannerOnce()
-        space = cpSpaceNew()
+        contacts.reserveCapacity(64)
+        space = World.newSpace(configuration)
+        build(state: nil)
+    }
+
+    deinit {
+        freeSpace()
+    }
+
+    /// A new, empty space with the configuration's gravity, iterations, sleeping and index.
+    private static func newSpace(_ configuration: WorldConfiguration) -> OpaquePointer {
+        let space = cpSpaceNew()!
         cpSpaceSetGravity(space, cpVect(x: 0, y: -configuration.gravity))
         cpSpaceSetIterations(space, Int32(configuration.iterations))
         if let threshold = configuration.sleepTimeThreshold {
@@ -68,16 +81,21 @@ public final class World {
         if let hash = configuration.spatialHash {
             cpSpaceUseSpatialHash(space, hash.cellSize, Int32(hash.cells))
         }
-        contacts.reserveCapacity(64)
+        return space
+    }
+
+    /// Fills the (empty) space: statics, balls (at `state`, or where the configuration starts
+    /// them), the rules' body list and the contact handlers.
+    private func build(state: WorldState?) {
         buildStatics()
-        buildBalls()
+        buildBalls(state: state)
         stepBodies = .allocate(capacity: bodies.count)
         _ = stepBodies.initialize(from: bodies)
         if recordsContacts { installHandlers() }
     }
 
-    deinit {
-        // Chipmunk's order: shapes, then bodies, then the space (cpSpaceFree frees neither).
+    /// Frees shapes, bodies and the space, in Chipmunk's order (`cpSpaceFree` frees neither).
+    private func freeSpace() {
         for shape in shapes {
             cpSpaceRemoveShape(space, shape)
             cpShapeFree(shape)
@@ -88,6 +106,8 @@ public final class World {
         }
         cpSpaceFree(space)
         stepBodies.deallocate()
+        shapes.removeAll()
+        bodies.removeAll()
     }
 
     // MARK: Stepping
@@ -148,6 +168,43 @@ public final class World {
         pianoSpeedLimit = configuration.pianoSpeedLimit
         cpSpaceSetGravity(space, cpVect(x: 0, y: -gravity))
         setVelocity(velocity(ofBall: 0), ofBall: 0)   // rescaled to the new speed
+    }
+
+    // MARK: Saving and restoring
+
+    /// The balls' state now (between two steps).
+    public func state() -> WorldState {
+        WorldState(bodies: bodies.map(WorldState.Body.init))
+    }
+
+    /// Puts the balls in `state` in a freshly built space: no contact, arbiter or index cache
+    /// of the old space survives, so two restores of one state step identically (exact by
+    /// construction; setting the bodies in place is not, as Chipmunk's cached contacts warm-start
+    /// the solver). The clock (`stepCount`) and the configuration as last retuned go on.
+    /// `state` must come from this world (one body per ball, finite values).
+    public func restore(_ state: WorldState) {
+        precondition(state.bodies.count == bodies.count, "a state of \(state.bodies.count) balls for a world of \(bodies.count)")
+        freeSpace()
+        space = World.newSpace(configuration)
+        build(state: state)
+    }
+
+    /// Rebuilds the space around the balls as they are and returns their state: what a later
+    /// `restore` of that state steps exactly like.
+    @discardableResult
+    public func rebase() -> WorldState {
+        let now = state()
+        restore(now)
+        return now
+    }
+
+    /// Sets the bodies to `state` in the space as it is, its contact cache kept: not exact (the
+    /// cached impulses warm-start the solver), kept for the test that shows why `restore` rebuilds.
+    func setBodies(_ state: WorldState) {
+        for (body, saved) in zip(bodies, state.bodies) {
+            saved.apply(to: body)
+            cpSpaceReindexShapesForBody(space, body)
+        }
     }
 
     // MARK: Ball access
@@ -346,9 +403,10 @@ public final class World {
         return body
     }
 
-    private func buildBalls() {
+    private func buildBalls(state: WorldState?) {
         let config = configuration
-        let bass = addBall(id: 0, radius: config.bassRadius, position: config.bassStart, velocity: config.bassVelocity,
+        let bass = addBall(id: 0, radius: config.bassRadius, position: state?.bodies[0].position ?? config.bassStart,
+                           velocity: state?.bodies[0].velocity ?? config.bassVelocity,
                            elasticity: 1, friction: 0, type: CollisionType.bassBall,
                            category: Category.bassBall, mask: Category.bassWorld)
         // The bass ball ignores gravity and is never damped.
@@ -356,10 +414,14 @@ public final class World {
             cpBodyUpdateVelocity(body, cpVect(x: 0, y: 0), 1, dt)
         }
         for (index, start) in config.pianoStarts.enumerated() {
-            _ = addBall(id: index + 1, radius: config.pianoRadius, position: start, velocity: .zero,
+            let saved = state?.bodies[index + 1]
+            _ = addBall(id: index + 1, radius: config.pianoRadius, position: saved?.position ?? start, velocity: saved?.velocity ?? .zero,
                         elasticity: config.pianoRestitution, friction: config.pianoFriction,
                         type: CollisionType.pianoBall, category: Category.pianoBall,
                         mask: config.pianoBallsCollide ? Category.pianoWorld | Category.pianoBall : Category.pianoWorld)
+        }
+        if let state {
+            for (body, saved) in zip(bodies, state.bodies) { saved.apply(to: body) }
         }
     }
 

@@ -1,5 +1,5 @@
 import Theory
-import Performance
+import Vocabulary
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -86,7 +86,7 @@ public struct Preset: Sendable, Equatable {
         /// Key hits slower than this are not played (resting contacts), m/s.
         public var minimumSpeed: Double
         /// Pan: by each key's position, or fixed.
-        public var pan = Voice.Pan.position
+        public var pan = Pan.position
         /// Channel volume, MIDI CC7 0…127.
         public var level = 100
         /// Whether the dribble gate is on.
@@ -207,7 +207,7 @@ public struct Preset: Sendable, Equatable {
         /// True-peak ceiling of an audio render, dBTP (with the loudness on).
         public var truePeak = -1.0
         /// Sample format of WAV and FLAC renders.
-        public var bitDepth = BitDepth.twentyFour
+        public var bitDepth = BitDepth.standard
         /// Whether the low-pass filter is on.
         public var isFilterOn = false
         /// The filter's values (kept while off).
@@ -249,16 +249,6 @@ public struct Preset: Sendable, Equatable {
         }
     }
 
-    /// Sample formats of WAV and FLAC renders.
-    public enum BitDepth: String, Sendable, Hashable, CaseIterable {
-        /// 16-bit integers, TPDF-dithered.
-        case sixteen = "16"
-        /// 24-bit integers.
-        case twentyFour = "24"
-        /// 32-bit floats (WAV only).
-        case float = "32f"
-    }
-
     /// Short name (the file's stem for files).
     public var name: String
     /// The file this preset was read from (used in error messages).
@@ -277,6 +267,10 @@ public struct Preset: Sendable, Equatable {
     public var percussion = Percussion()
     /// The second voice.
     public var second = Second()
+    /// The derived voices of the `voices` list, in order (after the second voice).
+    public var voices: [DerivedVoice] = []
+    /// Phrases and sections that return.
+    public var form = Form()
     /// Fixed physics timestep, seconds.
     public var timestep: Double
     /// The key's tonic as written (`key.tonic`): kept apart from the key so that a scale read or

@@ -1,5 +1,5 @@
 import Theory
-import Performance
+import Vocabulary
 
 /// One user-settable value: where it lives in a preset, its flag, type, unit, default,
 /// accepted values and a one-line doc.

@@ -1,5 +1,5 @@
 import Theory
-import Performance
+import Vocabulary
 
 /// The settings table: every value a preset or a flag of `clumsy run` can set, one row each.
 ///
@@ -195,6 +195,10 @@ public enum Settings {
         .tone("second.tone", \.second.tone, default: "vibraphone", catalog: Tone.keysCatalog, lookup: { Tone.keys(named: $0) },
               what: "second tone", doc: "General MIDI instrument of the second voice"),
         .integer("second.level", \.second.level, default: 80, range: 0...127, doc: "second voice channel volume, MIDI CC7"),
+        .custom("voices", type: "array of objects", defaultText: "[]", accepted: Preset.DerivedVoice.accepted,
+                doc: "derived voices, each doubling every note of the voice it `follows` (`\"keys\"`, the default, or `\"bass\"`) by its own rule: `interval` the scale's own interval (2…8 above, −2…−8 below, counted as for `second.interval`; a note outside the scale moves 2, 3, 5, 7, 9, 10 or 12 semitones) or `semitones` a fixed one (±1…24); each with its `name` (lower case: the event log's voice and the stem; capitalised, its MIDI track), `tone` (default vibraphone) and `level` (CC7, default 80), on the next free MIDI channel after the second voice; a live key change works each rule out again in the new key",
+                setDefault: { $0.voices = [] },
+                read: { json, preset, r throws(SessionError) in preset.voices = try Preset.DerivedVoice.readList(json, r) }),
         .integer("piano.count", \.piano.count, default: 4, range: 0...1000, accepted: "0…1000 (must fit the area)",
                  doc: "number of piano balls"),
         .number("piano.radius", \.piano.radius, unit: "m", default: 20 * s, range: 0.04...0.5, defaultText: "0.1333 (20 pt)",
@@ -234,6 +238,34 @@ public enum Settings {
         .integer("percussion.level", \.percussion.level, default: 100, range: 0...127, doc: "drums channel volume, MIDI CC7"),
         .number("percussion.pan", \.percussion.pan, default: 0, range: -1...1, doc: "drums pan −1…1"),
 
+        .block("form", \.form.isOn, default: false,
+               doc: "phrases that return: at the first bar of each section the world (balls, harmony, queued notes, random streams) is saved, and a letter heard before puts the world back as it was at the start of its first section, so the section plays again; after the last section the form starts over (the tune played again)"),
+        .integer("form.bars", \.form.bars, default: 8, range: 1...64, doc: "bars in a phrase: the length of each section"),
+        .custom("form.sections", type: "string", defaultText: "`\"AABB\"`", accepted: "1…64 capital letters A–Z",
+                doc: "the sections in order, a letter each (`\"AABA\"`, `\"AABB\"`, `\"ABAC\"`): a new letter goes on from where the world is, a letter heard before returns",
+                setDefault: { $0.form.sections = "AABB" },
+                read: { json, preset, r throws(SessionError) in
+                    let text = try r.string(json, at: "form.sections", expected: "a string of section letters such as \"AABB\"")
+                    guard (1...Preset.Form.maximumSections).contains(text.count),
+                          text.allSatisfy({ Preset.Form.letters.contains($0) }) else {
+                        throw r.fail("form.sections", "\"\(Quote.text(text))\" is not accepted; expected 1…\(Preset.Form.maximumSections) capital letters A–Z such as \"AABB\" or \"AABA\"")
+                    }
+                    preset.form.sections = text
+                }),
+        .integer("form.endings", \.form.endings, default: 0, range: 0...64,
+                 doc: "bars of a second-time ending: the second of two sections of one letter in a row (the second A of \"AABB\") leaves the first for its last bars, nudged (by `form.variation`, at least 0.2) the first time and the same at every later second time; 0 for none"),
+        .custom("form.transpose", type: "object", defaultText: "`{}`", accepted: "keys: section letters A–Z; values: semitones −12…12",
+                doc: "a key per section letter: its sections play in the preset's key moved by these semitones (`{\"B\": 7}`: B on the dominant), changed at the first bar of each new letter the way a live key change is (a key the session cannot play, notes beyond MIDI 0–127, is not taken); a returning letter returns in its own key",
+                setDefault: { $0.form.transpose = [:] },
+                read: { json, preset, r throws(SessionError) in
+                    preset.form.transpose = [:]
+                    for (letter, value) in try r.object(json, at: "form.transpose", allowed: Preset.Form.letters.map(String.init)) {
+                        preset.form.transpose[letter] = try r.integer(value, at: "form.transpose.\(letter)", range: -12...12)
+                    }
+                }),
+        .number("form.variation", \.form.variation, default: 0, range: 0...1,
+                doc: "how far a returning section is nudged (balls moved up to this fraction of their radius, bass direction turned, piano velocities shaken; seeded): 0 repeats exactly, 0.2 starts the same and drifts"),
+
         .file("sound.soundFont", \.sound.soundFont,
               doc: "SoundFont used when no `--soundfont` or `CLUMSY_SOUNDFONT` is given; a relative path is relative to the preset file's folder"),
         .number("sound.gain", \.sound.gain, default: 0.5, range: 0...2, flag: "gain",
@@ -262,7 +294,7 @@ public enum Settings {
                 }),
         .number("sound.truePeak", \.sound.truePeak, unit: "dBTP", default: -1, range: -9...0, flag: "true-peak",
                 doc: "true-peak ceiling of an audio render, kept by a look-ahead limiter (needs the loudness on)"),
-        .choice("sound.bitDepth", \.sound.bitDepth, default: .twentyFour, flag: "bit-depth",
+        .choice("sound.bitDepth", \.sound.bitDepth, default: .standard, flag: "bit-depth",
                 doc: "sample format of WAV and FLAC renders: 16-bit (TPDF-dithered), 24-bit, or 32-bit float (WAV only); Ogg ignores it"),
         .block("sound.filter", \.sound.isFilterOn, default: false, doc: "low-pass filter on every note"),
         .number("sound.filter.cutoff", \.sound.filterValues.cutoff, unit: "Hz", default: 1500, range: 20...20_000,

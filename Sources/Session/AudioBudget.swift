@@ -32,9 +32,10 @@ enum AudioBudget {
             throw .cannotCreate("--audio \(Quote.text(path)): \(Format.fixed(seconds, decimals: 0)) s at \(Format.plain(rate)) Hz is "
                 + "\(gigabytes(bytes)) of WAV, past the format's 4 GiB limit; write .flac or .ogg, or shorten --duration")
         }
-        if let available = target.availableBytes, bytes > available {
+        guard !target.isSpecial else { return }
+        if let short = DiskCheck.shortfall([(PathBytes.string(target.directory), Double(bytes))]) {
             throw .cannotCreate("--audio \(Quote.text(path)): the render needs \(format == .wav ? "" : "at least ")\(gigabytes(bytes)), "
-                + "and only \(gigabytes(available)) is free there")
+                + "and only \(gigabytes(short.available)) is free there")
         }
     }
 

@@ -73,6 +73,7 @@ enum LiveCalibration {
         "borrowed-chords": 4.8,         // live I −21.4 LUFS, TP −5.8 dBTP
         "dorian-drift": 3.0,            // live I −20.8 LUFS, TP −4.0 dBTP
         "fifths-home": 6.7,             // live I −28.3 LUFS, TP −7.7 dBTP
+        "harmonies": 7.7,               // live I −28.5 LUFS, TP −8.7 dBTP
         "lydian-moon": 6.7,             // live I −25.0 LUFS, TP −7.7 dBTP
         "melodic-minor-line": 6.0,      // live I −25.9 LUFS, TP −7.0 dBTP
         "minor-storm": 0.6,             // live I −25.6 LUFS, TP −1.6 dBTP
@@ -80,6 +81,7 @@ enum LiveCalibration {
         "pentatonic-triads": 7.5,       // live I −27.1 LUFS, TP −8.5 dBTP
         "phrygian-scatter": 3.7,        // live I −25.5 LUFS, TP −4.7 dBTP
         "polska": 1.0,                  // live I −22.5 LUFS, TP −2.0 dBTP
+        "polska-aabb": 1.6,             // live I −21.2 LUFS, TP −2.6 dBTP
         "pulse": 2.7,                   // live I −21.0 LUFS, TP −3.7 dBTP
         "swarm": 4.6,                   // live I −30.3 LUFS, TP −5.6 dBTP
     ]
@@ -140,7 +142,7 @@ public struct MixRequest: Sendable, Equatable {
 /// boundary (1.45 ms at 44.1 kHz). After the last event the file runs on for the sampler's
 /// `tailDuration` so notes, echoes and reverb die away.
 ///
-/// Every half simulated second is a block for the synths, which `SynthPipeline`'s threads
+/// Every half simulated second is a block for the synths, which `SlotPipeline`'s threads
 /// render up to four blocks ahead while this thread simulates on and sums the blocks
 /// already rendered, so on two cores the physics costs no wall time.
 public final class AudioFileSink: SessionSink {
@@ -159,10 +161,8 @@ public final class AudioFileSink: SessionSink {
     /// `format`, when given, is used whatever the name (a temporary's).
     init(path: String, format: AudioFileFormat? = nil, samplerConfiguration: SamplerConfiguration, session: SessionPlan, mix: MixRequest,
          stop: StopSignal?) throws(SessionError) {
-        guard let format = format ?? AudioFileFormat(path: path) else {
-            throw .usage(OutputName.extensionProblem(path, flag: "--audio", accepted: ".wav, .flac or .ogg"))
-        }
-        let bitDepth = BitDepth(rawValue: session.sound.bitDepth.rawValue) ?? .standard
+        let format = if let format { format } else { try OutputName.audioFormat(path) }
+        let bitDepth = session.sound.bitDepth
         guard bitDepth.isSupported(by: format) else {
             throw .usage("--audio \(path): bit depth 32f (sound.bitDepth, --bit-depth) needs a .wav file; FLAC stores 16- or 24-bit integers")
         }
@@ -219,7 +219,7 @@ public final class AudioFileSink: SessionSink {
                 continue
             }
         }
-        // Half a simulated second at a time: a block for each synth's thread (`SynthPipeline`).
+        // Half a simulated second at a time: a block for each synth's thread (`SlotPipeline`).
         if time - renderedThrough >= 0.5 {
             renderedThrough = time
             do {
@@ -266,10 +266,7 @@ public final class LiveSink: SessionSink {
         self.stop = stop
         self.fileName = fileName
         if let fileName {
-            guard let format = AudioFileFormat(path: fileName) else {
-                throw .usage(OutputName.extensionProblem(fileName, flag: "--audio", accepted: ".wav, .flac or .ogg"))
-            }
-            self.format = format
+            format = try OutputName.audioFormat(fileName)
             do {
                 output = try OutputFile(path: fileName, byName: true)
             } catch {

@@ -1,5 +1,6 @@
 import FileOutput
 import Performance
+import Vocabulary
 import Presets
 import Theory
 import Engine
@@ -94,9 +95,6 @@ public struct EventLogRecord: Sendable, Equatable {
         self.kind = kind
     }
 
-    /// What a drum note's `source` field says, by `NoteEvent.drum`.
-    static let drumSources = ["", "wall", "floor", "stomp", "metronome"]
-
     /// The record of one event of a session with `voices`, or nil for events not logged
     /// (note-offs, controllers).
     public init?(_ event: SessionEvent, voices: VoiceTable) {
@@ -108,9 +106,13 @@ public struct EventLogRecord: Sendable, Equatable {
             self.init(t: note.time, kind: kinds[voice.source]!)
             (self.voice, ball, hit, speed) = (voice.logName, note.ball, note.hit, note.speed)
             (self.note, velocity, degree) = (note.note, note.velocity, note.degree)
-            if voice.source == .pianoBalls { (key, tone) = (note.key, note.tone) }
-            if voice.source == .bassBall && note.tone == NoteEvent.leadingTone { leading = true }
-            if voice.source == .percussion, note.drum > 0, note.drum < Self.drumSources.count { source = Self.drumSources[note.drum] }
+            switch note.cause {
+            case .keyHit(let key, let tone): (self.key, self.tone) = (key, tone)
+            case .melodyStep(let key, _): (self.key, tone) = (key, 0)
+            case .leadingNote: leading = true
+            case .drum(let source): self.source = source.rawValue
+            case .opening, .bassHit, .derived, .none: break
+            }
         case .chord(let chord):
             self.init(t: chord.time, kind: "chord")
             (degree, name, numeral) = (chord.degree, chord.name, chord.numeral)

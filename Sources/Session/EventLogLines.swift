@@ -75,14 +75,14 @@ final class EventLogLines {
         }
         // A stop signal ends the reading at the next chunk (reads of a regular file are
         // never interrupted by it): roll and replay of a long log stop at once.
-        if Interruption.isRequested { throw .io("\(Quote.text(path)): stopped by a signal") }
+        if StopSignal.process.isRaised { throw .io("\(Quote.text(path)): stopped by a signal") }
         let chunk = 1 << 16
         let old = buffer.count
         buffer.append(contentsOf: repeatElement(0, count: chunk))
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + old, chunk) }
             if count < 0 {
-                if errno == EINTR && !Interruption.isRequested { continue }
+                if errno == EINTR && !StopSignal.process.isRaised { continue }
                 let reason = String(cString: strerror(errno))
                 buffer.removeSubrange(old...)
                 throw .noInput("\(Quote.text(path)): cannot read event log: \(reason)")

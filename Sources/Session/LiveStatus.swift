@@ -5,6 +5,7 @@ import Performance
 import Theory
 import Engine
 import Presets
+import Vocabulary
 
 /// The one-line status `--live` shows on a terminal, a few times a second: session time,
 /// bar and beat, the chord and key playing, notes per second and the CPU the process uses.

@@ -1,4 +1,6 @@
 import FileOutput
+import Presets
+import Sound
 
 /// What is wrong with an output's name when its extension does not say a known format.
 public enum OutputName {
@@ -15,5 +17,15 @@ public enum OutputName {
             return "\(flag) \(path): the file needs a name before its extension, such as session\(PathName.name(of: path))"
         }
         return "\(flag) \(path): the file name must end in \(accepted)"
+    }
+
+    /// The format of the audio file `path` given to `--audio`, from its extension
+    /// (`AudioFileFormat(path:)`): the one check of an audio output's name.
+    /// - Throws: `SessionError.usage` when the extension names no format Clumsy writes.
+    public static func audioFormat(_ path: String) throws(SessionError) -> AudioFileFormat {
+        guard let format = AudioFileFormat(path: path) else {
+            throw .usage(extensionProblem(path, flag: "--audio", accepted: ".wav, .flac or .ogg"))
+        }
+        return format
     }
 }

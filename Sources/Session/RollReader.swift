@@ -155,7 +155,7 @@ public enum RollReader {
         var bassRoots: [(time: Double, degree: Int)] = []
         var marked: [Roll.ChordMark] = []
         for (index, track) in contents.tracks.enumerated() {
-            if Interruption.isRequested { throw .io("\(Quote.text(path)): stopped by a signal") }
+            if StopSignal.process.isRaised { throw .io("\(Quote.text(path)): stopped by a signal") }
             var open: [Int: (start: Double, velocity: Int)] = [:]   // channel << 8 | note
             var trackNotes: [Roll.Note] = []
             let laneIndex = lanes.count

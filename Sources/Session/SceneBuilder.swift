@@ -5,6 +5,8 @@ import Pictures
 import Theory
 import Engine
 import Presets
+import Vocabulary
+import FileOutput
 
 /// Turns a session plan into the plain values the `Pictures` module draws.
 public enum SceneBuilder {

@@ -4,6 +4,7 @@ import Performance
 import Synchronization
 import Engine
 import Presets
+import FileOutput
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -171,7 +172,6 @@ public final class LiveMIDISink: SessionSink, ControlSource {
 public final class OSCOutSink: SessionSink {
     private let sender: OSCSender
     private let voiceNames: [String]
-    private let sources: [Voice.Source]
 
     /// Resolves `target` (`host:port`).
     public init(target: String, plan: SessionPlan) throws(SessionError) {
@@ -181,7 +181,6 @@ public final class OSCOutSink: SessionSink {
             throw SessionError(error)
         }
         voiceNames = plan.voices.voices.map(\.logName)
-        sources = plan.voices.voices.map(\.source)
     }
 
     public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
@@ -190,20 +189,17 @@ public final class OSCOutSink: SessionSink {
             case .note(let note):
                 let velocity = note.kind == .on ? note.velocity : 0
                 sender.send(OSCMessage(path: "/clumsy/note", arguments: [.string(voiceNames[note.voice.rawValue]), .int(Int32(note.note)), .int(Int32(velocity))]))
-                // A derived voice's note doubles a key note (no hit of its own); a leading note
+                guard note.kind == .on, note.speed > 0 else { continue }
+                let target: String
+                switch note.cause {
+                case .bassHit(let degree): target = "degree \(degree)"
+                case .keyHit(let key, _), .melodyStep(let key, _): target = "key \(key)"
+                case .drum(let source): target = note.ball == 0 ? "bass wall" : source.rawValue
+                // A derived voice's note doubles another (no hit of its own); a leading note
                 // approaches the next chord (not a chord, not a hit).
-                let source = sources[note.voice.rawValue]
-                guard note.kind == .on, source != .derived, note.tone != NoteEvent.leadingTone || source != .bassBall else { continue }
-                if note.speed > 0 {
-                    let target: String
-                    switch source {
-                    case .bassBall: target = "degree \(note.degree)"
-                    case .pianoBalls: target = "key \(note.key)"
-                    case .percussion: target = note.ball == 0 ? "bass wall" : (note.drum == 2 ? "floor" : "wall")
-                    case .derived: continue
-                    }
-                    sender.send(OSCMessage(path: "/clumsy/hit", arguments: [.int(Int32(note.ball)), .string(target), .float(Float(note.speed))]))
+                case .opening, .leadingNote, .derived, .none: continue
                 }
+                sender.send(OSCMessage(path: "/clumsy/hit", arguments: [.int(Int32(note.ball)), .string(target), .float(Float(note.speed))]))
             case .chord(let chord):
                 sender.send(OSCMessage(path: "/clumsy/chord", arguments: [.int(Int32(chord.degree)), .string(chord.name)]))
             case .kick:

@@ -10,7 +10,7 @@ import Glibc
 /// A failed write (a reader that went away, `EPIPE`; a full disk) raises `brokenPipeStop` with
 /// SIGPIPE's number, so a session printing into `| head -1` stops at once instead of
 /// simulating into the void; the command then exits 141 (EPIPE) or 74 (anything else).
-/// After a stop signal a write waits at most `Interruption.writeGrace` for a stalled reader.
+/// After a stop signal a write waits at most `StopSignal.writeGrace` for a stalled reader.
 public final class TerminalOutput {
     /// Standard output.
     nonisolated(unsafe) public static let standardOutput = TerminalOutput(descriptor: 1)
@@ -60,13 +60,13 @@ public final class TerminalOutput {
         }
         var offset = 0
         while offset < buffer.count {
-            if Interruption.isRequested {
+            if StopSignal.process.isRaised {
                 var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                if poll(&entry, 1, Interruption.writeGrace) == 0 { fail(EAGAIN); return }
+                if poll(&entry, 1, StopSignal.writeGrace) == 0 { fail(EAGAIN); return }
             }
             let written = buffer.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 {
-                if errno == EINTR && !Interruption.isRequested { continue }
+                if errno == EINTR && !StopSignal.process.isRaised { continue }
                 fail(errno)
                 return
             }

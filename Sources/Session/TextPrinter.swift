@@ -2,6 +2,7 @@ import Theory
 import Performance
 import Engine
 import Presets
+import Vocabulary
 
 /// Prints the performance as readable lines: time, who hit what, note, velocity, speed, and a
 /// line for each chord change. Chords are named as the session's chord events name them (never
@@ -38,19 +39,24 @@ public final class TextPrinter: SessionSink {
             let pitch = Self.pad(key.spell(Pitch(midi: note.note)).name(), 4)
             let velocity = "vel " + Self.pad(String(note.velocity), 3, right: true)
             let speed = Self.pad(Format.fixed(note.speed, decimals: 2), 6, right: true) + " m/s"
-            switch voices[note.voice].source {
-            case .bassBall:
-                let what = note.tone == NoteEvent.leadingTone ? "leading" : note.ball == 0 && note.speed == 0 ? "start" : "bass ball"
-                return time + Self.pad(what, 12) + "→ " + Self.pad(chord.numeral, 7) + pitch + "  " + velocity + "  " + speed + "  " + chord.name
-            case .pianoBalls:
-                let tone = note.tone == 0 ? "melody" : Chord.toneName(note.tone)
-                return time + Self.pad("piano \(note.ball)", 12) + "→ " + Self.pad("key \(note.key)", 7) + pitch + "  " + velocity + "  " + speed + "  " + tone + " of " + chord.name
-            case .derived:
-                return time + Self.pad("second", 12) + "→ " + Self.pad("", 7) + pitch + "  " + velocity + "  " + speed + "  with the keys in " + chord.name
-            case .percussion:
-                let source = EventLogRecord.drumSources[min(max(note.drum, 0), EventLogRecord.drumSources.count - 1)]
-                let who = note.ball >= 0 ? (note.ball == 0 ? "bass ball" : "piano \(note.ball)") : source
-                return time + Self.pad(who, 12) + "→ " + Self.pad(source, 7) + Self.pad(drumNames[note.note] ?? String(note.note), 15) + "  " + velocity
+            let bass = { (what: String) in
+                time + Self.pad(what, 12) + "→ " + Self.pad(self.chord.numeral, 7) + pitch + "  " + velocity + "  " + speed + "  " + self.chord.name
+            }
+            let piano = { (key: Int, tone: String) in
+                time + Self.pad("piano \(note.ball)", 12) + "→ " + Self.pad("key \(key)", 7) + pitch + "  " + velocity + "  " + speed + "  " + tone + " of " + self.chord.name
+            }
+            switch note.cause {
+            case .opening: return bass("start")
+            case .bassHit, .none: return bass("bass ball")
+            case .leadingNote: return bass("leading")
+            case .keyHit(let key, let tone): return piano(key, Chord.toneName(tone))
+            case .melodyStep(let key, _): return piano(key, "melody")
+            case .derived(let from, _):
+                return time + Self.pad(voices[note.voice].logName, 12) + "→ " + Self.pad("", 7) + pitch + "  " + velocity + "  " + speed
+                    + "  with the \(voices[from].logName) in " + chord.name
+            case .drum(let source):
+                let who = note.ball >= 0 ? (note.ball == 0 ? "bass ball" : "piano \(note.ball)") : source.rawValue
+                return time + Self.pad(who, 12) + "→ " + Self.pad(source.rawValue, 7) + Self.pad(drumNames[note.note] ?? String(note.note), 15) + "  " + velocity
             }
         case .chord(let event):
             key = event.key

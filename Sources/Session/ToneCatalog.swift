@@ -1,4 +1,5 @@
 import Performance
+import Vocabulary
 
 /// The tone catalogs, re-exported for the command line.
 public enum ToneCatalog {

@@ -1,5 +1,6 @@
 import FileOutput
 import Performance
+import Vocabulary
 import Pictures
 import Theory
 import Engine
@@ -121,7 +122,6 @@ final class VideoSink: SessionSink, StepObserver {
     private let bouncerIndex: [Int]   // degree 1…7 → bouncer index, or -1
     private let keyTones: [Int]
     private let performer: PerformerConfiguration
-    private let sources: [Voice.Source]   // by voice row
     private var queued: [SessionEvent] = []   // notes and chords not yet drawn
     private var observedTime = -Double.infinity
     /// Called once when the session has ended and the last frames and the mux begin.
@@ -143,7 +143,6 @@ final class VideoSink: SessionSink, StepObserver {
         let scene = SceneBuilder.scene(for: plan)
         performer = plan.performer
         keyTones = plan.keyTones
-        sources = plan.voices.voices.map(\.source)
         var index = Array(repeating: -1, count: 8)
         for (i, b) in plan.layout.bouncers.enumerated() { index[b.tag] = i }
         bouncerIndex = index
@@ -182,7 +181,7 @@ final class VideoSink: SessionSink, StepObserver {
     func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
         for event in events {
             switch event {
-            case .note(let note) where note.kind != .control: queued.append(event)
+            case .note: queued.append(event)
             case .chord: queued.append(event)
             default: break
             }
@@ -219,15 +218,14 @@ final class VideoSink: SessionSink, StepObserver {
             return
         }
         renderer.roll.notes.append(Roll.Note(lane: lane, start: note.time, end: .infinity, pitch: note.note, velocity: note.velocity))
-        switch sources[lane] {
-        case .pianoBalls:
-            if note.key >= 1, note.key <= renderer.keyHits.count { renderer.keyHits[note.key - 1] = note.time }
-        case .bassBall:
-            // A leading note approaches the next root: no bouncer was struck, no chord changes.
-            guard note.tone != NoteEvent.leadingTone else { return }
+        switch note.cause {
+        case .keyHit(let key, _), .melodyStep(let key, _):
+            if key >= 1, key <= renderer.keyHits.count { renderer.keyHits[key - 1] = note.time }
+        case .opening, .bassHit:
+            // (A leading note approaches the next root: no bouncer was struck, no chord changes.)
             let b = bouncerIndex[max(0, min(7, note.degree))]
             if b >= 0 { renderer.bouncerHits[b] = note.time }
-        case .percussion, .derived:
+        case .leadingNote, .drum, .derived, .none:
             break
         }
     }

@@ -78,6 +78,7 @@ public final class LiveAudio: @unchecked Sendable {
             let description = driver == nil ? "\(name) (FluidSynth's default)" : name
             throw .audioDriverFailed(driver: description, messages: messages + printed.suffix(3), available: available)
         }
+        FluidLog.keep(messages)
         self.sampler = sampler
         self.driver = name
         self.handle = created
@@ -92,14 +93,14 @@ public final class LiveAudio: @unchecked Sendable {
     public func stop() {
         lock.withLock {
             guard let handle else { return }
-            _ = FluidLog.capturing { delete_fluid_audio_driver(handle) }
+            delete_fluid_audio_driver(handle)
             self.handle = nil
             sampler.detachOutput()
         }
     }
 
-    /// Whether the driver is running (started and not stopped).
-    public var isRunning: Bool {
+    /// Whether the driver is running (started and not stopped); for the tests.
+    var isRunning: Bool {
         lock.withLock { handle != nil }
     }
 

@@ -152,7 +152,7 @@ final class LoudnessEstimator {
 /// `assumedLoss`. Two `LoudnessEstimator`s measure the loss over the same frames, without
 /// and with the limiter, leaving out the mix's first tenth (at most 10 s), whose loudness
 /// says little about the whole. At the end the loss at the mean reference gain is carried
-/// to the gain the mix needs with `MixRenderer.limitedLoudnessSlope` (more gain, more
+/// to the gain the mix needs with `MasteringPass.limitedLoudnessSlope` (more gain, more
 /// limiting). Measured: on 600 s of `default` the first pass lands within 0.1 LU of the
 /// target (0.64 LU off without the preview), so one pass suffices; 60 s renders of the
 /// bundled presets often need a second, since a minute's loudness drifts more. Mastering
@@ -220,7 +220,7 @@ final class LimiterPreview {
     var expectedGain: Double? {
         guard let base = baseGain else { return nil }
         guard let reference = referenceGain, let loss = referenceLoss else { return min(Mastering.maximumGain, base) }
-        let slope = MixRenderer.limitedLoudnessSlope
+        let slope = MasteringPass.limitedLoudnessSlope
         // Solve g = base + loss + (1 − slope)(g − reference) for g.
         let gain = (base + loss - (1 - slope) * reference) / slope
         return min(Mastering.maximumGain, max(base, gain))

@@ -52,16 +52,6 @@ public struct PartChannel: Sendable, Hashable {
     public var placement: [Controller] {
         [Controller(number: 7, value: volume), Controller(number: 10, value: pan), Controller(number: 8, value: pan)]
     }
-
-    /// The CC10 value of a pan position −1 (left) … +1 (right): 64 + 63 × pan, rounded.
-    public static func panValue(_ position: Double) -> Int {
-        Int((64 + 63 * min(1, max(-1, position))).rounded())
-    }
-
-    /// The CC7 value of a gain in dB (≤ 0): 127 × 10^(dB/40), rounded, at least 1.
-    public static func volumeValue(decibels: Double) -> Int {
-        max(1, min(127, Int((127 * pow(10, min(0, decibels) / 40)).rounded())))
-    }
 }
 
 /// A part of the mix: one voice (bass, keys, …), rendered by its own FluidSynth synth with

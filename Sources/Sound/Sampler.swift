@@ -10,9 +10,9 @@ import Darwin
 /// A FluidSynth synthesizer with one SoundFont loaded and the configured filter,
 /// delay and reverb; it plays MIDI channel messages.
 ///
-/// A sampler makes no sound by itself: attach one output, either an
-/// `AudioFileRenderer` (offline, as fast as the CPU allows, sample-exact to 64-frame
-/// blocks) or a `LiveAudio` driver (paced by the sound device). One output at a time.
+/// A sampler makes no sound by itself: attach one output, a `LiveAudio` driver (paced by
+/// the sound device) or a file renderer (offline, sample-exact to 64-frame blocks; the
+/// tests' `AudioFileRenderer`), or let a `MixRenderer` render it. One output at a time.
 ///
 /// Timing: FluidSynth applies every message at the start of its next 64-frame block
 /// (1.45 ms at 44.1 kHz). With a file renderer, a message sent after
@@ -48,8 +48,12 @@ public final class Sampler: @unchecked Sendable {
     /// Deletes `synth`, first taking a borrowed SoundFont back out: it belongs to its owner,
     /// and FluidSynth deletes every SoundFont still in a deleted synth.
     private static func delete(_ synth: OpaquePointer, borrowed font: OpaquePointer?) {
-        if let font { fluid_synth_remove_sfont(synth, font) }
-        delete_fluid_synth(synth)
+        // Not kept: removing a borrowed SoundFont makes FluidSynth reset every channel and say
+        // "No preset found" for each, of a synth that will play no more.
+        _ = FluidLog.capturing {
+            if let font { fluid_synth_remove_sfont(synth, font) }
+            delete_fluid_synth(synth)
+        }
     }
     /// Description of the attached output, if any.
     private let attachedOutput = Mutex<String?>(nil)
@@ -97,6 +101,50 @@ public final class Sampler: @unchecked Sendable {
             }
         }
 
+        try Self.apply(configuration, to: settings)
+
+        let (created, creationMessages) = FluidLog.capturing { new_fluid_synth(settings) }
+        guard let synth = created else {
+            throw .synthesizerFailed(operation: "create the synthesizer", messages: creationMessages)
+        }
+        synthToDelete = synth
+
+        let path = configuration.soundFont
+        let (loadedID, loadMessages) = FluidLog.capturing { () -> Int32 in
+            guard let owner else { return PathBytes.withCString(path) { fluid_synth_sfload(synth, $0, 1) } }
+            guard let font = fluid_synth_get_sfont_by_id(owner.synth, owner.soundFontID) else { return FLUID_FAILED }
+            let id = fluid_synth_add_sfont(synth, font)
+            if id != FLUID_FAILED { borrowedFont = font }
+            return id
+        }
+        guard loadedID != FLUID_FAILED else {
+            throw .soundFontLoadFailed(path: path, messages: loadMessages)
+        }
+        // A SoundFont that loads with warnings (samples FluidSynth ignores) still plays: say why
+        // it may sound wrong. (The creation's messages are not kept: a synth is created before
+        // any SoundFont is loaded, so FluidSynth says "No preset found" for every channel.)
+        FluidLog.keep(loadMessages)
+
+        Sampler.configureReverb(synth, configuration.reverb)
+        if let filter = configuration.filter {
+            try Sampler.configureFilter(synth, filter)
+        }
+        if let delay = configuration.delay {
+            try Sampler.configureDelay(synth, delay)
+        }
+
+        self.configuration = configuration
+        self.settings = settings
+        self.synth = synth
+        self.soundFontID = loadedID
+        self.soundFontOwner = owner
+        self.borrowedFont = borrowedFont
+        self.midiChannelCount = Int(fluid_synth_count_midi_channels(synth))
+        succeeded = true
+    }
+
+    /// Sets FluidSynth's settings for `configuration` (before the synth is created).
+    private static func apply(_ configuration: SamplerConfiguration, to settings: OpaquePointer) throws(SoundError) {
         func set(_ name: String, _ value: Int) throws(SoundError) {
             if fluid_settings_setint(settings, name, Int32(value)) != FLUID_OK {
                 throw .synthesizerFailed(operation: "set \(name) to \(value)", messages: [])
@@ -124,41 +172,6 @@ public final class Sampler: @unchecked Sendable {
         try set("audio.period-size", Sampler.blockSize)
         // The LADSPA host exists only if activated before new_fluid_synth.
         try set("synth.ladspa.active", configuration.delay == nil ? 0 : 1)
-
-        let (created, creationMessages) = FluidLog.capturing { new_fluid_synth(settings) }
-        guard let synth = created else {
-            throw .synthesizerFailed(operation: "create the synthesizer", messages: creationMessages)
-        }
-        synthToDelete = synth
-
-        let path = configuration.soundFont
-        let (loadedID, loadMessages) = FluidLog.capturing { () -> Int32 in
-            guard let owner else { return PathBytes.withCString(path) { fluid_synth_sfload(synth, $0, 1) } }
-            guard let font = fluid_synth_get_sfont_by_id(owner.synth, owner.soundFontID) else { return FLUID_FAILED }
-            let id = fluid_synth_add_sfont(synth, font)
-            if id != FLUID_FAILED { borrowedFont = font }
-            return id
-        }
-        guard loadedID != FLUID_FAILED else {
-            throw .soundFontLoadFailed(path: path, messages: loadMessages)
-        }
-
-        Sampler.configureReverb(synth, configuration.reverb)
-        if let filter = configuration.filter {
-            try Sampler.configureFilter(synth, filter)
-        }
-        if let delay = configuration.delay {
-            try Sampler.configureDelay(synth, delay)
-        }
-
-        self.configuration = configuration
-        self.settings = settings
-        self.synth = synth
-        self.soundFontID = loadedID
-        self.soundFontOwner = owner
-        self.borrowedFont = borrowedFont
-        self.midiChannelCount = Int(fluid_synth_count_midi_channels(synth))
-        succeeded = true
     }
 
     deinit {
@@ -176,9 +189,7 @@ public final class Sampler: @unchecked Sendable {
         precondition((0...16383).contains(bank), "MIDI bank \(bank) is outside 0…16383")
         precondition((0...127).contains(program), "MIDI program \(program) is outside 0…127")
         guard presetName(bank: bank, program: program) != nil else { return }
-        _ = FluidLog.capturing {
-            fluid_synth_program_select(synth, Int32(channel), soundFontID, Int32(bank), Int32(program))
-        }
+        fluid_synth_program_select(synth, Int32(channel), soundFontID, Int32(bank), Int32(program))
     }
 
     /// The name of preset `program` in `bank` of the loaded SoundFont, or nil if it has none.
@@ -197,7 +208,7 @@ public final class Sampler: @unchecked Sendable {
         checkChannel(channel)
         checkData(note, "note")
         checkData(velocity, "velocity")
-        _ = FluidLog.capturing { fluid_synth_noteon(synth, Int32(channel), Int32(note), Int32(velocity)) }
+        fluid_synth_noteon(synth, Int32(channel), Int32(note), Int32(velocity))
     }
 
     /// Releases `note` (0…127) on `channel` (0…15): it enters its release phase
@@ -205,7 +216,7 @@ public final class Sampler: @unchecked Sendable {
     public func noteOff(channel: Int, note: Int) {
         checkChannel(channel)
         checkData(note, "note")
-        _ = FluidLog.capturing { fluid_synth_noteoff(synth, Int32(channel), Int32(note)) }
+        fluid_synth_noteoff(synth, Int32(channel), Int32(note))
     }
 
     /// Sends control change `controller` (0…127) with `value` (0…127) on `channel`
@@ -214,31 +225,18 @@ public final class Sampler: @unchecked Sendable {
         checkChannel(channel)
         checkData(controller, "controller")
         checkData(value, "controller value")
-        _ = FluidLog.capturing { fluid_synth_cc(synth, Int32(channel), Int32(controller), Int32(value)) }
+        fluid_synth_cc(synth, Int32(channel), Int32(controller), Int32(value))
     }
 
     /// Releases every sounding note on every channel, including notes held by the
     /// sustain (CC 64) or sostenuto (CC 66) pedal, which are lifted. Notes fade out
     /// through their release phase; delay echoes and reverb ring out. Used on Ctrl-C.
     public func allNotesOff() {
-        _ = FluidLog.capturing { () -> Void in
-            for channel in 0..<Int32(midiChannelCount) {
-                fluid_synth_cc(synth, channel, 64, 0)
-                fluid_synth_cc(synth, channel, 66, 0)
-            }
-            fluid_synth_all_notes_off(synth, -1)
+        for channel in 0..<Int32(midiChannelCount) {
+            fluid_synth_cc(synth, channel, 64, 0)
+            fluid_synth_cc(synth, channel, 66, 0)
         }
-    }
-
-    /// Silences every voice on every channel at once, skipping the release phase
-    /// (delay echoes and reverb already produced still ring out).
-    public func allSoundsOff() {
-        _ = FluidLog.capturing { fluid_synth_all_sounds_off(synth, -1) }
-    }
-
-    /// Number of voices sounding now (at most `configuration.polyphony`).
-    public var activeVoiceCount: Int {
-        Int(fluid_synth_get_active_voice_count(synth))
+        fluid_synth_all_notes_off(synth, -1)
     }
 
     private func checkChannel(_ channel: Int) {
@@ -300,6 +298,7 @@ public final class Sampler: @unchecked Sendable {
         if result != FLUID_OK {
             throw .synthesizerFailed(operation: "set up the low-pass filter", messages: messages)
         }
+        FluidLog.keep(messages)
     }
 
     /// Where Debian and others install the `cmt` LADSPA plugins.
@@ -358,5 +357,6 @@ public final class Sampler: @unchecked Sendable {
             let detail = messages.isEmpty ? "" : " (FluidSynth said: " + messages.joined(separator: "; ") + ")"
             throw .delayUnavailable(reason: failure + detail)
         }
+        FluidLog.keep(messages)
     }
 }

@@ -114,7 +114,7 @@ public enum SoundError: Error, CustomStringConvertible, Equatable, Sendable {
                 + "are free. Free some space, shorten --duration, or write elsewhere."
         case let .rendererClosed(path):
             return "The renderer for \(quoted(path)) is already finished or abandoned; "
-                + "create a new AudioFileRenderer to render again."
+                + "create a new renderer to render again."
         case let .unknownAudioDriver(name, available):
             return "Unknown audio driver \(quoted(name)). This FluidSynth supports: "
                 + available.joined(separator: ", ") + "."

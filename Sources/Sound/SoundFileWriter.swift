@@ -1,32 +1,13 @@
 import CSndfile
 import FileOutput
+import Vocabulary
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// How each sample of a WAV or FLAC file is stored.
-public enum BitDepth: String, Sendable, CaseIterable, Hashable {
-    /// 16-bit integers, with TPDF dither (±1 LSB triangular noise) before rounding.
-    case int16 = "16"
-    /// 24-bit integers, rounded (the rounding error, −144 dBFS, is far below any dither).
-    case int24 = "24"
-    /// 32-bit IEEE floats, as rendered (WAV only: FLAC stores integers).
-    case float32 = "32f"
-
-    /// The default: 24-bit.
-    public static let standard = BitDepth.int24
-
-    /// Bytes per sample in a WAV file.
-    public var bytesPerSample: Int {
-        switch self {
-        case .int16: return 2
-        case .int24: return 3
-        case .float32: return 4
-        }
-    }
-
+extension BitDepth {
     /// Whether `format` can store this depth (FLAC has no floats; Ogg Vorbis has no bit depth
     /// and accepts every value, ignoring it).
     public func isSupported(by format: AudioFileFormat) -> Bool {

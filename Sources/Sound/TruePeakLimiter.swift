@@ -105,23 +105,26 @@ final class TruePeakLimiter {
     /// `delay` silent frames after the last one to get every gain.
     func process(_ samples: UnsafePointer<Float>?, frames: Int, gains: UnsafeMutablePointer<Float>) {
         guard frames > 0 else { return }
-        let taps = Self.taps
-        let halfTaps = Self.halfTaps
-        let kept = taps - 1
+        let kept = Self.taps - 1
         if planarLeft.count < kept + frames {
             planarLeft = [Float](repeating: 0, count: kept + frames)
             planarRight = [Float](repeating: 0, count: kept + frames)
         }
         if needs.count < frames { needs = [Float](repeating: 1, count: frames) }
+        let start = count
+        detectNeeds(samples, frames: frames, start: start)
+        smoothGains(frames: frames, start: start, gains: gains)
+        count = start + frames
+    }
+
+    /// 1. Each frame's need (`needs`), from the previous call's last frames and this call's
+    /// (`samples`, nil for silence), split into planar channels; keeps the last ones for the next call.
+    private func detectNeeds(_ samples: UnsafePointer<Float>?, frames: Int, start: Int) {
+        let kept = Self.taps - 1
         let ceiling = Float(self.ceiling)
         let threshold = ceiling / Self.filterBound
-        let f1 = filter1, f2 = filter2, f3 = filter3
-        let start = count
-        if threshold < lastThreshold { shortcutFrom = start + taps }
+        if threshold < lastThreshold { shortcutFrom = start + Self.taps }
         lastThreshold = threshold
-        let shortcutFrom = self.shortcutFrom
-        var previousInterval = self.previousInterval
-        var lastLoud = self.lastLoud
         planarLeft.withUnsafeMutableBufferPointer { left in
         planarRight.withUnsafeMutableBufferPointer { right in
         needs.withUnsafeMutableBufferPointer { needs in
@@ -139,56 +142,73 @@ final class TruePeakLimiter {
                     right[kept + i] = 0
                 }
             }
-            let leftRaw = UnsafeRawPointer(left.baseAddress!)
-            let rightRaw = UnsafeRawPointer(right.baseAddress!)
-            // 1. Each frame's need. Frame i (count c = start + i + 1 after it) closes the
-            // interval [m, m + 1], m = c − 1 − halfTaps, whose window is planar i … i + taps − 1.
-            let stride = MemoryLayout<Float>.stride
-            var i = 0
-            while i < frames {
-                let c = start + i + 1
-                // Eight quiet frames at once: none of them nor the `taps` frames before is
-                // loud, so there is nothing to interpolate, and every need is 1 (each frame's
-                // own samples are under the threshold, which is under the ceiling).
-                if i + 8 <= frames && c - lastLoud >= taps && c - 1 - halfTaps >= 0 && previousInterval == 0
-                    && c > shortcutFrom {
-                    let l = leftRaw.loadUnaligned(fromByteOffset: (kept + i) * stride, as: SIMD8<Float>.self)
-                    let r = rightRaw.loadUnaligned(fromByteOffset: (kept + i) * stride, as: SIMD8<Float>.self)
-                    let louder = l.replacing(with: -l, where: l .< 0), other = r.replacing(with: -r, where: r .< 0)
-                    if !any(louder .> threshold) && !any(other .> threshold) {
-                        for k in 0..<8 { needs[i + k] = 1 }
-                        i += 8
-                        continue
-                    }
-                }
-                if max(abs(left[kept + i]), abs(right[kept + i])) > threshold { lastLoud = c }
-                var interval: Float = 0
-                // Interpolate only while a sample loud enough to matter is in the window.
-                if c >= taps && c - lastLoud < taps {
-                    let offset = i * MemoryLayout<Float>.stride
-                    let wl = leftRaw.loadUnaligned(fromByteOffset: offset, as: SIMD16<Float>.self)
-                    let wr = rightRaw.loadUnaligned(fromByteOffset: offset, as: SIMD16<Float>.self)
-                    interval = max(max(abs((wl * f1).sum()), abs((wl * f2).sum())), max(abs((wl * f3).sum()), abs((wr * f1).sum())))
-                    interval = max(interval, max(abs((wr * f2).sum()), abs((wr * f3).sum())))
-                }
-                // Frame j = m: its own samples and the intervals on either side.
-                var need: Float = 1
-                if c - 1 - halfTaps >= 0 {
-                    let peak = max(max(abs(left[i + halfTaps - 1]), abs(right[i + halfTaps - 1])), max(interval, previousInterval))
-                    if peak > ceiling { need = ceiling / peak }
-                }
-                previousInterval = interval
-                needs[i] = need
-                i += 1
-            }
+            detect(left: left, right: right, needs: needs, frames: frames, start: start, ceiling: ceiling, threshold: threshold)
             tailLeft.withUnsafeMutableBufferPointer { for i in 0..<kept { $0[i] = left[frames + i] } }
             tailRight.withUnsafeMutableBufferPointer { for i in 0..<kept { $0[i] = right[frames + i] } }
         }
         }
         }
+    }
+
+    /// The detector over planar `left` and `right` (the `taps` − 1 frames kept, then `frames`
+    /// new ones): frame i (count c = start + i + 1 after it) closes the interval [m, m + 1],
+    /// m = c − 1 − halfTaps, whose window is planar i … i + taps − 1.
+    private func detect(left: UnsafeMutableBufferPointer<Float>, right: UnsafeMutableBufferPointer<Float>,
+                        needs: UnsafeMutableBufferPointer<Float>, frames: Int, start: Int, ceiling: Float, threshold: Float) {
+        let taps = Self.taps
+        let halfTaps = Self.halfTaps
+        let kept = taps - 1
+        let f1 = filter1, f2 = filter2, f3 = filter3
+        let shortcutFrom = self.shortcutFrom
+        var previousInterval = self.previousInterval
+        var lastLoud = self.lastLoud
+        let leftRaw = UnsafeRawPointer(left.baseAddress!)
+        let rightRaw = UnsafeRawPointer(right.baseAddress!)
+        let stride = MemoryLayout<Float>.stride
+        var i = 0
+        while i < frames {
+            let c = start + i + 1
+            // Eight quiet frames at once: none of them nor the `taps` frames before is
+            // loud, so there is nothing to interpolate, and every need is 1 (each frame's
+            // own samples are under the threshold, which is under the ceiling).
+            if i + 8 <= frames && c - lastLoud >= taps && c - 1 - halfTaps >= 0 && previousInterval == 0
+                && c > shortcutFrom {
+                let l = leftRaw.loadUnaligned(fromByteOffset: (kept + i) * stride, as: SIMD8<Float>.self)
+                let r = rightRaw.loadUnaligned(fromByteOffset: (kept + i) * stride, as: SIMD8<Float>.self)
+                let louder = l.replacing(with: -l, where: l .< 0), other = r.replacing(with: -r, where: r .< 0)
+                if !any(louder .> threshold) && !any(other .> threshold) {
+                    for k in 0..<8 { needs[i + k] = 1 }
+                    i += 8
+                    continue
+                }
+            }
+            if max(abs(left[kept + i]), abs(right[kept + i])) > threshold { lastLoud = c }
+            var interval: Float = 0
+            // Interpolate only while a sample loud enough to matter is in the window.
+            if c >= taps && c - lastLoud < taps {
+                let offset = i * MemoryLayout<Float>.stride
+                let wl = leftRaw.loadUnaligned(fromByteOffset: offset, as: SIMD16<Float>.self)
+                let wr = rightRaw.loadUnaligned(fromByteOffset: offset, as: SIMD16<Float>.self)
+                interval = max(max(abs((wl * f1).sum()), abs((wl * f2).sum())), max(abs((wl * f3).sum()), abs((wr * f1).sum())))
+                interval = max(interval, max(abs((wr * f2).sum()), abs((wr * f3).sum())))
+            }
+            // Frame j = m: its own samples and the intervals on either side.
+            var need: Float = 1
+            if c - 1 - halfTaps >= 0 {
+                let peak = max(max(abs(left[i + halfTaps - 1]), abs(right[i + halfTaps - 1])), max(interval, previousInterval))
+                if peak > ceiling { need = ceiling / peak }
+            }
+            previousInterval = interval
+            needs[i] = need
+            i += 1
+        }
         self.previousInterval = previousInterval
         self.lastLoud = lastLoud
-        // 2. Window minimum, release, average.
+    }
+
+    /// 2. Window minimum, release, average: the gains of the `frames` needs, into `gains`.
+    private func smoothGains(frames: Int, start: Int, gains: UnsafeMutablePointer<Float>) {
+        let halfTaps = Self.halfTaps
         let lookAhead = self.lookAhead
         let capacity = lookAhead + 1
         // A multiply: a division per frame cost more than the rest of this loop.
@@ -244,7 +264,6 @@ final class TruePeakLimiter {
         }
         }
         }
-        count = start + frames
         self.dequeHead = dequeHead
         self.dequeCount = dequeCount
         self.depth = depth

@@ -34,13 +34,13 @@ struct Analyze: ParsableCommand {
         do {
             analysis = try MIDIAnalyzer.analyze(descriptor: descriptor, path: file)
         } catch {
-            if Interruption.isRequested { throw ExitCode(128 + Interruption.requested) }
+            if StopSignal.process.isRaised { throw ExitCode(128 + StopSignal.process.raised) }
             TerminalOutput.standardError.write("clumsy: error: \(Quote.message(error.description))\n")
             TerminalOutput.standardError.flush()
             throw ExitCode(error.exitStatus)
         }
         // A stop signal cut the analysis short: print nothing of it.
-        if Interruption.isRequested { throw ExitCode(128 + Interruption.requested) }
+        if StopSignal.process.isRaised { throw ExitCode(128 + StopSignal.process.raised) }
         let out = TerminalOutput.standardOutput
         out.write(json ? AnalysisReport.json(analysis, file: file) : AnalysisReport.text(analysis, file: file))
         out.flush()

@@ -7,8 +7,9 @@ import Presets
 import Glibc
 #endif
 
-/// Raised by SIGINT/SIGTERM; the simulator checks it every step.
-let stopSignal = StopSignal()
+/// The process's one stop flag (`StopSignal.process`): raised by SIGINT, SIGTERM, SIGHUP,
+/// SIGQUIT and a failed write to standard output; the simulator checks it every step.
+let stopSignal = StopSignal.process
 
 @main
 struct ClumsyCommand: ParsableCommand {
@@ -31,7 +32,7 @@ struct ClumsyCommand: ParsableCommand {
             var command = try parseAsRoot(arguments)
             try command.run()
             try StandardStreams.finish()
-            if Interruption.isRequested { throw ExitCode(128 + Interruption.requested) }
+            if StopSignal.process.isRaised { throw ExitCode(128 + StopSignal.process.raised) }
         } catch {
             if let code = error as? ExitCode {
                 // A session stopped because stdout failed ends with stdout's status (74 or 141).
@@ -94,6 +95,6 @@ func fail(_ error: SessionError) -> ExitCode {
     TerminalOutput.standardOutput.flush()
     TerminalOutput.standardError.write("clumsy: error: \(Quote.message(error.description))\n")
     TerminalOutput.standardError.flush()
-    if Interruption.isRequested { return ExitCode(128 + Interruption.requested) }
+    if StopSignal.process.isRaised { return ExitCode(128 + StopSignal.process.raised) }
     return ExitCode(error.exitStatus)
 }

@@ -3,6 +3,7 @@ import Performance
 import Session
 import Theory
 import Presets
+import Vocabulary
 
 /// What the shell completions offer for an argument: bundled preset names, the values a
 /// setting accepts, file names of the right kind. The installed bash script falls back to

@@ -168,8 +168,16 @@ struct Run: ParsableCommand {
         try perform(request())
     }
 
-    /// Runs `request`, turning errors into exit statuses.
+    /// Runs `request`, turning errors into exit statuses. FluidSynth's warnings follow the
+    /// run (before its error, if any) unless `--quiet`.
     func perform(_ request: RunRequest) throws {
+        defer {
+            let warnings = SoundWarnings.drainLines()
+            if !request.isQuiet && !warnings.isEmpty {
+                TerminalOutput.standardError.write(warnings.map { $0 + "\n" }.joined())
+                TerminalOutput.standardError.flush()
+            }
+        }
         let summary: Summary
         do {
             summary = try SessionRunner.run(request, stop: stopSignal)

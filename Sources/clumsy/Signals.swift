@@ -10,7 +10,7 @@ import Glibc
 /// the next step: every requested file is finished (or, when that cannot be done, removed)
 /// and the exit status is 128 + the signal (130, 143, 129, 131). They are installed with
 /// `sigaction` *without* `SA_RESTART`, so a system call blocked on a FIFO or a stalled
-/// reader returns `EINTR` and gives up (see `Interruption`). SIGQUIT is taken from Swift's
+/// reader returns `EINTR` and gives up (see `StopSignal`, the one flag they raise). SIGQUIT is taken from Swift's
 /// backtracer, which would otherwise print "Program crashed" and carry on.
 /// SIGPIPE is ignored (a closed stdout is seen as `EPIPE`, see `StandardStreams`), and so
 /// is SIGXFSZ (a `ulimit -f` file size limit is then an `EFBIG` write error, like a full disk).
@@ -20,14 +20,12 @@ enum Signals {
 
     /// Installs the handlers and unblocks the stopping signals (a parent may have blocked them).
     static func install() {
-        // Initialise both flags before a handler can run: a lazy global's first use is not
+        // Initialise the flag before a handler can run: a lazy global's first use is not
         // async-signal-safe.
-        _ = stopSignal.isRaised
-        _ = Interruption.isRequested
+        _ = StopSignal.process.isRaised
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { number in
-            stopSignal.raise(number)
-            Interruption.request(number)
+            StopSignal.process.raise(number)
         }
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0  // no SA_RESTART: blocked calls are interrupted

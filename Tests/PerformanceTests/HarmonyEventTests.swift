@@ -1,6 +1,7 @@
 import Testing
 @testable import Performance
 import Theory
+import Vocabulary
 
 /// The harmony's changes as the scheduler delivers them: when the chord takes over, never at
 /// the bass hit when the session waits for a beat or bar line; one per change.

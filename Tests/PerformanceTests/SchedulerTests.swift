@@ -1,6 +1,7 @@
 import Testing
 import Theory
 @testable import Performance
+import Vocabulary
 
 @Suite struct ClockTests {
     @Test func placesOnTheFirstGridLineAtOrAfterTheHit() {
@@ -149,7 +150,7 @@ import Theory
         let stomps = band.noteOns.filter { $0.voice.rawValue == 2 }
         #expect(stomps.map(\.time) == [0, 1, 1.5, 2.5, 3])
         #expect(stomps.map(\.velocity) == [100, 90, 100, 90, 100])
-        #expect(stomps.allSatisfy { $0.note == 36 && $0.drum == 3 })
+        #expect(stomps.allSatisfy { $0.note == 36 && $0.cause == .drum(.stomp) })
     }
 
     @Test func metronomeClicksEveryBeatHighOnTheDownbeat() {
@@ -162,7 +163,7 @@ import Theory
         let clicks = band.noteOns.filter { $0.voice.rawValue == 2 }
         #expect(clicks.map(\.time) == [0, 0.25, 0.5, 0.75, 1, 1.25, 1.5])
         #expect(clicks.map(\.note) == [76, 77, 77, 77, 77, 77, 76])
-        #expect(clicks.allSatisfy { $0.drum == 4 })
+        #expect(clicks.allSatisfy { $0.cause == .drum(.metronome) })
     }
 
     @Test func deliveringOutOfOrderIsAProgrammingError() async {

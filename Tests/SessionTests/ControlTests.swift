@@ -168,12 +168,12 @@ private func readAll(_ path: String) -> [UInt8]? {
         // borrowed-chords: D major, a celesta a third below the keys.
         let plan = SessionPlan(configuration: try Configuration(preset: try bundled("borrowed-chords"), duration: 12))
         let second = try #require(plan.voices.id(of: .derived))
-        let interval = try #require(plan.secondInterval)
+        let rule = try #require(plan.voices[second].derived?.rule)
         let newKey = Key(parsing: "Ab major")!
         let (events, _) = try run("borrowed-chords", seconds: 12, controls: [TimedControl(step: 1200, control: .key(newKey))])
         let changedAt = try #require(events.compactMap { event -> Double? in if case .live(let t, _, _) = event { return t } else { return nil } }.first)
         let notes = events.compactMap { event -> NoteEvent? in if case .note(let note) = event, note.kind == .on { return note } else { return nil } }
-        let before = SessionPlan.secondNotes(key: plan.key, interval: interval), after = SessionPlan.secondNotes(key: newKey, interval: interval)
+        let before = rule.notes(in: plan.key), after = rule.notes(in: newKey)
         var checked = 0
         for (index, note) in notes.enumerated() where note.voice == second {
             // The keys note it doubles: the keys note just before it, at the same time.
@@ -256,7 +256,7 @@ private func readAll(_ path: String) -> [UInt8]? {
         let recorder = try MIDIRecorder(path: path, plan: plan)
         try Simulator(plan: plan).run(into: [sink, recorder], controls: ReplayControls([TimedControl(step: 2400, control: .tempo(56))]))
         let stomps = sink.events.compactMap { event -> Double? in
-            if case .note(let note) = event, note.kind == .on, note.voice == drums, note.drum == 3 { return note.time } else { return nil }
+            if case .note(let note) = event, note.kind == .on, note.voice == drums, note.cause == .drum(.stomp) { return note.time } else { return nil }
         }
         func gaps(_ times: [Double], beat: Double) -> [Double] { zip(times, times.dropFirst()).map { ($1 - $0) / beat } }
         let before = stomps.filter { $0 < 10 }, after = stomps.filter { $0 > 10 }

@@ -2,6 +2,7 @@ import Geometry
 import Testing
 import Theory
 import Performance
+import Vocabulary
 import Physics
 #if canImport(Glibc)
 import Glibc
@@ -42,7 +43,7 @@ import Engine
             // The bass plays the chord roots, all in the scale.
             for event in events {
                 guard case .note(let note) = event, note.kind == .on, note.voice == .bass else { continue }
-                #expect(key.contains(PitchClass(note.note)) && note.tone != NoteEvent.leadingTone, "\(key): bass \(note.note)")
+                #expect(key.contains(PitchClass(note.note)) && note.cause != .leadingNote, "\(key): bass \(note.note)")
             }
         }
     }
@@ -262,8 +263,8 @@ import Engine
     @Test("in a pentatonic scale the third and sixth are counted on the parent scale, then moved to a scale tone")
     func pentatonic() {
         let g = Key(tonic: PitchClass(7), scale: .majorPentatonic)   // G A B D E
-        let sixthBelow = SessionPlan.secondNotes(key: g, interval: -6)
-        let thirdBelow = SessionPlan.secondNotes(key: g, interval: -3)
+        let sixthBelow = Voice.Rule.diatonic(-6).notes(in: g)
+        let thirdBelow = Voice.Rule.diatonic(-3).notes(in: g)
         #expect(sixthBelow[74] == 64)   // D5 → F♯4 is not in the scale → E4
         #expect(thirdBelow[74] == 71)   // D5 → B4
         #expect(thirdBelow[67] == 64)   // G4 → E4
@@ -291,14 +292,14 @@ import Engine
         let key = configuration.preset.key
         let step = SessionPlan(configuration: configuration).clock.stepSeconds
         let notes = Self.bass(try simulate(preset, duration: 120).events)
-        let leading = notes.indices.filter { notes[$0].tone == NoteEvent.leadingTone }
+        let leading = notes.indices.filter { notes[$0].cause == .leadingNote }
         #expect(leading.count >= 3)
         var matched = 0
         defer { #expect(matched >= 3) }
         for index in leading {
             let lead = notes[index]
             let root = notes[index + 1]
-            #expect(root.tone != NoteEvent.leadingTone && root.degree != lead.degree)
+            #expect(root.cause != .leadingNote && root.degree != lead.degree)
             #expect(abs(root.time - step - lead.time) < 1e-9 && lead.time >= lead.hit)
             // A hit after the leading note sounded may still change the chord on the line: the
             // approach was to the root chosen when it sounded.
@@ -316,7 +317,7 @@ import Engine
     @Test("no leading notes without a grid: the root sounds at the hit")
     func noRoomWithoutGrid() throws {
         let preset = try decode(#"{"bass": {"approach": "chromatic-below"}}"#)
-        #expect(Self.bass(try simulate(preset, duration: 60).events).allSatisfy { $0.tone != NoteEvent.leadingTone })
+        #expect(Self.bass(try simulate(preset, duration: 60).events).allSatisfy { $0.cause != .leadingNote })
     }
 }
 

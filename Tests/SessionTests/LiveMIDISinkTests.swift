@@ -1,5 +1,6 @@
 import Testing
 import Performance
+import Vocabulary
 import Studio
 @testable import Session
 import Engine

@@ -2,6 +2,7 @@ import Testing
 import Performance
 @testable import Session
 import Engine
+import FileOutput
 
 @Suite struct SimulatorTests {
     @Test func sameSeedSameSessionOtherSeedAnother() throws {

@@ -246,8 +246,8 @@ struct MasteringTests {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let report = try renderChords(into: directory.appendingPathComponent("m.wav").path, interrupted: { false })
-        #expect(report.passes >= 1 && report.passes <= MixRenderer.masteringPasses)
-        #expect(abs(report.loudness - -16) <= MixRenderer.loudnessTolerance || report.passes == MixRenderer.masteringPasses)
+        #expect(report.passes >= 1 && report.passes <= MasteringPass.masteringPasses)
+        #expect(abs(report.loudness - -16) <= MasteringPass.loudnessTolerance || report.passes == MasteringPass.masteringPasses)
         #expect(report.truePeak <= -1)
     }
 

@@ -2,6 +2,7 @@ import Presets
 import Engine
 import FileOutput
 import Performance
+import Vocabulary
 import Theory
 
 /// `--score file.ly`: the session as a LilyPond score (`ScoreWriter`).

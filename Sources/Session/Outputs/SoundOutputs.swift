@@ -16,17 +16,14 @@ struct AudioOutput: SessionOutput {
     func validate(_ request: RunRequest) throws(SessionError) {
         if let audio = request.audioPath {
             if audio.isEmpty { throw .usage("--audio needs a file name") }
-            let lower = audio.lowercased()
-            guard lower.hasSuffix(".wav") || lower.hasSuffix(".flac") || lower.hasSuffix(".ogg") else {
-                throw .usage("--audio \(audio): the file name must end in .wav, .flac or .ogg")
-            }
+            _ = try OutputName.audioFormat(audio)
         }
         // The mix settings given (flags, or the replayed log's) must go with this render.
         let given = request.overrides.flags
         if given["true-peak"] != nil, given["loudness"]?.lowercased() == "off" {
             throw .usage("--true-peak needs the loudness normalisation on: drop --loudness off")
         }
-        if given["bit-depth"] == "32f", let audio = request.audioPath, audio.lowercased().hasSuffix(".flac") {
+        if given["bit-depth"] == "32f", let audio = request.audioPath, (try? OutputName.audioFormat(audio)) == .flac {
             throw .usage("--bit-depth 32f needs a .wav file: FLAC stores 16- or 24-bit integers")
         }
         for flag in ["loudness", "true-peak", "bit-depth"] where given[flag] != nil && !request.rendersAudioFile {
@@ -54,7 +51,7 @@ struct AudioOutput: SessionOutput {
         let tail = SamplerFactory.configuration(soundFont: soundFont, sampleRate: run.request.sampleRate, polyphony: 256,
                                                 sound: sound).tailDuration
         try AudioBudget.check(path: path, seconds: run.configuration.duration + tail, rate: run.request.sampleRate,
-                              bytesPerSample: BitDepth(rawValue: sound.bitDepth.rawValue)?.bytesPerSample ?? 3)
+                              bytesPerSample: sound.bitDepth.bytesPerSample)
     }
 
     func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {

@@ -1,12 +1,14 @@
 import CFluidSynth
 import FileOutput
+@testable import Sound
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// Renders a sampler's output into an audio file, offline: exactly as many frames as
+/// What the tests render a single sampler with (the sessions use `MixRenderer`, which
+/// calls FluidSynth's `write_float` itself): renders a sampler's output into an audio file, offline: exactly as many frames as
 /// asked for (rounded up to whole 64-frame blocks), as fast as the CPU allows, never
 /// reading the wall clock.
 ///
@@ -18,20 +20,15 @@ import Darwin
 ///
 /// Owns FluidSynth's file renderer handle and keeps the sampler alive, so the renderer
 /// is deleted before the synth.
-public final class AudioFileRenderer {
+final class AudioFileRenderer {
     /// The sampler being rendered.
-    public let sampler: Sampler
+    let sampler: Sampler
     /// Where the finished file goes.
-    public let path: String
+    let path: String
     /// The file's format (16-bit samples; Vorbis for Ogg).
-    public let format: AudioFileFormat
+    let format: AudioFileFormat
     /// Frames (per channel) written so far; always a multiple of 64.
-    public private(set) var framesRendered: Int64 = 0
-
-    /// Seconds written so far (`framesRendered / sampleRate`).
-    public var secondsRendered: Double {
-        Double(framesRendered) / sampler.configuration.sampleRate
-    }
+    private(set) var framesRendered: Int64 = 0
 
     /// The temporary file being written.
     var temporaryPath: String { output.writePath.string }
@@ -48,7 +45,7 @@ public final class AudioFileRenderer {
     /// - Throws: `SoundError.outputDirectoryMissing` or `.outputNotWritable` for a bad
     ///   directory, `.outputInUse` if the sampler already has an output, `.openFailed`
     ///   if FluidSynth cannot open the file.
-    public init(sampler: Sampler, path: String, format: AudioFileFormat) throws(SoundError) {
+    init(sampler: Sampler, path: String, format: AudioFileFormat) throws(SoundError) {
         FluidLog.install()
         let output = try SoundFileWriter.openOutput(path: path)
         let temporary = PathBytes.string(output.writePath)
@@ -85,7 +82,7 @@ public final class AudioFileRenderer {
     /// - Throws: `SoundError.writeFailed` if the file cannot be written (e.g. the disk is
     ///   full; the temporary file is then removed and the renderer closed),
     ///   `.rendererClosed` after `finish()`, `abandon()` or a failure.
-    public func render(toFrame frame: Int64) throws(SoundError) {
+    func render(toFrame frame: Int64) throws(SoundError) {
         guard let handle, !isClosed else { throw .rendererClosed(path: path) }
         guard frame > framesRendered else { return }
         let block = Int64(Sampler.blockSize)
@@ -108,14 +105,14 @@ public final class AudioFileRenderer {
     }
 
     /// Renders until `framesRendered` covers `seconds` of audio (see `render(toFrame:)`).
-    public func render(toSeconds seconds: Double) throws(SoundError) {
+    func render(toSeconds seconds: Double) throws(SoundError) {
         try render(toFrame: Int64((seconds * sampler.configuration.sampleRate).rounded(.up)))
     }
 
     /// Closes the file (libsndfile writes the final header) and renames it to `path`. Frees the sampler for another output.
     /// - Throws: `SoundError.writeFailed` if closing, flushing or renaming fails (the
     ///   temporary file is removed), `.rendererClosed` if already closed.
-    public func finish() throws(SoundError) {
+    func finish() throws(SoundError) {
         guard let handle, !isClosed else { throw .rendererClosed(path: path) }
         let (_, messages) = FluidLog.capturing { delete_fluid_file_renderer(handle) }
         self.handle = nil
@@ -139,7 +136,7 @@ public final class AudioFileRenderer {
 
     /// Stops rendering and removes the temporary file; `path` is left untouched.
     /// Frees the sampler for another output. Does nothing if already closed.
-    public func abandon() {
+    func abandon() {
         guard !isClosed else { return }
         if let handle {
             _ = FluidLog.capturing { delete_fluid_file_renderer(handle) }
@@ -153,9 +150,4 @@ public final class AudioFileRenderer {
     private static func reason(_ messages: [String], fallback: String) -> String {
         messages.isEmpty ? fallback : messages.joined(separator: "; ")
     }
-}
-
-/// Splits a path into its directory and last component (`PathName`'s rules).
-func splitPath(_ path: String) -> (directory: String, name: String) {
-    (PathName.directory(of: path), PathName.name(of: path))
 }

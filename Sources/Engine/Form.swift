@@ -1,0 +1,91 @@
+import Physics
+import Performance
+
+/// A session's form, resolved from the preset's `form` block: sections of `bars` bars each,
+/// named by letters; a letter heard before returns to the world as its first section began.
+public struct FormPlan: Sendable, Hashable {
+    /// Bars in a phrase (one section).
+    public var bars: Int
+    /// Section letters in order, numbered by first appearance (`"AABA"` → 0, 0, 1, 0).
+    public var sections: [Int]
+    /// The letters as written, for messages.
+    public var letters: String
+    /// 0…1: the nudge of a returning section.
+    public var variation: Double
+    /// Bars of the second-time ending (0: none).
+    public var endings = 0
+    /// Semitones from the session's key of each letter's sections, by letter index.
+    public var transpositions: [Int] = []
+
+    /// The plan of a form string; nil when it has no section.
+    public init?(bars: Int, letters: String, variation: Double) {
+        guard bars > 0, !letters.isEmpty else { return nil }
+        var seen: [Character: Int] = [:]
+        sections = letters.map { letter in
+            if let index = seen[letter] { return index }
+            seen[letter] = seen.count
+            return seen.count - 1
+        }
+        self.bars = bars
+        self.letters = letters
+        self.variation = variation
+        transpositions = Array(repeating: 0, count: seen.count)
+    }
+
+    /// The bar (from 0) of a returning section at which its balls are nudged, or nil with
+    /// `variation` 0: the section replays exactly up to that bar line and drifts after it. The
+    /// physics is chaotic, so even a small nudge soon changes every bar: the variation is the
+    /// share of the section left to drift, `variation` × `bars` rounded up (at least one bar).
+    public var nudgeBar: Int? {
+        guard variation > 0 else { return nil }
+        let drifting = Int((Double(bars) * variation - 1e-9).rounded(.up))
+        return max(0, bars - max(1, drifting))
+    }
+
+    /// The bar (from 0) where the second of two sections of one letter in a row (`"AA"`) leaves
+    /// the first for its second-time ending, or nil without endings (all of it with `endings`
+    /// ≥ `bars`).
+    public var endingBar: Int? { endings > 0 ? max(0, bars - endings) : nil }
+
+    /// Index (in `sections`, round and round) of the section starting at section line `number`.
+    public func section(_ number: Int) -> Int { sections[number % sections.count] }
+
+    /// The letter of section line `number`.
+    public func letter(_ number: Int) -> Character {
+        Array(letters)[number % sections.count]
+    }
+}
+
+/// What the form keeps of a section's first bar line, to return to it.
+struct FormSnapshot {
+    var step: Int64
+    var world: WorldState
+    var performer: Performer
+    var scheduler: Scheduler
+    var kicks: SplitMix64
+    var drops: SplitMix64
+    var lastBouncerHit: Double
+    var recentDegrees: [Int]
+    var lastKeyHit: [Double]
+    var stillSince: [Double]
+    var rulePhase: Int64
+}
+
+/// The form as it goes: the next section line and the snapshots of the letters heard.
+struct FormProgress {
+    var plan: FormPlan
+    /// Section lines passed so far (the next one's number).
+    var number = 0
+    /// Time of the next section line, seconds.
+    var nextLine = 0.0
+    /// Snapshot of each letter's first section, by letter index.
+    var saved: [Int: FormSnapshot] = [:]
+    /// The nudges of returning sections.
+    var nudges: SplitMix64
+    /// When the returning section now playing is nudged, seconds (nil: not, or done).
+    var nudgeAt: Double?
+    /// The second-time ending to come: its section (letter index) and time, seconds.
+    var ending: (section: Int, time: Double)?
+    /// The snapshot at the start of each letter's second-time ending, once heard.
+    var endings: [Int: FormSnapshot] = [:]
+}

@@ -1,0 +1,125 @@
+import Geometry
+import Theory
+import Physics
+import Performance
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The form (`FormPlan`): at each section line, save the world for a letter heard first, or put
+/// it back as it was at that letter's first section line.
+///
+/// A section line is the first step at or after the bar line that starts a section. Saving
+/// rebuilds the Chipmunk space around the balls (`World.rebase`), and returning rebuilds it from
+/// the saved balls (`World.restore`): both spans then start from a fresh space with the same
+/// bodies, so with `variation` 0 the section plays again note for note (exactly so when a bar
+/// is a whole number of timesteps, as at 120 bpm and 1/240 s).
+extension Simulator {
+    /// Called before each step's physics (and once at 0 before the opening notes are delivered):
+    /// acts when a section line, or the bar line of a returning section's nudge, has come.
+    func formLine(at step: Int64) {
+        guard var progress = form else { return }
+        let now = world.time
+        if let time = progress.nudgeAt, now >= time - 1e-9 {
+            var state = world.state()
+            nudge(&state, by: progress.plan.variation, random: &progress.nudges)
+            world.restore(state)
+            progress.nudgeAt = nil
+        }
+        if let ending = progress.ending, now >= ending.time - 1e-9 {
+            secondEnding(of: ending.section, at: step, progress: &progress)
+            progress.ending = nil
+        }
+        if now >= progress.nextLine - 1e-9 {
+            let section = progress.plan.section(progress.number)
+            let barSeconds = scheduler.clock.barSeconds
+            if let snapshot = progress.saved[section] {
+                returnTo(snapshot, state: snapshot.world, at: step)
+                let isSecondTime = progress.number > 0 && progress.plan.section(progress.number - 1) == section
+                if isSecondTime, let bar = progress.plan.endingBar {
+                    progress.ending = (section, progress.nextLine + Double(bar) * barSeconds)
+                } else if let bar = progress.plan.nudgeBar {
+                    progress.nudgeAt = progress.nextLine + Double(bar) * barSeconds
+                }
+            } else {
+                transpose(by: progress.plan.transpositions[section], at: step)
+                progress.saved[section] = snapshot(at: step)
+            }
+            progress.number += 1
+            progress.nextLine = Double(progress.number * progress.plan.bars) * barSeconds
+        }
+        form = progress
+    }
+
+    /// The second-time ending of `section` begins: the first time, the balls are nudged (by
+    /// `variation`, at least 0.2) and the world is saved there; every later second time returns
+    /// to that save, so the second ending is the same each time and unlike the first.
+    private func secondEnding(of section: Int, at step: Int64, progress: inout FormProgress) {
+        if let snapshot = progress.endings[section] {
+            returnTo(snapshot, state: snapshot.world, at: step)
+        } else {
+            var state = world.state()
+            nudge(&state, by: max(progress.plan.variation, 0.2), random: &progress.nudges)
+            world.restore(state)
+            progress.endings[section] = snapshot(at: step)
+        }
+    }
+
+    /// A new letter begins in the session's key moved by `semitones` (nothing when the harmony
+    /// is in it already, or when the session cannot play in it).
+    private func transpose(by semitones: Int, at step: Int64) {
+        let home = plan.key
+        let key = semitones == 0 ? home : Key(tonic: home.tonic.transposed(by: semitones), scale: home.scale)
+        guard key != performer.configuration.key, case .success(let change) = plan.keyChange(to: key) else { return }
+        changeKey(change, at: world.time)
+    }
+
+    private func snapshot(at step: Int64) -> FormSnapshot {
+        FormSnapshot(step: step, world: world.rebase(), performer: performer, scheduler: scheduler, kicks: kicks, drops: drops,
+                     lastBouncerHit: lastBouncerHit, recentDegrees: recentDegrees, lastKeyHit: lastKeyHit,
+                     stillSince: stillSince, rulePhase: rulePhase)
+    }
+
+    private func returnTo(_ snapshot: FormSnapshot, state: WorldState, at step: Int64) {
+        let offset = world.time - Double(snapshot.step) * plan.world.timestep
+        world.restore(state)
+        let heard = (key: performer.configuration.key, degree: performer.activeDegree)
+        performer.resume(snapshot.performer, after: offset)
+        scheduler.resume(snapshot.scheduler, after: offset, now: world.time)
+        if heard.key != performer.configuration.key || heard.degree != performer.activeDegree {
+            // The chord the section returns to is announced (a chord event), as at a key change.
+            scheduler.changeHarmony(to: performer.activeDegree, at: world.time, always: true)
+        }
+        kicks = snapshot.kicks
+        drops = snapshot.drops
+        lastBouncerHit = snapshot.lastBouncerHit + offset
+        recentDegrees = snapshot.recentDegrees
+        lastKeyHit = snapshot.lastKeyHit.map { $0 + offset }
+        stillSince = snapshot.stillSince.map { $0 >= 0 ? $0 + offset : $0 }
+        rulePhase = snapshot.rulePhase + (step - snapshot.step)
+    }
+
+    /// A seeded, bounded nudge of every ball: moved by up to `variation` × its radius in x and y
+    /// (kept in its area), the bass ball's direction turned by up to `variation` × 0.5 rad, each
+    /// piano ball's velocity changed by up to `variation` × 0.5 m/s in x and y.
+    private func nudge(_ state: inout WorldState, by variation: Double, random: inout SplitMix64) {
+        let scale = variation
+        let config = world.configuration
+        for ball in state.bodies.indices {
+            let isBass = ball == 0
+            let radius = isBass ? config.bassRadius : config.pianoRadius
+            let area = isBass ? config.bassArea : config.pianoArea
+            var body = state.bodies[ball]
+            let moved = body.position + Vector(random.uniform(-1...1), random.uniform(-1...1)) * (scale * radius)
+            body.position = area.clamp(moved, inset: radius)
+            if isBass {
+                let turn = random.uniform(-1...1) * scale * 0.5
+                let v = body.velocity
+                body.velocity = Vector(v.x * cos(turn) - v.y * sin(turn), v.x * sin(turn) + v.y * cos(turn))
+            } else {
+                body.velocity = body.velocity + Vector(random.uniform(-1...1), random.uniform(-1...1)) * (scale * 0.5)
+            }
+            state.bodies[ball] = body
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Theory
+import Vocabulary
+
+/// The harmony in force, shared by the players: the key's chords, the bass's roots and the
+/// keys' notes of each degree, the active chord and a change waiting for its beat or bar line.
+/// The bass changes it; the keys and drums play in it.
+struct Stage: Sendable {
+    /// The configuration in use (its key and chords change with a live key change).
+    private(set) var configuration: PerformerConfiguration
+    /// Scale degree (1…7) of the active chord.
+    var activeDegree = 1
+    /// A chord change waiting for its beat or bar line.
+    var pending: (degree: Int, time: Double)?
+    /// The chord change the hit just played asked for (its degree and when it takes over),
+    /// for the other players to follow; the performer clears it.
+    var change: (degree: Int, time: Double)?
+    /// The chord of each degree (index 0 = degree 1).
+    private(set) var chords: [Chord] = []
+    /// Each degree's chord named in the key.
+    private(set) var names: (numerals: [String], symbols: [String]) = ([], [])
+    /// The bass note of each degree.
+    private(set) var bassNotes: [Int] = []
+    /// The keys' note of each degree's chord tones (rewritten at each chord change under `smooth`).
+    private(set) var keysNotes: [[Int]] = []
+    /// The voice leader of the `smooth` voicing, else nil.
+    var leader: VoiceLeader?
+    /// Each degree's pitch classes (bit n = pitch class n).
+    private(set) var chordMasks: [Int] = []
+    /// `melodic`: the scale's notes in the keys' two octaves, ascending.
+    private(set) var scaleNotes: [Int] = []
+
+    /// The harmony of `configuration`, on chord I.
+    init(_ configuration: PerformerConfiguration) {
+        self.configuration = configuration
+        adopt(configuration)
+        if configuration.voicing == .smooth {
+            leader = VoiceLeader(register: Performer.smoothRegister(base: configuration.keysBase))
+        }
+    }
+
+    /// Takes the chords, roots, keys' notes and scale of `configuration` (a new key); the
+    /// active degree and a waiting change stay.
+    mutating func adopt(_ configuration: PerformerConfiguration) {
+        self.configuration = configuration
+        chords = configuration.chords
+        bassNotes = (1...7).map(configuration.bassNote(degree:))
+        keysNotes = chords.map { chord in
+            PerformerConfiguration.keyNotes(voiced: configuration.voicing.pitches(of: chord, base: configuration.keysBase).map(\.midi))
+        }
+        chordMasks = chords.map { chord in chord.tones.reduce(0) { $0 | 1 << $1.value } }
+        let key = configuration.key
+        names = ChordNames.of(chords, in: key)
+        scaleNotes = Performer.smoothRegister(base: configuration.keysBase).filter { key.contains(PitchClass($0)) }
+    }
+
+    /// Under `smooth` voicing, voices the chord of `degree` from the keys' last chord.
+    mutating func lead(to degree: Int) {
+        guard var leader else { return }
+        keysNotes[degree - 1] = PerformerConfiguration.keyNotes(voiced: leader.voice(chords[degree - 1]).map(\.midi))
+        self.leader = leader
+    }
+
+    /// A waiting chord change due by `time` takes over.
+    mutating func takeOver(dueBy time: Double) {
+        if let change = pending, time >= change.time { activeDegree = change.degree; pending = nil }
+    }
+
+    /// The degree of the chord playing at `time` (the waiting one once due).
+    func degree(at time: Double) -> Int {
+        if let change = pending, time >= change.time { return change.degree }
+        return activeDegree
+    }
+}

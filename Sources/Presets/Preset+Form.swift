@@ -1,0 +1,25 @@
+extension Preset {
+    /// Form: phrases of a few bars, arranged in sections that return (`form` in a preset).
+    public struct Form: Sendable, Equatable {
+        /// Whether the session has a form (every bar new without one).
+        public var isOn = false
+        /// Bars in a phrase: the length of one section.
+        public var bars = 8
+        /// The sections in order, one letter each (`"AABB"`): a letter heard before plays again
+        /// from the world as it was at the start of that letter's first section.
+        public var sections = "AABB"
+        /// Bars of a second-time ending: the second of two sections of one letter in a row ends
+        /// otherwise than the first, the same way each time (0: no endings).
+        public var endings = 0
+        /// Semitones by which each letter's sections are transposed from the preset's key (a
+        /// letter not listed: 0), as fiddle tunes move to the dominant for B: `{"B": 7}`.
+        public var transpose: [String: Int] = [:]
+        /// 0…1: how far a returning section's balls are nudged from where they were (0 = an exact repeat).
+        public var variation = 0.0
+
+        /// The letters of `form.sections` a preset may use.
+        public static let letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+        /// Most sections in one form.
+        public static let maximumSections = 64
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+
+/// The `form` block: sections that return by putting the world back (docs/form.md).
+@Suite("Form", .serialized) struct FormTests {
+    /// polska-aabb: 3/4 at 108 bpm, so a bar is 5/3 s (400 timesteps).
+    static let barSeconds = 3 * 60 / 108.0
+
+    /// A note as heard, its time relative to `start` (equal within a microsecond: the spans'
+    /// times are sums of different floating-point values).
+    struct Heard: Equatable, CustomStringConvertible {
+        static func == (a: Heard, b: Heard) -> Bool {
+            abs(a.time - b.time) < 1e-6 && a.kind == b.kind && a.note == b.note && a.velocity == b.velocity && a.ball == b.ball
+        }
+
+        var time: Double
+        var kind: String
+        var note: Int
+        var velocity: Int
+        var ball: Int
+        var description: String { "\(kind) \(note) v\(velocity) ball \(ball) at +\(String(format: "%.6f", time))" }
+    }
+
+    /// The notes whose hit (or time) falls in [start, start + length): the notes a section played,
+    /// not those of the section before that land on its first bar line by the grid, nor the
+    /// session's opening tonic (sounded before the first section line).
+    static func notes(_ events: [LogEvent], from start: Double, length: Double) -> [Heard] {
+        let epsilon = 1e-6
+        return events.filter { ["bass", "key", "drum", "second"].contains($0.kind) }.compactMap { event in
+            let origin = event.hit ?? event.t
+            guard origin >= start - epsilon, origin < start + length - epsilon,
+                  !(event.t == 0 && event.kind == "bass") else { return nil }
+            return Heard(time: event.t - start, kind: event.kind, note: event.note ?? -1,
+                         velocity: event.velocity ?? -1, ball: event.ball ?? -1)
+        }
+    }
+
+    func render(_ extra: [String], seconds: Int, in directory: TemporaryDirectory) throws -> (log: [LogEvent], midi: [UInt8]) {
+        let log = directory.file("form.jsonl"), midi = directory.file("form.mid")
+        let result = try CLI.run(["run", "polska-aabb", "--duration", String(seconds), "--seed", "3", "--quiet",
+                                  "--events", log, "--midi", midi] + extra)
+        #expect(result.status == 0, "\(result)")
+        return (try readEventLog(log), [UInt8](try Data(contentsOf: URL(fileURLWithPath: midi))))
+    }
+
+    @Test func everyRepeatIsNoteForNoteItsFirstTimeWithVariationZero() throws {
+        let directory = try TemporaryDirectory()
+        // AABB in four-bar sections: A A B B A A B B A A …
+        let (events, _) = try render(["--set", "form.variation=0", "--set", "form.bars=4"], seconds: 70, in: directory)
+        let length = 4 * Self.barSeconds
+        let letters = Array("AABB")
+        let firsts: [Character: Int] = ["A": 0, "B": 2]
+        for section in 1..<10 {
+            let first = firsts[letters[section % 4]]!
+            guard first != section else { continue }
+            let original = Self.notes(events, from: Double(first) * length, length: length)
+            let again = Self.notes(events, from: Double(section) * length, length: length)
+            #expect(original.count > 10, "section \(first) plays")
+            let difference = zip(again, original).first { $0 != $1 }.map { "\($0) vs \($1)" } ?? "in length"
+            #expect(again == original, "section \(section) replays section \(first); first difference: \(difference)")
+        }
+    }
+
+    @Test func variationReplaysTheStartAndDriftsTheRest() throws {
+        let directory = try TemporaryDirectory()
+        // 0.25 of four bars: each returning section is exact for three bars, then nudged.
+        let (events, _) = try render(["--set", "form.variation=0.25", "--set", "form.bars=4"], seconds: 70, in: directory)
+        let length = 4 * Self.barSeconds
+        var drifted = 0
+        for section in [1, 4, 5, 8, 9] {   // the A sections after the first
+            let exact = Self.notes(events, from: Double(section) * length, length: 3 * Self.barSeconds)
+            #expect(exact == Self.notes(events, from: 0, length: 3 * Self.barSeconds), "section \(section)'s first three bars")
+            let last = Self.notes(events, from: Double(section) * length + 3 * Self.barSeconds, length: Self.barSeconds)
+            if last != Self.notes(events, from: 3 * Self.barSeconds, length: Self.barSeconds) { drifted += 1 }
+        }
+        #expect(drifted >= 3, "the nudged last bar differs in most returns (\(drifted) of 5)")
+    }
+
+    @Test func theSecondTimeEndsOtherwiseAndTheSameEachTime() throws {
+        let directory = try TemporaryDirectory()
+        // Four-bar sections, a two-bar second ending: A A' B B' A A' B B' …
+        let (events, _) = try render(["--set", "form.variation=0", "--set", "form.bars=4", "--set", "form.endings=2"],
+                                     seconds: 60, in: directory)
+        let bar = Self.barSeconds, length = 4 * bar
+        func notes(section: Int, bars: Range<Int>) -> [Heard] {
+            Self.notes(events, from: Double(section) * length + Double(bars.lowerBound) * bar, length: Double(bars.count) * bar)
+        }
+        #expect(notes(section: 1, bars: 0..<2) == notes(section: 0, bars: 0..<2), "the second A begins as the first")
+        #expect(notes(section: 1, bars: 2..<4) != notes(section: 0, bars: 2..<4), "and ends otherwise")
+        #expect(notes(section: 4, bars: 0..<4) == notes(section: 0, bars: 0..<4), "the first time is the first time again")
+        #expect(notes(section: 5, bars: 0..<4) == notes(section: 1, bars: 0..<4), "the second ending is the same each time")
+        #expect(notes(section: 7, bars: 0..<4) == notes(section: 3, bars: 0..<4), "B's too")
+    }
+
+    @Test func eachLetterPlaysInItsOwnKey() throws {
+        let directory = try TemporaryDirectory()
+        // B on the dominant: D minor for A, A minor for B, and A back in D minor.
+        let (events, _) = try render(["--set", "form.bars=4", "--set", #"form.transpose={"B":7}"#], seconds: 60, in: directory)
+        let length = 4 * Self.barSeconds
+        func tonics(_ section: Int) -> Set<String> {
+            Set(events.filter { $0.kind == "chord" && $0.t >= Double(section) * length - 1e-6 && $0.t < Double(section + 1) * length - 1e-6 }
+                .compactMap(\.tonic))
+        }
+        func bassNotes(_ section: Int) -> [Int] {
+            Self.notes(events, from: Double(section) * length, length: length).filter { $0.kind == "bass" }.map(\.note)
+        }
+        #expect(tonics(0) == ["D"] && tonics(2) == ["A"] && tonics(6) == ["A"], "\(tonics(0)) \(tonics(2)) \(tonics(6))")
+        #expect(tonics(4).contains("D"), "the return of A is announced in D minor: \(tonics(4))")
+        #expect(!bassNotes(4).isEmpty && bassNotes(4).allSatisfy { [2, 4, 5, 7, 9, 10, 0].contains($0 % 12) }, "A in D minor: \(bassNotes(4))")
+        #expect(!bassNotes(2).isEmpty && bassNotes(2).allSatisfy { [9, 11, 0, 2, 4, 5, 7].contains($0 % 12) }, "B in A minor: \(bassNotes(2))")
+    }
+
+    @Test func sameSeedSameBytes() throws {
+        let one = try TemporaryDirectory(), two = try TemporaryDirectory()
+        let a = try render([], seconds: 60, in: one), b = try render([], seconds: 60, in: two)
+        #expect(a.midi == b.midi)
+        #expect(a.log.map(\.line) == b.log.map(\.line))
+    }
+
+    /// The acceptance figures, measured from the MIDI file with mido (Tools/form_recurrence.py),
+    /// independently of the Swift analyser: docs/form.md quotes them.
+    @Test func polskaAABBRecursLikeATuneAndVaries() throws {
+        let directory = try TemporaryDirectory()
+        let midi = directory.file("polska.mid")
+        let result = try CLI.run(["run", "polska-aabb", "--duration", "300", "--seed", "3", "--midi", midi, "--quiet"])
+        #expect(result.status == 0, "\(result)")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Tools/form_recurrence.py").path
+        let measured = try CLI.run(["python3", script, midi, "--section", "16", "1"], executable: "/usr/bin/env")
+        #expect(measured.status == 0, "\(measured)")
+        let figures = try JSONSerialization.jsonObject(with: Data(measured.stdout.utf8)) as? [String: Any] ?? [:]
+        let bars = figures["barFraction"] as? Double ?? -1
+        let spans = figures["spanFraction"] as? Double ?? -1
+        let differing = figures["differingFraction"] as? Double ?? -1
+        #expect(bars >= 0.5 && bars <= 0.85, "bars recurring: \(bars)")
+        #expect(spans >= 0.4, "four-bar spans recurring: \(spans)")
+        #expect(differing >= 0.2, "bars of the second A unlike the first: \(differing)")
+    }
+
+    @Test func analyzeShowsTheReturningPassages() throws {
+        let directory = try TemporaryDirectory()
+        let (_, _) = try render(["--set", "form.variation=0", "--set", "form.bars=4"], seconds: 40, in: directory)
+        let text = try CLI.run(["analyze", directory.file("form.mid")])
+        #expect(text.status == 0, "\(text)")
+        #expect(text.stdout.contains("repetition (bars of"))
+        #expect(text.stdout.contains(" repeat bars "), "a passage returning:\n\(text.stdout)")
+        let json = try CLI.run(["analyze", "--json", directory.file("form.mid")])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let repetition = object?["repetition"] as? [String: Any]
+        let bars = repetition?["bars"] as? Int ?? 0
+        let recurring = (repetition?["recurringBars"] as? [Any])?.count ?? 0
+        #expect(bars >= 20 && recurring * 2 >= bars, "\(recurring) of \(bars) bars recur")
+    }
+
+    @Test func badSectionsNameTheFieldAndWhatIsAccepted() throws {
+        let directory = try TemporaryDirectory()
+        let preset = directory.file("bad.json")
+        try Data(#"{"form": {"bars": 8, "sections": "aabb"}}"#.utf8).write(to: URL(fileURLWithPath: preset))
+        let result = try CLI.run(["run", preset, "--duration", "1", "--quiet"])
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.contains("form.sections") && result.stderr.contains("capital letters A–Z"), "\(result.stderr)")
+        let bars = try CLI.run(["run", "polska-aabb", "--set", "form.bars=0", "--duration", "1", "--quiet"])
+        #expect(bars.status != 0 && bars.stderr.contains("form.bars"), "\(bars)")
+    }
+}
