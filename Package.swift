@@ -63,7 +63,7 @@ let package = Package(
         // The LV2 plugin (lv2-dev): a C shim owns the LV2 side (descriptor, URIDs, atoms, ports) and
         // calls the Swift engine, which steps the Simulator in the host's time (docs/plugin.md).
         .target(name: "CClumsyLV2"),
-        .target(name: "ClumsyLV2", dependencies: ["CClumsyLV2", "Engine", "Performance", "Presets", "Studio"],
+        .target(name: "ClumsyLV2", dependencies: ["CClumsyLV2", "Engine", "Performance", "Presets", "Studio", "Theory", "Vocabulary"],
                 swiftSettings: uncheckedExclusivityInRelease),
         .executableTarget(name: "clumsy", dependencies: [
             "Session", "Engine", "Presets", "FileOutput", "Analysis", "Vocabulary", "Performance", "Theory",

@@ -5,9 +5,11 @@ bundled presets (read by the plugin when it is activated, never in run()).
   python3 Tools/lv2bundle.py LIBRARY PRESETS_DIR BUNDLE_DIR
 
 The `preset` port is an enumeration of the presets in the order `clumsy presets` lists them
-(default first, then by name); presets.txt holds the same list for the plugin to read.
+(default first, then by name); presets.txt holds the same list for the plugin to read. The
+key, mode and quantize ports' scale points are the plugin's own lists, asked of the library
+(clumsy_port_choices), so the Turtle and the engine cannot disagree.
 """
-import pathlib, shutil, sys
+import ctypes, pathlib, shutil, sys
 
 URI = 'urn:clumsy:lv2'
 
@@ -86,8 +88,51 @@ CONTROLS = '''\t\ta lv2:InputPort , lv2:ControlPort ;
 \t\tlv2:default 0.0 ;
 \t\tlv2:minimum 0.0 ;
 \t\tlv2:maximum 20.0
-\t] .
+\t] , [
 '''
+
+
+def control(index, symbol, name, comment, default, minimum, maximum, integer=False, points=None):
+    '''A control input port; `points` (names) make it an enumeration of 0, 1, … with -1 the preset's own.'''
+    lines = ['a lv2:InputPort , lv2:ControlPort', f'lv2:index {index}', f'lv2:symbol "{symbol}"', f'lv2:name "{name}"',
+             f'rdfs:comment "{comment}"']
+    if points is not None:
+        lines.append('lv2:portProperty lv2:integer , lv2:enumeration')
+        labelled = [("preset's own", -1)] + [(n, i) for i, n in enumerate(points)]
+        lines.append('lv2:scalePoint ' + ' , '.join(f'[ rdfs:label "{n}" ; rdf:value {v} ]' for n, v in labelled))
+    elif integer:
+        lines.append('lv2:portProperty lv2:integer')
+    lines += [f'lv2:default {default}', f'lv2:minimum {minimum}', f'lv2:maximum {maximum}']
+    return ' ;\n'.join('\t\t' + line for line in lines) + '\n'
+
+
+def choices(library, port):
+    '''The choices of an enumerated port, from the plugin library itself.'''
+    function = ctypes.CDLL(str(library.resolve())).clumsy_port_choices
+    function.restype = ctypes.c_char_p
+    text = function(port.encode())
+    if not text:
+        sys.exit(f'lv2bundle: {library} has no choices for the {port} port')
+    return text.decode().split('\n')[:-1]
+
+
+def more_controls(library):
+    '''Ports 6…12: key, mode, quantize, swing, balls (a change rebuilds the session on the
+    worker), and the bass's and keys' MIDI channels (live). Ranges from the settings table.'''
+    tonics = [t.replace('b', '♭').replace('#', '♯') for t in choices(library, 'key')]
+    modes, grids = choices(library, 'mode'), choices(library, 'quantize')
+    ports = [
+        control(6, 'key', 'Key', "Tonic of the key (--key); -1: the preset's own", -1, -1, 11, points=tonics),
+        control(7, 'mode', 'Mode', "Mode of the key (--mode); -1: the preset's own", -1, -1, len(modes) - 1, points=modes),
+        control(8, 'quantize', 'Quantize', "Grid the notes sound on (--quantize); -1: the preset's own", -1, -1,
+                len(grids) - 1, points=grids),
+        control(9, 'swing', 'Swing', "Every second grid line delayed by this share of a step (--swing); below 0: the preset's own",
+                -1.0, -1.0, 0.75),
+        control(10, 'balls', 'Balls', "Piano balls (piano.count); -1: the preset's own", -1, -1, 1000, integer=True),
+        control(11, 'bass_channel', 'Bass channel', "MIDI channel of the bass's notes; 0: the preset's own", 0, 0, 16, integer=True),
+        control(12, 'keys_channel', 'Keys channel', "MIDI channel of every key note; 0: the preset's own", 0, 0, 16, integer=True),
+    ]
+    return '\t] , [\n'.join(ports) + '\t] .\n'
 
 
 def preset_names(directory):
@@ -118,7 +163,7 @@ def main():
     (bundle / 'presets.txt').write_text(''.join(n + '\n' for n in names))
     (bundle / 'manifest.ttl').write_text(MANIFEST)
     head = HEAD.replace('@prefix rdfs:', '@prefix rdf:  <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n@prefix rdfs:')
-    (bundle / 'clumsy.ttl').write_text(head + preset_port(names) + CONTROLS)
+    (bundle / 'clumsy.ttl').write_text(head + preset_port(names) + CONTROLS + more_controls(library))
 
 
 main()

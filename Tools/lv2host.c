@@ -1,12 +1,14 @@
 // lv2host: a headless LV2 host on liblilv for the plugin tests and `make bench`.
 //
-//   lv2host BUNDLE SECONDS [options] [FRAME:bpm=B,speed=S,bar=N,beat=X ...]
+//   lv2host BUNDLE SECONDS [options] [FRAME:bpm=B,speed=S,bar=N,beat=X | FRAME:port:NAME=V | FRAME:midi:B1,B2,B3 ...]
 //
 // Loads the plugin of BUNDLE (a directory), runs it SECONDS at --rate (48000) in blocks of
 // --block (256) frames, with a time:Position at frame 0 (rolling, 4/4, --bpm, default 120)
 // and one at each FRAME given (rounded to its block's offset), and prints every MIDI message
-// it writes as "frame b1 b2 b3" (frames since the start). Options: --preset N, --seed N,
-// --gravity X, --speed X (the control ports); --allocations prints to stderr how many
+// it writes as "frame b1 b2 b3" (frames since the start). FRAME:port:NAME=V sets a control
+// port from the block holding FRAME on; FRAME:midi:B1,B2,B3 sends a MIDI message (decimal bytes)
+// at FRAME. Options: --NAME V sets a control port from the start (preset, seed, gravity, speed,
+// key, mode, quantize, swing, balls, bass_channel, keys_channel); --allocations prints to stderr how many
 // allocations (malloc, calloc, realloc, memalign …) happened inside run(); --timing prints
 // the mean, the 99th percentile and the longest run() in microseconds.
 //
@@ -147,6 +149,40 @@ static int parse_change(const char *text, Change *c, const Change *last) {
     return 1;
 }
 
+// The control ports by symbol, index 2 on (clumsy.ttl's order), with their defaults.
+static const char *port_names[] = {"preset", "seed", "gravity", "speed", "key", "mode", "quantize", "swing", "balls",
+                                   "bass_channel", "keys_channel"};
+enum { FIRST_PORT = 2, PORT_END = FIRST_PORT + sizeof port_names / sizeof *port_names };
+static float controls[PORT_END] = {0, 0, 0, 0, -1, 0, -1, -1, -1, -1, -1, 0, 0};
+
+static int port_index(const char *name) {
+    for (int i = FIRST_PORT; i < PORT_END; i++) if (!strcmp(port_names[i - FIRST_PORT], name)) return i;
+    return -1;
+}
+
+/// A port change or a MIDI message at a frame.
+typedef struct { long frame; int port; float value; uint8_t bytes[3]; } Event;
+
+static int parse_event(const char *text, Event *e) {
+    char *end;
+    char name[32];
+    float value;
+    unsigned b1, b2, b3;
+    *e = (Event){0};
+    e->frame = strtol(text, &end, 10);
+    if (sscanf(end, ":port:%31[a-z_]=%f", name, &value) == 2) {
+        e->port = port_index(name);
+        e->value = value;
+        return e->port >= 0;
+    }
+    if (sscanf(end, ":midi:%u,%u,%u", &b1, &b2, &b3) == 3) {
+        e->port = -1;
+        e->bytes[0] = (uint8_t)b1, e->bytes[1] = (uint8_t)b2, e->bytes[2] = (uint8_t)b3;
+        return 1;
+    }
+    return 0;
+}
+
 static int compare_doubles(const void *a, const void *b) {
     const double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -159,10 +195,11 @@ int main(int argc, char **argv) {
     if (getenv("LV2HOST_TRACE_FROM")) trace_from = atol(getenv("LV2HOST_TRACE_FROM"));
     double seconds = atof(argv[2]), rate = 48000;
     uint32_t block = 256;
-    float controls[6] = {0, 0, 0, 0, -1, 0};
     int report_allocations = 0, report_timing = 0;
     Change changes[64];
     int change_count = 1;
+    Event events[64];
+    int event_count = 0;
     changes[0] = (Change){0, 120, 1, 0, 0, 1};
     for (int i = 3; i < argc; i++) {
         const char *a = argv[i];
@@ -171,10 +208,8 @@ int main(int argc, char **argv) {
         else if (i + 1 < argc && !strcmp(a, "--rate")) rate = atof(argv[++i]);
         else if (i + 1 < argc && !strcmp(a, "--block")) block = (uint32_t)atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(a, "--bpm")) changes[0].bpm = atof(argv[++i]);
-        else if (i + 1 < argc && !strcmp(a, "--preset")) controls[2] = (float)atof(argv[++i]);
-        else if (i + 1 < argc && !strcmp(a, "--seed")) controls[3] = (float)atof(argv[++i]);
-        else if (i + 1 < argc && !strcmp(a, "--gravity")) controls[4] = (float)atof(argv[++i]);
-        else if (i + 1 < argc && !strcmp(a, "--speed")) controls[5] = (float)atof(argv[++i]);
+        else if (i + 1 < argc && !strncmp(a, "--", 2) && port_index(a + 2) >= 0) controls[port_index(a + 2)] = (float)atof(argv[++i]);
+        else if (event_count < 64 && parse_event(a, &events[event_count])) event_count++;
         else if (change_count < 64 && parse_change(a, &changes[change_count], &changes[change_count - 1])) change_count++;
         else { fprintf(stderr, "lv2host: cannot read argument %s\n", a); return 64; }
     }
@@ -200,14 +235,14 @@ int main(int argc, char **argv) {
     uint8_t *in = calloc(1, CAPACITY), *out = calloc(1, CAPACITY);
     lilv_instance_connect_port(instance, 0, in);
     lilv_instance_connect_port(instance, 1, out);
-    for (uint32_t p = 2; p < 6; p++) lilv_instance_connect_port(instance, p, &controls[p]);
+    for (uint32_t p = FIRST_PORT; p < PORT_END; p++) lilv_instance_connect_port(instance, p, &controls[p]);
     lilv_instance_activate(instance);
 
     LV2_Atom_Forge forge;
     lv2_atom_forge_init(&forge, &map);
     const LV2_URID midi_event = map_uri(NULL, LV2_MIDI__MidiEvent);
     const long total = (long)(seconds * rate);
-    int next_change = 0, rolling = 0;
+    int next_change = 0, next_event = 0, rolling = 0;
     double transport = 0;   // the transport's frame at the start of the block
     double sum = 0, longest = 0;
     long longest_at = 0;
@@ -217,7 +252,22 @@ int main(int argc, char **argv) {
         LV2_Atom_Forge_Frame sequence;
         lv2_atom_forge_set_buffer(&forge, in, CAPACITY);
         lv2_atom_forge_sequence_head(&forge, &sequence, 0);
-        while (next_change < change_count && changes[next_change].frame < start + block) {
+        // Port changes hold from the block on; the transport's changes and MIDI in, in frame order.
+        for (int e = next_event; e < event_count && events[e].frame < start + block; e++) {
+            if (events[e].port >= 0) controls[events[e].port] = events[e].value;
+        }
+        for (;;) {
+            int change_due = next_change < change_count && changes[next_change].frame < start + block;
+            int event_due = next_event < event_count && events[next_event].frame < start + block;
+            if (!change_due && !event_due) break;
+            if (event_due && (!change_due || events[next_event].frame < changes[next_change].frame)) {
+                Event *e = &events[next_event++];
+                if (e->port >= 0) continue;
+                lv2_atom_forge_frame_time(&forge, e->frame - start < 0 ? 0 : e->frame - start);
+                lv2_atom_forge_atom(&forge, 3, midi_event);
+                lv2_atom_forge_write(&forge, e->bytes, 3);
+                continue;
+            }
             Change *c = &changes[next_change];
             long at = c->frame - start < 0 ? 0 : c->frame - start;
             // The transport's frame here: where it was located to, or where rolling took it.

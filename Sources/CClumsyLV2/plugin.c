@@ -19,7 +19,11 @@
 #define CLUMSY_URI "urn:clumsy:lv2"
 #define CLUMSY_BLOCK_MESSAGES 4096
 
-enum { PORT_CONTROL = 0, PORT_MIDI_OUT, PORT_PRESET, PORT_SEED, PORT_GRAVITY, PORT_SPEED, PORT_COUNT };
+// The ports, in lv2:index order (Tools/lv2bundle.py writes the same order).
+enum {
+    PORT_CONTROL = 0, PORT_MIDI_OUT, PORT_PRESET, PORT_SEED, PORT_GRAVITY, PORT_SPEED,
+    PORT_KEY, PORT_MODE, PORT_QUANTIZE, PORT_SWING, PORT_BALLS, PORT_BASS_CHANNEL, PORT_KEYS_CHANNEL, PORT_COUNT
+};
 
 typedef struct {
     LV2_URID atom_Blank, atom_Object, atom_Float, atom_Double, atom_Int, atom_Long, midi_MidiEvent;
@@ -89,12 +93,24 @@ static void connect_port(LV2_Handle instance, uint32_t port, void *data) {
     }
 }
 
+/// A control port's value, or `otherwise` (its "preset's own") when the host left it unconnected.
+static float port(const Plugin *self, int index, float otherwise) {
+    return self->ports[index] ? *self->ports[index] : otherwise;
+}
+
 static ClumsyControls read_controls(const Plugin *self) {
     ClumsyControls c;
-    c.preset = self->ports[PORT_PRESET] ? *self->ports[PORT_PRESET] : 0;
-    c.seed = self->ports[PORT_SEED] ? *self->ports[PORT_SEED] : 0;
-    c.gravity = self->ports[PORT_GRAVITY] ? *self->ports[PORT_GRAVITY] : -1;
-    c.speed = self->ports[PORT_SPEED] ? *self->ports[PORT_SPEED] : 0;
+    c.preset = port(self, PORT_PRESET, 0);
+    c.seed = port(self, PORT_SEED, 0);
+    c.gravity = port(self, PORT_GRAVITY, -1);
+    c.speed = port(self, PORT_SPEED, 0);
+    c.key = port(self, PORT_KEY, -1);
+    c.mode = port(self, PORT_MODE, -1);
+    c.quantize = port(self, PORT_QUANTIZE, -1);
+    c.swing = port(self, PORT_SWING, -1);
+    c.balls = port(self, PORT_BALLS, -1);
+    c.bass_channel = port(self, PORT_BASS_CHANNEL, 0);
+    c.keys_channel = port(self, PORT_KEYS_CHANNEL, 0);
     return c;
 }
 
@@ -164,6 +180,8 @@ static void run(LV2_Handle instance, uint32_t frames) {
             if ((event->body.type == self->uris.atom_Object || event->body.type == self->uris.atom_Blank) &&
                 object->body.otype == self->uris.time_Position) {
                 read_position(self, at, object);
+            } else if (event->body.type == self->uris.midi_MidiEvent) {
+                clumsy_engine_midi(self->engine, at, (const uint8_t *)(event + 1), event->body.size);
             }
         }
     }

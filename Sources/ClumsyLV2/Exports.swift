@@ -37,7 +37,25 @@ public func clumsyEngineTransport(_ engine: UnsafeMutableRawPointer, _ offset: U
 
 @_cdecl("clumsy_engine_controls")
 public func clumsyEngineControls(_ engine: UnsafeMutableRawPointer, _ controls: UnsafePointer<ClumsyControls>) {
-    from(engine).controls(gravity: Double(controls.pointee.gravity), speed: Double(controls.pointee.speed))
+    from(engine).controls(PluginControls(controls.pointee))
+}
+
+@_cdecl("clumsy_engine_midi")
+public func clumsyEngineMIDI(_ engine: UnsafeMutableRawPointer, _ offset: UInt32, _ bytes: UnsafePointer<UInt8>, _ size: UInt32) {
+    guard size >= 3 else { return }
+    from(engine).midi(status: bytes[0], data1: bytes[1], data2: bytes[2], at: offset)
+}
+
+/// The choices' texts, made once (not on the audio thread: the bundle tool asks).
+nonisolated(unsafe) private let choiceTexts: [String: UnsafeMutablePointer<CChar>] = {
+    var texts: [String: UnsafeMutablePointer<CChar>] = [:]
+    for port in ["key", "mode", "quantize"] { texts[port] = strdup(PortChoices.text(of: port)!) }
+    return texts
+}()
+
+@_cdecl("clumsy_port_choices")
+public func clumsyPortChoices(_ port: UnsafePointer<CChar>) -> UnsafePointer<CChar>? {
+    choiceTexts[String(cString: port)].map { UnsafePointer($0) }
 }
 
 @_cdecl("clumsy_engine_process")
@@ -49,13 +67,13 @@ public func clumsyEngineProcess(_ engine: UnsafeMutableRawPointer, _ offset: UIn
 @_cdecl("clumsy_engine_take_seek")
 public func clumsyEngineTakeSeek(_ engine: UnsafeMutableRawPointer, _ seek: UnsafeMutablePointer<ClumsySeek>) -> Int32 {
     guard let taken = from(engine).takeSeek() else { return 0 }
-    seek.pointee = ClumsySeek(beats: taken.beats, bpm: taken.bpm)
+    seek.pointee = ClumsySeek(beats: taken.beats, bpm: taken.bpm, controls: taken.controls.c)
     return 1
 }
 
 @_cdecl("clumsy_engine_prepare")
 public func clumsyEnginePrepare(_ engine: UnsafeMutableRawPointer, _ seek: UnsafePointer<ClumsySeek>) {
-    from(engine).prepare(Seek(beats: seek.pointee.beats, bpm: seek.pointee.bpm))
+    from(engine).prepare(Seek(beats: seek.pointee.beats, bpm: seek.pointee.bpm, controls: PluginControls(seek.pointee.controls)))
 }
 
 @_cdecl("clumsy_engine_adopt")

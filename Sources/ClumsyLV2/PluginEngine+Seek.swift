@@ -1,9 +1,12 @@
 import Engine
+import Performance
 
-/// A relocation: the host's position (beats since its bar 0, of its beat unit) and tempo.
+/// A rebuild: the host's position (beats since its bar 0, of its beat unit), its tempo and the
+/// controls the session is built with (a relocation, or a control port that needs a rebuild).
 struct Seek: Equatable {
     var beats: Double
     var bpm: Double
+    var controls: PluginControls
     /// Session seconds of the position, the tempo held from the start.
     var time: Double { beats * 60 / bpm }
 }
@@ -28,11 +31,13 @@ extension PluginEngine {
         return abs(host - beats) > Self.beatTolerance
     }
 
-    /// The host is at `host` beats: end the sounding notes and ask the worker for that position.
+    /// The host is at `host` beats: end the sounding notes and ask the worker for that position
+    /// (built with the controls wanted now).
     func relocate(to host: Double, at offset: UInt32) {
+        guard let wanted else { return }
         stop(at: offset)
         beats = host
-        seek = Seek(beats: host, bpm: tempo)
+        seek = Seek(beats: host, bpm: tempo, controls: wanted)
         isSeeking = true
         framesSinceSeek = 0
     }
@@ -48,14 +53,14 @@ extension PluginEngine {
     /// to `seek` (its notes are not played). Not real-time.
     func prepare(_ seek: Seek) {
         retired = nil
-        guard let built, let fresh = try? Self.session(built, presetPaths: presetPaths) else { return }
+        guard let fresh = try? Self.session(seek.controls, presetPaths: presetPaths) else { return }
         if seek.bpm != fresh.plan.clock.tempo { fresh.queue(.tempo(seek.bpm)) }
         fresh.begin()
         while fresh.time < seek.time {
             fresh.step()
             fresh.clearEvents()
         }
-        prepared = (fresh, seek)
+        prepared = (fresh, NoteRouter(voices: fresh.plan.voices), seek)
     }
 
     /// Audio thread, between blocks: the worker's session replaces the playing one. It plays
@@ -65,7 +70,10 @@ extension PluginEngine {
         guard let prepared else { return }
         retired = simulator
         simulator = prepared.simulator
+        router = prepared.router
+        built = prepared.seek.controls
         self.prepared = nil
+        mapChannels()
         guard prepared.seek == seek else { return }   // a newer one is waiting for the worker
         frame = Int64((prepared.seek.time * rate).rounded()) + framesSinceSeek
         isSeeking = false

@@ -37,7 +37,19 @@ final class PluginEngine {
     var isWorking = false
     var isSeeking = false
     var framesSinceSeek: Int64 = 0
-    var prepared: (simulator: Simulator, seek: Seek)?
+    var prepared: (simulator: Simulator, router: NoteRouter, seek: Seek)?
+    /// The controls the ports (and MIDI in) ask for now; a change that needs a rebuild is a seek.
+    var wanted: PluginControls?
+    /// The key and mode ports as last read (a key from MIDI in holds until they move).
+    var portKey: Int?
+    var portMode: Int?
+    /// Source channel → the channel it goes out on (the channel ports), and for every sounding
+    /// note (source channel × 128 + note) the channel its note-on went out on.
+    var channelMap: [UInt8]
+    var offChannel: [UInt8]
+    /// MIDI in: the notes held down, and how many.
+    var held: [Bool]
+    var heldCount = 0
     /// The session a relocation replaced: released by the worker, never on the audio thread.
     var retired: Simulator?
     /// The session's frame of the next frame to run (frames since the transport started).
@@ -63,13 +75,19 @@ final class PluginEngine {
         pending = MessageQueue(capacity: Self.queueCapacity)
         outbox = MessageQueue(capacity: Self.queueCapacity)
         sounding = [Bool](repeating: false, count: 16 * 128)
+        channelMap = (0..<16).map { UInt8($0) }
+        offChannel = (0..<16 * 128).map { UInt8($0 / 128) }
+        held = [Bool](repeating: false, count: 128)
     }
 
     /// Builds the session of `controls` (preset, seed, gravity, speed): not real-time.
     func activate(_ controls: PluginControls) throws(SessionError) {
         let simulator = try Self.session(controls, presetPaths: presetPaths)
         built = controls
+        wanted = controls
+        (portKey, portMode) = (controls.key, controls.mode)
         router = NoteRouter(voices: simulator.plan.voices)
+        mapChannels()
         tempo = simulator.plan.clock.tempo
         gravity = controls.gravityPort
         speed = controls.speedPort
@@ -93,8 +111,7 @@ final class PluginEngine {
     static func session(_ controls: PluginControls, presetPaths: [String]) throws(SessionError) -> Simulator {
         let index = min(max(0, Int(controls.preset.rounded())), presetPaths.count - 1)
         let preset = try PresetLibrary.load(presetPaths[index])
-        let overrides = Overrides(seed: controls.seed, gravity: controls.gravity, speed: controls.speed)
-        let configuration = try Configuration(preset: preset, overrides: overrides, duration: Limits.duration.upperBound)
+        let configuration = try Configuration(preset: preset, overrides: try overrides(controls), duration: Limits.duration.upperBound)
         return Simulator(configuration: configuration)
     }
 
@@ -119,19 +136,6 @@ final class PluginEngine {
         }
     }
 
-    /// Control port values: gravity and speed changes take effect at the next step.
-    func controls(gravity newGravity: Double, speed newSpeed: Double) {
-        guard let simulator else { return }
-        if newGravity != gravity {
-            gravity = newGravity
-            if newGravity >= 0 { simulator.queue(.gravity(min(newGravity, 100))) }
-        }
-        if newSpeed != speed {
-            speed = newSpeed
-            if newSpeed > 0 { simulator.queue(.speed(min(max(newSpeed, 0.1), 20))) }
-        }
-    }
-
     /// Ends every sounding note at `offset` and forgets what was still to come.
     func stop(at offset: UInt32) {
         for index in sounding.indices where sounding[index] {
@@ -146,7 +150,7 @@ final class PluginEngine {
         var written = 0
         while let message = outbox.first, written < capacity {
             outbox.removeFirst()
-            out[written] = ClumsyMIDI(frame: UInt32(message.frame), bytes: message.message)
+            out[written] = ClumsyMIDI(frame: UInt32(message.frame), bytes: routed(message.message))
             written += 1
         }
         guard isRolling, let simulator, count > 0 else { return written }
@@ -170,7 +174,7 @@ final class PluginEngine {
             if message.frame < frame && !isSoundingNoteOff(message.message) { continue }
             let at = UInt32(max(message.frame, frame) - frame) + offset
             note(message.message)
-            out[written] = ClumsyMIDI(frame: at, bytes: message.message)
+            out[written] = ClumsyMIDI(frame: at, bytes: routed(message.message))
             written += 1
         }
         frame = end

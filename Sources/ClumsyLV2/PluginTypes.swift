@@ -45,7 +45,7 @@ struct MessageQueue {
 }
 
 /// The control ports as the session reads them: a port at its "preset's own" value is nil.
-struct PluginControls {
+struct PluginControls: Equatable {
     /// Index into the bundle's presets.
     var preset: Float
     /// The seed port (0: the preset's own seed).
@@ -54,6 +54,17 @@ struct PluginControls {
     var gravity: Double?
     /// Bass ball speed, m/s (port 0: the preset's own).
     var speed: Double?
+    /// Tonic 0…11 (C…B), an index into `PortChoices.modes`, into `Grid.all`.
+    var key: Int?
+    var mode: Int?
+    var quantize: Int?
+    /// Swing, 0…0.75.
+    var swing: Double?
+    /// Piano balls (`piano.count`).
+    var balls: Int?
+    /// 0-based MIDI channels the bass's and the keys' notes go out on instead of their own.
+    var bassChannel: Int?
+    var keysChannel: Int?
     /// The ports' raw values (to see changes).
     var gravityPort: Double
     var speedPort: Double
@@ -61,10 +72,43 @@ struct PluginControls {
     init(_ c: ClumsyControls) {
         preset = c.preset
         seed = c.seed >= 1 ? UInt64(c.seed.rounded()) : nil
-        gravity = c.gravity >= 0 ? Double(c.gravity) : nil
-        speed = c.speed > 0 ? Double(c.speed) : nil
+        gravity = c.gravity >= 0 ? Self.decimal(c.gravity) : nil
+        speed = c.speed > 0 ? Self.decimal(c.speed) : nil
+        key = Self.index(c.key, below: 12)
+        mode = Self.index(c.mode, below: PortChoices.modes.count)
+        quantize = Self.index(c.quantize, below: PortChoices.grids.count)
+        swing = c.swing >= 0 ? Self.decimal(min(c.swing, 0.75)) : nil
+        balls = Self.index(c.balls, below: 1001)
+        bassChannel = Self.index(c.bass_channel - 1, below: 16)
+        keysChannel = Self.index(c.keys_channel - 1, below: 16)
         gravityPort = Double(c.gravity)
         speedPort = Double(c.speed)
+    }
+
+    /// A port's float as the decimal it was typed as (0.3, not 0.30000001192…), to a millionth:
+    /// what `clumsy run` reads from the same flag.
+    private static func decimal(_ value: Float) -> Double {
+        (Double(value) * 1e6).rounded() / 1e6
+    }
+
+    /// A port's value as an index `0..<count`, nil below 0 (clamped above).
+    private static func index(_ value: Float, below count: Int) -> Int? {
+        guard value.isFinite, value > -0.5 else { return nil }
+        return min(Int(value.rounded()), count - 1)
+    }
+
+    /// True when going from `other` to these controls needs the session built again (preset,
+    /// seed, key, mode, quantize, swing or balls changed); gravity, speed and the channels are live.
+    func rebuilds(from other: PluginControls) -> Bool {
+        preset.rounded() != other.preset.rounded() || seed != other.seed || key != other.key || mode != other.mode
+            || quantize != other.quantize || swing != other.swing || balls != other.balls
+    }
+
+    /// The C form, to carry a rebuild's controls to the worker.
+    var c: ClumsyControls {
+        ClumsyControls(preset: preset, seed: seed.map { Float($0) } ?? 0, gravity: Float(gravityPort), speed: Float(speedPort),
+                       key: Float(key ?? -1), mode: Float(mode ?? -1), quantize: Float(quantize ?? -1), swing: Float(swing ?? -1),
+                       balls: Float(balls ?? -1), bass_channel: Float((bassChannel ?? -1) + 1), keys_channel: Float((keysChannel ?? -1) + 1))
     }
 }
 

@@ -43,20 +43,15 @@ struct PluginJackTests {
         let dumped = parseDump(dump.output).map { PluginMessage(frame: $0.frame, bytes: $0.bytes) }
         let start = try #require(dumped.first, "no MIDI from the plugin in jalv: \(dump.output.prefix(500))").frame
         let window = 4 * Int(PluginHarness.rate)
-        let live = noteOnsFrom(dumped, start: start, frames: window)
+        let live = noteOns(dumped, from: start, frames: window)
         let (offline, _) = try harness.run(seconds: 5, ["--preset", "\(preset)", "--seed", "3", "--bpm", "90"])
-        let expected = noteOnsFrom(offline, start: 0, frames: window)
+        let expected = noteOns(offline, from: 0, frames: window)
         #expect(live.count > 20, "\(live.count) notes in 4 s")
         #expect(live == expected, "jalv against the headless host at 90 bpm: \(firstDifference(live, expected))")
         let beat = Int(PluginHarness.rate * 60 / 90)
         for stomp in live where stomp.bytes[0] == 0x99 && stomp.bytes[1] == 36 {
             #expect(stomp.frame % (2 * beat) == 0, "a stomp \(stomp.frame) frames after the start, off beats 1 and 3")
         }
-    }
-
-    private func noteOnsFrom(_ messages: [PluginMessage], start: Int, frames: Int) -> [PluginMessage] {
-        messages.filter { $0.isNoteOn && $0.frame >= start && $0.frame < start + frames }
-            .map { PluginMessage(frame: $0.frame - start, bytes: $0.bytes) }.sorted()
     }
 
     private func waitForPort(_ port: String, jack: JackServer) throws {

@@ -127,6 +127,12 @@ func fileNotes(_ path: String, bpm: Double, rate: Double, before end: Int) throw
     return notes.sorted()
 }
 
+/// Note-ons in `frames` frames from `start` + `gap`, at frames relative to `start`.
+func noteOns(_ messages: [PluginMessage], from start: Int, gap: Int = 0, frames: Int) -> [PluginMessage] {
+    messages.filter { $0.isNoteOn && $0.frame >= start + gap && $0.frame < start + frames }
+        .map { PluginMessage(frame: $0.frame - start, bytes: $0.bytes) }.sorted()
+}
+
 /// The first place two sorted lists differ, for a readable failure.
 func firstDifference(_ a: [PluginMessage], _ b: [PluginMessage]) -> String {
     for (index, (x, y)) in zip(a, b).enumerated() where x != y { return "at #\(index): plugin \(x), clumsy run \(y)" }
@@ -149,7 +155,8 @@ struct PluginTests {
         #expect(list.stdoutLines == ["urn:clumsy:lv2"], "\(list)")
         let info = try CLI.run(["urn:clumsy:lv2"], executable: "/usr/bin/lv2info", environment: path)
         #expect(info.status == 0, "\(info)")
-        for symbol in ["control", "midi_out", "preset", "seed", "gravity", "speed"] {
+        for symbol in ["control", "midi_out", "preset", "seed", "gravity", "speed", "key", "mode", "quantize", "swing", "balls",
+                       "bass_channel", "keys_channel"] {
             #expect(info.stdout.contains("Symbol:      \(symbol)\n"), "no port \(symbol) in \(info)")
         }
         for name in bundledPresetNames() {
@@ -210,12 +217,6 @@ struct PluginTests {
         }
         #expect(!sounding.isEmpty, "nothing sounding at the stop: the test proves nothing")
         #expect(endedAtStop == sounding, "sounding \(sounding.sorted()), ended at the stop \(endedAtStop.sorted())")
-    }
-
-    /// Note-ons in `frames` frames from `start` + `gap`, at frames relative to `start`.
-    private func noteOns(_ messages: [PluginMessage], from start: Int, gap: Int, frames: Int) -> [PluginMessage] {
-        messages.filter { $0.isNoteOn && $0.frame >= start + gap && $0.frame < start + frames }
-            .map { PluginMessage(frame: $0.frame - start, bytes: $0.bytes) }.sorted()
     }
 
     @Test("a relocation to bar 33 plays clumsy run's notes from bar 33 on, and the same again on the second jump there")

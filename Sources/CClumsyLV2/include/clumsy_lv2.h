@@ -26,16 +26,25 @@ typedef struct ClumsyTransport {
 
 /// The control ports' values, read at the start of every `run`.
 typedef struct ClumsyControls {
-    float preset;   ///< index into the bundle's presets.txt
-    float seed;     ///< 0: the preset's own
-    float gravity;  ///< m/s²; below 0: the preset's own
-    float speed;    ///< m/s; 0: the preset's own
+    float preset;        ///< index into the bundle's presets.txt
+    float seed;          ///< 0: the preset's own
+    float gravity;       ///< m/s²; below 0: the preset's own
+    float speed;         ///< m/s; 0: the preset's own
+    float key;           ///< tonic 0…11 (C…B); below 0: the preset's own
+    float mode;          ///< index into clumsy_port_choices("mode"); below 0: the preset's own
+    float quantize;      ///< index into clumsy_port_choices("quantize"); below 0: the preset's own
+    float swing;         ///< 0…0.75; below 0: the preset's own
+    float balls;         ///< piano balls; below 0: the preset's own
+    float bass_channel;  ///< MIDI channel 1…16 of the bass; 0: the preset's own
+    float keys_channel;  ///< MIDI channel 1…16 of the keys (every pan zone); 0: the preset's own
 } ClumsyControls;
 
-/// A relocation for the worker thread: the host's position in beats since bar 0, and its tempo.
+/// A rebuild for the worker thread: the host's position in beats since bar 0, its tempo, and
+/// the controls to build the session with (a relocation, or a control that needs a rebuild).
 typedef struct ClumsySeek {
     double beats;
     double bpm;
+    ClumsyControls controls;
 } ClumsySeek;
 
 // Implemented in Swift (ClumsyLV2, `@_cdecl`).
@@ -57,6 +66,11 @@ int32_t clumsy_engine_take_seek(void *engine, ClumsySeek *seek);
 void clumsy_engine_prepare(void *engine, const ClumsySeek *seek);
 /// Audio thread, between two runs: adopts what `clumsy_engine_prepare` made. Real-time safe.
 void clumsy_engine_adopt(void *engine);
+/// MIDI bytes from the host at frame `offset` of the block (after the frames before it ran). Real-time safe.
+void clumsy_engine_midi(void *engine, uint32_t offset, const uint8_t *bytes, uint32_t size);
+/// The choices of an enumerated port ("key", "mode", "quantize"), one a line, in the port's
+/// order (value 0 first); NULL for another name. For the bundle's Turtle (Tools/lv2bundle.py).
+const char *clumsy_port_choices(const char *port);
 /// Releases the engine.
 void clumsy_engine_free(void *engine);
 
