@@ -143,7 +143,7 @@ def preset_names(directory):
 def preset_port(names):
     points = ' , '.join(f'[ rdfs:label "{n}" ; rdf:value {i} ]' for i, n in enumerate(names))
     return ('\t\ta lv2:InputPort , lv2:ControlPort ;\n\t\tlv2:index 2 ;\n\t\tlv2:symbol "preset" ;\n'
-            '\t\tlv2:name "Preset" ;\n\t\trdfs:comment "The bundled preset played (read at activation)" ;\n'
+            '\t\tlv2:name "Preset" ;\n\t\trdfs:comment "The bundled preset played (a change rebuilds the session on the worker)" ;\n'
             '\t\tlv2:portProperty lv2:integer , lv2:enumeration ;\n'
             f'\t\tlv2:default 0 ;\n\t\tlv2:minimum 0 ;\n\t\tlv2:maximum {len(names) - 1} ;\n'
             f'\t\tlv2:scalePoint {points}\n\t] , [\n')
