@@ -10,7 +10,8 @@
 // at FRAME. Options: --NAME V sets a control port from the start (preset, seed, gravity, speed,
 // key, mode, quantize, swing, balls, bass_channel, keys_channel); --allocations prints to stderr how many
 // allocations (malloc, calloc, realloc, memalign …) happened inside run(); --timing prints
-// the mean, the 99th percentile and the longest run() in microseconds.
+// the mean, the 99th percentile and the longest run() in microseconds; --no-worker offers
+// the plugin no worker (work:schedule).
 //
 // Build: cc -O2 -o lv2host Tools/lv2host.c $(pkg-config --cflags --libs lilv-0)
 #define _GNU_SOURCE
@@ -195,7 +196,7 @@ int main(int argc, char **argv) {
     if (getenv("LV2HOST_TRACE_FROM")) trace_from = atol(getenv("LV2HOST_TRACE_FROM"));
     double seconds = atof(argv[2]), rate = 48000;
     uint32_t block = 256;
-    int report_allocations = 0, report_timing = 0;
+    int report_allocations = 0, report_timing = 0, worker = 1;
     Change changes[64];
     int change_count = 1;
     Event events[64];
@@ -205,6 +206,7 @@ int main(int argc, char **argv) {
         const char *a = argv[i];
         if (!strcmp(a, "--allocations")) report_allocations = 1;
         else if (!strcmp(a, "--timing")) report_timing = 1;
+        else if (!strcmp(a, "--no-worker")) worker = 0;
         else if (i + 1 < argc && !strcmp(a, "--rate")) rate = atof(argv[++i]);
         else if (i + 1 < argc && !strcmp(a, "--block")) block = (uint32_t)atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(a, "--bpm")) changes[0].bpm = atof(argv[++i]);
@@ -227,7 +229,7 @@ int main(int argc, char **argv) {
     LV2_Feature map_feature = {LV2_URID__map, &map};
     LV2_Worker_Schedule schedule = {NULL, schedule_work};
     LV2_Feature schedule_feature = {LV2_WORKER__schedule, &schedule};
-    const LV2_Feature *features[] = {&map_feature, &schedule_feature, NULL};
+    const LV2_Feature *features[] = {&map_feature, worker ? &schedule_feature : NULL, NULL};
     LilvInstance *instance = lilv_plugin_instantiate(plugin, rate, features);
     if (!instance) { fprintf(stderr, "lv2host: the plugin did not instantiate\n"); return 69; }
 

@@ -32,7 +32,7 @@ typedef struct {
 
 typedef struct {
     LV2_URID_Map *map;
-    LV2_Worker_Schedule *schedule;   // NULL when the host has no worker: relocations are then ignored
+    LV2_Worker_Schedule *schedule;   // NULL when the host has no worker: rebuilds then run inside run()
     URIs uris;
     LV2_Atom_Forge forge;
     const LV2_Atom_Sequence *control;
@@ -188,8 +188,14 @@ static void run(LV2_Handle instance, uint32_t frames) {
     play(self, done, frames - done);   // also when 0 frames are left: a stop's note-offs
     lv2_atom_forge_pop(&self->forge, &sequence);
     ClumsySeek seek;
-    if (self->schedule && clumsy_engine_take_seek(self->engine, &seek)) {
-        self->schedule->schedule_work(self->schedule->handle, sizeof seek, &seek);
+    if (clumsy_engine_take_seek(self->engine, &seek)) {
+        if (self->schedule) {
+            self->schedule->schedule_work(self->schedule->handle, sizeof seek, &seek);
+        } else {
+            // A host without a worker: the rebuild runs here (not real-time safe, but not silent).
+            clumsy_engine_prepare(self->engine, &seek);
+            clumsy_engine_adopt(self->engine);
+        }
     }
 }
 

@@ -105,4 +105,14 @@ struct PluginControlTests {
         #expect(noteOns(dropped, from: Self.change, frames: Self.window) != noteOns(plain, from: Self.change, frames: Self.window),
                 "the note dropped nothing")
     }
+
+    @Test("a host without a worker: a jump to bar 33 and a port change rebuild inside run(), the same notes as with one")
+    func withoutWorker() throws {
+        let harness = try PluginHarness()
+        let arguments = ["--preset", "\(try harness.presetIndex("pulse"))", "--seed", "3", "240000:bar=32,beat=0", "720000:port:key=7"]
+        let (with, _) = try harness.run(seconds: 20, arguments)
+        let (without, _) = try harness.run(seconds: 20, arguments + ["--no-worker"])
+        #expect(noteOns(without, from: 240_000, gap: Self.gap, frames: Self.window).count > 20, "silent after the jump")
+        #expect(without == with, "\(firstDifference(without, with))")
+    }
 }
