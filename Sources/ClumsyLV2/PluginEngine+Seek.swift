@@ -53,6 +53,7 @@ extension PluginEngine {
     /// to `seek` (its notes are not played). Not real-time.
     func prepare(_ seek: Seek) {
         retired = nil
+        retiredRouter = nil
         guard let fresh = try? Self.session(seek.controls, presetPaths: presetPaths) else { return }
         if seek.bpm != fresh.plan.clock.tempo { fresh.queue(.tempo(seek.bpm)) }
         fresh.begin()
@@ -70,6 +71,7 @@ extension PluginEngine {
         guard let prepared else { return }
         retired = simulator
         simulator = prepared.simulator
+        retiredRouter = router
         router = prepared.router
         built = prepared.seek.controls
         self.prepared = nil

@@ -52,6 +52,7 @@ final class PluginEngine {
     var heldCount = 0
     /// The session a relocation replaced: released by the worker, never on the audio thread.
     var retired: Simulator?
+    var retiredRouter: NoteRouter?
     /// The session's frame of the next frame to run (frames since the transport started).
     var frame: Int64 = 0
     var isRolling = false
@@ -102,6 +103,7 @@ final class PluginEngine {
         isWorking = false
         prepared = nil
         retired = nil
+        retiredRouter = nil
         pending.removeAll()
         outbox.removeAll()
         for index in sounding.indices { sounding[index] = false }
