@@ -1,11 +1,12 @@
 // lv2host: a headless LV2 host on liblilv for the plugin tests and `make bench`.
 //
-//   lv2host BUNDLE SECONDS [options] [FRAME:bpm=B,speed=S,bar=N,beat=X | FRAME:port:NAME=V | FRAME:midi:B1,B2,B3 ...]
+//   lv2host BUNDLE SECONDS [options] [FRAME:bpm=B,speed=S,bar=N,beat=X,skip=K | FRAME:port:NAME=V | FRAME:midi:B1,B2,B3 ...]
 //
 // Loads the plugin of BUNDLE (a directory), runs it SECONDS at --rate (48000) in blocks of
 // --block (256) frames, with a time:Position at frame 0 (rolling, 4/4, --bpm, default 120)
 // and one at each FRAME given (rounded to its block's offset), and prints every MIDI message
-// it writes as "frame b1 b2 b3" (frames since the start). FRAME:port:NAME=V sets a control
+// it writes as "frame b1 b2 b3" (frames since the start); skip=K moves the transport K frames
+// ahead of the blocks (as an xrun does). FRAME:port:NAME=V sets a control
 // port from the block holding FRAME on; FRAME:midi:B1,B2,B3 sends a MIDI message (decimal bytes)
 // at FRAME. Options: --NAME V sets a control port from the start (preset, seed, gravity, speed,
 // key, mode, quantize, swing, balls, bass_channel, keys_channel); --allocations prints to stderr how many
@@ -103,7 +104,7 @@ static void run_worker(LilvInstance *instance) {
     response_size = 0;
 }
 
-typedef struct { long frame; double bpm, speed, bar, beat; int located; } Change;
+typedef struct { long frame; double bpm, speed, bar, beat, skip; int located; } Change;
 
 /// A time:Position at `offset` of the block: the transport at frame `position` (of the
 /// transport's timeline), at bar and beat `c` (4/4).
@@ -131,6 +132,7 @@ static void forge_position(LV2_Atom_Forge *forge, LV2_URID_Map *map, uint32_t of
 static int parse_change(const char *text, Change *c, const Change *last) {
     *c = *last;
     c->located = 0;
+    c->skip = 0;
     char *end;
     c->frame = strtol(text, &end, 10);
     if (*end != ':') return 0;
@@ -141,6 +143,7 @@ static int parse_change(const char *text, Change *c, const Change *last) {
         if (sscanf(item, "%15[a-z]=%lf%n", key, &value, &used) != 2) return 0;
         if (!strcmp(key, "bpm")) c->bpm = value;
         else if (!strcmp(key, "speed")) c->speed = value;
+        else if (!strcmp(key, "skip")) c->skip = value;
         else if (!strcmp(key, "bar")) { c->bar = value; c->located = 1; }
         else if (!strcmp(key, "beat")) { c->beat = value; c->located = 1; }
         else return 0;
@@ -201,7 +204,7 @@ int main(int argc, char **argv) {
     int change_count = 1;
     Event events[64];
     int event_count = 0;
-    changes[0] = (Change){0, 120, 1, 0, 0, 1};
+    changes[0] = (Change){0, 120, 1, 0, 0, 0, 1};
     for (int i = 3; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--allocations")) report_allocations = 1;
@@ -273,7 +276,7 @@ int main(int argc, char **argv) {
             Change *c = &changes[next_change];
             long at = c->frame - start < 0 ? 0 : c->frame - start;
             // The transport's frame here: where it was located to, or where rolling took it.
-            double position = c->located ? (c->bar * 4 + c->beat) * 60 / c->bpm * rate : transport + (rolling ? at : 0);
+            double position = c->located ? (c->bar * 4 + c->beat) * 60 / c->bpm * rate : transport + (rolling ? at : 0) + c->skip;
             double beats = position / rate * c->bpm / 60;
             c->bar = (double)(long)(beats / 4);
             c->beat = beats - c->bar * 4;

@@ -1,6 +1,12 @@
 import Engine
 import Performance
 
+/// How the host's position differs from the session's.
+enum Jump: Equatable {
+    case skip(Int64)
+    case relocation
+}
+
 /// A rebuild: the host's position (beats since its bar 0, of its beat unit), its tempo and the
 /// controls the session is built with (a relocation, or a control port that needs a rebuild).
 struct Seek: Equatable {
@@ -23,12 +29,28 @@ extension PluginEngine {
     /// Beats the host may be off the session's count before it counts as a relocation.
     static let beatTolerance = 0.01
 
-    /// True when `position` is not where the session is: its frame is not the one the frames
-    /// run since the last position lead to (or, without frames, its beats are off the count).
-    func hasJumped(_ position: HostPosition) -> Bool {
-        if let frame = position.frame, let expected = hostFrame { return abs(frame - expected) > 1 }
-        guard let host = position.beats else { return false }
-        return abs(host - beats) > Self.beatTolerance
+    /// Where `position` is against the session: where the frames run since the last position
+    /// lead (`nil`), a little ahead of it (a skip: the host lost cycles, an xrun), or elsewhere
+    /// (a relocation). Without frames, its beats against the session's count decide.
+    func jump(_ position: HostPosition) -> Jump? {
+        if let frame = position.frame, let expected = hostFrame {
+            let ahead = frame - expected
+            if abs(ahead) <= 1 { return nil }
+            return ahead > 0 && ahead <= Int64(rate * Self.skipLimit) ? .skip(ahead) : .relocation
+        }
+        guard let host = position.beats else { return nil }
+        return abs(host - beats) > Self.beatTolerance ? .relocation : nil
+    }
+
+    /// A host's frames ahead of the session by at most this many seconds are a skip, not a jump.
+    static let skipLimit = 1.0
+
+    /// The host ran `frames` frames the session did not (an xrun): the session runs them at the
+    /// next block without playing their notes (note-offs of sounding notes apart), as it catches
+    /// up after a relocation, and stays on the host's frames.
+    func skip(_ frames: Int64) {
+        if isSeeking { framesSinceSeek += frames } else { frame += frames }
+        beats += Double(frames) / rate * tempo / 60
     }
 
     /// The host is at `host` beats: end the sounding notes and ask the worker for that position

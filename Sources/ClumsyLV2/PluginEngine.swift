@@ -121,7 +121,13 @@ final class PluginEngine {
     func transport(_ position: HostPosition, at offset: UInt32) {
         guard let simulator else { return }
         defer {
-            if isRolling, let host = position.beats, hasJumped(position) { relocate(to: host, at: offset) }
+            if isRolling {
+                switch jump(position) {
+                case .skip(let frames): skip(frames)
+                case .relocation: if let host = position.beats { relocate(to: host, at: offset) }
+                case nil: break
+                }
+            }
             if let frame = position.frame { hostFrame = frame }
         }
         if let bpm = position.bpm {

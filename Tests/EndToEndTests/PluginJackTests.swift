@@ -17,10 +17,28 @@ let jackConnect = firstExecutable(["/usr/bin/jack_connect"])
 @Suite("LV2 plugin in jalv and JACK", .serialized,
        .enabled(if: hasJack && jalv != nil && jackTransport != nil && jackConnect != nil, "needs jackd2 and jalv"))
 struct PluginJackTests {
-    @Test("jack_transport sets 90 bpm and starts: the notes arrive on the transport's beats, the headless host's notes")
+    @Test("jack_transport at 90 bpm: the headless host's notes on the transport's beats; at 120 bpm the stomp follows; stop ends every note")
     func notesFollowTheTransport() throws {
         let harness = try PluginHarness()
         let preset = try harness.presetIndex("pulse")
+        let (offline, _) = try harness.run(seconds: 5, ["--preset", "\(preset)", "--seed", "3", "--bpm", "90"])
+        // A dummy server that loses cycles (an xrun, in its log) moves JACK's frames against the
+        // transport's: a failed attempt with an xrun is tried again, twice at most.
+        for attempt in 1...3 {
+            let (dumped, xruns) = try play(harness, preset: preset)
+            let found = problems(dumped, offline: offline)
+            guard !found.isEmpty else { return }
+            if xruns == 0 || attempt == 3 {
+                for problem in found { Issue.record("\(problem) (attempt \(attempt), \(xruns) xruns in jackd's log)") }
+                return
+            }
+        }
+    }
+
+    /// jalv plays pulse (seed 3) while jack_transport, timebase master, sets 90 bpm, starts,
+    /// goes to 120 bpm 6 s later and stops 4 s after that. The messages jack_midi_dump read,
+    /// and how many xruns jackd logged.
+    private func play(_ harness: PluginHarness, preset: Int) throws -> (dumped: [PluginMessage], xruns: Int) {
         let jack = try JackServer(directory: harness.directory)
         defer { jack.stop() }
         var environment = jack.fullEnvironment
@@ -29,29 +47,43 @@ struct PluginJackTests {
                                 environment: environment)
         defer { host.stop() }
         try waitForPort("clumsy-lv2:midi_out", jack: jack)
-        let dumpPath = harness.directory.file("dump.txt")
-        let dump = try jack.dump(client: "lv2dump", into: dumpPath)
+        let dump = try jack.dump(client: "lv2dump", into: harness.directory.file("dump.txt"))
         defer { dump.stop() }
         let connect = try CLI.run(["clumsy-lv2:midi_out", "lv2dump:input"], executable: jackConnect!, environment: jack.environment)
         #expect(connect.status == 0, "\(connect)")
-        let script = "(printf 'master\\ntempo 90\\nplay\\n'; sleep 6; echo stop; sleep 1; echo quit) | \(jackTransport!)"
-        let transport = try CLI.run(["-c", script], executable: "/bin/sh", environment: jack.fullEnvironment, timeout: 30)
+        let script = "(printf 'master\\ntempo 90\\nplay\\n'; sleep 6; echo 'tempo 120'; sleep 4; echo stop; sleep 1; echo quit) | \(jackTransport!)"
+        let transport = try CLI.run(["-c", script], executable: "/bin/sh", environment: jack.fullEnvironment, timeout: 40)
         #expect(transport.status == 0, "\(transport)")
         usleep(300_000)
         dump.stop()
+        let xruns = jack.server.output.components(separatedBy: "XRun").count - 1
+        return (parseDump(dump.output).map { PluginMessage(frame: $0.frame, bytes: $0.bytes) }, xruns)
+    }
 
-        let dumped = parseDump(dump.output).map { PluginMessage(frame: $0.frame, bytes: $0.bytes) }
-        let start = try #require(dumped.first, "no MIDI from the plugin in jalv: \(dump.output.prefix(500))").frame
+    /// What is wrong with `dumped`: the first 4 s against the headless host's notes at 90 bpm
+    /// (`offline`), the stomp on beats 1 and 3, then every 64000 frames until the change to
+    /// 120 bpm and every 48000 after it (one gap between), and no note left sounding at the stop.
+    private func problems(_ dumped: [PluginMessage], offline: [PluginMessage]) -> [String] {
+        guard let start = dumped.first?.frame else { return ["no MIDI from the plugin in jalv"] }
+        var found: [String] = []
         let window = 4 * Int(PluginHarness.rate)
         let live = noteOns(dumped, from: start, frames: window)
-        let (offline, _) = try harness.run(seconds: 5, ["--preset", "\(preset)", "--seed", "3", "--bpm", "90"])
         let expected = noteOns(offline, from: 0, frames: window)
-        #expect(live.count > 20, "\(live.count) notes in 4 s")
-        #expect(live == expected, "jalv against the headless host at 90 bpm: \(firstDifference(live, expected))")
+        if live.count <= 20 { found.append("\(live.count) notes in 4 s") }
+        if live != expected { found.append("jalv against the headless host at 90 bpm: \(firstDifference(live, expected))") }
         let beat = Int(PluginHarness.rate * 60 / 90)
-        for stomp in live where stomp.bytes[0] == 0x99 && stomp.bytes[1] == 36 {
-            #expect(stomp.frame % (2 * beat) == 0, "a stomp \(stomp.frame) frames after the start, off beats 1 and 3")
+        for stomp in live where stomp.bytes[0] == 0x99 && stomp.bytes[1] == 36 && stomp.frame % (2 * beat) != 0 {
+            found.append("a stomp \(stomp.frame) frames after the start, off beats 1 and 3")
         }
+        let stomps = dumped.filter { $0.isNoteOn && $0.bytes[0] == 0x99 && $0.bytes[1] == 36 }.map(\.frame)
+        let gaps = zip(stomps.dropFirst(), stomps).map { $0 - $1 }
+        let slow = gaps.prefix { $0 == 64_000 }.count
+        let fast = gaps.reversed().prefix { $0 == 48_000 }.count
+        if !(slow >= 3 && fast >= 2 && slow + fast >= gaps.count - 1) { found.append("stomp gaps \(gaps)") }
+        var open: [Int: Int] = [:]
+        for message in dumped where message.isNoteOn || message.isNoteOff { open[message.pitch, default: 0] += message.isNoteOn ? 1 : -1 }
+        if !open.values.allSatisfy({ $0 == 0 }) { found.append("notes not ended, or ended twice: \(open.filter { $0.value != 0 })") }
+        return found
     }
 
     private func waitForPort(_ port: String, jack: JackServer) throws {

@@ -241,6 +241,27 @@ struct PluginTests {
         #expect(once == session, "after the jump against clumsy run from 64 s: \(firstDifference(once, session))")
     }
 
+    @Test("the transport 2560 frames ahead of the blocks (an xrun) is no relocation: the session catches up, sounding notes ring on")
+    func skipIsNoRelocation() throws {
+        let harness = try PluginHarness()
+        let at = 240_000, skip = 2_560, window = 480_000
+        let preset = ["--preset", "\(try harness.presetIndex("pulse"))", "--seed", "3"]
+        let (skipped, _) = try harness.run(seconds: 20, preset + ["\(at):skip=\(skip)"])
+        let (plain, _) = try harness.run(seconds: 20, preset)
+        // From the block after the skip on, every message is the plain run's at its transport frame.
+        let after = skipped.filter { $0.frame >= at + 256 && $0.frame < at + window }.sorted()
+        let expected = plain.filter { $0.frame >= at + skip + 256 && $0.frame < at + skip + window }
+            .map { PluginMessage(frame: $0.frame - skip, bytes: $0.bytes) }.sorted()
+        #expect(after.count > 40, "\(after.count) messages after the skip")
+        #expect(after == expected, "\(firstDifference(after, expected))")
+        // Notes struck before the skip end after it, where they would have: nothing was cut.
+        let struck = Set(skipped.filter { $0.isNoteOn && $0.frame < at }.map(\.pitch))
+        let ringing = after.filter { off in
+            off.isNoteOff && struck.contains(off.pitch) && !after.contains { $0.isNoteOn && $0.pitch == off.pitch && $0.frame <= off.frame }
+        }
+        #expect(!ringing.isEmpty, "no note rang across the skip: the test proves nothing")
+    }
+
     @Test("starting again from bar 1 after a stop plays the session again from its start")
     func startRestarts() throws {
         let harness = try PluginHarness()
