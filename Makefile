@@ -23,9 +23,12 @@ DURATION ?= 60
 DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb-soundfont cmt sox fluidsynth valgrind time procps \
   libsndfile1-dev libebur128-dev ffmpeg libcairo2-dev fonts-dejavu-core librsvg2-bin poppler-utils \
   libjack-jackd2-dev libasound2-dev liblo-dev jackd2 liblo-tools man-db groff-base bash-completion \
-  lilypond lv2-dev sordi liblilv-dev lilv-utils jalv lv2-examples
-# Python's mido is the independent MIDI reader the end-to-end tests compare against.
-PYTHON_PACKAGES := mido
+  lilypond lv2-dev sordi liblilv-dev lilv-utils jalv lv2-examples parallel slurm-wlm munge
+# Python's mido is the independent MIDI reader the end-to-end tests compare against; jams and
+# mir_eval check the labels of `clumsy batch` (Tools/check_batch_labels.py), librosa its beats
+# (Tools/check_batch_beats.py); GNU parallel and a
+# single-node Slurm (slurm-wlm, munge: configured in a temporary directory) run its shards.
+PYTHON_PACKAGES := mido jams mir_eval librosa
 
 .PHONY: run test deps build release soak fuzz bench clean docs install install-files uninstall man lint lv2 install-lv2
 
@@ -39,9 +42,9 @@ deps:
 	  echo "installing Debian packages: $$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
 	fi
-	@python3 -c "import mido" 2>/dev/null || { echo "installing Python package: $(PYTHON_PACKAGES)"; \
+	@python3 -c "import mido, jams, mir_eval, librosa" 2>/dev/null || { echo "installing Python packages: $(PYTHON_PACKAGES)"; \
 	  python3 -m pip install -q $(PYTHON_PACKAGES) 2>/dev/null || python3 -m pip install -q --break-system-packages $(PYTHON_PACKAGES); } || \
-	  echo "note: Python's mido is missing; the cross-check against it will be skipped"
+	  echo "note: Python's mido, jams, mir_eval or librosa is missing; the checks that need them will be skipped"
 
 build: deps
 	$(SWIFT) build

@@ -65,8 +65,10 @@ let package = Package(
         .target(name: "CClumsyLV2"),
         .target(name: "ClumsyLV2", dependencies: ["CClumsyLV2", "Engine", "Performance", "Presets", "Studio", "Theory", "Vocabulary"],
                 swiftSettings: uncheckedExclusivityInRelease),
+        // `clumsy batch`: many sessions, each a child `clumsy run`, sharded, with labels and manifests.
+        .target(name: "Batch", dependencies: ["Theory", "Vocabulary", "Performance", "Presets", "Engine", "Session", "MIDIFile", "Sound", "FileOutput"]),
         .executableTarget(name: "clumsy", dependencies: [
-            "Session", "Engine", "Presets", "FileOutput", "Analysis", "Vocabulary", "Performance", "Theory",
+            "Session", "Engine", "Presets", "FileOutput", "Analysis", "Vocabulary", "Performance", "Theory", "Batch",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `make bench`: in-process bare Chipmunk stepping versus the full simulator (Benchmarks/bench.sh).

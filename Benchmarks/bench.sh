@@ -48,7 +48,8 @@ if [[ $MODE == full ]]; then
   DAY=86400 MEM_AUDIO=60                  # 4. memory: 24 h MIDI only, 60 s audio
   STARTUP_REPS=20                         # 5. start-up
   VIDEO=60 VIDEO_REPS=3 VIDEO_SIZE=1280x720 # 6. a video of the default session
-  LV2_SECONDS=60                          # 7. the LV2 plugin's run()
+  BATCH_MIDI=100 BATCH_AUDIO=20 BATCH_REPS=3 # 7. batches: 100 MIDI-only items of 120 s, 20 audio items of 30 s
+  LV2_SECONDS=60                          # 8. the LV2 plugin's run()
   CAP=60                                  # seconds a measurement may spend repeating
 else
   SIM=30 SIM_REPS=1 INPROC_REPS=1
@@ -57,6 +58,7 @@ else
   DAY=30 MEM_AUDIO=2
   STARTUP_REPS=2
   VIDEO=1 VIDEO_REPS=1 VIDEO_SIZE=320x180
+  BATCH_MIDI=4 BATCH_AUDIO=2 BATCH_REPS=1
   LV2_SECONDS=1
   CAP=5
 fi
@@ -99,7 +101,7 @@ measure() {
     # Every run writes new files, as fluidsynth does: Clumsy syncs a file that replaces an
     # earlier one to disk before the rename (OutputFile), which fluidsynth never does.
     local argument
-    for argument in "$@"; do [[ $argument == x.wav || $argument == x.mid ]] && rm -f "$argument"; done
+    for argument in "$@"; do [[ $argument == x.wav || $argument == x.mid || $argument == batch-out ]] && rm -rf "$argument"; done
     t0=$EPOCHREALTIME
     if [[ ${NOTIME:-0} == 1 ]]; then
       "$@" >/dev/null 2>"$name.err" || { log "bench: failed: $(shown "$@")"; cat "$name.err" >&2; exit 1; }
@@ -289,11 +291,28 @@ row "6 Video: ${VIDEO} s of \`default\`, ${VIDEO_SIZE}, 30 fps, H.264 + AAC (${V
     "${VIDEO} s" \
     "$(rate "$VIDEO" "$V")× real time ($(rate "$VIDEO_SECONDS" "$V")× the video's length); CPU: ffmpeg encoding + muxing $(fmt 1 "$(calc "$VC - $VD")") s ($(pct "$(calc "$VC - $VD")" "$VC") %), drawing + piping frames $(fmt 1 "$(calc "$VD - $VA")") s ($(pct "$(calc "$VD - $VA")" "$VC") %), audio and physics $(fmt 1 "$VA") s ($(pct "$VA" "$VC") %)" "≥ 2×"
 
-# 7. The LV2 plugin ----------------------------------------------------------------------------
+# 7. Batches --------------------------------------------------------------------------------
+log "7. batches (${BATCH_MIDI} MIDI-only items, ${BATCH_AUDIO} audio items)"
+ITEM_MIDI=$([[ $MODE == full ]] && echo 120 || echo 2) ITEM_AUDIO=$([[ $MODE == full ]] && echo 30 || echo 1)
+perminute() { fmt 1 "$(calc "60 * $1 / $(wall "$2")")"; }
+measure batchmidi "$BATCH_REPS" -- "$CLUMSY" batch -o batch-out --seeds "1..$BATCH_MIDI" --duration "$ITEM_MIDI" --outputs midi --jobs "$(nproc)" --quiet
+measure batchmidi1 "$BATCH_REPS" -- "$CLUMSY" batch -o batch-out --seeds "1..$BATCH_MIDI" --duration "$ITEM_MIDI" --outputs midi --jobs 1 --quiet
+measure batchaudio "$BATCH_REPS" -- "$CLUMSY" batch -o batch-out --seeds "1..$BATCH_AUDIO" --duration "$ITEM_AUDIO" --outputs audio --jobs "$(nproc)" --quiet
+measure batchaudio1 "$BATCH_REPS" -- "$CLUMSY" batch -o batch-out --seeds "1..$BATCH_AUDIO" --duration "$ITEM_AUDIO" --outputs audio --jobs 1 --quiet
+row "7a Batch, MIDI only: ${BATCH_MIDI} items of ${ITEM_MIDI} s of \`default\`" \
+    "\`$(cmd batchmidi)\`" "$(fmt 2 "$(wall batchmidi)") s (CPU $(fmt 2 "$(cpu batchmidi)") s, n=$(runs batchmidi))" \
+    "\`$(cmd batchmidi1)\`" "$(fmt 2 "$(wall batchmidi1)") s" \
+    "$(perminute "$BATCH_MIDI" batchmidi) items per minute on $(nproc) cores ($(perminute "$BATCH_MIDI" batchmidi1) with one at a time), $(rate "$((BATCH_MIDI * ITEM_MIDI))" "$(wall batchmidi)")× real time" "—"
+row "7b Batch, audio: ${BATCH_AUDIO} items of ${ITEM_AUDIO} s of \`default\`" \
+    "\`$(cmd batchaudio)\`" "$(fmt 2 "$(wall batchaudio)") s (CPU $(fmt 2 "$(cpu batchaudio)") s, n=$(runs batchaudio))" \
+    "\`$(cmd batchaudio1)\`" "$(fmt 2 "$(wall batchaudio1)") s" \
+    "$(perminute "$BATCH_AUDIO" batchaudio) items per minute on $(nproc) cores ($(perminute "$BATCH_AUDIO" batchaudio1) with one at a time), $(rate "$((BATCH_AUDIO * ITEM_AUDIO))" "$(wall batchaudio)")× real time" "—"
+
+# 8. The LV2 plugin ----------------------------------------------------------------------------
 # run() of clumsy.lv2 in Tools/lv2host.c (a headless lilv host): 256-frame blocks at 48 kHz,
 # a time:Position rolling at 120 bpm; the mean cost of a block against the block's length, and
 # the allocations counted inside run() (the host's malloc family counts while run() runs).
-log "7. LV2 plugin (${LV2_SECONDS} s of default and of swarm, 256-frame blocks at 48 kHz)"
+log "8. LV2 plugin (${LV2_SECONDS} s of default and of swarm, 256-frame blocks at 48 kHz)"
 [[ -f $LV2_LIBRARY ]] || { log "bench: $LV2_LIBRARY is missing; build it first (make bench builds it)"; exit 1; }
 cc -O2 -rdynamic -o lv2host "$ROOT/Tools/lv2host.c" $(pkg-config --cflags --libs lilv-0)
 python3 "$ROOT/Tools/lv2bundle.py" "$LV2_LIBRARY" "$ROOT/Presets" clumsy.lv2
@@ -303,14 +322,13 @@ lv2_row() {   # lv2_row PRESET INDEX
   mean=$(sed -n 's/^run(): mean \([0-9.]*\) us.*/\1/p' lv2.txt)
   p99=$(sed -n 's/.*99th percentile \([0-9.]*\) us.*/\1/p' lv2.txt)
   allocations=$(sed -n 's/^allocations in run(): \([0-9]*\).*/\1/p' lv2.txt)
-  row "7 LV2 plugin: run() per 256-frame block, ${LV2_SECONDS} s of \`$1\` at 120 bpm" \
+  row "8 LV2 plugin: run() per 256-frame block, ${LV2_SECONDS} s of \`$1\` at 120 bpm" \
       "\`lv2host clumsy.lv2 ${LV2_SECONDS} --preset $2 --timing --allocations\` (Tools/lv2host.c)" "mean $(fmt 2 "$mean") µs, 99th percentile $(fmt 2 "$p99") µs" \
       "the block's length at 48 kHz" "5333 µs" \
       "$(fmt 3 "$(calc "100 * $mean / 5333.3")") % of the block; $allocations allocations inside run()" "< 1 %"
 }
 lv2_row default 0
 lv2_row swarm "$(grep -n '^swarm$' clumsy.lv2/presets.txt | cut -d: -f1 | awk '{print $1 - 1}')"
-
 # Table --------------------------------------------------------------------------------------
 {
 echo "| benchmark | Clumsy command | Clumsy (median) | reference command | reference (median) | result | target |"

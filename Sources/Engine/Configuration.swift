@@ -20,6 +20,9 @@ public struct Overrides: Sendable, Equatable {
     public var bars: Int?
     /// Preset fields set from the command line (`--set path=value`), in order, before the flags.
     public var assignments: [FieldAssignment] = []
+    /// The duration is the session's to the step, never lengthened to the end of a phrase (a
+    /// replay runs the steps its log ran: `EndingPlan.length(of:asked:exactly:)`).
+    public var isExact = false
 
     /// Overrides of the seed, gravity, speed and keys tone (nil = keep the preset's).
     public init(seed: UInt64? = nil, gravity: Double? = nil, speed: Double? = nil, keysTone: String? = nil) {
@@ -51,15 +54,17 @@ public struct Configuration: Sendable {
     /// Effects after flags (the preset's sound block with the flags applied).
     public var sound: Preset.Sound { preset.sound }
 
-    /// Resolves `preset` with `overrides` for a session of `duration` seconds.
-    public init(preset: Preset, overrides: Overrides = Overrides(), duration: Double) throws(SessionError) {
+    /// Resolves `preset` with `overrides` for a session of `duration` seconds. `checksScenes`:
+    /// refuse the first of `sceneProblems()` (`clumsy validate` asks for all of them apart).
+    public init(preset: Preset, overrides: Overrides = Overrides(), duration: Double, checksScenes: Bool = true) throws(SessionError) {
         var preset = try preset.assigning(overrides.assignments).applying(flags: overrides.flags, dry: overrides.isDry)
         try Self.keepPlayedBouncers(of: &preset, keyFlagged: overrides.flags["key"] != nil || overrides.flags["mode"] != nil)
-        let duration = overrides.bars.map { Double($0) * Clock(tempo: preset.tempo, meter: preset.meter).barSeconds } ?? duration
-        guard Limits.duration.contains(duration) else {
-            let what = overrides.bars.map { "--bars \($0) (\(Format.plain(duration)) s)" } ?? "--duration \(Format.plain(duration))"
+        let asked = overrides.bars.map { Double($0) * Clock(tempo: preset.tempo, meter: preset.meter).barSeconds } ?? duration
+        guard Limits.duration.contains(asked) else {
+            let what = overrides.bars.map { "--bars \($0) (\(Format.plain(asked)) s)" } ?? "--duration \(Format.plain(asked))"
             throw .usage("\(what) is out of range; accepted: \(Limits.text(Limits.duration, unit: "s"))")
         }
+        let duration = EndingPlan.length(of: &preset, asked: asked, exactly: overrides.isExact)
         let chords = try Self.resolveChords(of: &preset)
         self.preset = preset
         self.duration = duration
@@ -99,6 +104,7 @@ public struct Configuration: Sendable {
         if let outside = performer.registerOutsideMIDI(tones: preset.keys.tones) {
             throw .preset(file: preset.source, field: outside.field, message: outside.message)
         }
+        if checksScenes, let problem = sceneProblems().first { throw problem }
     }
 
     /// The chord of each degree's bouncer in the session's key (`bass.chords`, else the scale's

@@ -22,6 +22,9 @@ public enum Control: Sendable, Equatable {
     /// accepts only a key whose scale plays every switched-on bouncer's degree
     /// (`SessionPlan.keyChange(to:)`).
     case key(Key)
+    /// A voice's channel volume (MIDI CC7, 0…127) from then on, on each of its channels: the
+    /// voice by its event-log name (`bass`, `keys`, `second`, `drums`, a derived voice's name).
+    case level(voice: String, value: Int)
 
     /// The control's name in the event log and in OSC paths (`/clumsy/<name>`).
     public var name: String {
@@ -32,6 +35,7 @@ public enum Control: Sendable, Equatable {
         case .drop: return "drop"
         case .tempo: return "tempo"
         case .key: return "key"
+        case .level: return "level"
         }
     }
 
@@ -40,6 +44,7 @@ public enum Control: Sendable, Equatable {
     public var text: String {
         switch self {
         case .key(let key): return "key " + key.description
+        case .level(let voice, let value): return "level \(voice) \(value)"
         default: return name + (value.map { " " + Format.plain($0) } ?? "")
         }
     }
@@ -53,7 +58,7 @@ public enum Control: Sendable, Equatable {
         switch self {
         case .drop: return max(1, pianoBalls)
         case .key: return 16
-        case .gravity, .speed, .kick, .tempo: return 1
+        case .gravity, .speed, .kick, .tempo, .level: return 1
         }
     }
 
@@ -61,6 +66,7 @@ public enum Control: Sendable, Equatable {
     public var value: Double? {
         switch self {
         case .gravity(let x), .speed(let x), .tempo(let x): return x
+        case .level(_, let value): return Double(value)
         case .kick, .drop, .key: return nil
         }
     }
@@ -88,9 +94,24 @@ public enum Control: Sendable, Equatable {
             return .success(name == "kick" ? .kick : .drop)
         case "key":
             return .failure(ControlRejection("key needs a tonic and a mode, not a number"))
+        case "level":
+            return .failure(ControlRejection("level needs a voice's name and a level \(Limits.text(levelRange))"))
         default:
-            return .failure(ControlRejection("unknown control \(name); accepted: gravity, speed, kick, drop, tempo, key"))
+            return .failure(ControlRejection("unknown control \(name); accepted: gravity, speed, kick, drop, tempo, key, level"))
         }
+    }
+
+    /// Channel volumes a `level` control accepts (MIDI CC7).
+    public static let levelRange = 0...127
+
+    /// A voice's level: `value` a whole number in `levelRange`. Whether the session has a voice
+    /// of that name is checked apart (`SessionPlan.rejection(of:)`).
+    public static func level(voice: String, value: Double?) -> Result<Control, ControlRejection> {
+        guard !voice.isEmpty else { return .failure(ControlRejection("level needs a voice's name (bass, keys, …)")) }
+        guard let value, value.isFinite, value == value.rounded(), value >= Double(levelRange.lowerBound), value <= Double(levelRange.upperBound) else {
+            return .failure(ControlRejection("level \(value.map(Format.plain) ?? "(none)") is not accepted; expected a whole number \(Limits.text(levelRange)) (MIDI CC7)"))
+        }
+        return .success(.level(voice: voice, value: Int(value)))
     }
 
     /// A key change from a tonic and a mode as a preset writes them (`key.tonic`, `key.scale`,

@@ -60,6 +60,8 @@ public struct Summary: Sendable, Equatable {
     public var wasInterrupted = false
     /// Number of fixed timesteps taken.
     public var steps: Int64 = 0
+    /// How a session with an ending ended (nil without one, or when it was interrupted).
+    public var ending: Ended?
 
     /// An empty summary for a session with `voices` voices.
     public init(voices: Int = 2) { notes = Array(repeating: 0, count: voices) }

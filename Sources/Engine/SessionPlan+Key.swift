@@ -1,6 +1,7 @@
 import Theory
 import Performance
 import Vocabulary
+import Presets
 
 /// A live key change worked out for a session: what the performer and the scheduler need to
 /// play on in the new key (`Control.key`).
@@ -50,8 +51,17 @@ extension SessionPlan {
     /// settings table's ranges accept can, except a key the session cannot play in
     /// (`keyChange(to:)`).
     public func rejection(of control: Control) -> ControlRejection? {
+        if case .level(let name, _) = control, voice(named: name) == nil {
+            let names = voices.ids.map { voices[$0].logName }.joined(separator: ", ")
+            return ControlRejection("this session has no voice \"\(Quote.text(name))\"; its voices: \(names)")
+        }
         guard case .key(let key) = control else { return nil }
         if case .failure(let rejection) = keyChange(to: key) { return rejection }
         return nil
+    }
+
+    /// The voice whose event-log name is `name` (`level` controls), if any.
+    public func voice(named name: String) -> VoiceID? {
+        voices.ids.first { voices[$0].logName == name }
     }
 }

@@ -48,6 +48,12 @@ public struct SessionPlan: Sendable {
     public var smallestGap: Double
     /// The form (sections that return), or nil: every bar new.
     public var form: FormPlan?
+    /// The preset's scenes by bar line (`Scenes.swift`): live controls at bar lines.
+    public var scenes: [SceneCue] = []
+    /// The ending (the last bar on I, the last notes ringing), or nil: the session stops where its duration cuts it.
+    public var ending: EndingPlan?
+    /// When each ball is first heard (`form.intro`), or nil: all from the start.
+    public var intro: IntroPlan?
 
     /// The session's rules: when the bass ball is kicked and piano balls are dropped again.
     public struct Rules: Sendable {
@@ -128,6 +134,8 @@ public struct SessionPlan: Sendable {
         form = preset.form.isOn
             ? FormPlan(bars: preset.form.bars, letters: preset.form.sections, variation: preset.form.variation) : nil
         form?.endings = preset.form.endings
+        ending = EndingPlan(preset: preset, duration: c.duration)
+        intro = IntroPlan(preset: preset)
         if var plan = form {
             let letters = Array(plan.letters)
             for (letter, semitones) in preset.form.transpose {
@@ -137,6 +145,7 @@ public struct SessionPlan: Sendable {
             }
             form = plan
         }
+        scenes = Self.sceneCues(preset)
     }
 
     /// The derived voices' rows: the second voice (`second`), then each of the `voices` list, in

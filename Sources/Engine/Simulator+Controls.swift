@@ -15,6 +15,7 @@ extension Simulator {
                 guard case .success(let resolved) = plan.keyChange(to: key) else { continue }
                 change = resolved
             }
+            if case .level(let name, _) = control, plan.voice(named: name) == nil { continue }   // likewise
             events.append(.live(time: now, step: step, control: control))
             switch control {
             case .gravity(let value):
@@ -35,6 +36,9 @@ extension Simulator {
                 // The harmony from here on; notes queued for later are played in the new key.
                 guard let change else { break }
                 changeKey(change, at: now)
+            case .level(let name, let value):
+                // The voice's CC7 on each of its channels, as every sink plays a controller.
+                events.append(.control(time: now, voice: plan.voice(named: name)!, controller: 7, value: value))
             }
         }
         controls.removeAll(keepingCapacity: true)

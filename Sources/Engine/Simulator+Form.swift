@@ -67,7 +67,7 @@ extension Simulator {
 
     /// A new letter begins in the session's key moved by `semitones` (nothing when the harmony
     /// is in it already, or when the session cannot play in it).
-    private func transpose(by semitones: Int, at step: Int64) {
+    func transpose(by semitones: Int, at step: Int64) {
         let home = plan.key
         let key = semitones == 0 ? home : Key(tonic: home.tonic.transposed(by: semitones), scale: home.scale)
         guard key != performer.configuration.key, case .success(let change) = plan.keyChange(to: key) else { return }

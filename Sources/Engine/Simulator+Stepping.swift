@@ -21,8 +21,11 @@ extension Simulator {
 
     /// One fixed timestep (the queued controls first): its events join `stepEvents`.
     public func step() {
-        if !controls.isEmpty { apply(at: world.stepCount) }
-        if form != nil { formLine(at: world.stepCount) }
+        let step = world.stepCount
+        if playsScenes && nextScene < plan.scenes.count { cueScenes(at: step) }
+        if !controls.isEmpty { apply(at: step) }
+        if form != nil { formLine(at: step) }
+        if ending != nil { endingLine(at: step) }
         advance()
     }
 

@@ -40,6 +40,13 @@ public final class Simulator {
     /// The piano-ball rules run on the steps whose count minus this is a multiple of
     /// `ruleInterval` (a returning section brings back the phase of its first time).
     var rulePhase: Int64 = 0
+    /// The next of the plan's scenes (Scenes.swift).
+    var nextScene = 0
+    /// Whether the plan's scenes are played. A replay leaves them to its log, whose control
+    /// lines hold them already (applied twice otherwise).
+    public var playsScenes = true
+    /// The ending as it goes (Simulator+Ending.swift), nil without one.
+    var ending: EndingProgress?
 
     /// Steps between two checks of the piano-ball rules.
     static let ruleInterval: Int64 = 12
@@ -77,6 +84,7 @@ public final class Simulator {
         if let form = plan.form {
             self.form = FormProgress(plan: form, nudges: SplitMix64(seed: plan.seed, stream: RandomStream.form.rawValue))
         }
+        ending = plan.ending.map { EndingProgress(plan: $0) }
     }
 
     /// Runs the whole session into `sinks`. Stops early (cleanly) when `stop` is raised.
@@ -100,14 +108,16 @@ public final class Simulator {
                     summary.wasInterrupted = true
                     break
                 }
+                if playsScenes && nextScene < plan.scenes.count { cueScenes(at: step) }
                 if let source {
                     guard source.poll(step: step, into: &controls) else {
                         summary.wasInterrupted = true
                         break
                     }
-                    if !controls.isEmpty { apply(at: step) }
                 }
+                if !controls.isEmpty { apply(at: step) }
                 if form != nil { formLine(at: step) }
+                if ending != nil { endingLine(at: step) }
                 advance()
                 step += 1
                 try deliver(to: sinks, through: world.time)
@@ -118,8 +128,11 @@ public final class Simulator {
                 }
                 pacer?(world.time)
             }
-            let end = world.time
-            scheduler.finish(at: end, into: &notes)
+            // An ending lets the notes sounding at its end ring.
+            let ring = summary.wasInterrupted ? 0 : plan.ending?.ring ?? 0
+            let end = world.time + ring
+            scheduler.finish(at: world.time, ringing: ring, into: &notes)
+            if ring > 0 { summary.ending = ended() }
             flush()
             try deliver(to: sinks, through: end)
             summary.duration = end
@@ -166,7 +179,7 @@ public final class Simulator {
             let hit: Hit
             switch contact.target {
             case .bouncer(let degree):
-                hit = Hit(time: contact.time, ball: contact.ball, target: .degree(degree), speed: contact.speed)
+                hit = Hit(time: contact.time, ball: contact.ball, target: .degree(isHome ? 1 : degree), speed: contact.speed)
                 lastBouncerHit = contact.time
                 noteDegree(degree)
             case .key(let number):
@@ -177,6 +190,8 @@ public final class Simulator {
             case .floor:
                 hit = Hit(time: contact.time, ball: contact.ball, target: .floor, speed: contact.speed)
             }
+            // An intro: a ball not yet heard moves as ever, and its strikes play nothing.
+            if let intro = plan.intro, !intro.hears(ball: contact.ball, at: contact.time) { continue }
             performer.perform(hit, scheduler: &scheduler)
         }
         performer.advance(through: now, scheduler: &scheduler)

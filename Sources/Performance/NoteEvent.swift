@@ -59,6 +59,8 @@ extension NoteEvent {
         case none
         /// The session's first note: the root of chord I in the bass, before any hit.
         case opening
+        /// An ending's last bar line: the root of chord I in the bass (no bouncer struck).
+        case ending
         /// The bass ball struck the bouncer of scale degree 1…7: that chord's root.
         case bassHit(degree: Int)
         /// A bass leading note: an approach a grid step before a new root (no bouncer struck).

@@ -235,6 +235,19 @@ public struct Performer: Sendable {
         if !bass.play(hit, stage: &stage, scheduler: &scheduler), !keys.play(hit, stage: &stage, scheduler: &scheduler) {
             _ = drums?.play(hit, stage: &stage, scheduler: &scheduler)
         }
+        followChange(scheduler: &scheduler)
+    }
+
+    /// An ending's last bar line at `time` (not before the hits performed so far): chord I takes
+    /// over there, whatever was waiting for the line, and its root sounds in the bass, loud.
+    public mutating func end(at time: Double, scheduler: inout Scheduler) {
+        stage.takeOver(dueBy: time)
+        bass.end(at: time, stage: &stage, scheduler: &scheduler)
+        followChange(scheduler: &scheduler)
+    }
+
+    /// Every player follows the chord change the last hit asked for, if any.
+    private mutating func followChange(scheduler: inout Scheduler) {
         guard let change = stage.change else { return }
         stage.change = nil
         bass.follow(chordOf: change.degree, at: change.time, stage: stage, scheduler: &scheduler)

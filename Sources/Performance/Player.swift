@@ -43,6 +43,19 @@ struct BassPlayer: Player {
                            at: time)
     }
 
+    /// An ending's last bar line at `time`: chord I takes over there (replacing a change and a
+    /// root queued for the line) and its root sounds, loud, as at the opening.
+    func end(at time: Double, stage: inout Stage, scheduler: inout Scheduler) {
+        if (stage.pending?.degree ?? stage.activeDegree) != 1 { stage.lead(to: 1) }
+        stage.pending = (1, time)
+        scheduler.changeHarmony(to: 1, at: time)
+        scheduler.schedule(NoteEvent(time: time, kind: .on, voice: voice, note: stage.bassNotes[0],
+                                     velocity: curve.velocity(forSpeed: curve.loudSpeed), ball: 0, speed: 0, degree: 1,
+                                     cause: .ending, hit: time),
+                           at: time, replacesVoice: true)
+        stage.change = (1, time)
+    }
+
     func play(_ hit: Hit, stage: inout Stage, scheduler: inout Scheduler) -> Bool {
         guard case .degree(let degree) = hit.target else { return false }
         let configuration = stage.configuration

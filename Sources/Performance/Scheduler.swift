@@ -267,9 +267,11 @@ public struct Scheduler: Sendable {
     }
 
     /// Ends the session at `time`: delivers what is due, forgets notes queued for later, and
-    /// ends every sounding note at `time` (in the order their note-offs were due).
-    public mutating func finish(at time: Double, into events: inout [NoteEvent]) {
+    /// ends every sounding note at `time` (in the order their note-offs were due), or `ringing`
+    /// seconds later: an ending lets its last notes ring.
+    public mutating func finish(at time: Double, ringing: Double = 0, into events: inout [NoteEvent]) {
         deliver(through: time, into: &events)
+        let time = time + ringing
         for entry in queue[head...] where entry.kind == .off {
             if let index = sounding.firstIndex(where: { $0.token == entry.token }) {
                 sounding.remove(at: index)

@@ -16,10 +16,31 @@ extension Preset {
         public var transpose: [String: Int] = [:]
         /// 0…1: how far a returning section's balls are nudged from where they were (0 = an exact repeat).
         public var variation = 0.0
+        /// How the session begins: who plays from the first bar.
+        public var intro = Intro.none
+        /// Seconds the last notes ring after the session ends at the end of a phrase, on the
+        /// tonic chord (0: no ending, the session stops where its duration cuts it).
+        public var ending = 0.0
 
         /// The letters of `form.sections` a preset may use.
         public static let letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+        /// Most seconds the last notes of an ending ring.
+        public static let longestRing = 20.0
         /// Most sections in one form.
         public static let maximumSections = 64
+    }
+}
+
+extension Preset {
+    /// How a session with a form begins (`form.intro`).
+    public enum Intro: String, Sendable, CaseIterable {
+        /// Every ball plays from the start.
+        case none
+        /// The bass ball alone for the first phrase: the piano balls' strikes are heard from
+        /// the second phrase on.
+        case bass
+        /// The bass ball first, then the piano balls one at a time, one more each bar: piano
+        /// ball n's strikes are heard from bar n + 1.
+        case oneByOne = "one-by-one"
     }
 }

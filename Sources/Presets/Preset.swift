@@ -271,6 +271,8 @@ public struct Preset: Sendable, Equatable {
     public var voices: [DerivedVoice] = []
     /// Phrases and sections that return.
     public var form = Form()
+    /// Live controls at bar lines (`Preset+Scenes.swift`).
+    public var scenes: [Scene] = []
     /// Fixed physics timestep, seconds.
     public var timestep: Double
     /// The key's tonic as written (`key.tonic`): kept apart from the key so that a scale read or

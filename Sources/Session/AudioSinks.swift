@@ -70,6 +70,8 @@ struct MixPlan: Sendable {
 enum LiveCalibration {
     static let gains: [String: Double] = [
         "default": 8.4,                 // live I −28.1 LUFS, TP −9.4 dBTP
+        "ambient-drift": 3.9,           // live I −19.9 LUFS, TP −5.8 dBTP
+        "ballad-aaba": 5.4,             // live I −21.4 LUFS, TP −6.7 dBTP
         "borrowed-chords": 4.8,         // live I −21.4 LUFS, TP −5.8 dBTP
         "dorian-drift": 3.0,            // live I −20.8 LUFS, TP −4.0 dBTP
         "fifths-home": 6.7,             // live I −28.3 LUFS, TP −7.7 dBTP

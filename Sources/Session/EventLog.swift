@@ -111,7 +111,7 @@ public struct EventLogRecord: Sendable, Equatable {
             case .melodyStep(let key, _): (self.key, tone) = (key, 0)
             case .leadingNote: leading = true
             case .drum(let source): self.source = source.rawValue
-            case .opening, .bassHit, .derived, .none: break
+            case .opening, .ending, .bassHit, .derived, .none: break
             }
         case .chord(let chord):
             self.init(t: chord.time, kind: "chord")
@@ -136,6 +136,7 @@ public struct EventLogRecord: Sendable, Equatable {
             } else {
                 value = control.value
             }
+            if case .level(let name, _) = control { voice = name }
         case .control:
             return nil
         }

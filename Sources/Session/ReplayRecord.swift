@@ -126,6 +126,9 @@ public struct ReplayLog: Sendable, Equatable {
         if name == "key" {
             guard let tonic = record.tonic, let mode = record.mode else { throw bad("a key control needs a \"tonic\" and a \"mode\" (strings)") }
             made = Control.key(tonic: tonic, mode: mode)
+        } else if name == "level" {
+            guard let voice = record.voice else { throw bad("a level control needs a \"voice\" (a string)") }
+            made = Control.level(voice: voice, value: record.value)
         } else {
             made = Control.make(name: name, value: record.value)
         }

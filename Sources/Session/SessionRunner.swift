@@ -142,6 +142,8 @@ public enum SessionRunner {
         let line = showsProgress ? ProgressLine(output: run.standardError, total: run.configuration.duration, verb: "simulating") : nil
         let progress: ((Double) -> Void)? = line.map { line in { fraction in line.show(fraction) } }
         let simulator = Simulator(plan: run.plan)
+        // A replayed log holds the scenes' controls among its own: it alone applies them.
+        simulator.playsScenes = request.replayedControls == nil
         simulator.observer = wiring.video
         if let line {
             for sink in wiring.sinks { (sink as? AudioFileSink)?.onStage = { line.stage($0) } }
@@ -205,6 +207,7 @@ public enum SessionRunner {
             text += "\(summary.notes[index]) \(name) notes, "
         }
         text += "\(summary.kicks) kicks, \(summary.drops) drops, \(summary.escapes) escapes"
+        if let ending = summary.ending { text += "; " + ending.description }
         if !outputs.isEmpty { text += "; wrote " + outputs.map { Quote.text($0, limit: 2 * Quote.defaultLimit) }.joined(separator: ", ") }
         return text
     }

@@ -197,7 +197,7 @@ public final class OSCOutSink: SessionSink {
                 case .drum(let source): target = note.ball == 0 ? "bass wall" : source.rawValue
                 // A derived voice's note doubles another (no hit of its own); a leading note
                 // approaches the next chord (not a chord, not a hit).
-                case .opening, .leadingNote, .derived, .none: continue
+                case .opening, .ending, .leadingNote, .derived, .none: continue
                 }
                 sender.send(OSCMessage(path: "/clumsy/hit", arguments: [.int(Int32(note.ball)), .string(target), .float(Float(note.speed))]))
             case .chord(let chord):
@@ -212,6 +212,8 @@ public final class OSCOutSink: SessionSink {
                 continue   // a voice's controller (pan): not an event of the performance
             case .live(_, _, .key(let key)):
                 sender.send(OSCMessage(path: "/clumsy/key", arguments: [.string(key.spelledTonic.name(.ascii)), .string(key.scale.name)]))
+            case .live(_, _, .level(let voice, let value)):
+                sender.send(OSCMessage(path: "/clumsy/level", arguments: [.string(voice), .int(Int32(value))]))
             case .live(_, _, let control):
                 sender.send(OSCMessage(path: "/clumsy/control", arguments: [.string(control.name), .float(Float(control.value ?? 0))]))
             }
@@ -227,7 +229,8 @@ public final class OSCOutSink: SessionSink {
 /// Accepted: `/clumsy/gravity x` (m/s²), `/clumsy/speed x` (m/s), `/clumsy/tempo bpm`, each one
 /// number (int or float) in its flag's range, `/clumsy/kick`, `/clumsy/drop` without
 /// arguments, and `/clumsy/key tonic mode` (two strings, spelled as a preset's `key.tonic` and
-/// `key.scale`) naming a key the session can play (`SessionPlan.keyChange(to:)`). Anything
+/// `key.scale`) naming a key the session can play (`SessionPlan.keyChange(to:)`), and
+/// `/clumsy/level voice value` (a voice's event-log name and a whole CC7 0…127). Anything
 /// else — unknown paths, wrong types or counts, NaN, values out of range, unknown tonics or
 /// modes, a mode lacking a bouncer's degree, bundles, garbage — is ignored and logged once per
 /// distinct problem on stderr. Accepted controls take effect at the start of the next step (at
@@ -301,8 +304,13 @@ public final class OSCControlSource: ControlSource, @unchecked Sendable {
                 return .failure(ControlRejection("\(described): expected a tonic and a mode (two strings)"))
             }
             return Control.key(tonic: tonic, mode: mode).mapError { ControlRejection("\(described): \($0.description)") }
+        case "/clumsy/level":
+            guard message.arguments.count == 2, case .string(let voice) = message.arguments[0], let value = message.arguments[1].number else {
+                return .failure(ControlRejection("\(described): expected a voice's name and a level (a string and a number)"))
+            }
+            return Control.level(voice: voice, value: value).mapError { ControlRejection("\(described): \($0.description)") }
         default:
-            return .failure(ControlRejection("unknown OSC path \(path); accepted: /clumsy/gravity, /clumsy/speed, /clumsy/tempo, /clumsy/kick, /clumsy/drop, /clumsy/key"))
+            return .failure(ControlRejection("unknown OSC path \(path); accepted: /clumsy/gravity, /clumsy/speed, /clumsy/tempo, /clumsy/kick, /clumsy/drop, /clumsy/key, /clumsy/level"))
         }
     }
 

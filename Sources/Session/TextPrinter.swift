@@ -47,6 +47,7 @@ public final class TextPrinter: SessionSink {
             }
             switch note.cause {
             case .opening: return bass("start")
+            case .ending: return bass("ending")
             case .bassHit, .none: return bass("bass ball")
             case .leadingNote: return bass("leading")
             case .keyHit(let key, let tone): return piano(key, Chord.toneName(tone))

@@ -221,7 +221,7 @@ final class VideoSink: SessionSink, StepObserver {
         switch note.cause {
         case .keyHit(let key, _), .melodyStep(let key, _):
             if key >= 1, key <= renderer.keyHits.count { renderer.keyHits[key - 1] = note.time }
-        case .opening, .bassHit:
+        case .opening, .ending, .bassHit:
             // (A leading note approaches the next root: no bouncer was struck, no chord changes.)
             let b = bouncerIndex[max(0, min(7, note.degree))]
             if b >= 0 { renderer.bouncerHits[b] = note.time }

@@ -17,7 +17,7 @@ struct ClumsyCommand: ParsableCommand {
         commandName: "clumsy",
         abstract: "A physics world plays an instrument: a bass ball picks the harmony, piano balls play it.",
         version: "\(Clumsy.name) \(Clumsy.version)",
-        subcommands: [Run.self, Replay.self, Draw.self, Roll.self, Presets.self, Validate.self, Tones.self, Analyze.self],
+        subcommands: [Run.self, Replay.self, Draw.self, Roll.self, Presets.self, Validate.self, Tones.self, Analyze.self, BatchCommand.self],
         defaultSubcommand: nil)
 
     /// ArgumentParser's `main`, with signals, standard streams and error messages made safe:

@@ -80,7 +80,11 @@ struct Validate: ParsableCommand {
                 problems = try Preset.problems(path: PresetLibrary.locate(file))
                 // What ties the whole session together (the layout fits, the register is MIDI).
                 if problems.isEmpty {
-                    do { _ = try Configuration(preset: try PresetLibrary.load(file), duration: 1) } catch { problems = [error] }
+                    do {
+                        problems = try Configuration(preset: try PresetLibrary.load(file), duration: 1, checksScenes: false).sceneProblems()
+                    } catch {
+                        problems = [error]
+                    }
                 }
             } catch {
                 problems = [error]

@@ -48,6 +48,7 @@ struct Replay: ParsableCommand {
         var request = try command.request()
         request.preset = recorded.settings.preset
         request.overrides = recorded.settings.overrides
+        request.overrides.isExact = true
         request.duration = recorded.duration
         do {
             try command.validateOutputs(request)

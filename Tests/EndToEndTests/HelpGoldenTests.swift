@@ -23,6 +23,8 @@ struct HelpGoldenTests {
         Command(program: "clumsy", arguments: ["validate", "--help"], golden: "clumsy-validate.txt"),
         Command(program: "clumsy", arguments: ["tones", "--help"], golden: "clumsy-tones.txt"),
         Command(program: "clumsy", arguments: ["analyze", "--help"], golden: "clumsy-analyze.txt"),
+        Command(program: "clumsy", arguments: ["batch", "--help"], golden: "clumsy-batch.txt"),
+        Command(program: "clumsy", arguments: ["batch", "merge", "--help"], golden: "clumsy-batch-merge.txt"),
         Command(program: "clumsy-bench", arguments: ["--help"], golden: "clumsy-bench.txt"),
     ]
 

@@ -1,0 +1,123 @@
+import Vocabulary
+import Engine
+import Performance
+import Presets
+import Sound
+
+/// What each item writes.
+public enum OutputKind: String, Sendable, CaseIterable, Comparable {
+    /// `<item>.mid`.
+    case midi
+    /// `<item>.jsonl`, the event log.
+    case events
+    /// `<item>.wav` (or `--audio-format`'s extension).
+    case audio
+    /// `stems/`: an audio and a MIDI file per voice (with audio).
+    case stems
+    /// `<item>.jams`, `<item>.chords.lab`, `<item>.beats.txt`.
+    case labels
+    /// `<item>.mp4`, a video with sound.
+    case video
+
+    public static func < (a: OutputKind, b: OutputKind) -> Bool { a.rawValue < b.rawValue }
+
+    /// True for the kinds FluidSynth renders (the manifest then names the SoundFont).
+    var isSound: Bool { self == .audio || self == .stems || self == .video }
+}
+
+/// A batch to render: its items, this process's shard and how.
+public struct BatchRequest: Sendable {
+    /// Every item of the batch (all shards).
+    public var items: [BatchItem]
+    public var shard: Shard = .whole
+    /// Children at once.
+    public var jobs: Int = 1
+    /// The batch's directory (created if missing).
+    public var directory: String
+    public var outputs: Set<OutputKind> = [.midi, .events, .labels]
+    /// `wav`, `flac` or `ogg`.
+    public var audioFormat = "wav"
+    /// Seconds per session (nil with `bars`).
+    public var duration: Double? = 30
+    /// Bars per session at each item's tempo and meter.
+    public var bars: Int?
+    /// `clumsy run` flags given to every item besides its own (`--sample-rate 48000`, `--soundfont F`, `--dry`).
+    public var runOptions: [String] = []
+    /// The batch's own arguments, without the shard and the jobs (for `batch.json` and the card).
+    public var command: [String] = []
+    public var isQuiet = false
+    public var environment: [String: String] = [:]
+
+    public init(items: [BatchItem], directory: String) {
+        self.items = items
+        self.directory = directory
+    }
+}
+
+/// One item made ready: its preset checked with its settings, and what its manifest entry states.
+struct ItemPlan {
+    let item: BatchItem
+    /// `sha256:` of the preset file's bytes.
+    let presetDigest: String
+    let tempo: Double
+    let meter: Meter
+    /// Seconds the session runs.
+    let seconds: Double
+    /// The `clumsy run` arguments, outputs left out.
+    let arguments: [String]
+}
+
+extension BatchRequest {
+    /// Every item of this shard, checked (preset found and read, each `--set` accepted) before any is rendered.
+    /// - Throws: what loading the preset or an assignment throws (64, 65, 66), naming the item.
+    func plans() throws(SessionError) -> [ItemPlan] {
+        var presets: [String: (Preset, String)] = [:]
+        var plans: [ItemPlan] = []
+        for item in items where shard.contains(item.index) {
+            if presets[item.preset] == nil {
+                let path = try PresetLibrary.locate(item.preset)
+                var hash = SHA256()
+                hash.add(try Preset.readFile(path))
+                presets[item.preset] = (try PresetLibrary.load(item.preset), "sha256:" + hash.hex())
+            }
+            let (base, digest) = presets[item.preset]!
+            var preset: Preset
+            do {
+                var assignments: [FieldAssignment] = []
+                for setting in item.settings { assignments.append(try FieldAssignment(parsing: setting.path + "=" + setting.value)) }
+                preset = try base.assigning(assignments)
+            } catch {
+                throw .usage("item \(item.name): \(error.description)")
+            }
+            preset.seed = item.seed
+            let quarter = 60 / preset.tempo
+            let seconds = bars.map { Double($0 * preset.meter.beats) * quarter * 4 / Double(preset.meter.unit) } ?? duration ?? 30
+            let length = bars.map { ["--bars", String($0)] } ?? ["--duration", Format.plain(seconds)]
+            plans.append(ItemPlan(item: item, presetDigest: digest, tempo: preset.tempo, meter: preset.meter, seconds: seconds,
+                                  arguments: item.runArguments + length + runOptions))
+        }
+        return plans
+    }
+
+    /// The SoundFont the items' sound is rendered with, as the manifest names it (nil without sound).
+    func soundFont() -> JSONValue {
+        guard outputs.contains(where: \.isSound) else { return .null }
+        var explicit: String?
+        if let flag = runOptions.firstIndex(of: "--soundfont"), flag + 1 < runOptions.count { explicit = runOptions[flag + 1] }
+        guard let path = try? SoundFontLocator.resolve(explicit: explicit, environment: environment, preset: nil) else { return .null }
+        let name = String(path.split(separator: "/").last ?? Substring(path))
+        let size = FileBytes.size(path)
+        return .object([("file", .string(name)), ("bytes", .number(Double(size)))])
+    }
+
+    /// The `clumsy run` output flags for an item whose files go into `directory`.
+    func outputArguments(for name: String, in directory: String) -> [String] {
+        var arguments: [String] = []
+        if outputs.contains(.midi) || outputs.contains(.labels) { arguments += ["--midi", directory + "/" + name + ".mid"] }
+        if outputs.contains(.events) || outputs.contains(.labels) { arguments += ["--events", directory + "/" + name + ".jsonl"] }
+        if outputs.contains(.audio) || outputs.contains(.stems) { arguments += ["--audio", directory + "/" + name + "." + audioFormat] }
+        if outputs.contains(.stems) { arguments += ["--stems", directory + "/stems"] }
+        if outputs.contains(.video) { arguments += ["--video", directory + "/" + name + ".mp4"] }
+        return arguments + ["--quiet"]
+    }
+}

@@ -1,0 +1,89 @@
+import FileOutput
+import Presets
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One `clumsy run` of an item, started as a child of the batch.
+///
+/// Like ffmpeg under `--video` (see `FFmpegProcess` in Pictures), the child runs in its own
+/// process group with default signal handling, so a Ctrl-C at the terminal reaches the batch
+/// alone, which then ends every child (`kill`) and removes their unfinished items. Its stdin and
+/// stdout are /dev/null; its stderr goes to `logPath`, quoted when it fails.
+final class ChildProcess {
+    let pid: pid_t
+    private var isDone = false
+
+    /// The running executable's own path (`/proc/self/exe` resolved), the program every child runs.
+    static let executable: String = {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return "/proc/self/exe" }
+        return buffer.withUnsafeBytes { PathBytes.string(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+    }()
+
+    /// Starts `executable arguments…` with stderr into the new file `logPath`.
+    /// - Throws: `.unavailable` (69) when the child cannot be started.
+    init(executable: String, arguments: [String], logPath: String) throws(SessionError) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        let log = PathBytes.withCString(logPath) { strdup($0)! }
+        defer { free(log) }
+        posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { PathBytes.withCString($0) { strdup($0) } } + [nil]
+        defer { for p in argv { free(p) } }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, argv[0]!, &actions, &attributes, argv, environ)
+        guard status == 0 else {
+            throw .unavailable("cannot start \(Quote.text(executable)): \(String(cString: strerror(status)))")
+        }
+        pid = child
+    }
+
+    deinit {
+        if !isDone { kill() }
+    }
+
+    /// The child's exit status if it has ended (reaped), nil while it runs: 0…255, or 128 + a signal.
+    func poll() -> Int32? {
+        guard !isDone else { return nil }
+        var status: Int32 = 0
+        let reaped = waitpid(pid, &status, WNOHANG)
+        guard reaped == pid else { return nil }
+        isDone = true
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+    }
+
+    /// Ends the child and its process group at once and reaps it.
+    func kill() {
+        guard !isDone else { return }
+        Glibc.kill(-pid, SIGKILL)
+        Glibc.kill(pid, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        isDone = true
+    }
+
+    /// The last lines of a child's stderr file, joined by " / ", or "".
+    static func lastWords(of logPath: String) -> String {
+        guard let bytes = try? FileBytes.read(logPath, what: "log") else { return "" }
+        let lines = String(decoding: bytes.suffix(4096), as: UTF8.self).split(separator: "\n").suffix(3)
+        return Quote.message(lines.joined(separator: " / "))
+    }
+}

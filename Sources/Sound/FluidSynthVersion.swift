@@ -1,0 +1,7 @@
+import CFluidSynth
+
+/// The FluidSynth library in use.
+public enum FluidSynthVersion {
+    /// Its version, as `fluid_version_str` gives it ("2.3.1").
+    public static var text: String { String(cString: fluid_version_str()) }
+}

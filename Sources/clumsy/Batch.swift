@@ -1,0 +1,187 @@
+import ArgumentParser
+import Batch
+import Presets
+import Session
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct BatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch",
+        abstract: "Render many sessions (presets × seeds, or a manifest of items), in parallel and sharded.",
+        discussion: """
+        Each item runs as its own `clumsy run` and lands in OUT/<index>-<preset>-s<seed>/ in one step \
+        (never half written). --shard I/N renders the items whose index mod N is I; without it the shard \
+        comes from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT (less SLURM_ARRAY_TASK_MIN) or a Kubernetes \
+        Indexed Job's JOB_COMPLETION_INDEX with --shard-count or CLUMSY_SHARD_COUNT. Each shard keeps \
+        OUT/manifest-I-of-N.jsonl; a rerun skips the items already done. An unsharded batch merges at \
+        its end; after shards, run `clumsy batch merge OUT`. See docs/batch.md.
+        Exit status: 0 ok, 64 bad flag or setting, 65 bad preset or item manifest, 66 unknown preset, \
+        73 OUT cannot be created, 74 write error, the first failed item's status, 130/143 stopped \
+        by SIGINT/SIGTERM (unfinished items removed, finished ones kept).
+        """,
+        subcommands: [BatchMergeCommand.self])
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The batch's directory (created if missing).", valueName: "dir"), completion: .directory)
+    var output: String?
+
+    @Option(help: ArgumentHelp("Bundled preset names or preset files, comma-separated.", valueName: "a,b"))
+    var presets: String = "default"
+
+    @Option(help: ArgumentHelp("Seeds: lo..hi (inclusive), a,b,c or one.", valueName: "seeds"))
+    var seeds: String = "1"
+
+    @Option(name: .customLong("set"), parsing: .unconditionalSingleValue, help: ArgumentHelp("Set a preset field for every item, as `clumsy run --set` (repeatable).", valueName: "field=value"))
+    var assignments: [String] = []
+
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Draw a field per item: field=lo..hi, field=a,b,c or field=* (key, scale, meter, choices), from a stream keyed by the item (repeatable).", valueName: "field=range"))
+    var vary: [String] = []
+
+    @Option(help: ArgumentHelp("Items from a JSON Lines file instead: {\"preset\": \"default\", \"seed\": 7, \"settings\": {\"tempo\": 90}} a line.", valueName: "items.jsonl"))
+    var manifest: String?
+
+    @Option(help: ArgumentHelp("What each item writes, comma-separated: midi, events, audio, stems, labels, video.", valueName: "kinds"))
+    var outputs: String = "midi,events,labels"
+
+    @Option(help: ArgumentHelp("Audio file format: wav, flac or ogg.", valueName: "format"))
+    var audioFormat: String = "wav"
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Simulated time of each session: 90, 90s, 5m (default 30).", valueName: "time"))
+    var duration: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Each session runs this many bars at its own tempo and meter instead.", valueName: "n"))
+    var bars: Int?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Audio sample rate in Hz, passed to every item.", valueName: "Hz"))
+    var sampleRate: Int?
+
+    @Option(help: ArgumentHelp("SoundFont file for every item's sound.", valueName: "file"))
+    var soundfont: String?
+
+    @Flag(help: "Switch the filter, delay and reverb off in every item.")
+    var dry = false
+
+    @Option(help: ArgumentHelp("Render the items with index mod N = I (default: from Slurm or Kubernetes, else 0/1).", valueName: "I/N"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("N for a Kubernetes Indexed Job's JOB_COMPLETION_INDEX (its completions).", valueName: "N"))
+    var shardCount: Int?
+
+    @Option(help: ArgumentHelp("Sessions at once (default: the number of CPUs).", valueName: "n"))
+    var jobs: Int?
+
+    @Flag(help: "Print nothing but errors.")
+    var quiet = false
+
+    func validate() throws {
+        if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs \(jobs) is out of range; accepted: 1…256") }
+        if let bars, !(1...100_000).contains(bars) { throw ValidationError("--bars \(bars) is out of range; accepted: 1…100000") }
+        if bars != nil && duration != nil { throw ValidationError("--bars and --duration both set the length: give one") }
+        guard ["wav", "flac", "ogg"].contains(audioFormat) else { throw ValidationError("--audio-format \(Quote.text(audioFormat)) is not accepted; expected wav, flac or ogg") }
+        if manifest != nil && (presets != "default" || seeds != "1" || !vary.isEmpty) {
+            throw ValidationError("--manifest lists the items itself: leave out --presets, --seeds and --vary")
+        }
+        if output?.isEmpty == true { throw ValidationError("--output needs a directory") }
+    }
+
+    func kinds() throws -> Set<OutputKind> {
+        var kinds: Set<OutputKind> = []
+        for word in outputs.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let kind = OutputKind(rawValue: String(word)) else {
+                throw ValidationError("--outputs \(Quote.text(outputs)): \(Quote.text(String(word))) is not accepted; expected some of \(OutputKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            kinds.insert(kind)
+        }
+        return kinds
+    }
+
+    func items() throws(SessionError) -> [BatchItem] {
+        if let manifest { return try BatchItems.read(manifest: manifest) }
+        var fixed: [FieldAssignment] = []
+        for text in assignments { fixed.append(try FieldAssignment(parsing: text)) }
+        var variations: [Variation] = []
+        for text in vary { variations.append(try Variation(parsing: text)) }
+        let names = presets.split(separator: ",").map(String.init)
+        guard !names.isEmpty else { throw .usage("--presets needs at least one preset name") }
+        return BatchItems.make(presets: names, seeds: try SeedList.parse(seeds), fixed: fixed, variations: variations)
+    }
+
+    func request() throws -> BatchRequest {
+        // Checked here, not in validate(): `clumsy batch merge` runs this command's validate() too.
+        guard let output else { throw fail(.usage("--output (-o) is needed: the batch's directory, e.g. clumsy batch -o out --seeds 1..10")) }
+        var request: BatchRequest
+        do {
+            request = BatchRequest(items: try items(), directory: output)
+            let environment = ProcessInfoLite.environment
+            request.shard = try shard.map { (text) throws(SessionError) in try Shard(parsing: text) }
+                ?? Shard.fromEnvironment(environment, count: shardCount) ?? .whole
+            request.environment = environment
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        request.outputs = try kinds()
+        request.audioFormat = audioFormat
+        request.jobs = jobs ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        if let duration {
+            guard let seconds = DurationText.seconds(duration), Limits.duration.contains(seconds) else {
+                throw ValidationError("--duration \(Quote.text(duration)) is not accepted; expected \(DurationText.accepted), \(Limits.text(Limits.duration, unit: "s"))")
+            }
+            request.duration = seconds
+        }
+        request.bars = bars
+        if let sampleRate { request.runOptions += ["--sample-rate", String(sampleRate)] }
+        if let soundfont { request.runOptions += ["--soundfont", soundfont] }
+        if dry { request.runOptions.append("--dry") }
+        request.isQuiet = quiet
+        request.command = Self.batchCommand(commandLine())
+        return request
+    }
+
+    /// The batch's arguments without those that only say how this process runs (shard, jobs, quiet).
+    static func batchCommand(_ arguments: [String]) -> [String] {
+        var kept: [String] = []
+        var skipNext = false
+        for argument in arguments {
+            if skipNext { skipNext = false; continue }
+            if ["--shard", "--shard-count", "--jobs"].contains(argument) { skipNext = true; continue }
+            if argument == "--quiet" || ["--shard=", "--shard-count=", "--jobs="].contains(where: argument.hasPrefix) { continue }
+            kept.append(argument)
+        }
+        return kept
+    }
+
+    func run() throws {
+        let request = try request()
+        let summary: BatchSummary
+        do {
+            summary = try BatchRunner.run(request, stop: stopSignal)
+        } catch {
+            throw fail(error)
+        }
+        if summary.signal != 0 { throw ExitCode(128 + summary.signal) }
+        if summary.failed > 0 { throw ExitCode(summary.failureStatus) }
+        if request.shard == .whole {
+            do { _ = try BatchMerge.merge(request.directory) } catch { throw fail(error) }
+        }
+        if !quiet {
+            TerminalOutput.standardOutput.write("\(summary.rendered) rendered, \(summary.skipped) already done (shard \(request.shard)) in \(Quote.text(request.directory))\n")
+        }
+    }
+}
+
+struct BatchMergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Join the shard manifests of a batch into manifest.jsonl and write its dataset card (README.md).",
+        discussion: "Exit status: 0 ok, 65 items missing or in two shards (named), 66 no batch there.")
+
+    @Argument(help: "The batch's directory.", completion: .directory)
+    var directory: String
+
+    func run() throws {
+        let result: BatchMerge.Result
+        do { result = try BatchMerge.merge(directory) } catch { throw fail(error) }
+        TerminalOutput.standardOutput.write("merged \(result.items) items from \(result.shards) shard manifest\(result.shards == 1 ? "" : "s") into \(Quote.text(directory + "/manifest.jsonl"))\n")
+    }
+}
