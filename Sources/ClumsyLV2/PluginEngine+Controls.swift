@@ -12,9 +12,9 @@ import Theory
 /// session at the host's position, as a relocation does, so from there on the notes are
 /// `clumsy run`'s with those flags at that bar (the block of the change ends what sounds).
 ///
-/// MIDI in steers it: a chord of three or more held notes sets the key (its lowest note the
-/// tonic; major with a major third above it, else minor), through the same rebuild; a single
-/// note drops a piano ball (the one longest without a key hit) at the next step.
+/// MIDI in steers it: a chord of three or more held notes sets the key whose tonic chord it is
+/// (`heldKey`), through the same rebuild; a single note drops a piano ball (the one longest
+/// without a key hit) at the next step.
 extension PluginEngine {
     /// The ports' values at the start of a block.
     func controls(_ new: PluginControls) {
@@ -50,16 +50,35 @@ extension PluginEngine {
         }
     }
 
-    /// The key of the held chord: its lowest note's pitch class, major or minor by its third.
+    /// The key of the held chord: its lowest note the tonic, the mode the one whose tonic chord
+    /// it is: a major third makes major, mixolydian with a minor seventh; a minor third makes
+    /// minor, locrian with a diminished fifth, harmonic minor with a major seventh.
     private func heldKey() -> (tonic: Int, mode: Int)? {
         guard let lowest = held.firstIndex(of: true) else { return nil }
-        let major = held[min(lowest + 4, 127)] || held[min(lowest + 16, 127)]
-        let mode = major ? Self.majorMode : Self.minorMode
-        return (lowest % 12, mode)
+        // A held note `interval` semitones above the lowest, in any octave.
+        func has(_ interval: Int) -> Bool {
+            var note = lowest + interval
+            while note < held.count {
+                if held[note] { return true }
+                note += 12
+            }
+            return false
+        }
+        let mode: Scale
+        if has(4) {
+            mode = has(10) ? .mixolydian : .major
+        } else if has(3) {
+            mode = has(6) && !has(7) ? .locrian : has(11) ? .harmonicMinor : .minor
+        } else {
+            mode = .major
+        }
+        return (lowest % 12, Self.modeIndex(mode))
     }
 
-    static let majorMode = PortChoices.modes.firstIndex(of: Scale.major.name) ?? 0
-    static let minorMode = PortChoices.modes.firstIndex(of: Scale.minor.name) ?? 0
+    /// The `mode` port's value of `scale`.
+    private static func modeIndex(_ scale: Scale) -> Int {
+        Scale.all.firstIndex { $0.name == scale.name } ?? 0
+    }
 
     /// The flags a session of `controls` is built with, as `clumsy run` would be given them.
     static func overrides(_ controls: PluginControls) throws(SessionError) -> Overrides {
