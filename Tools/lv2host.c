@@ -192,32 +192,97 @@ static int compare_doubles(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/// What the host plays the plugin: the transport's changes and the events (port changes, MIDI
+/// in) in frame order, with where they have got to.
+typedef struct {
+    Change changes[64];
+    Event events[64];
+    int change_count, event_count, next_change, next_event, rolling;
+    double transport;   // the transport's frame at the start of the block
+    double rate;
+} Script;
+
+/// Reads the options and changes (argv from 3 on) into `s` and the flags; 0 when one is not understood.
+static int parse_arguments(int argc, char **argv, Script *s, uint32_t *block, int *allocations_flag, int *timing_flag, int *worker) {
+    for (int i = 3; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--allocations")) *allocations_flag = 1;
+        else if (!strcmp(a, "--timing")) *timing_flag = 1;
+        else if (!strcmp(a, "--no-worker")) *worker = 0;
+        else if (i + 1 < argc && !strcmp(a, "--rate")) s->rate = atof(argv[++i]);
+        else if (i + 1 < argc && !strcmp(a, "--block")) *block = (uint32_t)atoi(argv[++i]);
+        else if (i + 1 < argc && !strcmp(a, "--bpm")) s->changes[0].bpm = atof(argv[++i]);
+        else if (i + 1 < argc && !strncmp(a, "--", 2) && port_index(a + 2) >= 0) controls[port_index(a + 2)] = (float)atof(argv[++i]);
+        else if (s->event_count < 64 && parse_event(a, &s->events[s->event_count])) s->event_count++;
+        else if (s->change_count < 64 && parse_change(a, &s->changes[s->change_count], &s->changes[s->change_count - 1])) s->change_count++;
+        else { fprintf(stderr, "lv2host: cannot read argument %s\n", a); return 0; }
+    }
+    return 1;
+}
+
+/// Sets the ports that change in the block from `start`, and forges its input: the transport's
+/// changes and MIDI in, in frame order.
+static void forge_block(Script *s, LV2_Atom_Forge *forge, LV2_URID_Map *map, LV2_URID midi_event, long start, uint32_t block) {
+    for (int e = s->next_event; e < s->event_count && s->events[e].frame < start + block; e++) {
+        if (s->events[e].port >= 0) controls[s->events[e].port] = s->events[e].value;
+    }
+    for (;;) {
+        int change_due = s->next_change < s->change_count && s->changes[s->next_change].frame < start + block;
+        int event_due = s->next_event < s->event_count && s->events[s->next_event].frame < start + block;
+        if (!change_due && !event_due) break;
+        if (event_due && (!change_due || s->events[s->next_event].frame < s->changes[s->next_change].frame)) {
+            Event *e = &s->events[s->next_event++];
+            if (e->port >= 0) continue;
+            lv2_atom_forge_frame_time(forge, e->frame - start < 0 ? 0 : e->frame - start);
+            lv2_atom_forge_atom(forge, 3, midi_event);
+            lv2_atom_forge_write(forge, e->bytes, 3);
+            continue;
+        }
+        Change *c = &s->changes[s->next_change++];
+        long at = c->frame - start < 0 ? 0 : c->frame - start;
+        // The transport's frame here: where it was located to, or where rolling took it.
+        double position = c->located ? (c->bar * 4 + c->beat) * 60 / c->bpm * s->rate : s->transport + (s->rolling ? at : 0) + c->skip;
+        double beats = position / s->rate * c->bpm / 60;
+        c->bar = (double)(long)(beats / 4);
+        c->beat = beats - c->bar * 4;
+        forge_position(forge, map, (uint32_t)at, c, position);
+        s->rolling = c->speed != 0;
+        s->transport = position - (s->rolling ? at : 0);
+    }
+    if (s->rolling) s->transport += block;
+}
+
+/// Prints the MIDI messages of `out` at frames from `start`.
+static void print_messages(const LV2_Atom_Sequence *out, long start, LV2_URID midi_event) {
+    LV2_ATOM_SEQUENCE_FOREACH (out, ev) {
+        if (ev->body.type != midi_event) continue;
+        const uint8_t *bytes = (const uint8_t *)(ev + 1);
+        printf("%ld", start + (long)ev->time.frames);
+        for (uint32_t b = 0; b < ev->body.size; b++) printf(" %u", bytes[b]);
+        printf("\n");
+    }
+}
+
+/// The mean, 99th percentile and longest of the `blocks` run() times (µs; sorts them).
+static void print_timing(double *times, long blocks, long longest_at, uint32_t block, double rate) {
+    const double longest = times[longest_at / block];
+    double sum = 0;
+    for (long i = 0; i < blocks; i++) sum += times[i];
+    qsort(times, (size_t)blocks, sizeof(double), compare_doubles);
+    fprintf(stderr, "run(): mean %.2f us, 99th percentile %.2f us, longest %.2f us (the block at frame %ld) per %u-frame block (%.1f us of audio)\n",
+            sum / blocks, times[(long)(0.99 * (blocks - 1))], longest, longest_at, block, block * 1e6 / rate);
+}
+
 int main(int argc, char **argv) {
     if (argc < 3) { fprintf(stderr, "usage: lv2host BUNDLE SECONDS [options] [FRAME:bpm=B,speed=S,bar=N,beat=X ...]\n"); return 64; }
     const char *bundle = argv[1];
     if (getenv("LV2HOST_TRACE")) traces = atol(getenv("LV2HOST_TRACE"));
     if (getenv("LV2HOST_TRACE_FROM")) trace_from = atol(getenv("LV2HOST_TRACE_FROM"));
-    double seconds = atof(argv[2]), rate = 48000;
+    static Script script = {.changes = {{0, 120, 1, 0, 0, 0, 1}}, .change_count = 1, .rate = 48000};
     uint32_t block = 256;
     int report_allocations = 0, report_timing = 0, worker = 1;
-    Change changes[64];
-    int change_count = 1;
-    Event events[64];
-    int event_count = 0;
-    changes[0] = (Change){0, 120, 1, 0, 0, 0, 1};
-    for (int i = 3; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--allocations")) report_allocations = 1;
-        else if (!strcmp(a, "--timing")) report_timing = 1;
-        else if (!strcmp(a, "--no-worker")) worker = 0;
-        else if (i + 1 < argc && !strcmp(a, "--rate")) rate = atof(argv[++i]);
-        else if (i + 1 < argc && !strcmp(a, "--block")) block = (uint32_t)atoi(argv[++i]);
-        else if (i + 1 < argc && !strcmp(a, "--bpm")) changes[0].bpm = atof(argv[++i]);
-        else if (i + 1 < argc && !strncmp(a, "--", 2) && port_index(a + 2) >= 0) controls[port_index(a + 2)] = (float)atof(argv[++i]);
-        else if (event_count < 64 && parse_event(a, &events[event_count])) event_count++;
-        else if (change_count < 64 && parse_change(a, &changes[change_count], &changes[change_count - 1])) change_count++;
-        else { fprintf(stderr, "lv2host: cannot read argument %s\n", a); return 64; }
-    }
+    if (!parse_arguments(argc, argv, &script, &block, &report_allocations, &report_timing, &worker)) return 64;
+    const double seconds = atof(argv[2]), rate = script.rate;
 
     LilvWorld *world = lilv_world_new();
     char path[4096];
@@ -247,9 +312,6 @@ int main(int argc, char **argv) {
     lv2_atom_forge_init(&forge, &map);
     const LV2_URID midi_event = map_uri(NULL, LV2_MIDI__MidiEvent);
     const long total = (long)(seconds * rate);
-    int next_change = 0, next_event = 0, rolling = 0;
-    double transport = 0;   // the transport's frame at the start of the block
-    double sum = 0, longest = 0;
     long longest_at = 0;
     double *times = calloc((size_t)(total / block + 1), sizeof(double));
     long blocks = 0;
@@ -257,35 +319,7 @@ int main(int argc, char **argv) {
         LV2_Atom_Forge_Frame sequence;
         lv2_atom_forge_set_buffer(&forge, in, CAPACITY);
         lv2_atom_forge_sequence_head(&forge, &sequence, 0);
-        // Port changes hold from the block on; the transport's changes and MIDI in, in frame order.
-        for (int e = next_event; e < event_count && events[e].frame < start + block; e++) {
-            if (events[e].port >= 0) controls[events[e].port] = events[e].value;
-        }
-        for (;;) {
-            int change_due = next_change < change_count && changes[next_change].frame < start + block;
-            int event_due = next_event < event_count && events[next_event].frame < start + block;
-            if (!change_due && !event_due) break;
-            if (event_due && (!change_due || events[next_event].frame < changes[next_change].frame)) {
-                Event *e = &events[next_event++];
-                if (e->port >= 0) continue;
-                lv2_atom_forge_frame_time(&forge, e->frame - start < 0 ? 0 : e->frame - start);
-                lv2_atom_forge_atom(&forge, 3, midi_event);
-                lv2_atom_forge_write(&forge, e->bytes, 3);
-                continue;
-            }
-            Change *c = &changes[next_change];
-            long at = c->frame - start < 0 ? 0 : c->frame - start;
-            // The transport's frame here: where it was located to, or where rolling took it.
-            double position = c->located ? (c->bar * 4 + c->beat) * 60 / c->bpm * rate : transport + (rolling ? at : 0) + c->skip;
-            double beats = position / rate * c->bpm / 60;
-            c->bar = (double)(long)(beats / 4);
-            c->beat = beats - c->bar * 4;
-            forge_position(&forge, &map, (uint32_t)at, c, position);
-            rolling = c->speed != 0;
-            transport = position - (rolling ? at : 0);
-            next_change++;
-        }
-        if (rolling) transport += block;
+        forge_block(&script, &forge, &map, midi_event, start, block);
         lv2_atom_forge_pop(&forge, &sequence);
         LV2_Atom_Sequence *o = (LV2_Atom_Sequence *)out;
         o->atom.size = CAPACITY - sizeof(LV2_Atom);
@@ -299,24 +333,13 @@ int main(int argc, char **argv) {
         clock_gettime(CLOCK_MONOTONIC, &t1);
         run_worker(instance);
         double us = (t1.tv_sec - t0.tv_sec) * 1e6 + (t1.tv_nsec - t0.tv_nsec) / 1e3;
-        sum += us;
         times[blocks] = us;
-        if (us > longest) { longest = us; longest_at = start; }
+        if (us > times[longest_at / block]) longest_at = start;
         blocks++;
-        LV2_ATOM_SEQUENCE_FOREACH (o, ev) {
-            if (ev->body.type != midi_event) continue;
-            const uint8_t *bytes = (const uint8_t *)(ev + 1);
-            printf("%ld", start + (long)ev->time.frames);
-            for (uint32_t b = 0; b < ev->body.size; b++) printf(" %u", bytes[b]);
-            printf("\n");
-        }
+        print_messages(o, start, midi_event);
     }
     if (report_allocations) fprintf(stderr, "allocations in run(): %ld over %ld blocks\n", allocations, blocks);
-    if (report_timing) {
-        qsort(times, (size_t)blocks, sizeof(double), compare_doubles);
-        fprintf(stderr, "run(): mean %.2f us, 99th percentile %.2f us, longest %.2f us (the block at frame %ld) per %u-frame block (%.1f us of audio)\n",
-                sum / blocks, times[(long)(0.99 * (blocks - 1))], longest, longest_at, block, block * 1e6 / rate);
-    }
+    if (report_timing) print_timing(times, blocks, longest_at, block, rate);
     free(times);
     lilv_instance_deactivate(instance);
     lilv_instance_free(instance);
