@@ -53,6 +53,22 @@ struct PluginControlTests {
         #expect(opening == noteOns(before, from: 0, frames: Self.change - 256), "before the change")
     }
 
+    @Test("gravity and speed changed 5 s in take effect at the next step, with no rebuild: the same notes before, others after, every time",
+          arguments: ["gravity=2", "speed=4"])
+    func livePortChange(port: String) throws {
+        let harness = try PluginHarness()
+        let arguments = ["--seed", "7", "\(Self.change):port:\(port)"]
+        let (changed, _) = try harness.run(seconds: 15, arguments)
+        let (again, _) = try harness.run(seconds: 15, arguments)
+        let (plain, _) = try harness.run(seconds: 15, ["--seed", "7"])
+        #expect(changed == again, "\(firstDifference(changed, again))")
+        // The block of the change plays on (a rebuild would end what sounds and be silent).
+        let block = Self.change / 256 * 256
+        #expect(changed.filter { $0.frame < block + 256 } == plain.filter { $0.frame < block + 256 }, "notes before the change moved")
+        #expect(noteOns(changed, from: Self.change, frames: Self.window) != noteOns(plain, from: Self.change, frames: Self.window),
+                "\(port) changed nothing")
+    }
+
     @Test("the channel ports move the bass's and the keys' notes, note-offs on their note-on's channel, also when moved mid-note")
     func channelPorts() throws {
         let harness = try PluginHarness()
