@@ -31,7 +31,7 @@ final class PluginEngine {
     /// position elsewhere is a relocation. Frames, not beats: a host's bar and beat may
     /// drift from its frames (jack_transport's whole ticks lose 2 % at 90 bpm).
     var hostFrame: Int64?
-    /// A relocation asked of the worker (host beats and tempo), and what the worker made of it.
+    /// A rebuild asked of the worker (host beats, tempo, controls), and what the worker made of it.
     var seek: Seek?
     /// True from scheduling a seek's work until its response.
     var isWorking = false
@@ -57,14 +57,11 @@ final class PluginEngine {
     var frame: Int64 = 0
     var isRolling = false
     var tempo = 0.0
-    private var gravity = -1.0
-    private var speed = 0.0
     var pending: MessageQueue
     /// Messages for the current block that no step made (note-offs at a stop), block-relative.
     var outbox: MessageQueue
     /// Sounding notes, channel × 128 + note: what a stop must end.
     var sounding: [Bool]
-
 
     /// Messages that fit between two blocks; more are dropped (and counted).
     static let queueCapacity = 4096
@@ -81,7 +78,7 @@ final class PluginEngine {
         held = [Bool](repeating: false, count: 128)
     }
 
-    /// Builds the session of `controls` (preset, seed, gravity, speed): not real-time.
+    /// Builds the session of `controls` (every port but the channels): not real-time.
     func activate(_ controls: PluginControls) throws(SessionError) {
         let simulator = try Self.session(controls, presetPaths: presetPaths)
         built = controls
@@ -90,8 +87,6 @@ final class PluginEngine {
         router = NoteRouter(voices: simulator.plan.voices)
         mapChannels()
         tempo = simulator.plan.clock.tempo
-        gravity = controls.gravityPort
-        speed = controls.speedPort
         simulator.begin()
         self.simulator = simulator
         frame = 0
@@ -107,6 +102,8 @@ final class PluginEngine {
         pending.removeAll()
         outbox.removeAll()
         for index in sounding.indices { sounding[index] = false }
+        for note in held.indices { held[note] = false }
+        heldCount = 0
     }
 
     /// The session of `controls`, built (and validated) the way `clumsy run` builds it.
