@@ -98,10 +98,12 @@ struct PluginControls: Equatable {
     }
 
     /// True when going from `other` to these controls needs the session built again (preset,
-    /// seed, key, mode, quantize, swing or balls changed); gravity, speed and the channels are live.
+    /// seed, key, mode, quantize, swing or balls changed, or gravity or speed back to the
+    /// preset's own); gravity and speed set to a value, and the channels, are live.
     func rebuilds(from other: PluginControls) -> Bool {
         preset.rounded() != other.preset.rounded() || seed != other.seed || key != other.key || mode != other.mode
             || quantize != other.quantize || swing != other.swing || balls != other.balls
+            || (gravity == nil && other.gravity != nil) || (speed == nil && other.speed != nil)
     }
 
     /// The C form, to carry a rebuild's controls to the worker.

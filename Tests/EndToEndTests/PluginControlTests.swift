@@ -35,13 +35,14 @@ struct PluginControlTests {
     }
 
     @Test("a port changed 5 s in rebuilds the session there: from the next block on, the notes of clumsy run with that flag",
-          arguments: [("key=7", ["--key", "G"]), ("mode=5", ["--mode", "minor"]), ("quantize=2", ["--quantize", "1/8"]),
-                      ("swing=0.5", ["--swing", "0.5"]), ("balls=9", ["--set", "piano.count=9"])])
-    func portChangeRebuilds(port: String, flags: [String]) throws {
+          arguments: [("key=7", ["--key", "G"], []), ("mode=5", ["--mode", "minor"], []), ("quantize=2", ["--quantize", "1/8"], []),
+                      ("swing=0.5", ["--swing", "0.5"], []), ("balls=9", ["--set", "piano.count=9"], []),
+                      ("gravity=-1", [], ["--gravity", "3"])])
+    func portChangeRebuilds(port: String, flags: [String], from: [String]) throws {
         let harness = try PluginHarness()
-        let (messages, _) = try harness.run(seconds: 15, ["--preset", "\(try harness.presetIndex("pulse"))", "--seed", "3",
-                                                          "\(Self.change):port:\(port)"])
-        let before = try runNotes(harness, "pulse", seed: 3, seconds: 15, [])
+        let (messages, _) = try harness.run(seconds: 15, ["--preset", "\(try harness.presetIndex("pulse"))", "--seed", "3"] + from
+                                                          + ["\(Self.change):port:\(port)"])
+        let before = try runNotes(harness, "pulse", seed: 3, seconds: 15, from)
         let after = try runNotes(harness, "pulse", seed: 3, seconds: 15, flags)
         let played = noteOns(messages, from: Self.change, gap: Self.gap, frames: Self.window)
         let changed = noteOns(after, from: Self.change, gap: Self.gap, frames: Self.window)
