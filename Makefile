@@ -17,17 +17,20 @@ DURATION ?= 60
 # Studio: JACK, ALSA and liblo headers; jackd2 (jackd, jack_midi_dump) and liblo-tools (oscsend,
 # oscdump) for the tests, which start their own dummy-backend JACK server and stop it again.
 # lilypond: the score tests engrave what --score writes (they skip that check without it).
+# The LV2 plugin: lv2-dev (headers, lv2_validate) with sordi (sord_validate, which lv2_validate
+# runs); liblilv-dev (the plugin tests' headless host), lilv-utils (lv2ls, lv2info), jalv (a
+# console host) and lv2-examples (eg-metro and eg-fifths, reference plugins).
 DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb-soundfont cmt sox fluidsynth valgrind time procps \
   libsndfile1-dev libebur128-dev ffmpeg libcairo2-dev fonts-dejavu-core librsvg2-bin poppler-utils \
   libjack-jackd2-dev libasound2-dev liblo-dev jackd2 liblo-tools man-db groff-base bash-completion \
-  lilypond parallel slurm-wlm munge
+  lilypond lv2-dev sordi liblilv-dev lilv-utils jalv lv2-examples parallel slurm-wlm munge
 # Python's mido is the independent MIDI reader the end-to-end tests compare against; jams and
 # mir_eval check the labels of `clumsy batch` (Tools/check_batch_labels.py), librosa its beats
 # (Tools/check_batch_beats.py); GNU parallel and a
 # single-node Slurm (slurm-wlm, munge: configured in a temporary directory) run its shards.
 PYTHON_PACKAGES := mido jams mir_eval librosa
 
-.PHONY: run test deps build release soak fuzz bench clean docs install install-files uninstall man lint
+.PHONY: run test deps build release soak fuzz bench clean docs install install-files uninstall man lint lv2 install-lv2
 
 deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || echo $$p; done); \
@@ -49,19 +52,28 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --product clumsy
 
-run: release
+run: release lv2
 	@mkdir -p $(OUT)
 	.build/release/clumsy run default --duration $(DURATION) --midi $(OUT)/session.mid --events $(OUT)/session.jsonl --audio $(OUT)/session.wav
 	@echo "the default session is in $(CURDIR)/$(OUT)/: session.wav (audio), session.mid (MIDI), session.jsonl (event log)"
 
-# The JACK suite and the stop-latency suite run on their own after the rest: a dummy JACK
-# server without real-time priority skips cycles when the parallel suite loads both cores,
-# and their timing checks (one period, 24 ppqn, a stop within 0.5 s) are about Clumsy and
-# JACK, not about how busy the test machine is.
+# The LV2 plugin bundle (docs/plugin.md): the shared library, manifest.ttl, clumsy.ttl and the
+# presets, in .build/lv2/clumsy.lv2 (LV2_PATH=$(CURDIR)/.build/lv2 lv2ls lists it).
+LV2_BUNDLE = .build/lv2/clumsy.lv2
+lv2: deps
+	$(SWIFT) build -c release --product ClumsyLV2
+	python3 Tools/lv2bundle.py "$$($(SWIFT) build -c release --show-bin-path)/libClumsyLV2.so" Presets $(LV2_BUNDLE)
+	@echo "the LV2 plugin is in $(CURDIR)/$(LV2_BUNDLE)"
+
+# The JACK suites (Studio, and the LV2 plugin in jalv) and the stop-latency suite run on their
+# own after the rest: a dummy JACK server without real-time priority skips cycles when the
+# parallel suite loads both cores, and their timing checks (one period, 24 ppqn, a stop within
+# 0.5 s) are about Clumsy and JACK, not about how busy the test machine is.
 test: deps lint
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip StudioEndToEndTests --skip StopLatencyTests
-	$(SWIFT) test --skip-build --filter "StudioEndToEndTests|StopLatencyTests"
+	$(SWIFT) build --product ClumsyLV2   # the plugin tests load it; --build-tests links no library product
+	$(SWIFT) test --skip-build --skip StudioEndToEndTests --skip PluginJackTests --skip StopLatencyTests
+	$(SWIFT) test --skip-build --filter "StudioEndToEndTests|PluginJackTests|StopLatencyTests"
 	$(MAKE) --no-print-directory bench-smoke
 
 # The shape of the code: no Swift file over 500 lines, no function over 80 (Tools/sizes.py); the
@@ -102,9 +114,20 @@ PREFIX ?= /usr/local
 BIN ?= .build/release/clumsy
 MANDIR = $(PREFIX)/share/man/man1
 INSTALLED = $(PREFIX)/bin/clumsy $(PREFIX)/share/clumsy $(PREFIX)/share/bash-completion/completions/clumsy \
-  $(PREFIX)/share/zsh/site-functions/_clumsy $(PREFIX)/share/fish/vendor_completions.d/clumsy.fish
-install: release
+  $(PREFIX)/share/zsh/site-functions/_clumsy $(PREFIX)/share/fish/vendor_completions.d/clumsy.fish \
+  $(PREFIX)/lib/lv2/clumsy.lv2
+install: release lv2
 	$(MAKE) --no-print-directory install-files BIN=.build/release/clumsy
+	$(MAKE) --no-print-directory install-lv2
+
+# The LV2 bundle into PREFIX/lib/lv2 (a host finds it there when PREFIX is /usr/local or /usr).
+install-lv2:
+	@test -f "$(LV2_BUNDLE)/clumsy.so" || { echo "no $(LV2_BUNDLE): build it first (make lv2)"; exit 1; }
+	rm -rf "$(DESTDIR)$(PREFIX)/lib/lv2/clumsy.lv2"
+	install -d "$(DESTDIR)$(PREFIX)/lib/lv2/clumsy.lv2/presets"
+	install -m 755 "$(LV2_BUNDLE)/clumsy.so" "$(DESTDIR)$(PREFIX)/lib/lv2/clumsy.lv2/"
+	install -m 644 "$(LV2_BUNDLE)"/*.ttl "$(LV2_BUNDLE)/presets.txt" "$(DESTDIR)$(PREFIX)/lib/lv2/clumsy.lv2/"
+	install -m 644 "$(LV2_BUNDLE)"/presets/*.json "$(DESTDIR)$(PREFIX)/lib/lv2/clumsy.lv2/presets/"
 
 install-files:
 	@test -x "$(BIN)" || { echo "no $(BIN): build it first (make release)"; exit 1; }
@@ -143,9 +166,11 @@ BENCH_FLAGS ?=
 bench: deps
 	$(SWIFT) build -c release $(BENCH_FLAGS) --product clumsy
 	$(SWIFT) build -c release $(BENCH_FLAGS) --product clumsy-bench
+	$(SWIFT) build -c release $(BENCH_FLAGS) --product ClumsyLV2
 	BIN_DIR="$$($(SWIFT) build -c release $(BENCH_FLAGS) --show-bin-path)" Benchmarks/bench.sh
 
 bench-smoke: deps
 	$(SWIFT) build $(BENCH_FLAGS) --product clumsy
 	$(SWIFT) build $(BENCH_FLAGS) --product clumsy-bench
+	$(SWIFT) build $(BENCH_FLAGS) --product ClumsyLV2
 	BIN_DIR="$$($(SWIFT) build $(BENCH_FLAGS) --show-bin-path)" Benchmarks/bench.sh --smoke

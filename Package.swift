@@ -10,6 +10,8 @@ let package = Package(
     products: [
         .executable(name: "clumsy", targets: ["clumsy"]),
         .executable(name: "clumsy-bench", targets: ["clumsy-bench"]),
+        // The LV2 plugin's shared library (`make lv2` puts it in .build/lv2/clumsy.lv2).
+        .library(name: "ClumsyLV2", type: .dynamic, targets: ["ClumsyLV2"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -59,6 +61,11 @@ let package = Package(
                 swiftSettings: uncheckedExclusivityInRelease),
         // The outputs (sinks: MIDI file, event log, sound, text) and the runner that wires a plan to them.
         .target(name: "Session", dependencies: ["Errors", "Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Presets", "Engine", "MIDIFile", "Sound", "FileOutput", "Studio", "Pictures"],
+                swiftSettings: uncheckedExclusivityInRelease),
+        // The LV2 plugin (lv2-dev): a C shim owns the LV2 side (descriptor, URIDs, atoms, ports) and
+        // calls the Swift engine, which steps the Simulator in the host's time (docs/plugin.md).
+        .target(name: "CClumsyLV2"),
+        .target(name: "ClumsyLV2", dependencies: ["CClumsyLV2", "Errors", "Engine", "Performance", "Presets", "Studio", "Theory", "Vocabulary"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // `clumsy batch`: many sessions, each a child `clumsy run`, sharded, with labels and manifests.
         .target(name: "Batch", dependencies: ["Errors", "Theory", "Vocabulary", "Performance", "Presets", "Engine", "Session", "MIDIFile", "Sound", "FileOutput"]),

@@ -7,8 +7,8 @@
 # here with the built `clumsy`; the in-process comparison (bare Chipmunk stepping versus
 # the full Simulator on the same Configuration) is `clumsy-bench`.
 #
-# Environment: BIN_DIR (default .build/release) or CLUMSY / CLUMSY_BENCH for the two
-# executables; SOUNDFONT (default Debian's FluidR3_GM.sf2); FLUIDSYNTH (fluidsynth).
+# Environment: BIN_DIR (default .build/release) or CLUMSY / CLUMSY_BENCH / LV2_LIBRARY for the two
+# executables and the plugin's library; SOUNDFONT (default Debian's FluidR3_GM.sf2); FLUIDSYNTH (fluidsynth).
 # Every repetition count is a maximum: a measurement stops repeating once it has used
 # its time cap, so a slow machine (or a slow build) still finishes.
 
@@ -28,6 +28,7 @@ esac
 BIN_DIR=${BIN_DIR:-.build/release}
 CLUMSY=$(realpath "${CLUMSY:-$BIN_DIR/clumsy}")
 BENCH=$(realpath "${CLUMSY_BENCH:-$BIN_DIR/clumsy-bench}")
+LV2_LIBRARY=$(realpath -m "${LV2_LIBRARY:-$BIN_DIR/libClumsyLV2.so}")
 SOUNDFONT=${SOUNDFONT:-/usr/share/sounds/sf2/FluidR3_GM.sf2}
 FLUIDSYNTH=${FLUIDSYNTH:-fluidsynth}
 TIME=/usr/bin/time
@@ -48,6 +49,7 @@ if [[ $MODE == full ]]; then
   STARTUP_REPS=20                         # 5. start-up
   VIDEO=60 VIDEO_REPS=3 VIDEO_SIZE=1280x720 # 6. a video of the default session
   BATCH_MIDI=100 BATCH_AUDIO=20 BATCH_REPS=3 # 7. batches: 100 MIDI-only items of 120 s, 20 audio items of 30 s
+  LV2_SECONDS=60                          # 8. the LV2 plugin's run()
   CAP=60                                  # seconds a measurement may spend repeating
 else
   SIM=30 SIM_REPS=1 INPROC_REPS=1
@@ -57,6 +59,7 @@ else
   STARTUP_REPS=2
   VIDEO=1 VIDEO_REPS=1 VIDEO_SIZE=320x180
   BATCH_MIDI=4 BATCH_AUDIO=2 BATCH_REPS=1
+  LV2_SECONDS=1
   CAP=5
 fi
 
@@ -305,6 +308,27 @@ row "7b Batch, audio: ${BATCH_AUDIO} items of ${ITEM_AUDIO} s of \`default\`" \
     "\`$(cmd batchaudio1)\`" "$(fmt 2 "$(wall batchaudio1)") s" \
     "$(perminute "$BATCH_AUDIO" batchaudio) items per minute on $(nproc) cores ($(perminute "$BATCH_AUDIO" batchaudio1) with one at a time), $(rate "$((BATCH_AUDIO * ITEM_AUDIO))" "$(wall batchaudio)")× real time" "—"
 
+# 8. The LV2 plugin ----------------------------------------------------------------------------
+# run() of clumsy.lv2 in Tools/lv2host.c (a headless lilv host): 256-frame blocks at 48 kHz,
+# a time:Position rolling at 120 bpm; the mean cost of a block against the block's length, and
+# the allocations counted inside run() (the host's malloc family counts while run() runs).
+log "8. LV2 plugin (${LV2_SECONDS} s of default and of swarm, 256-frame blocks at 48 kHz)"
+[[ -f $LV2_LIBRARY ]] || { log "bench: $LV2_LIBRARY is missing; build it first (make bench builds it)"; exit 1; }
+cc -O2 -rdynamic -o lv2host "$ROOT/Tools/lv2host.c" $(pkg-config --cflags --libs lilv-0)
+python3 "$ROOT/Tools/lv2bundle.py" "$LV2_LIBRARY" "$ROOT/Presets" clumsy.lv2
+lv2_row() {   # lv2_row PRESET INDEX
+  ./lv2host clumsy.lv2 "$LV2_SECONDS" --preset "$2" --allocations --timing >/dev/null 2>lv2.txt
+  local mean p99 allocations
+  mean=$(sed -n 's/^run(): mean \([0-9.]*\) us.*/\1/p' lv2.txt)
+  p99=$(sed -n 's/.*99th percentile \([0-9.]*\) us.*/\1/p' lv2.txt)
+  allocations=$(sed -n 's/^allocations in run(): \([0-9]*\).*/\1/p' lv2.txt)
+  row "8 LV2 plugin: run() per 256-frame block, ${LV2_SECONDS} s of \`$1\` at 120 bpm" \
+      "\`lv2host clumsy.lv2 ${LV2_SECONDS} --preset $2 --timing --allocations\` (Tools/lv2host.c)" "mean $(fmt 2 "$mean") µs, 99th percentile $(fmt 2 "$p99") µs" \
+      "the block's length at 48 kHz" "5333 µs" \
+      "$(fmt 3 "$(calc "100 * $mean / 5333.3")") % of the block; $allocations allocations inside run()" "< 1 %"
+}
+lv2_row default 0
+lv2_row swarm "$(grep -n '^swarm$' clumsy.lv2/presets.txt | cut -d: -f1 | awk '{print $1 - 1}')"
 # Table --------------------------------------------------------------------------------------
 {
 echo "| benchmark | Clumsy command | Clumsy (median) | reference command | reference (median) | result | target |"

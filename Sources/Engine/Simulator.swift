@@ -23,7 +23,7 @@ public final class Simulator {
     var kicks: SplitMix64
     var drops: SplitMix64
     var events: [SessionEvent] = []
-    private var notes: [NoteEvent] = []
+    var notes: [NoteEvent] = []
     var lastBouncerHit = 0.0
     var recentDegrees: [Int] = []
     var lastKeyHit: [Double]
@@ -100,11 +100,7 @@ public final class Simulator {
         let total = plan.stepCount
         var percent = -1
         do {
-            performer.start(at: 0, scheduler: &scheduler)
-            scheduler.deliver(through: 0, into: &notes)
-            flush()
-            // Like every section line: after what is due at the line has sounded.
-            if form != nil { formLine(at: 0) }
+            begin()
             try deliver(to: sinks, through: 0)
             try observer?.observe(BallPositions(world: world), at: 0)
             var step: Int64 = 0
@@ -158,7 +154,7 @@ public final class Simulator {
     }
 
     /// Moves performer output into the step's events.
-    private func flush() {
+    func flush() {
         // Most steps deliver nothing: return before the loop and the `removeAll`, which on an
         // empty array still goes through the array's generic replace path.
         guard !notes.isEmpty else { return }
@@ -177,7 +173,7 @@ public final class Simulator {
     }
 
     /// One fixed timestep: physics, hits, note-offs, then the session's rules.
-    private func advance() {
+    func advance() {
         world.step()
         let now = world.time
         for contact in world.contacts {

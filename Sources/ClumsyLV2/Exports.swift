@@ -1,0 +1,97 @@
+import CClumsyLV2
+import Errors
+import Presets
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The engine's C interface (clumsy_lv2.h), called by the LV2 shim. No Swift error or type
+// crosses it: failures become NULL or a non-zero status, reported on stderr at instantiate
+// and activate (which are not real-time), never from process.
+
+@_cdecl("clumsy_engine_new")
+public func clumsyEngineNew(_ bundle: UnsafePointer<CChar>, _ rate: Double) -> UnsafeMutableRawPointer? {
+    do {
+        let paths = try BundlePresets.paths(bundle: String(cString: bundle))
+        return Unmanaged.passRetained(PluginEngine(presetPaths: paths, rate: rate)).toOpaque()
+    } catch {
+        report(error)
+        return nil
+    }
+}
+
+@_cdecl("clumsy_engine_activate")
+public func clumsyEngineActivate(_ engine: UnsafeMutableRawPointer, _ controls: UnsafePointer<ClumsyControls>) -> Int32 {
+    do {
+        try from(engine).activate(PluginControls(controls.pointee))
+        return 0
+    } catch {
+        report(error)
+        return error.exitStatus
+    }
+}
+
+@_cdecl("clumsy_engine_transport")
+public func clumsyEngineTransport(_ engine: UnsafeMutableRawPointer, _ offset: UInt32, _ transport: UnsafePointer<ClumsyTransport>) {
+    from(engine).transport(HostPosition(transport.pointee), at: offset)
+}
+
+@_cdecl("clumsy_engine_controls")
+public func clumsyEngineControls(_ engine: UnsafeMutableRawPointer, _ controls: UnsafePointer<ClumsyControls>) {
+    from(engine).controls(PluginControls(controls.pointee))
+}
+
+@_cdecl("clumsy_engine_midi")
+public func clumsyEngineMIDI(_ engine: UnsafeMutableRawPointer, _ offset: UInt32, _ bytes: UnsafePointer<UInt8>, _ size: UInt32) {
+    guard size >= 3 else { return }
+    from(engine).midi(status: bytes[0], data1: bytes[1], data2: bytes[2], at: offset)
+}
+
+/// The choices' texts, made once (not on the audio thread: the bundle tool asks).
+nonisolated(unsafe) private let choiceTexts: [String: UnsafeMutablePointer<CChar>] = {
+    var texts: [String: UnsafeMutablePointer<CChar>] = [:]
+    for port in ["key", "mode", "quantize"] { texts[port] = strdup(PortChoices.text(of: port)!) }
+    return texts
+}()
+
+@_cdecl("clumsy_port_choices")
+public func clumsyPortChoices(_ port: UnsafePointer<CChar>) -> UnsafePointer<CChar>? {
+    choiceTexts[String(cString: port)].map { UnsafePointer($0) }
+}
+
+@_cdecl("clumsy_engine_process")
+public func clumsyEngineProcess(_ engine: UnsafeMutableRawPointer, _ offset: UInt32, _ frames: UInt32,
+                                _ out: UnsafeMutablePointer<ClumsyMIDI>, _ capacity: UInt32) -> UInt32 {
+    UInt32(from(engine).process(offset: offset, count: frames, into: out, capacity: Int(capacity)))
+}
+
+@_cdecl("clumsy_engine_take_seek")
+public func clumsyEngineTakeSeek(_ engine: UnsafeMutableRawPointer, _ seek: UnsafeMutablePointer<ClumsySeek>) -> Int32 {
+    guard let taken = from(engine).takeSeek() else { return 0 }
+    seek.pointee = ClumsySeek(beats: taken.beats, bpm: taken.bpm, controls: taken.controls.c)
+    return 1
+}
+
+@_cdecl("clumsy_engine_prepare")
+public func clumsyEnginePrepare(_ engine: UnsafeMutableRawPointer, _ seek: UnsafePointer<ClumsySeek>) {
+    from(engine).prepare(Seek(beats: seek.pointee.beats, bpm: seek.pointee.bpm, controls: PluginControls(seek.pointee.controls)))
+}
+
+@_cdecl("clumsy_engine_adopt")
+public func clumsyEngineAdopt(_ engine: UnsafeMutableRawPointer) {
+    from(engine).adopt()
+}
+
+@_cdecl("clumsy_engine_free")
+public func clumsyEngineFree(_ engine: UnsafeMutableRawPointer) {
+    Unmanaged<PluginEngine>.fromOpaque(engine).release()
+}
+
+private func from(_ engine: UnsafeMutableRawPointer) -> PluginEngine {
+    Unmanaged<PluginEngine>.fromOpaque(engine).takeUnretainedValue()
+}
+
+private func report(_ error: SessionError) {
+    let line = "clumsy.lv2: \(error)\n"
+    line.withCString { _ = write(2, $0, strlen($0)) }
+}

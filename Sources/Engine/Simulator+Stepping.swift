@@ -1,0 +1,57 @@
+/// A session stepped from outside, one fixed step at a time, for a host that owns the clock
+/// (the LV2 plugin steps it inside the host's audio callback).
+///
+/// The same loop as `run(into:)`: `begin()` is its opening, `step()` one turn of it. Events
+/// gather in `stepEvents` until `clearEvents()`; with the capacity reserved at `init` and the
+/// scheduler's, a warm step appends without allocating.
+extension Simulator {
+    /// Plays the opening (the bass's tonic at time 0): its events join `stepEvents`.
+    public func begin() {
+        performer.start(at: 0, scheduler: &scheduler)
+        scheduler.deliver(through: 0, into: &notes)
+        flush()
+        // Like every section line: after what is due at the line has sounded.
+        if form != nil { formLine(at: 0) }
+    }
+
+    /// Applies `control` at the start of the next step, as a live control source would.
+    public func queue(_ control: Control) {
+        controls.append(control)
+    }
+
+    /// One fixed timestep (the queued controls first): its events join `stepEvents`.
+    public func step() {
+        let step = world.stepCount
+        if playsScenes && nextScene < plan.scenes.count { cueScenes(at: step) }
+        if !controls.isEmpty { apply(at: step) }
+        if form != nil { formLine(at: step) }
+        if ending != nil { endingLine(at: step) }
+        advance()
+    }
+
+    /// Drops the piano ball longest without a key hit again from a seeded spot, before the next
+    /// step (the LV2 plugin's MIDI in: a note drops a ball). Its `.drop` event joins `stepEvents`.
+    public func dropIdlestBall() {
+        guard lastKeyHit.count > 1 else { return }
+        var ball = 1
+        for other in 1..<lastKeyHit.count where lastKeyHit[other] < lastKeyHit[ball] { ball = other }
+        dropBall(ball, at: world.time)
+    }
+
+    /// Simulated time after the last step, seconds.
+    public var time: Double { world.time }
+
+    /// The events of the steps since the last `clearEvents()`, in time order.
+    public var stepEvents: [SessionEvent] { events }
+
+    /// Forgets the events taken (keeping the storage).
+    public func clearEvents() {
+        events.removeAll(keepingCapacity: true)
+    }
+
+    /// Ends every sounding note and delivers what is queued up to `time` (the session ends).
+    public func finish(at time: Double) {
+        scheduler.finish(at: time, into: &notes)
+        flush()
+    }
+}
