@@ -25,6 +25,11 @@ public enum Control: Sendable, Equatable {
     /// A voice's channel volume (MIDI CC7, 0…127) from then on, on each of its channels: the
     /// voice by its event-log name (`bass`, `keys`, `second`, `drums`, a derived voice's name).
     case level(voice: String, value: Int)
+    /// The chord of a degree (1…7) of the session's key takes over now, as when the bass ball
+    /// strikes it (a chord event; the keys play its tones; a change waiting for its beat or bar
+    /// line is replaced); the bass plays the root it next strikes. The LV2 plugin sends it for a
+    /// chord held on its MIDI input.
+    case chord(Int)
 
     /// The control's name in the event log and in OSC paths (`/clumsy/<name>`).
     public var name: String {
@@ -36,6 +41,7 @@ public enum Control: Sendable, Equatable {
         case .tempo: return "tempo"
         case .key: return "key"
         case .level: return "level"
+        case .chord: return "chord"
         }
     }
 
@@ -58,7 +64,7 @@ public enum Control: Sendable, Equatable {
         switch self {
         case .drop: return max(1, pianoBalls)
         case .key: return 16
-        case .gravity, .speed, .kick, .tempo, .level: return 1
+        case .gravity, .speed, .kick, .tempo, .level, .chord: return 1
         }
     }
 
@@ -66,7 +72,7 @@ public enum Control: Sendable, Equatable {
     public var value: Double? {
         switch self {
         case .gravity(let x), .speed(let x), .tempo(let x): return x
-        case .level(_, let value): return Double(value)
+        case .level(_, let value), .chord(let value): return Double(value)
         case .kick, .drop, .key: return nil
         }
     }
@@ -96,10 +102,18 @@ public enum Control: Sendable, Equatable {
             return .failure(ControlRejection("key needs a tonic and a mode, not a number"))
         case "level":
             return .failure(ControlRejection("level needs a voice's name and a level \(Limits.text(levelRange))"))
+        case "chord":
+            guard let value, value.isFinite, value == value.rounded(), chordDegrees.contains(Int(value)) else {
+                return .failure(ControlRejection("chord \(value.map(Format.plain) ?? "(none)") is not accepted; expected a scale degree \(Limits.text(chordDegrees))"))
+            }
+            return .success(.chord(Int(value)))
         default:
-            return .failure(ControlRejection("unknown control \(name); accepted: gravity, speed, kick, drop, tempo, key, level"))
+            return .failure(ControlRejection("unknown control \(name); accepted: gravity, speed, kick, drop, tempo, key, level, chord"))
         }
     }
+
+    /// The degrees a `chord` control accepts.
+    public static let chordDegrees = 1...7
 
     /// Channel volumes a `level` control accepts (MIDI CC7).
     public static let levelRange = 0...127

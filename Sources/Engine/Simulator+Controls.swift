@@ -39,6 +39,8 @@ extension Simulator {
             case .level(let name, let value):
                 // The voice's CC7 on each of its channels, as every sink plays a controller.
                 events.append(.control(time: now, voice: plan.voice(named: name)!, controller: 7, value: value))
+            case .chord(let degree):
+                performer.changeChord(to: degree, at: now, scheduler: &scheduler)
             }
         }
         controls.removeAll(keepingCapacity: true)

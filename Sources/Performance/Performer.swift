@@ -255,6 +255,19 @@ public struct Performer: Sendable {
         followChange(scheduler: &scheduler)
     }
 
+    /// A live chord change (`Control.chord`): the chord of `degree` takes over at `time`, as a
+    /// bass hit's change does (its chord event; under `smooth` voiced from the chord before;
+    /// every player follows it), replacing a change still waiting for its beat or bar line. No
+    /// note is added: the bass plays the root it next strikes.
+    public mutating func changeChord(to degree: Int, at time: Double, scheduler: inout Scheduler) {
+        if (stage.pending?.degree ?? stage.activeDegree) != degree { stage.lead(to: degree) }
+        stage.pending = (degree, time)
+        scheduler.changeHarmony(to: degree, at: time)
+        stage.change = (degree, time)
+        followChange(scheduler: &scheduler)
+        stage.takeOver(dueBy: time)
+    }
+
     /// Every player follows the chord change the last hit asked for, if any.
     private mutating func followChange(scheduler: inout Scheduler) {
         guard let change = stage.change else { return }

@@ -291,7 +291,7 @@ public final class OSCControlSource: ControlSource, @unchecked Sendable {
         })
         let described = "OSC \(path) (types \"\(types)\")"
         switch path {
-        case "/clumsy/gravity", "/clumsy/speed", "/clumsy/tempo":
+        case "/clumsy/gravity", "/clumsy/speed", "/clumsy/tempo", "/clumsy/chord":
             let name = String(path.dropFirst("/clumsy/".count))
             guard message.arguments.count == 1, let value = message.arguments[0].number else {
                 return .failure(ControlRejection("\(described): expected one number"))
@@ -311,7 +311,7 @@ public final class OSCControlSource: ControlSource, @unchecked Sendable {
             }
             return Control.level(voice: voice, value: value).mapError { ControlRejection("\(described): \($0.description)") }
         default:
-            return .failure(ControlRejection("unknown OSC path \(path); accepted: /clumsy/gravity, /clumsy/speed, /clumsy/tempo, /clumsy/kick, /clumsy/drop, /clumsy/key, /clumsy/level"))
+            return .failure(ControlRejection("unknown OSC path \(path); accepted: /clumsy/gravity, /clumsy/speed, /clumsy/tempo, /clumsy/kick, /clumsy/drop, /clumsy/key, /clumsy/level, /clumsy/chord"))
         }
     }
 
