@@ -81,7 +81,7 @@ public final class World {
         if let hash = configuration.spatialHash {
             cpSpaceUseSpatialHash(space, hash.cellSize, Int32(hash.cells))
         }
-        warmContactBuffers(space, step: configuration.timestep / Double(configuration.substeps))
+        growPools(space, step: configuration.timestep / Double(configuration.substeps))
         return space
     }
 
