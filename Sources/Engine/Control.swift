@@ -25,6 +25,10 @@ public enum Control: Sendable, Equatable {
     /// A voice's channel volume (MIDI CC7, 0…127) from then on, on each of its channels: the
     /// voice by its event-log name (`bass`, `keys`, `second`, `drums`, a derived voice's name).
     case level(voice: String, value: Int)
+    /// Piano balls in play from then on, 0…the session's count: balls 1…n are in, the others
+    /// leave the world (out of the Chipmunk space: they strike nothing); a ball coming back in is
+    /// dropped from a seeded spot, as a drop places it.
+    case balls(Int)
 
     /// The control's name in the event log and in OSC paths (`/clumsy/<name>`).
     public var name: String {
@@ -36,6 +40,7 @@ public enum Control: Sendable, Equatable {
         case .tempo: return "tempo"
         case .key: return "key"
         case .level: return "level"
+        case .balls: return "balls"
         }
     }
 
@@ -56,7 +61,7 @@ public enum Control: Sendable, Equatable {
     /// into a thousand-ball session is spread over steps instead of stalling one.
     public func cost(pianoBalls: Int) -> Int {
         switch self {
-        case .drop: return max(1, pianoBalls)
+        case .drop, .balls: return max(1, pianoBalls)
         case .key: return 16
         case .gravity, .speed, .kick, .tempo, .level: return 1
         }
@@ -66,7 +71,7 @@ public enum Control: Sendable, Equatable {
     public var value: Double? {
         switch self {
         case .gravity(let x), .speed(let x), .tempo(let x): return x
-        case .level(_, let value): return Double(value)
+        case .level(_, let value), .balls(let value): return Double(value)
         case .kick, .drop, .key: return nil
         }
     }
@@ -96,10 +101,19 @@ public enum Control: Sendable, Equatable {
             return .failure(ControlRejection("key needs a tonic and a mode, not a number"))
         case "level":
             return .failure(ControlRejection("level needs a voice's name and a level \(Limits.text(levelRange))"))
+        case "balls":
+            guard let value, value.isFinite, value == value.rounded(), value >= 0, value <= Double(ballsRange.upperBound) else {
+                return .failure(ControlRejection("balls \(value.map(Format.plain) ?? "(none)") is not accepted; expected a whole number of piano balls \(Limits.text(ballsRange)) (at most the session's)"))
+            }
+            return .success(.balls(Int(value)))
         default:
-            return .failure(ControlRejection("unknown control \(name); accepted: gravity, speed, kick, drop, tempo, key, level"))
+            return .failure(ControlRejection("unknown control \(name); accepted: gravity, speed, kick, drop, tempo, key, level, balls"))
         }
     }
+
+    /// Piano balls a `balls` control may name (the `piano.count` row's range); a session accepts
+    /// at most its own count (`SessionPlan.rejection(of:)`).
+    public static let ballsRange = Preset.Scene.ballsRange
 
     /// Channel volumes a `level` control accepts (MIDI CC7).
     public static let levelRange = 0...127
