@@ -26,32 +26,16 @@ final class ChildProcess {
     /// Starts `executable arguments…` with stderr into the new file `logPath`.
     /// - Throws: `.unavailable` (69) when the child cannot be started.
     init(executable: String, arguments: [String], logPath: String) throws(SessionError) {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        let log = PathBytes.withCString(logPath) { strdup($0)! }
-        defer { free(log) }
-        posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { PathBytes.withCString($0) { strdup($0) } } + [nil]
-        defer { for p in argv { free(p) } }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, argv[0]!, &actions, &attributes, argv, environ)
-        guard status == 0 else {
-            throw .unavailable("cannot start \(Quote.text(executable)): \(String(cString: strerror(status)))")
+        let spawned = PathBytes.withCString(logPath) { log -> Result<pid_t, ChildSpawn.Failure> in
+            ChildSpawn.spawn(executable, arguments, defaults: [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT]) { (actions: inout posix_spawn_file_actions_t) in
+                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+                posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+                posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            }
+        }
+        guard case .success(let child) = spawned else {
+            if case .failure(let error) = spawned { throw .unavailable("cannot start \(Quote.text(executable)): \(error)") }
+            throw .software("unreachable")
         }
         pid = child
     }
@@ -74,10 +58,7 @@ final class ChildProcess {
     /// Ends the child and its process group at once and reaps it.
     func kill() {
         guard !isDone else { return }
-        Glibc.kill(-pid, SIGKILL)
-        Glibc.kill(pid, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        ChildSpawn.kill(pid)
         isDone = true
     }
 

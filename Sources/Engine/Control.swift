@@ -30,6 +30,10 @@ public enum Control: Sendable, Equatable {
     /// line is replaced); the bass plays the root it next strikes. The LV2 plugin sends it for a
     /// chord held on its MIDI input.
     case chord(Int)
+    /// Piano balls in play from then on, 0…the session's count: balls 1…n are in, the others
+    /// leave the world (out of the Chipmunk space: they strike nothing); a ball coming back in is
+    /// dropped from a seeded spot, as a drop places it.
+    case balls(Int)
 
     /// The control's name in the event log and in OSC paths (`/clumsy/<name>`).
     public var name: String {
@@ -42,6 +46,7 @@ public enum Control: Sendable, Equatable {
         case .key: return "key"
         case .level: return "level"
         case .chord: return "chord"
+        case .balls: return "balls"
         }
     }
 
@@ -62,7 +67,7 @@ public enum Control: Sendable, Equatable {
     /// into a thousand-ball session is spread over steps instead of stalling one.
     public func cost(pianoBalls: Int) -> Int {
         switch self {
-        case .drop: return max(1, pianoBalls)
+        case .drop, .balls: return max(1, pianoBalls)
         case .key: return 16
         case .gravity, .speed, .kick, .tempo, .level, .chord: return 1
         }
@@ -72,7 +77,7 @@ public enum Control: Sendable, Equatable {
     public var value: Double? {
         switch self {
         case .gravity(let x), .speed(let x), .tempo(let x): return x
-        case .level(_, let value), .chord(let value): return Double(value)
+        case .level(_, let value), .chord(let value), .balls(let value): return Double(value)
         case .kick, .drop, .key: return nil
         }
     }
@@ -107,10 +112,19 @@ public enum Control: Sendable, Equatable {
                 return .failure(ControlRejection("chord \(value.map(Format.plain) ?? "(none)") is not accepted; expected a scale degree \(Limits.text(chordDegrees))"))
             }
             return .success(.chord(Int(value)))
+        case "balls":
+            guard let value, value.isFinite, value == value.rounded(), value >= 0, value <= Double(ballsRange.upperBound) else {
+                return .failure(ControlRejection("balls \(value.map(Format.plain) ?? "(none)") is not accepted; expected a whole number of piano balls \(Limits.text(ballsRange)) (at most the session's)"))
+            }
+            return .success(.balls(Int(value)))
         default:
-            return .failure(ControlRejection("unknown control \(name); accepted: gravity, speed, kick, drop, tempo, key, level, chord"))
+            return .failure(ControlRejection("unknown control \(name); accepted: gravity, speed, kick, drop, tempo, key, level, balls, chord"))
         }
     }
+
+    /// Piano balls a `balls` control may name (the `piano.count` row's range); a session accepts
+    /// at most its own count (`SessionPlan.rejection(of:)`).
+    public static let ballsRange = Preset.Scene.ballsRange
 
     /// The degrees a `chord` control accepts.
     public static let chordDegrees = 1...7

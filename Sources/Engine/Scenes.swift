@@ -23,6 +23,7 @@ extension Preset.Scene {
         if let tempo { list.append(.tempo(tempo)) }
         if let key { list.append(.key(key)) }
         list += levels.map { .level(voice: $0.voice, value: $0.value) }
+        if let balls { list.append(.balls(balls)) }
         return list
     }
 }
@@ -45,7 +46,7 @@ extension Configuration {
     /// Every problem of the preset's scenes that only the whole session shows, each naming the
     /// file and `scenes[i].field`: a `section` without a form, a section's `bar` past its
     /// length, a key the session cannot play (`SessionPlan.keyChange(to:)`, as for a live one),
-    /// a level for a voice it does not have.
+    /// a level for a voice it does not have, more balls than it has.
     public func sceneProblems() -> [SessionError] {
         guard !preset.scenes.isEmpty else { return [] }
         let plan = SessionPlan(configuration: self)

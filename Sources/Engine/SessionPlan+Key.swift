@@ -49,8 +49,11 @@ extension SessionPlan {
 
     /// Why `control` cannot take effect in this session, or nil when it can. Every control the
     /// settings table's ranges accept can, except a key the session cannot play in
-    /// (`keyChange(to:)`).
+    /// (`keyChange(to:)`), a level for a voice it lacks and more balls than it has.
     public func rejection(of control: Control) -> ControlRejection? {
+        if case .balls(let count) = control, count > world.pianoStarts.count {
+            return ControlRejection("balls \(count): this session has \(world.pianoStarts.count) piano balls; accepted: 0…\(world.pianoStarts.count)")
+        }
         if case .level(let name, _) = control, voice(named: name) == nil {
             let names = voices.ids.map { voices[$0].logName }.joined(separator: ", ")
             return ControlRejection("this session has no voice \"\(Quote.text(name))\"; its voices: \(names)")

@@ -16,6 +16,7 @@ extension Simulator {
                 change = resolved
             }
             if case .level(let name, _) = control, plan.voice(named: name) == nil { continue }   // likewise
+            if case .balls(let count) = control, count >= lastKeyHit.count { continue }           // likewise
             events.append(.live(time: now, step: step, control: control))
             switch control {
             case .gravity(let value):
@@ -27,7 +28,7 @@ extension Simulator {
             case .kick:
                 kickBass(at: now)
             case .drop:
-                for ball in 1..<lastKeyHit.count { dropBall(ball, at: now) }
+                for ball in 1..<lastKeyHit.count where world.isIn(ball: ball) { dropBall(ball, at: now) }
             case .tempo(let bpm):
                 // The grid, beats and bars from here on; the sinks follow it too (the MIDI
                 // clock and the MIDI file's tempo map).
@@ -39,11 +40,24 @@ extension Simulator {
             case .level(let name, let value):
                 // The voice's CC7 on each of its channels, as every sink plays a controller.
                 events.append(.control(time: now, voice: plan.voice(named: name)!, controller: 7, value: value))
+            case .balls(let count):
+                setBalls(count, at: now)
             case .chord(let degree):
                 performer.changeChord(to: degree, at: now, scheduler: &scheduler)
             }
         }
         controls.removeAll(keepingCapacity: true)
+    }
+
+    /// Piano balls 1…`count` in play, the others out of the world: those beyond leave first,
+    /// then each coming back is dropped from a seeded spot (in id order, so the drops' random
+    /// stream is drawn the same way every time).
+    func setBalls(_ count: Int, at now: Double) {
+        for ball in stride(from: lastKeyHit.count - 1, to: count, by: -1) { world.takeOut(ball: ball) }
+        for ball in 1..<(count + 1) where !world.isIn(ball: ball) {
+            world.bringIn(ball: ball)
+            dropBall(ball, at: now)
+        }
     }
 
     /// The harmony from `now` on in the key of `change` (a live key change, or a section's own

@@ -241,7 +241,7 @@ public final class Simulator {
         let redrop = rules.redropAfter
         let rest = rules.restAfter
         let stillSpeedSquared = Self.stillSpeed * Self.stillSpeed
-        for ball in 1..<lastKeyHit.count {
+        for ball in 1..<lastKeyHit.count where world.isIn(ball: ball) {
             if world.isSleeping(ball: ball) {
                 if stillSince[ball] < 0 { stillSince[ball] = now }
             } else {
@@ -277,7 +277,7 @@ public final class Simulator {
         // Balls that pass through each other need no clear spot.
         for _ in 0..<(plan.rules.pianoBallsCollide ? 4 : 0) {
             var clear = true
-            for other in 1..<lastKeyHit.count where other != ball {
+            for other in 1..<lastKeyHit.count where other != ball && world.isIn(ball: other) {
                 if (world.position(ofBall: other) - spot).length < 2.05 * r { clear = false; break }
             }
             if clear { break }

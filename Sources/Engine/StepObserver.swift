@@ -10,6 +10,8 @@ public struct BallPositions {
     public var count: Int { world.ballCount }
     /// Position of ball `index`, metres.
     public func position(of index: Int) -> Vector { world.position(ofBall: index) }
+    /// True when ball `index` is in the world (not taken out by the `balls` control).
+    public func isIn(_ index: Int) -> Bool { world.isIn(ball: index) }
     /// The contacts the last step found (bouncers and keys; walls and floor when recorded).
     public var contacts: [Contact] { world.contacts }
 }

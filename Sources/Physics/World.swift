@@ -27,13 +27,15 @@ public final class World {
     /// Escapes since the world was created.
     public private(set) var escapeCount = 0
 
-    private var space: OpaquePointer
+    var space: OpaquePointer
     private let recordsContacts: Bool
-    private var bodies: [OpaquePointer] = []          // index = ball id
+    var bodies: [OpaquePointer] = []          // index = ball id
+    /// Whether each ball is in the space (index = ball id): a ball taken out (`takeOut`) keeps its body.
+    var presence: [Bool] = []
     /// The same bodies in memory of the world's own, for the rules after every sub-step: read
     /// without the retain and release that borrowing the array's buffer costs.
     private var stepBodies = UnsafeMutableBufferPointer<OpaquePointer>(start: nil, count: 0)
-    private var shapes: [OpaquePointer] = []          // every shape we added, statics included
+    var shapes: [OpaquePointer] = []          // every shape we added, statics included; the balls' last
     private var substepTime = 0.0
     private var substepLength: Double
     /// `configuration.pianoSpeedLimit` (a square root), kept up to date by `retune`.
@@ -90,6 +92,8 @@ public final class World {
     private func build(state: WorldState?) {
         buildStatics()
         buildBalls(state: state)
+        presence = state?.isIn ?? Array(repeating: true, count: bodies.count)
+        for ball in presence.indices where !presence[ball] { removeFromSpace(ball: ball) }
         stepBodies = .allocate(capacity: bodies.count)
         _ = stepBodies.initialize(from: bodies)
         if recordsContacts { installHandlers() }
@@ -98,11 +102,11 @@ public final class World {
     /// Frees shapes, bodies and the space, in Chipmunk's order (`cpSpaceFree` frees neither).
     private func freeSpace() {
         for shape in shapes {
-            cpSpaceRemoveShape(space, shape)
+            if cpSpaceContainsShape(space, shape) != 0 { cpSpaceRemoveShape(space, shape) }
             cpShapeFree(shape)
         }
         for body in bodies {
-            cpSpaceRemoveBody(space, body)
+            if cpSpaceContainsBody(space, body) != 0 { cpSpaceRemoveBody(space, body) }
             cpBodyFree(body)
         }
         cpSpaceFree(space)
@@ -175,7 +179,7 @@ public final class World {
 
     /// The balls' state now (between two steps).
     public func state() -> WorldState {
-        WorldState(bodies: bodies.map(WorldState.Body.init))
+        WorldState(bodies: bodies.map(WorldState.Body.init), isIn: presence)
     }
 
     /// Puts the balls in `state` in a freshly built space: no contact, arbiter or index cache
@@ -197,15 +201,6 @@ public final class World {
         let now = state()
         restore(now)
         return now
-    }
-
-    /// Sets the bodies to `state` in the space as it is, its contact cache kept: not exact (the
-    /// cached impulses warm-start the solver), kept for the test that shows why `restore` rebuilds.
-    func setBodies(_ state: WorldState) {
-        for (body, saved) in zip(bodies, state.bodies) {
-            saved.apply(to: body)
-            cpSpaceReindexShapesForBody(space, body)
-        }
     }
 
     // MARK: Ball access

@@ -22,6 +22,9 @@ public struct WorldState: Sendable, Equatable {
 
     /// The balls, index = ball id (0 the bass ball).
     public var bodies: [Body]
+    /// Whether each ball is in the world (index = ball id): a ball taken out (`World.takeOut`,
+    /// the `balls` control) keeps its body here, and a restore leaves it out of the space.
+    public var isIn: [Bool]
 }
 
 extension WorldState.Body {

@@ -79,38 +79,22 @@ final class FFmpegProcess {
         // Copies above every target number, so that no dup2 overwrites a source not yet handed on.
         let copies = files.map { fcntl($0, F_DUPFD_CLOEXEC, 64) }
         defer { for copy in copies where copy >= 0 { close(copy) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if feedsInput {
-            posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, log, 2)
-        for (index, copy) in copies.enumerated() { posix_spawn_file_actions_adddup2(&actions, copy, Int32(3 + index)) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGINT, SIGTERM] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-        // File names are passed as their bytes (`PathBytes`), not re-encoded.
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { PathBytes.withCString($0) { strdup($0) } } + [nil]
-        defer { for p in argv { free(p) } }
-        var child: pid_t = 0
-        let status = copies.contains { $0 < 0 } ? EMFILE : posix_spawn(&child, argv[0]!, &actions, &attributes, argv, environ)
+        let spawned: Result<pid_t, ChildSpawn.Failure> = copies.contains { $0 < 0 } ? .failure(.init(code: EMFILE))
+            : ChildSpawn.spawn(executable, arguments, defaults: [SIGPIPE, SIGINT, SIGTERM]) { [fds, log] (actions: inout posix_spawn_file_actions_t) in
+                if feedsInput {
+                    posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
+                } else {
+                    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+                }
+                posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+                posix_spawn_file_actions_adddup2(&actions, log, 2)
+                for (index, copy) in copies.enumerated() { posix_spawn_file_actions_adddup2(&actions, copy, Int32(3 + index)) }
+            }
         if feedsInput { close(fds[0]) }
-        guard status == 0 else {
+        guard case .success(let child) = spawned else {
             if feedsInput { close(fds[1]) }
-            throw .encoderFailed("cannot start \(executable): \(String(cString: strerror(status)))")
+            if case .failure(let error) = spawned { throw .encoderFailed("cannot start \(executable): \(error)") }
+            throw .encoderFailed("cannot start \(executable)")
         }
         pid = child
         input = feedsInput ? fds[1] : -1
@@ -165,10 +149,7 @@ final class FFmpegProcess {
     func kill() {
         if input >= 0 { close(input); input = -1 }
         guard !isDone else { return }
-        Glibc.kill(-pid, SIGKILL)
-        Glibc.kill(pid, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        ChildSpawn.kill(pid)
         isDone = true
     }
 

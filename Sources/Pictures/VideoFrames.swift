@@ -16,7 +16,8 @@ public final class VideoFrameRenderer {
     public let painter: WorldPainter
     /// Where things go.
     public let layout: Composition
-    /// Ball positions, metres (index 0 the bass ball); the caller updates them in place.
+    /// Ball positions, metres (index 0 the bass ball; not finite: out of the world, not drawn);
+    /// the caller updates them in place.
     public var positions: [Vector]
     /// The piano roll so far; the caller appends notes and chord marks as they happen.
     public var roll: Roll

@@ -153,9 +153,10 @@ public struct WorldPainter: Sendable {
         }
     }
 
-    /// Draws the balls at `positions` (metres; index 0 the bass ball).
+    /// Draws the balls at `positions` (metres; index 0 the bass ball); a ball at a position that
+    /// is not finite is out of the world, and not drawn.
     func drawBalls(_ positions: UnsafeBufferPointer<Vector>, on canvas: Canvas) {
-        for index in 0..<min(positions.count, scene.balls.count) {
+        for index in 0..<min(positions.count, scene.balls.count) where positions[index].isFinite {
             let ball = scene.balls[index]
             let p = viewport.map(positions[index])
             let r = max(1.5, ball.radius * viewport.scale)

@@ -3,7 +3,7 @@ import Theory
 
 extension Preset {
     /// A scene of the preset's `scenes` list: at a bar line, live controls take effect (gravity,
-    /// speed, tempo, key, a drop, a kick), the same ones OSC drives, applied and logged alike.
+    /// speed, tempo, key, a drop, a kick, balls in or out, a voice's level), the same ones OSC drives, applied and logged alike.
     public struct Scene: Sendable, Equatable {
         /// The bar (1-based): of the session, or of section `section` when that is given.
         public var bar = 1
@@ -22,6 +22,8 @@ extension Preset {
         public var drop = false
         /// Kick the bass ball off in a new direction.
         public var kick = false
+        /// Piano balls in play from then on (0…the session's count; the others leave the world).
+        public var balls: Int?
         /// Voices' channel volumes from then on, in the order written.
         public var levels: [Level] = []
 
@@ -40,20 +42,24 @@ extension Preset {
         }
 
         /// True when the scene sets at least one control.
-        public var setsAControl: Bool { gravity != nil || speed != nil || tempo != nil || key != nil || drop || kick || !levels.isEmpty }
+        public var setsAControl: Bool { gravity != nil || speed != nil || tempo != nil || key != nil || drop || kick || balls != nil || !levels.isEmpty }
 
         /// The most scenes a list may hold.
         public static let maximumCount = 256
+        /// Piano balls a scene may put in play (the `piano.count` row's range; at most the
+        /// session's own count, checked with the whole session).
+        public static let ballsRange = 0...1000
         /// Bars (and sections) a scene may name: as many as `--bars` runs.
         public static let barRange = 1...100_000
         /// The controls an entry may set, in the order they take effect at its bar line.
-        public static let controlFields = ["gravity", "speed", "kick", "drop", "tempo", "key", "level"]
+        public static let controlFields = ["gravity", "speed", "kick", "drop", "tempo", "key", "level", "balls"]
         /// The fields of one entry.
         static let fields = ["bar", "section"] + controlFields
         /// What `scenes` accepts, for the reference and the messages.
         public static let accepted = "a list of up to \(maximumCount) objects, each with \"bar\" (1-based) and/or \"section\" "
             + "(1-based, with a form) and any of \"gravity\", \"speed\", \"tempo\" (the ranges of those settings), "
-            + "\"key\" {\"tonic\", \"scale\"}, \"drop\": true, \"kick\": true, \"level\" {voice: 0…127}; [] for none"
+            + "\"key\" {\"tonic\", \"scale\"}, \"drop\": true, \"kick\": true, \"balls\" (piano balls in play, 0…the preset's count), "
+            + "\"level\" {voice: 0…127}; [] for none"
 
         /// Reads the `scenes` list: each entry's fields, named `scenes[i].field` in messages.
         static func readList(_ json: JSONValue, _ r: FieldReader) throws(SessionError) -> [Scene] {
@@ -83,6 +89,7 @@ extension Preset {
                     case "key": scene.key = try key(value, at: field, r)
                     case "drop": scene.drop = try r.boolean(value, at: field)
                     case "kick": scene.kick = try r.boolean(value, at: field)
+                    case "balls": scene.balls = try r.integer(value, at: field, range: ballsRange)
                     default: scene.levels = try levels(value, at: field, r)
                     }
                 }

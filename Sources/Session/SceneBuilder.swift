@@ -170,7 +170,7 @@ final class TraceRecorder: SessionSink, StepObserver {
         defer { steps += 1 }
         if steps % intervals.bass == 0, !paths.isEmpty, balls.count > 0 { paths[0].append(balls.position(of: 0)) }
         guard steps % intervals.piano == 0 else { return }
-        for index in 1..<max(1, min(balls.count, paths.count)) {
+        for index in 1..<max(1, min(balls.count, paths.count)) where balls.isIn(index) {
             paths[index].append(balls.position(of: index))
         }
     }

@@ -1,5 +1,6 @@
 import Errors
 import FileOutput
+import Geometry
 import Performance
 import Vocabulary
 import Pictures
@@ -258,7 +259,8 @@ final class VideoSink: SessionSink, StepObserver {
     func observe(_ balls: BallPositions, at time: Double) throws(SessionError) {
         try frames(through: observedTime)
         for i in 0..<min(balls.count, renderer.positions.count) {
-            renderer.positions[i] = balls.position(of: i)
+            // A ball out of the world (the `balls` control) is not drawn.
+            renderer.positions[i] = balls.isIn(i) ? balls.position(of: i) : Vector(.nan, .nan)
         }
         observedTime = time
     }
