@@ -37,7 +37,8 @@ let package = Package(
         // Runtime exclusivity checks cost a fifth of all instructions in the stepping loop
         // (measured with callgrind; outputs byte-identical without them). The compiler's static
         // checks still apply; debug builds and tests keep the runtime checks.
-        .target(name: "Physics", dependencies: ["Geometry", "CChipmunk"], swiftSettings: uncheckedExclusivityInRelease),
+        .target(name: "CChipmunkPools"),
+        .target(name: "Physics", dependencies: ["Geometry", "CChipmunk", "CChipmunkPools"], swiftSettings: uncheckedExclusivityInRelease),
         // The session's vocabulary: the values a preset names and the performer and the sinks
         // play by (meter, grid, clock, tones, drums, velocity curves, pans, performance choices).
         .target(name: "Vocabulary", dependencies: ["Theory"]),

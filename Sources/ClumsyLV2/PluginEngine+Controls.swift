@@ -14,7 +14,7 @@ import Theory
 /// `clumsy run`'s with those flags at that bar (the block of the change ends what sounds).
 ///
 /// MIDI in steers it: a chord of three or more held notes sets the key whose tonic chord it is
-/// (`heldKey`), through the same rebuild; a single note drops a piano ball (the one longest
+/// (`heldKey`), through the same rebuild, and makes it the chord playing; a single note drops a piano ball (the one longest
 /// without a key hit) at the next step.
 extension PluginEngine {
     /// The ports' values at the start of a block.
@@ -47,8 +47,18 @@ extension PluginEngine {
             var new = current
             (new.key, new.mode) = key
             wanted = new
-            if new.rebuilds(from: current) { relocate(to: beats, at: offset) }
+            // The held chord is the new key's tonic chord: chord I takes over, in the session
+            // rebuilt in that key (queued when it takes over) or now if the key stays.
+            heldChord = 1
+            if new.rebuilds(from: current) { relocate(to: beats, at: offset) } else { playHeldChord() }
         }
+    }
+
+    /// The chord a held chord asked for, at the playing session's next step (`Control.chord`).
+    func playHeldChord() {
+        guard let degree = heldChord, let simulator else { return }
+        simulator.queue(.chord(degree))
+        heldChord = nil
     }
 
     /// The key of the held chord: its lowest note the tonic, the mode the one whose tonic chord

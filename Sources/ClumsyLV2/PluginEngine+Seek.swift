@@ -103,5 +103,6 @@ extension PluginEngine {
         isSeeking = false
         seek = nil
         pending.removeAll()
+        playHeldChord()
     }
 }

@@ -51,6 +51,8 @@ final class PluginEngine {
     /// MIDI in: the notes held down, and how many.
     var held: [Bool]
     var heldCount = 0
+    /// The degree whose chord a held chord asked for, waiting for the rebuild in its key.
+    var heldChord: Int?
     /// The session a relocation replaced: released by the worker, never on the audio thread.
     var retired: Simulator?
     var retiredRouter: NoteRouter?

@@ -25,6 +25,11 @@ public enum Control: Sendable, Equatable {
     /// A voice's channel volume (MIDI CC7, 0…127) from then on, on each of its channels: the
     /// voice by its event-log name (`bass`, `keys`, `second`, `drums`, a derived voice's name).
     case level(voice: String, value: Int)
+    /// The chord of a degree (1…7) of the session's key takes over now, as when the bass ball
+    /// strikes it (a chord event; the keys play its tones; a change waiting for its beat or bar
+    /// line is replaced); the bass plays the root it next strikes. The LV2 plugin sends it for a
+    /// chord held on its MIDI input.
+    case chord(Int)
     /// Piano balls in play from then on, 0…the session's count: balls 1…n are in, the others
     /// leave the world (out of the Chipmunk space: they strike nothing); a ball coming back in is
     /// dropped from a seeded spot, as a drop places it.
@@ -40,6 +45,7 @@ public enum Control: Sendable, Equatable {
         case .tempo: return "tempo"
         case .key: return "key"
         case .level: return "level"
+        case .chord: return "chord"
         case .balls: return "balls"
         }
     }
@@ -63,7 +69,7 @@ public enum Control: Sendable, Equatable {
         switch self {
         case .drop, .balls: return max(1, pianoBalls)
         case .key: return 16
-        case .gravity, .speed, .kick, .tempo, .level: return 1
+        case .gravity, .speed, .kick, .tempo, .level, .chord: return 1
         }
     }
 
@@ -71,7 +77,7 @@ public enum Control: Sendable, Equatable {
     public var value: Double? {
         switch self {
         case .gravity(let x), .speed(let x), .tempo(let x): return x
-        case .level(_, let value), .balls(let value): return Double(value)
+        case .level(_, let value), .chord(let value), .balls(let value): return Double(value)
         case .kick, .drop, .key: return nil
         }
     }
@@ -101,19 +107,27 @@ public enum Control: Sendable, Equatable {
             return .failure(ControlRejection("key needs a tonic and a mode, not a number"))
         case "level":
             return .failure(ControlRejection("level needs a voice's name and a level \(Limits.text(levelRange))"))
+        case "chord":
+            guard let value, value.isFinite, value == value.rounded(), chordDegrees.contains(Int(value)) else {
+                return .failure(ControlRejection("chord \(value.map(Format.plain) ?? "(none)") is not accepted; expected a scale degree \(Limits.text(chordDegrees))"))
+            }
+            return .success(.chord(Int(value)))
         case "balls":
             guard let value, value.isFinite, value == value.rounded(), value >= 0, value <= Double(ballsRange.upperBound) else {
                 return .failure(ControlRejection("balls \(value.map(Format.plain) ?? "(none)") is not accepted; expected a whole number of piano balls \(Limits.text(ballsRange)) (at most the session's)"))
             }
             return .success(.balls(Int(value)))
         default:
-            return .failure(ControlRejection("unknown control \(name); accepted: gravity, speed, kick, drop, tempo, key, level, balls"))
+            return .failure(ControlRejection("unknown control \(name); accepted: gravity, speed, kick, drop, tempo, key, level, balls, chord"))
         }
     }
 
     /// Piano balls a `balls` control may name (the `piano.count` row's range); a session accepts
     /// at most its own count (`SessionPlan.rejection(of:)`).
     public static let ballsRange = Preset.Scene.ballsRange
+
+    /// The degrees a `chord` control accepts.
+    public static let chordDegrees = 1...7
 
     /// Channel volumes a `level` control accepts (MIDI CC7).
     public static let levelRange = 0...127

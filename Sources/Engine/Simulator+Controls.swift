@@ -42,6 +42,8 @@ extension Simulator {
                 events.append(.control(time: now, voice: plan.voice(named: name)!, controller: 7, value: value))
             case .balls(let count):
                 setBalls(count, at: now)
+            case .chord(let degree):
+                performer.changeChord(to: degree, at: now, scheduler: &scheduler)
             }
         }
         controls.removeAll(keepingCapacity: true)

@@ -101,8 +101,17 @@ extension PerformerConfiguration {
     /// tones is its k-th tone; a tone the chord lacks (k > n, e.g. tone 4 of a triad) is tone
     /// k − n an octave up (a triad's 4th key plays the root an octave above the voiced root).
     public static func keyNotes(voiced: [Int]) -> [Int] {
+        var notes: [Int] = []
+        keyNotes(voiced: voiced, into: &notes)
+        return notes
+    }
+
+    /// `keyNotes(voiced:)` written over `notes` (in place, no allocation, when it already holds
+    /// `maximumTone` notes: a chord change under `smooth` voicing, in a real-time callback).
+    static func keyNotes(voiced: [Int], into notes: inout [Int]) {
         let n = max(1, voiced.count)
-        return (0..<maximumTone).map { k in voiced.isEmpty ? 60 : voiced[k % n] + 12 * (k / n) }
+        if notes.count != maximumTone { notes = [Int](repeating: 0, count: maximumTone) }
+        for k in 0..<maximumTone { notes[k] = voiced.isEmpty ? 60 : voiced[k % n] + 12 * (k / n) }
     }
 }
 
@@ -244,6 +253,19 @@ public struct Performer: Sendable {
         stage.takeOver(dueBy: time)
         bass.end(at: time, stage: &stage, scheduler: &scheduler)
         followChange(scheduler: &scheduler)
+    }
+
+    /// A live chord change (`Control.chord`): the chord of `degree` takes over at `time`, as a
+    /// bass hit's change does (its chord event; under `smooth` voiced from the chord before;
+    /// every player follows it), replacing a change still waiting for its beat or bar line. No
+    /// note is added: the bass plays the root it next strikes.
+    public mutating func changeChord(to degree: Int, at time: Double, scheduler: inout Scheduler) {
+        if (stage.pending?.degree ?? stage.activeDegree) != degree { stage.lead(to: degree) }
+        stage.pending = (degree, time)
+        scheduler.changeHarmony(to: degree, at: time)
+        stage.change = (degree, time)
+        followChange(scheduler: &scheduler)
+        stage.takeOver(dueBy: time)
     }
 
     /// Every player follows the chord change the last hit asked for, if any.

@@ -55,9 +55,10 @@ struct Stage: Sendable {
 
     /// Under `smooth` voicing, voices the chord of `degree` from the keys' last chord.
     mutating func lead(to degree: Int) {
-        guard var leader else { return }
-        keysNotes[degree - 1] = PerformerConfiguration.keyNotes(voiced: leader.voice(chords[degree - 1]).map(\.midi))
-        self.leader = leader
+        // In place (leader!, keysNotes[i]): no copy, so nothing allocates at a chord change.
+        guard leader != nil else { return }
+        leader!.lead(to: chords[degree - 1])
+        PerformerConfiguration.keyNotes(voiced: leader!.previous, into: &keysNotes[degree - 1])
     }
 
     /// A waiting chord change due by `time` takes over.

@@ -83,6 +83,7 @@ public final class World {
         if let hash = configuration.spatialHash {
             cpSpaceUseSpatialHash(space, hash.cellSize, Int32(hash.cells))
         }
+        growPools(space, step: configuration.timestep / Double(configuration.substeps))
         return space
     }
 

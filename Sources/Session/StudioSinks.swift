@@ -232,7 +232,8 @@ public final class OSCOutSink: SessionSink {
 /// arguments, and `/clumsy/key tonic mode` (two strings, spelled as a preset's `key.tonic` and
 /// `key.scale`) naming a key the session can play (`SessionPlan.keyChange(to:)`), and
 /// `/clumsy/level voice value` (a voice's event-log name and a whole CC7 0…127), and
-/// `/clumsy/balls count` (piano balls in play, a whole number 0…the session's count). Anything
+/// `/clumsy/balls count` (piano balls in play, a whole number 0…the session's count), and
+/// `/clumsy/chord degree` (a whole number 1…7: that degree's chord takes over). Anything
 /// else — unknown paths, wrong types or counts, NaN, values out of range, unknown tonics or
 /// modes, a mode lacking a bouncer's degree, bundles, garbage — is ignored and logged once per
 /// distinct problem on stderr. Accepted controls take effect at the start of the next step (at
@@ -292,7 +293,7 @@ public final class OSCControlSource: ControlSource, @unchecked Sendable {
         })
         let described = "OSC \(path) (types \"\(types)\")"
         switch path {
-        case "/clumsy/gravity", "/clumsy/speed", "/clumsy/tempo", "/clumsy/balls":
+        case "/clumsy/gravity", "/clumsy/speed", "/clumsy/tempo", "/clumsy/balls", "/clumsy/chord":
             let name = String(path.dropFirst("/clumsy/".count))
             guard message.arguments.count == 1, let value = message.arguments[0].number else {
                 return .failure(ControlRejection("\(described): expected one number"))
@@ -312,7 +313,7 @@ public final class OSCControlSource: ControlSource, @unchecked Sendable {
             }
             return Control.level(voice: voice, value: value).mapError { ControlRejection("\(described): \($0.description)") }
         default:
-            return .failure(ControlRejection("unknown OSC path \(path); accepted: /clumsy/gravity, /clumsy/speed, /clumsy/tempo, /clumsy/kick, /clumsy/drop, /clumsy/key, /clumsy/level, /clumsy/balls"))
+            return .failure(ControlRejection("unknown OSC path \(path); accepted: /clumsy/gravity, /clumsy/speed, /clumsy/tempo, /clumsy/kick, /clumsy/drop, /clumsy/key, /clumsy/level, /clumsy/balls, /clumsy/chord"))
         }
     }
 

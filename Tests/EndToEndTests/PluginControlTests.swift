@@ -96,21 +96,7 @@ struct PluginControlTests {
         #expect(switched.filter(\.isNoteOn).count == plain.filter(\.isNoteOn).count, "moving channels changed the notes")
     }
 
-    @Test("MIDI in: a held chord sets the key whose tonic chord it is, the notes from there are clumsy run --key --mode's",
-          arguments: [([62, 66, 69], "D", "major"), ([62, 66, 69, 72], "D", "mixolydian"), ([57, 60, 64], "A", "minor"),
-                      ([59, 62, 65, 69], "B", "locrian")])
-    func heldChordSetsTheKey(notes: [Int], tonic: String, mode: String) throws {
-        let harness = try PluginHarness()
-        let chord = notes.enumerated().map { "\(Self.change + $0.offset * 10):midi:144,\($0.element),100" }
-        let (messages, _) = try harness.run(seconds: 15, ["--preset", "\(try harness.presetIndex("pulse"))", "--seed", "3"] + chord)
-        let expected = noteOns(try runNotes(harness, "pulse", seed: 3, seconds: 15, ["--key", tonic, "--mode", mode]),
-                               from: Self.change, gap: Self.gap, frames: Self.window)
-        let played = noteOns(messages, from: Self.change, gap: Self.gap, frames: Self.window)
-        let unchanged = noteOns(try runNotes(harness, "pulse", seed: 3, seconds: 15, []), from: Self.change, gap: Self.gap, frames: Self.window)
-        #expect(expected != unchanged, "pulse plays \(tonic) \(mode) already: the test proves nothing")
-        #expect(played.count > 20, "\(played.count) notes after the chord")
-        #expect(played == expected, "\(firstDifference(played, expected))")
-    }
+    // A held chord on MIDI in: ChordControlTests (the key and the chord it sets).
 
     @Test("MIDI in: a single note drops a ball: the same notes up to it, others after it, the same ones every time")
     func noteDropsABall() throws {

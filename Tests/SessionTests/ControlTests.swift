@@ -54,6 +54,10 @@ private func readAll(_ path: String) -> [UInt8]? {
         #expect(try interpret("/clumsy/gravity", [.float(2)]).get() == .gravity(2))
         #expect(try interpret("/clumsy/speed", [.int(3)]).get() == .speed(3))
         #expect(try interpret("/clumsy/drop", []).get() == .drop)
+        #expect(try interpret("/clumsy/chord", [.int(5)]).get() == .chord(5))
+        for degree: OSCValue in [.int(0), .int(8), .float(2.5), .string("V")] {
+            if case .success(let control) = interpret("/clumsy/chord", [degree]) { Issue.record("chord \(degree) accepted as \(control)") }
+        }
         let refused: [(String, [OSCValue])] = [
             ("/clumsy/gravity", [.string("x")]), ("/clumsy/gravity", []), ("/clumsy/gravity", [.float(1), .float(2)]),
             ("/clumsy/gravity", [.float(.nan)]), ("/clumsy/tempo", [.float(1e30)]), ("/clumsy/kick", [.int(1)]),

@@ -83,6 +83,23 @@ struct VoiceLeaderTests {
         #expect(leader.previous == c2)
     }
 
+    @Test("lead(to:) reusing its buffers voices as voice(_:) and smooth(from:to:) do, through size changes and resets")
+    func reusedBuffers() {
+        let key = Key(parsing: "D dorian")!
+        var random = TestRandom(state: 42)
+        var reusing = VoiceLeader(register: 50...70), voicing = VoiceLeader(register: 50...70)
+        for index in 0..<300 {
+            if index == 150 { reusing.reset(); voicing.reset() }
+            let chord = key.chord(on: ScaleDegree(wrappingIndex: random.below(7)), toneCount: [3, 4, 5, 7][random.below(4)])
+            let before = reusing.previous
+            reusing.lead(to: chord)
+            let expected = before.isEmpty ? reusing.initial(chord) : VoiceLeader.smooth(from: before, to: chord, register: 50...70)
+            #expect(reusing.previous == expected)
+            #expect(voicing.voice(chord).map(\.midi) == reusing.previous)
+        }
+        #expect(reusing == voicing)
+    }
+
     @Test("nearest note of a pitch class within a register")
     func nearest() {
         #expect(VoiceLeader.nearest(.E, to: 62, in: 48...72) == 64)
