@@ -46,7 +46,9 @@ extension Simulator {
                 progress.saved[section] = snapshot(at: step)
             }
             progress.number += 1
-            progress.nextLine = Double(progress.number * progress.plan.bars) * barSeconds
+            // The clock's bar line (as a scene's): after a tempo change the bars go on from where
+            // they were, at the new length (`shift` is 0 until then, so this is bars × bar length).
+            progress.nextLine = Double(progress.number * progress.plan.bars) * barSeconds - scheduler.clock.shift
         }
         form = progress
     }

@@ -162,4 +162,21 @@ import Testing
         let bars = try CLI.run(["run", "polska-aabb", "--set", "form.bars=0", "--duration", "1", "--quiet"])
         #expect(bars.status != 0 && bars.stderr.contains("form.bars"), "\(bars)")
     }
+
+    @Test("After a scene's tempo change, sections begin on the clock's bar lines, as the scenes' bars do")
+    func sectionsFollowATempoScene() throws {
+        let directory = try TemporaryDirectory()
+        // Four-bar sections, AABB; bars 1–2 at 108 bpm, then 90 from the scene at bar 3.
+        let (events, _) = try render(["--set", "form.variation=0", "--set", "form.bars=4", "--set", "form.ending=0",
+                                      "--set", #"scenes=[{"bar": 3, "tempo": 90}]"#], seconds: 40, in: directory)
+        let scene = 2 * Self.barSeconds, slowBar = 3 * 60 / 90.0
+        #expect(events.contains { $0.kind == "control" && abs($0.t - scene) < 1e-5 }, "the tempo scene at bar 3")
+        // The first B (bars 9–12) and its repeat (bars 13–16): the bars after the scene are 2 s long.
+        let first = scene + 6 * slowBar, again = scene + 10 * slowBar, length = 4 * slowBar
+        let original = Self.notes(events, from: first, length: length)
+        let repeated = Self.notes(events, from: again, length: length)
+        #expect(original.count > 10, "the first B plays")
+        let difference = zip(repeated, original).first { $0 != $1 }.map { "\($0) vs \($1)" } ?? "in length"
+        #expect(repeated == original, "the second B replays the first from the clock's bar 13; first difference: \(difference)")
+    }
 }
