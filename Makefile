@@ -16,7 +16,7 @@ DURATION ?= 60
 # Cairo and the DejaVu fonts (pictures), rsvg-convert and pdftoppm (the picture tests).
 # Studio: JACK, ALSA and liblo headers; jackd2 (jackd, jack_midi_dump) and liblo-tools (oscsend,
 # oscdump) for the tests, which start their own dummy-backend JACK server and stop it again.
-# lilypond: the score tests engrave what --score writes (they skip that check without it).
+# lilypond: the score tests engrave what --score writes.
 # The LV2 plugin: lv2-dev (headers, lv2_validate) with sordi (sord_validate, which lv2_validate
 # runs); liblilv-dev (the plugin tests' headless host), lilv-utils (lv2ls, lv2info), jalv (a
 # console host) and lv2-examples (eg-metro and eg-fifths, reference plugins).
@@ -24,10 +24,11 @@ DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb
   libsndfile1-dev libebur128-dev ffmpeg libcairo2-dev fonts-dejavu-core librsvg2-bin poppler-utils \
   libjack-jackd2-dev libasound2-dev liblo-dev jackd2 liblo-tools man-db groff-base bash-completion \
   lilypond lv2-dev sordi liblilv-dev lilv-utils jalv lv2-examples parallel slurm-wlm munge
+# (GNU parallel and a single-node Slurm, slurm-wlm and munge configured in a temporary
+# directory by Tools/slurm_single_node.sh, run the shards of `clumsy batch` in its tests.)
 # Python's mido is the independent MIDI reader the end-to-end tests compare against; jams and
 # mir_eval check the labels of `clumsy batch` (Tools/check_batch_labels.py), librosa its beats
-# (Tools/check_batch_beats.py); GNU parallel and a
-# single-node Slurm (slurm-wlm, munge: configured in a temporary directory) run its shards.
+# (Tools/check_batch_beats.py).
 PYTHON_PACKAGES := mido jams mir_eval librosa
 
 .PHONY: run test deps build release soak fuzz bench clean docs install install-files uninstall man lint lv2 install-lv2

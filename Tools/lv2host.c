@@ -14,7 +14,7 @@
 // the mean, the 99th percentile and the longest run() in microseconds; --no-worker offers
 // the plugin no worker (work:schedule).
 //
-// Build: cc -O2 -o lv2host Tools/lv2host.c $(pkg-config --cflags --libs lilv-0)
+// Build: cc -O2 -rdynamic -o lv2host Tools/lv2host.c $(pkg-config --cflags --libs lilv-0)  (-rdynamic: --allocations)
 #define _GNU_SOURCE
 #include <lilv/lilv.h>
 #include <lv2/atom/atom.h>

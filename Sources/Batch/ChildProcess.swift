@@ -33,9 +33,10 @@ final class ChildProcess {
                 posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             }
         }
-        guard case .success(let child) = spawned else {
-            if case .failure(let error) = spawned { throw .unavailable("cannot start \(Quote.text(executable)): \(error)") }
-            throw .software("unreachable")
+        let child: pid_t
+        switch spawned {
+        case .success(let pid): child = pid
+        case .failure(let error): throw .unavailable("cannot start \(Quote.text(executable)): \(error)")
         }
         pid = child
     }

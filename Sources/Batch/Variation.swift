@@ -3,6 +3,7 @@ import Vocabulary
 import Engine
 import Performance
 import Presets
+import Session
 import Theory
 
 /// `--vary field=lo..hi`, `--vary field=a,b,c` or `--vary field=*`: a preset field whose value
@@ -112,10 +113,7 @@ extension Variation {
 
 /// FNV-1a, 64 bits, of a text's UTF-8 bytes.
 func fnv1a64(_ text: String) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in text.utf8 {
-        hash ^= UInt64(byte)
-        hash &*= 0x0000_0100_0000_01b3
-    }
-    return hash
+    var hash = PlanDigest.FNV1a64()
+    hash.add(text.utf8)
+    return hash.value
 }

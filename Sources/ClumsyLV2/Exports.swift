@@ -91,7 +91,8 @@ private func from(_ engine: UnsafeMutableRawPointer) -> PluginEngine {
     Unmanaged<PluginEngine>.fromOpaque(engine).takeUnretainedValue()
 }
 
-private func report(_ error: SessionError) {
+/// Writes `error` to stderr (instantiate and the worker: not the audio thread).
+func report(_ error: SessionError) {
     let line = "clumsy.lv2: \(error)\n"
     line.withCString { _ = write(2, $0, strlen($0)) }
 }

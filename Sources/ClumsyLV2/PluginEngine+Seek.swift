@@ -1,3 +1,4 @@
+import Errors
 import Engine
 import Performance
 
@@ -60,14 +61,14 @@ extension PluginEngine {
         stop(at: offset)
         beats = host
         seek = Seek(beats: host, bpm: tempo, controls: wanted)
-        isSeeking = true
         framesSinceSeek = 0
     }
 
     /// The relocation to hand to the worker, once (nil while one is being worked on).
     func takeSeek() -> Seek? {
-        guard isSeeking, !isWorking, let seek else { return nil }
+        guard !isWorking, let seek, seek != unbuildable else { return nil }
         isWorking = true
+        worked = seek
         return seek
     }
 
@@ -76,7 +77,13 @@ extension PluginEngine {
     func prepare(_ seek: Seek) {
         retired = nil
         retiredRouter = nil
-        guard let fresh = try? Self.session(seek.controls, presetPaths: presetPaths) else { return }
+        let fresh: Simulator
+        do throws(SessionError) {
+            fresh = try Self.session(seek.controls, presetPaths: presetPaths)
+        } catch {
+            report(error)   // the worker thread may write; the plugin stays silent until a new seek
+            return
+        }
         if seek.bpm != fresh.plan.clock.tempo { fresh.queue(.tempo(seek.bpm)) }
         fresh.begin()
         while fresh.time < seek.time {
@@ -90,17 +97,18 @@ extension PluginEngine {
     /// from its position plus the frames the host ran meanwhile, unless a newer relocation came.
     func adopt() {
         isWorking = false
-        guard let prepared else { return }
+        guard let prepared else {
+            unbuildable = worked   // the worker could not build it (and said why): not asked again
+            return
+        }
         retired = simulator
         simulator = prepared.simulator
         retiredRouter = router
         router = prepared.router
-        built = prepared.seek.controls
         self.prepared = nil
         mapChannels()
         guard prepared.seek == seek else { return }   // a newer one is waiting for the worker
         frame = Int64((prepared.seek.time * rate).rounded()) + framesSinceSeek
-        isSeeking = false
         seek = nil
         pending.removeAll()
         playHeldChord()

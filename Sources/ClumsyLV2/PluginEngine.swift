@@ -23,8 +23,6 @@ final class PluginEngine {
     private let tempoRange: ClosedRange<Double>
     var simulator: Simulator?
     var router: NoteRouter?
-    /// The controls the session was built with (a relocation builds the same session again).
-    var built: PluginControls?
     /// The session's position in the host's beats (`beatUnit` notes), to see a relocation when
     /// the host gives no frame.
     var beats = 0.0
@@ -36,7 +34,11 @@ final class PluginEngine {
     var seek: Seek?
     /// True from scheduling a seek's work until its response.
     var isWorking = false
-    var isSeeking = false
+    /// True while a rebuild is asked for: the session is silent until it takes over.
+    var isSeeking: Bool { seek != nil }
+    /// The seek handed to the worker last, and one it could not build (not asked again).
+    var worked: Seek?
+    var unbuildable: Seek?
     var framesSinceSeek: Int64 = 0
     var prepared: (simulator: Simulator, router: NoteRouter, seek: Seek)?
     /// The controls the ports (and MIDI in) ask for now; a change that needs a rebuild is a seek.
@@ -84,7 +86,6 @@ final class PluginEngine {
     /// Builds the session of `controls` (every port but the channels): not real-time.
     func activate(_ controls: PluginControls) throws(SessionError) {
         let simulator = try Self.session(controls, presetPaths: presetPaths)
-        built = controls
         wanted = controls
         (portKey, portMode) = (controls.key, controls.mode)
         router = NoteRouter(voices: simulator.plan.voices)
@@ -97,8 +98,8 @@ final class PluginEngine {
         hostFrame = nil
         isRolling = false
         seek = nil
-        isSeeking = false
         isWorking = false
+        (worked, unbuildable) = (nil, nil)
         prepared = nil
         retired = nil
         retiredRouter = nil

@@ -108,18 +108,26 @@ public enum Control: Sendable, Equatable {
         case "level":
             return .failure(ControlRejection("level needs a voice's name and a level \(Limits.text(levelRange))"))
         case "chord":
-            guard let value, value.isFinite, value == value.rounded(), chordDegrees.contains(Int(value)) else {
+            guard let degree = whole(value, in: chordDegrees) else {
                 return .failure(ControlRejection("chord \(value.map(Format.plain) ?? "(none)") is not accepted; expected a scale degree \(Limits.text(chordDegrees))"))
             }
-            return .success(.chord(Int(value)))
+            return .success(.chord(degree))
         case "balls":
-            guard let value, value.isFinite, value == value.rounded(), value >= 0, value <= Double(ballsRange.upperBound) else {
+            guard let count = whole(value, in: ballsRange) else {
                 return .failure(ControlRejection("balls \(value.map(Format.plain) ?? "(none)") is not accepted; expected a whole number of piano balls \(Limits.text(ballsRange)) (at most the session's)"))
             }
-            return .success(.balls(Int(value)))
+            return .success(.balls(count))
         default:
             return .failure(ControlRejection("unknown control \(name); accepted: gravity, speed, kick, drop, tempo, key, level, balls, chord"))
         }
+    }
+
+    /// `value` as a whole number in `range`; nil when it is missing, not whole or outside it
+    /// (compared as a Double first, so no value can trap the conversion).
+    static func whole(_ value: Double?, in range: ClosedRange<Int>) -> Int? {
+        guard let value, value.isFinite, value == value.rounded(),
+              value >= Double(range.lowerBound), value <= Double(range.upperBound) else { return nil }
+        return Int(value)
     }
 
     /// Piano balls a `balls` control may name (the `piano.count` row's range); a session accepts
@@ -136,10 +144,10 @@ public enum Control: Sendable, Equatable {
     /// of that name is checked apart (`SessionPlan.rejection(of:)`).
     public static func level(voice: String, value: Double?) -> Result<Control, ControlRejection> {
         guard !voice.isEmpty else { return .failure(ControlRejection("level needs a voice's name (bass, keys, …)")) }
-        guard let value, value.isFinite, value == value.rounded(), value >= Double(levelRange.lowerBound), value <= Double(levelRange.upperBound) else {
+        guard let level = whole(value, in: levelRange) else {
             return .failure(ControlRejection("level \(value.map(Format.plain) ?? "(none)") is not accepted; expected a whole number \(Limits.text(levelRange)) (MIDI CC7)"))
         }
-        return .success(.level(voice: voice, value: Int(value)))
+        return .success(.level(voice: voice, value: level))
     }
 
     /// A key change from a tonic and a mode as a preset writes them (`key.tonic`, `key.scale`,

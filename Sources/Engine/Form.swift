@@ -50,10 +50,6 @@ public struct FormPlan: Sendable, Hashable {
     /// Index (in `sections`, round and round) of the section starting at section line `number`.
     public func section(_ number: Int) -> Int { sections[number % sections.count] }
 
-    /// The letter of section line `number`.
-    public func letter(_ number: Int) -> Character {
-        Array(letters)[number % sections.count]
-    }
 }
 
 /// What the form keeps of a section's first bar line, to return to it.

@@ -14,9 +14,9 @@ extension Simulator {
                 // play is dropped here unlogged, so the log only holds changes that happened.
                 guard case .success(let resolved) = plan.keyChange(to: key) else { continue }
                 change = resolved
+            } else if plan.rejection(of: control) != nil {
+                continue   // likewise: a voice the session has not, more balls than it has
             }
-            if case .level(let name, _) = control, plan.voice(named: name) == nil { continue }   // likewise
-            if case .balls(let count) = control, count >= lastKeyHit.count { continue }           // likewise
             events.append(.live(time: now, step: step, control: control))
             switch control {
             case .gravity(let value):
@@ -39,7 +39,8 @@ extension Simulator {
                 changeKey(change, at: now)
             case .level(let name, let value):
                 // The voice's CC7 on each of its channels, as every sink plays a controller.
-                events.append(.control(time: now, voice: plan.voice(named: name)!, controller: 7, value: value))
+                guard let voice = plan.voice(named: name) else { break }
+                events.append(.control(time: now, voice: voice, controller: 7, value: value))
             case .balls(let count):
                 setBalls(count, at: now)
             case .chord(let degree):

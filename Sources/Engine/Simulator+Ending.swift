@@ -7,7 +7,7 @@ struct EndingProgress {
     /// From one beat before the last bar: every bouncer struck is heard as I's.
     var isHoming = false
     /// The last bar line has been given I's root.
-    var isHome = false
+    var gaveRoot = false
 }
 
 /// An ending (`EndingPlan`): the session's last bar is on the tonic chord. From one beat before
@@ -18,19 +18,19 @@ struct EndingProgress {
 /// (`Scheduler.finish(at:ringing:into:)`, called by `run`).
 extension Simulator {
     /// True from one beat before the last bar: bouncers are heard as I's.
-    var isHome: Bool { ending?.isHoming ?? false }
+    var isHoming: Bool { ending?.isHoming ?? false }
 
     /// Called before each step's physics, after the form's line: turns home when the step
     /// reaches one beat before the last bar, and gives the last bar line I's root.
     func endingLine(at step: Int64) {
-        guard var progress = ending, !progress.isHome else { return }
+        guard var progress = ending, !progress.gaveRoot else { return }
         // The end of this step, the bar line itself included (give or take rounding).
         let reach = world.time + plan.world.timestep + 1e-9
         if !progress.isHoming && reach >= progress.plan.homeFrom {
             progress.isHoming = true
         }
         if reach >= progress.plan.lastBar {
-            progress.isHome = true
+            progress.gaveRoot = true
             transpose(by: 0, at: step)
             // The root sounds on the clock's bar line itself, the one a bass hit of the bar before
             // asked for when chords change on the bar (this step's hits come at its end, later).

@@ -16,17 +16,19 @@ extension Simulator {
 
     /// Applies `control` at the start of the next step, as a live control source would.
     public func queue(_ control: Control) {
-        controls.append(control)
+        queued.append(control)
     }
 
-    /// One fixed timestep (the queued controls first): its events join `stepEvents`.
+    /// One fixed timestep (the queued controls first, after the step's scenes, as `run`
+    /// applies live controls after them): its events join `stepEvents`.
     public func step() {
         let step = world.stepCount
         if playsScenes && nextScene < plan.scenes.count { cueScenes(at: step) }
-        if !controls.isEmpty { apply(at: step) }
-        if form != nil { formLine(at: step) }
-        if ending != nil { endingLine(at: step) }
-        advance()
+        if !queued.isEmpty {
+            controls.append(contentsOf: queued)
+            queued.removeAll(keepingCapacity: true)
+        }
+        turn(at: step)
     }
 
     /// Drops the piano ball longest without a key hit again from a seeded spot, before the next

@@ -34,6 +34,8 @@ public final class Simulator {
     public var observer: StepObserver?
     // Live controls (Simulator+Controls.swift): polled at the start of each step.
     var controls: [Control] = []
+    /// Controls queued from outside between steps (`queue(_:)`), applied after the next step's scenes.
+    var queued: [Control] = []
     var gravity: Double
     var speed: Double
     /// The form as it goes (Simulator+Form.swift), nil without one.
@@ -80,6 +82,7 @@ public final class Simulator {
         notes.reserveCapacity(256)
         recentDegrees.reserveCapacity(Self.loopWindow)
         controls.reserveCapacity(8)
+        queued.reserveCapacity(8)
         gravity = plan.gravity
         speed = plan.speed
         if let form = plan.form {
@@ -116,10 +119,7 @@ public final class Simulator {
                         break
                     }
                 }
-                if !controls.isEmpty { apply(at: step) }
-                if form != nil { formLine(at: step) }
-                if ending != nil { endingLine(at: step) }
-                advance()
+                turn(at: step)
                 step += 1
                 try deliver(to: sinks, through: world.time)
                 try observer?.observe(BallPositions(world: world), at: world.time)
@@ -145,6 +145,15 @@ public final class Simulator {
             for sink in sinks { sink.abandon() }
             throw error
         }
+    }
+
+    /// One turn of the loop after the step's scenes and live controls have come: the controls
+    /// applied, the form's and the ending's lines, the physics and what it played.
+    func turn(at step: Int64) {
+        if !controls.isEmpty { apply(at: step) }
+        if form != nil { formLine(at: step) }
+        if ending != nil { endingLine(at: step) }
+        advance()
     }
 
     private func deliver(to sinks: [SessionSink], through time: Double) throws(SessionError) {
@@ -180,7 +189,7 @@ public final class Simulator {
             let hit: Hit
             switch contact.target {
             case .bouncer(let degree):
-                hit = Hit(time: contact.time, ball: contact.ball, target: .degree(isHome ? 1 : degree), speed: contact.speed)
+                hit = Hit(time: contact.time, ball: contact.ball, target: .degree(isHoming ? 1 : degree), speed: contact.speed)
                 lastBouncerHit = contact.time
                 noteDegree(degree)
             case .key(let number):

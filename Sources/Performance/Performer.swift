@@ -169,10 +169,8 @@ public struct Performer: Sendable {
         // The chord playing is renamed in the new key from now on (a change still waiting is
         // named when it takes over).
         scheduler.changeHarmony(to: stage.activeDegree, at: time, always: true)
-        if stage.leader != nil {
-            stage.lead(to: stage.activeDegree)
-            if let pending = stage.pending, pending.degree != stage.activeDegree { stage.lead(to: pending.degree) }
-        }
+        stage.lead(to: stage.activeDegree)   // nothing without a voice leader
+        if let pending = stage.pending, pending.degree != stage.activeDegree { stage.lead(to: pending.degree) }
         keys.changeKey(at: time, from: old, stage: stage, scheduler: &scheduler)
         bass.changeKey(at: time, from: old, stage: stage, scheduler: &scheduler)
         drums?.changeKey(at: time, from: old, stage: stage, scheduler: &scheduler)

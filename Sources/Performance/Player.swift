@@ -3,10 +3,10 @@ import Vocabulary
 
 /// What plays a row of the voices table: it turns the hits that are its own into notes.
 ///
-/// The performer hands every hit to its players in table order until one takes it, then lets
-/// each follow a chord change the hit asked for; at the end of each step each plays what the
-/// clock brings, and at a live key change each plays its queued notes in the new key. A player
-/// reads the harmony in force (`Stage`); only the bass changes it.
+/// The performer hands every hit to its players (bass, then keys, then drums) until one takes
+/// it, then lets each follow a chord change the hit asked for; at the end of each step each
+/// plays what the clock brings, and at a live key change each plays its queued notes in the
+/// new key. A player reads the harmony in force (`Stage`); only the bass changes it.
 protocol Player: Sendable {
     /// The row of the voices table it plays.
     var voice: VoiceID { get }

@@ -91,10 +91,12 @@ final class FFmpegProcess {
                 for (index, copy) in copies.enumerated() { posix_spawn_file_actions_adddup2(&actions, copy, Int32(3 + index)) }
             }
         if feedsInput { close(fds[0]) }
-        guard case .success(let child) = spawned else {
+        let child: pid_t
+        switch spawned {
+        case .success(let pid): child = pid
+        case .failure(let error):
             if feedsInput { close(fds[1]) }
-            if case .failure(let error) = spawned { throw .encoderFailed("cannot start \(executable): \(error)") }
-            throw .encoderFailed("cannot start \(executable)")
+            throw .encoderFailed("cannot start \(executable): \(error)")
         }
         pid = child
         input = feedsInput ? fds[1] : -1

@@ -41,8 +41,6 @@ extension Preset {
             self.section = section
         }
 
-        /// True when the scene sets at least one control.
-        public var setsAControl: Bool { gravity != nil || speed != nil || tempo != nil || key != nil || drop || kick || balls != nil || !levels.isEmpty }
 
         /// The most scenes a list may hold.
         public static let maximumCount = 256

@@ -84,11 +84,14 @@ public enum PlanDigest {
         return "fnv1a64:" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    /// Fowler–Noll–Vo 1a, 64 bits.
-    struct FNV1a64 {
-        private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    /// Fowler–Noll–Vo 1a, 64 bits (the plan digest; `clumsy batch` draws its `--vary` values
+    /// from streams keyed by it).
+    public struct FNV1a64 {
+        public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
-        mutating func add(_ bytes: [UInt8]) {
+        public init() {}
+
+        public mutating func add(_ bytes: some Sequence<UInt8>) {
             for byte in bytes {
                 value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
             }

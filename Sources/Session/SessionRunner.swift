@@ -102,7 +102,7 @@ public enum SessionRunner {
         let outputs = SessionOutputs.requested(request)
         let wiring = OutputWiring()
         var run = OutputRun(request: request, plan: SessionPlan(configuration: configuration), configuration: configuration,
-                            presetPath: presetPath, soundFont: nil, stop: stop, writesFiles: SessionOutputs.writesFiles(request),
+                            presetPath: presetPath, soundFont: nil, stop: stop,
                             standardOutput: standardOutput, standardError: standardError)
         for output in outputs { try output.prepare(run, wiring) }
         if outputs.contains(where: { $0.needsSound(request) }) {

@@ -10,7 +10,7 @@
 ///   preset that pans everything to the centre is exactly mono even though most of the
 ///   SoundFont's instruments are stereo samples (their left and right differ).
 /// - Spooling: one track (the mix), or one per part with stems, 8 bytes per frame per
-///   track; the first `memoryPerTrack` floats of each in memory and the rest in an unlinked
+///   track; the first `floatsInMemoryPerTrack` floats of each in memory and the rest in an unlinked
 ///   scratch file (30 GB per track for 24 h at 44.1 kHz).
 final class MixBus {
     /// True when every part's channels are centred: the mix and the stems are folded to mono.
@@ -40,7 +40,7 @@ final class MixBus {
     /// for `mixPath`, or with `stemPaths` (one per part) each part. The paths only name the spools.
     /// - Throws: `SoundError` when a loudness meter or a scratch file cannot be made.
     init(bank: SynthBank, parts: [MixPart], mixPath: String, stemPaths: [String]?, scratchDirectory: String,
-         memoryPerTrack: Int64, sampleRate: Double, mastering: Mastering, expectedSeconds: Double) throws(SoundError) {
+         floatsInMemoryPerTrack: Int64, sampleRate: Double, mastering: Mastering, expectedSeconds: Double) throws(SoundError) {
         units = bank.units
         shardsOfPart = bank.shardsOfPart
         foldsToMono = parts.allSatisfy { $0.channels.allSatisfy { $0.pan == 64 } }
@@ -57,10 +57,10 @@ final class MixBus {
             for _ in parts { meters.append(try LoudnessMeter(sampleRate: sampleRate, truePeak: false)) }
             for (part, path) in zip(parts, stemPaths) {
                 spools.append(try FloatSpool(directory: scratchDirectory, label: "the \(part.name) stem",
-                                             path: path, memoryCapacity: memoryPerTrack))
+                                             path: path, memoryCapacity: floatsInMemoryPerTrack))
             }
         } else {
-            spools.append(try FloatSpool(directory: scratchDirectory, label: "the mix", path: mixPath, memoryCapacity: memoryPerTrack))
+            spools.append(try FloatSpool(directory: scratchDirectory, label: "the mix", path: mixPath, memoryCapacity: floatsInMemoryPerTrack))
         }
         partMeters = meters
         self.spools = spools

@@ -65,11 +65,11 @@ public final class MixRenderer {
         bank = try SynthBank(parts: parts, configuration: configuration, threads: threads)
         do throws(SoundError) {
             // Disk space for the scratch files and the outputs (after the SoundFont, whose errors come first).
-            let memoryPerTrack = try Self.checkSpace(seconds: expectedSeconds, configuration: configuration, format: format,
+            let floatsInMemoryPerTrack = try Self.checkSpace(seconds: expectedSeconds, configuration: configuration, format: format,
                                                      mastering: mastering, mixDirectory: mixDirectory,
                                                      stemsDirectory: stemsDirectory, parts: parts.count, spoolMemory: spoolMemory)
             bus = try MixBus(bank: bank, parts: parts, mixPath: mixPath, stemPaths: stemPaths, scratchDirectory: mixDirectory,
-                             memoryPerTrack: memoryPerTrack, sampleRate: configuration.sampleRate, mastering: mastering,
+                             floatsInMemoryPerTrack: floatsInMemoryPerTrack, sampleRate: configuration.sampleRate, mastering: mastering,
                              expectedSeconds: expectedSeconds)
         } catch {
             bank.shutDown()
@@ -166,13 +166,13 @@ public final class MixRenderer {
         let tracks = stemsDirectory == nil ? 1 : parts
         let frames = (seconds + configuration.tailDuration + 1) * configuration.sampleRate
         let bytesPerFrame = Double(2 * (format == .ogg ? 1 : mastering.bitDepth.bytesPerSample))
-        let memoryPerTrack = max(0, spoolMemory) / Int64(tracks) / 4
-        let scratchBytes = Double(tracks) * max(0, 8 * frames - 4 * Double(memoryPerTrack))
+        let floatsInMemoryPerTrack = max(0, spoolMemory) / Int64(tracks) / 4
+        let scratchBytes = Double(tracks) * max(0, 8 * frames - 4 * Double(floatsInMemoryPerTrack))
         var needs: [(directory: String, bytes: Double)] = [(mixDirectory, scratchBytes + frames * bytesPerFrame)]
         if let stemsDirectory { needs.append((stemsDirectory, frames * bytesPerFrame * Double(parts))) }
         if let short = DiskCheck.shortfall(needs) {
             throw .insufficientSpace(directory: short.directory, needed: short.needed, available: short.available)
         }
-        return memoryPerTrack
+        return floatsInMemoryPerTrack
     }
 }

@@ -29,8 +29,6 @@ final class SlotPipeline: @unchecked Sendable {
 
     /// Slots per unit: items issued but not yet handled by every unit.
     let depth: Int
-    /// Threads started (0: every item is handled by `issue()` on the caller's thread).
-    var threadCount: Int { threads.count }
 
     private let units: [(Int) -> Void]
     private let lock = ConditionLock()

@@ -22,8 +22,6 @@ final class SynthBank {
     let units: [SynthUnit]
     /// The synths of each part (indices into `units`, in order).
     let shardsOfPart: [[Int]]
-    /// Threads rendering the synths (0: the mixing thread renders them itself).
-    var threadCount: Int { pipeline.threadCount }
 
     private let partOfChannel: [Int]
     /// Which of a part's synths gets its next new note.
@@ -62,7 +60,7 @@ final class SynthBank {
             shardsOfPart.append(Array(units.count..<(units.count + shards)))
             for _ in 0..<shards {
                 // Every synth plays the first one's SoundFont (loaded once; see `Sampler.init`).
-                units.append(try SynthUnit(part: index, channels: part.channels, configuration: configuration,
+                units.append(try SynthUnit(channels: part.channels, configuration: configuration,
                                            sharing: units.first?.sampler, slots: Self.pipelineDepth))
             }
         }
@@ -163,7 +161,6 @@ final class SampleBuffer: @unchecked Sendable {
 
 /// One FluidSynth synth of a mix: some or all channels of one part.
 final class SynthUnit: @unchecked Sendable {
-    let part: Int
     let sampler: Sampler
     /// Events queued for the next block of time (mixing thread only).
     var pending: [MixEvent] = []
@@ -181,9 +178,8 @@ final class SynthUnit: @unchecked Sendable {
         var end: Int64 = 0
     }
 
-    init(part: Int, channels: [PartChannel], configuration: SamplerConfiguration, sharing owner: Sampler?,
+    init(channels: [PartChannel], configuration: SamplerConfiguration, sharing owner: Sampler?,
          slots: Int) throws(SoundError) {
-        self.part = part
         sampler = try Sampler(configuration: configuration, sharing: owner)
         for channel in channels {
             sampler.select(channel: channel.channel, bank: channel.bank, program: channel.program)

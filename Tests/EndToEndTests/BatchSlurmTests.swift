@@ -9,6 +9,9 @@ struct BatchSlurmTests {
 
     @Test("A single-node Slurm runs the batch as a job array of 4: the same files and merged manifest as one process")
     func slurmJobArray() throws {
+        for program in ["/usr/bin/sbatch", "/usr/sbin/slurmctld", "/usr/sbin/slurmd", "/usr/sbin/munged"] {
+            try #require(FileManager.default.isExecutableFile(atPath: program), "make deps installs slurm-wlm and munge: no \(program)")
+        }
         let one = try BatchTests.whole()
         let work = try TemporaryDirectory(prefix: "batch-sbatch")
         let command = ([CLI.executable] + BatchTests.batch + ["--jobs", "1", "--quiet"]).joined(separator: " ")
@@ -16,7 +19,7 @@ struct BatchSlurmTests {
                                      "--output=\(work.path)/task-%a.log", "--chdir=\(work.path)", "--wrap", command],
                                     executable: "/bin/bash", timeout: 900)
         if submitted.status == 75 {
-            // The script says why (not installed, or the daemons cannot run in this container);
+            // The script says why (the daemons cannot run in this container);
             // the GNU parallel and SLURM_ARRAY_TASK_ID tests of BatchTests still run.
             print("skipped: \(submitted.stderr)")
             return

@@ -70,10 +70,7 @@ struct BatchTests {
 
     @Test("GNU parallel runs the 8 shards (--shard {}/8): identical files and merged manifest")
     func gnuParallelShardsEqualWhole() throws {
-        guard let parallel = firstExecutable(["/usr/bin/parallel", "/usr/local/bin/parallel"]) else {
-            print("skipped: GNU parallel is not installed (apt-get install parallel)")
-            return
-        }
+        let parallel = try #require(firstExecutable(["/usr/bin/parallel", "/usr/local/bin/parallel"]), "make deps installs GNU parallel")
         let one = try Self.whole()
         let sharded = try TemporaryDirectory(prefix: "batch-parallel")
         let arguments = ["--will-cite", "--halt", "now,fail=1", "-j", "4", CLI.executable] + Self.batch + ["--jobs", "1", "--quiet", "--shard", "{}/8", ":::", "0", "1", "2", "3", "4", "5", "6", "7"]
@@ -92,7 +89,7 @@ struct BatchTests {
         let killed = try CLI.run(arguments, in: directory.path, timeout: 600) { pid in
             Self.waitFor { Self.manifestLines(manifest).count >= 3 }
             // A node that dies takes the children with it.
-            let children = Self.children(of: pid)
+            let children = childProcesses(of: pid)
             kill(pid, SIGKILL)
             for child in children { kill(-child, SIGKILL); kill(child, SIGKILL) }
         }
@@ -100,6 +97,7 @@ struct BatchTests {
         let done = Self.manifestLines(manifest).compactMap { line in line.range(of: "0000[0-9]-default-s[0-9]", options: .regularExpression).map { String(line[$0]) } }
         try #require(done.count >= 3 && done.count < 8, "\(done)")
         let stamps = done.map { Self.modificationDate(directory.file("out/\($0)/\($0).mid")) }
+        #expect(stamps.allSatisfy { $0 != nil }, "the finished items' MIDI files")
         usleep(1_100_000)   // mtimes of anything redone now would differ
         let rerun = try CLI.run(arguments, in: directory.path, timeout: 600)
         #expect(rerun.status == 0, "\(rerun)")
@@ -136,11 +134,12 @@ struct BatchTests {
         var children: [Int32] = []
         let result = try CLI.run(["batch", "--seeds", "1..4", "--duration", "3600", "--jobs", "2", "-o", "out", "--quiet"],
                                  in: directory.path, timeout: 120) { pid in
-            Self.waitFor { Self.children(of: pid).count >= 2 }
-            children = Self.children(of: pid)
+            Self.waitFor { childProcesses(of: pid).count >= 2 }
+            children = childProcesses(of: pid)
             kill(pid, SIGINT)
         }
         #expect(result.status == 130, "\(result)")
+        #expect(children.count >= 2, "the batch's children were seen running")
         #expect(children.allSatisfy { kill($0, 0) != 0 }, "a child outlived the batch")
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory.file("out"))) ?? []
         #expect(entries == ["batch.json"], "\(entries)")
@@ -149,10 +148,7 @@ struct BatchTests {
     @Test("Labels: the JAMS files validate with jams; mir_eval scores the .lab chords against mido's reading of the MIDI file (markers, bass roots) ≥ 0.99")
     func labelsReadByOthers() throws {
         let check = try CLI.run(["-c", "import jams, mir_eval, mido"], executable: "/usr/bin/env", prefix: ["python3"])
-        guard check.status == 0 else {
-            print("skipped: python3 lacks jams, mir_eval or mido (pip install jams mir_eval mido): \(check.stderr)")
-            return
-        }
+        try #require(check.status == 0, "python3 lacks jams, mir_eval or mido (make deps installs them): \(check.stderr)")
         let directory = try TemporaryDirectory(prefix: "batch-labels")
         let presets = bundledPresetNames().joined(separator: ",")
         let result = try CLI.run(["batch", "--presets", presets, "--seeds", "1..2", "--duration", "30", "--outputs", "midi,labels",
@@ -178,20 +174,6 @@ struct BatchTests {
     static func waitFor(_ condition: () -> Bool) {
         let start = Date()
         while !condition() && Date().timeIntervalSince(start) < 120 { usleep(50_000) }
-    }
-
-    /// The pids whose parent is `pid` (from /proc).
-    static func children(of pid: Int32) -> [Int32] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap(Int32.init).filter { candidate in
-            // /proc files state no size: read to the end rather than by the size.
-            guard let handle = FileHandle(forReadingAtPath: "/proc/\(candidate)/stat") else { return false }
-            defer { try? handle.close() }
-            let stat = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
-            guard let close = stat.lastIndex(of: ")") else { return false }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return fields.count > 1 && Int32(fields[1]) == pid && fields[0] != "Z"
-        }
     }
 
     static func modificationDate(_ path: String) -> Date? {

@@ -119,11 +119,11 @@ struct ScoreTests {
         }
     }
 
-    @Test("lilypond compiles the score to a PDF without errors (skipped when lilypond is not installed)",
+    @Test("lilypond compiles the score to a PDF without errors",
           arguments: [("borrowed-chords", ["--meter", "7/8"]), ("default", ["--key", "Eb", "--mode", "minor"]),
                       ("pentatonic-triads", ["--meter", "6/8", "--quantize", "1/16"])])
     func lilypondAccepts(preset: String, extra: [String]) throws {
-        guard let lilypond = firstExecutable(["/usr/bin/lilypond", "/usr/local/bin/lilypond"]) else { return }
+        let lilypond = try #require(firstExecutable(["/usr/bin/lilypond", "/usr/local/bin/lilypond"]), "make deps installs lilypond")
         let directory = try TemporaryDirectory()
         try Self.session(preset, seconds: 12, extra: extra, in: directory)
         let result = try CLI.run(["-dno-point-and-click", "--loglevel=WARNING", "-o", directory.file("s"), directory.file("s.ly")],

@@ -95,9 +95,9 @@ struct VoiceLeaderTests {
             reusing.lead(to: chord)
             let expected = before.isEmpty ? reusing.initial(chord) : VoiceLeader.smooth(from: before, to: chord, register: 50...70)
             #expect(reusing.previous == expected)
-            #expect(voicing.voice(chord).map(\.midi) == reusing.previous)
+            // `voice(_:)` leads in place too: it must give what a fresh search gives.
+            #expect(voicing.voice(chord).map(\.midi) == expected)
         }
-        #expect(reusing == voicing)
     }
 
     @Test("nearest note of a pitch class within a register")

@@ -84,7 +84,7 @@ struct OutputRun {
     /// Where a stop request comes from.
     let stop: StopSignal?
     /// True when any requested output writes files.
-    let writesFiles: Bool
+    var writesFiles: Bool { SessionOutputs.writesFiles(request) }
     /// The terminal's standard output (text view, summary).
     let standardOutput: TerminalOutput
     /// The terminal's standard error (live status, progress).
