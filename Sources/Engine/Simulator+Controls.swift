@@ -8,13 +8,18 @@ extension Simulator {
     func apply(at step: Int64) {
         let now = world.time
         for control in controls {
-            var change: KeyChange?
             if case .key(let key) = control {
                 // Checked where it came from (OSC, the replayed log); one the session cannot
                 // play is dropped here unlogged, so the log only holds changes that happened.
-                guard case .success(let resolved) = plan.keyChange(to: key) else { continue }
-                change = resolved
-            } else if plan.rejection(of: control) != nil {
+                // The harmony from here on; notes queued for later are played in the new key.
+                // (No `KeyChange?` held across the switch below: the Swift runtime would make
+                // that type's metadata at the first control, allocating in the plugin's run().)
+                guard case .success(let change) = plan.keyChange(to: key) else { continue }
+                events.append(.live(time: now, step: step, control: control))
+                changeKey(change, at: now)
+                continue
+            }
+            guard plan.rejection(of: control) == nil else {
                 continue   // likewise: a voice the session has not, more balls than it has
             }
             events.append(.live(time: now, step: step, control: control))
@@ -34,9 +39,7 @@ extension Simulator {
                 // clock and the MIDI file's tempo map).
                 scheduler.changeTempo(to: bpm, at: now)
             case .key:
-                // The harmony from here on; notes queued for later are played in the new key.
-                guard let change else { break }
-                changeKey(change, at: now)
+                break   // above
             case .level(let name, let value):
                 // The voice's CC7 on each of its channels, as every sink plays a controller.
                 guard let voice = plan.voice(named: name) else { break }

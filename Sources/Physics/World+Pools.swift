@@ -1,17 +1,13 @@
-import CChipmunk
 import CChipmunkPools
 
 extension World {
-    /// Grows a new space's pools when the world is built (the LV2 plugin builds it on its
-    /// worker), not in a real-time caller's first steps. Chipmunk grows its ring of contact
-    /// buffers in a space's first steps, one buffer a step until the oldest is older than the
-    /// collision persistence (3 steps): steps of the still empty space grow it here. Nothing is
-    /// in the space, so nothing moves; the steps advance Chipmunk's time stamps, which it only
-    /// ever compares with each other (the same notes, byte for byte).
-    static func growPools(_ space: OpaquePointer, step: Double) {
-        for _ in 0..<(Int(cpSpaceGetCollisionPersistence(space)) + 1) { cpSpaceStep(space, step) }
-        // Likewise the arbiter pool, filled at the first contact, and the step's arbiter array
-        // (room for 64 contacts at once before it grows).
-        clumsy_chipmunk_grow_pools(UnsafeMutableRawPointer(space), 64)
+    /// Grows a new, empty space's pools when the world is built (the LV2 plugin builds it on
+    /// its worker), not in a real-time caller's steps, where Chipmunk would grow them the
+    /// first times balls touch (`clumsy_chipmunk_grow_pools` says how, and why the notes stay
+    /// the same byte for byte). Room for four touching pairs a ball (a ball on a key, against a
+    /// wall and between two others) and 64 more: an arbiter is kept for three steps after its
+    /// pair parts, so this is the most a step holds at once, not a count of hits.
+    static func growPools(_ space: OpaquePointer, step: Double, balls: Int) {
+        clumsy_chipmunk_grow_pools(UnsafeMutableRawPointer(space), Int32(4 * balls + 64), step)
     }
 }

@@ -63,7 +63,9 @@ public final class World {
         self.pianoSpeedLimit = configuration.pianoSpeedLimit
         self.recordsContacts = recordsContacts
         World.silenceBannerOnce()
-        contacts.reserveCapacity(64)
+        // Room for two first contacts a ball in one step, so a step does not grow it (the
+        // LV2 plugin steps the world in its real-time thread).
+        contacts.reserveCapacity(2 * (configuration.pianoStarts.count + 1) + 64)
         space = World.newSpace(configuration)
         build(state: nil)
     }
@@ -83,7 +85,7 @@ public final class World {
         if let hash = configuration.spatialHash {
             cpSpaceUseSpatialHash(space, hash.cellSize, Int32(hash.cells))
         }
-        growPools(space, step: configuration.timestep / Double(configuration.substeps))
+        growPools(space, step: configuration.timestep / Double(configuration.substeps), balls: configuration.pianoStarts.count + 1)
         return space
     }
 

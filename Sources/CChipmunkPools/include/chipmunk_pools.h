@@ -1,14 +1,20 @@
 #ifndef CHIPMUNK_POOLS_H
 #define CHIPMUNK_POOLS_H
 
-// Grows a Chipmunk space's pools before its first step, in C because they are Chipmunk's
-// private structures (chipmunk_private.h): the space is passed untyped, so this header does
-// not declare cpSpace a second time beside CChipmunk's.
+// Grows a Chipmunk space's pools before its first step, in C because it resets a counter in
+// Chipmunk's private structure (chipmunk_private.h): the space is passed untyped, so this
+// header does not declare cpSpace a second time beside CChipmunk's.
 
-/// Fills the empty arbiter pool of `space` (a cpSpace *) as Chipmunk fills it at the first
-/// contact (one CP_BUFFER_BYTES buffer of arbiters, pushed in the same order), and gives the
-/// step's arbiter array room for `arbiters` entries. Only memory is prepared: the arbiters
-/// Chipmunk takes from the pool are the same ones, in the same order.
-void clumsy_chipmunk_grow_pools(void *space, int arbiters);
+/// Gives the empty `space` (a cpSpace *) room for `contacts` contacts a step, by a rehearsal:
+/// a stand-in ball touching `contacts` stand-in static circles is stepped (`step` seconds) for
+/// as many steps as Chipmunk keeps a contact, then everything is taken out and freed. Chipmunk
+/// grows what it needs as it goes and keeps it when the stand-ins leave: the ring of contact
+/// buffers, the arbiter pool, the step's arbiter array, and the cache of arbiters by shape
+/// pair (its table and its pool of bins). Nothing of the rehearsal stays but memory and
+/// Chipmunk's time stamps, which it only compares with each other: the cache's larger table
+/// changes only the order in which the end-of-step filter visits cached arbiters, each on its
+/// own (it returns stale ones to the pool and calls separate callbacks, of which Clumsy installs
+/// none), and the shape numbering is put back.
+void clumsy_chipmunk_grow_pools(void *space, int contacts, double step);
 
 #endif
