@@ -31,3 +31,11 @@ void clumsy_chipmunk_grow_pools(void *opaque, int contacts, double step) {
     // order collision pairs and key the index's leaves.
     space->shapeIDCounter = shapeIDs;
 }
+
+void clumsy_chipmunk_renumber(void *opaque, unsigned long shapes, double step) {
+    cpSpace *space = (cpSpace *)opaque;
+    space->shapeIDCounter = shapes;
+    // As after the rehearsal of a new space (clumsy_chipmunk_grow_pools) at this step length:
+    // the solver scales cached impulses by this step over the last (none are cached here).
+    space->curr_dt = step;
+}

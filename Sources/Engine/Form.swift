@@ -52,19 +52,21 @@ public struct FormPlan: Sendable, Hashable {
 
 }
 
-/// What the form keeps of a section's first bar line, to return to it.
+/// What the form keeps of a section's first bar line, to return to it. Each is made with its
+/// own buffers when the session is built and then written in place (`Simulator.save`), so
+/// saving and returning allocate nothing (the LV2 plugin plays the form in its real-time thread).
 struct FormSnapshot {
-    var step: Int64
+    var step: Int64 = 0
     var world: WorldState
     var performer: Performer
     var scheduler: Scheduler
     var kicks: SplitMix64
     var drops: SplitMix64
-    var lastBouncerHit: Double
+    var lastBouncerHit = 0.0
     var recentDegrees: [Int]
     var lastKeyHit: [Double]
     var stillSince: [Double]
-    var rulePhase: Int64
+    var rulePhase: Int64 = 0
 }
 
 /// The form as it goes: the next section line and the snapshots of the letters heard.
@@ -74,14 +76,32 @@ struct FormProgress {
     var number = 0
     /// Time of the next section line, seconds.
     var nextLine = 0.0
-    /// Snapshot of each letter's first section, by letter index.
-    var saved: [Int: FormSnapshot] = [:]
+    /// Snapshot of each letter's first section, by letter index (`heard` says which are).
+    var saved: [FormSnapshot]
+    /// Whether each letter has been heard (its snapshot in `saved` taken).
+    var heard: [Bool]
     /// The nudges of returning sections.
     var nudges: SplitMix64
     /// When the returning section now playing is nudged, seconds (nil: not, or done).
     var nudgeAt: Double?
     /// The second-time ending to come: its section (letter index) and time, seconds.
     var ending: (section: Int, time: Double)?
-    /// The snapshot at the start of each letter's second-time ending, once heard.
-    var endings: [Int: FormSnapshot] = [:]
+    /// The snapshot at the start of each letter's second-time ending (`endingHeard` says which are).
+    var endings: [FormSnapshot]
+    /// Whether each letter's second-time ending has been heard.
+    var endingHeard: [Bool]
+    /// The balls as a nudge moves them.
+    var nudged: WorldState
+
+    /// The form of `plan` before its first line; `blank` makes a snapshot with buffers of its own.
+    init(plan: FormPlan, nudges: SplitMix64, blank: () -> FormSnapshot) {
+        self.plan = plan
+        self.nudges = nudges
+        let letters = (plan.sections.max() ?? 0) + 1
+        saved = (0..<letters).map { _ in blank() }
+        endings = (0..<letters).map { _ in blank() }
+        heard = Array(repeating: false, count: letters)
+        endingHeard = Array(repeating: false, count: letters)
+        nudged = blank().world
+    }
 }

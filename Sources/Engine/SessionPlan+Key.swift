@@ -9,11 +9,46 @@ public struct KeyChange: Sendable {
     /// The performer's configuration in the new key: the chord of each bouncer, the bass's
     /// roots, the keys' notes and the scale all follow it; everything else is the session's.
     public var performer: PerformerConfiguration
-    /// Each derived voice's rule worked out again in the new key.
-    public var derived: [VoiceID: Voice.Derivation]
+    /// Each derived voice's rule worked out again in the new key, in voice order.
+    public var derived: [(voice: VoiceID, derivation: Voice.Derivation)]
+    /// What the players need of the new key, worked out ahead (a form's section in another key
+    /// changes key in the LV2 plugin's real-time thread).
+    public var harmony: Harmony
+
+    /// The rule of derived voice `voice` in the new key, nil for a voice that derives none.
+    public func derivation(of voice: VoiceID) -> Voice.Derivation? {
+        derived.first { $0.voice == voice }?.derivation
+    }
 }
 
 extension SessionPlan {
+    /// The session's key moved by `semitones` (its own key for 0).
+    func key(transposedBy semitones: Int) -> Key {
+        semitones == 0 ? key : Key(tonic: key.tonic.transposed(by: semitones), scale: key.scale)
+    }
+
+    /// The key changes the session's own plan makes, worked out ahead (those it can play): each
+    /// form section's own key and the home key an ending comes back to, by semitones from the
+    /// session's key, and the keys of its scenes (`semitones` nil).
+    var preparedKeyChanges: [(semitones: Int?, change: KeyChange)] {
+        var prepared: [(semitones: Int?, change: KeyChange)] = []
+        if form != nil || ending != nil {
+            var shifts = [0]
+            for semitones in form?.transpositions ?? [] where !shifts.contains(semitones) { shifts.append(semitones) }
+            for semitones in shifts {
+                if case .success(let change) = keyChange(to: key(transposedBy: semitones)) { prepared.append((semitones, change)) }
+            }
+        }
+        for cue in scenes {
+            for control in cue.controls {
+                guard case .key(let key) = control, !prepared.contains(where: { $0.change.performer.key == key }),
+                      case .success(let change) = keyChange(to: key) else { continue }
+                prepared.append((nil, change))
+            }
+        }
+        return prepared
+    }
+
     /// The session's harmony in `key`, or why the session cannot play in it:
     /// - the scale must play the degree of every switched-on bouncer (a bouncer is a degree of
     ///   the key; the layout cannot change mid-session). A pentatonic or blues scale plays five
@@ -42,9 +77,8 @@ extension SessionPlan {
         if let outside = configuration.registerOutsideMIDI(tones: keyTones) {
             return .failure(ControlRejection("in \(key.name(.ascii)), \(outside.field) \(outside.message)"))
         }
-        var derived: [VoiceID: Voice.Derivation] = [:]
-        for id in voices.ids { derived[id] = voices[id].derived?.rekeyed(to: key) }
-        return .success(KeyChange(performer: configuration, derived: derived))
+        let derived = voices.ids.sorted().compactMap { id in voices[id].derived.map { (id, $0.rekeyed(to: key)) } }
+        return .success(KeyChange(performer: configuration, derived: derived, harmony: Harmony(configuration)))
     }
 
     /// Why `control` cannot take effect in this session, or nil when it can. Every control the

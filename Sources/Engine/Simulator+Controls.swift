@@ -14,6 +14,12 @@ extension Simulator {
                 // The harmony from here on; notes queued for later are played in the new key.
                 // (No `KeyChange?` held across the switch below: the Swift runtime would make
                 // that type's metadata at the first control, allocating in the plugin's run().)
+                // A scene's key was worked out when the session was built (`preparedKeys`).
+                if let index = preparedKeys.firstIndex(where: { $0.change.performer.key == key }) {
+                    events.append(.live(time: now, step: step, control: control))
+                    changeKey(preparedKeys[index].change, at: now)
+                    continue
+                }
                 guard case .success(let change) = plan.keyChange(to: key) else { continue }
                 events.append(.live(time: now, step: step, control: control))
                 changeKey(change, at: now)
@@ -67,8 +73,8 @@ extension Simulator {
     /// The harmony from `now` on in the key of `change` (a live key change, or a section's own
     /// key): notes queued for later are played in the new key.
     func changeKey(_ change: KeyChange, at now: Double) {
-        performer.changeKey(to: change.performer, at: now, scheduler: &scheduler)
-        for (voice, derivation) in change.derived.sorted(by: { $0.key < $1.key }) {
+        performer.changeKey(to: change.harmony, at: now, scheduler: &scheduler)
+        for (voice, derivation) in change.derived {
             scheduler.changeDerivation(of: voice, to: derivation)
         }
     }

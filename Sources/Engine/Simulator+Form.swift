@@ -10,20 +10,25 @@ import Glibc
 /// it back as it was at that letter's first section line.
 ///
 /// A section line is the first step at or after the bar line that starts a section. Saving
-/// rebuilds the Chipmunk space around the balls (`World.rebase`), and returning rebuilds it from
-/// the saved balls (`World.restore`): both spans then start from a fresh space with the same
-/// bodies, so with `variation` 0 the section plays again note for note (exactly so when a bar
-/// is a whole number of timesteps, as at 120 bpm and 1/240 s).
+/// puts the balls back into the space as they are (`World.restore` of their state), and
+/// returning puts the saved balls back: both spans then start from a space that steps as a new
+/// one with the same bodies, so with `variation` 0 the section plays again note for note
+/// (exactly so when a bar is a whole number of timesteps, as at 120 bpm and 1/240 s). Nothing
+/// here allocates (the LV2 plugin plays the form in its real-time thread): the snapshots are
+/// written in place and the sections' keys were worked out when the session was built.
 extension Simulator {
     /// Called before each step's physics (and once at 0 before the opening notes are delivered):
     /// acts when a section line, or the bar line of a returning section's nudge, has come.
     func formLine(at step: Int64) {
         guard var progress = form else { return }
+        // Taken out while it changes, so its snapshots' buffers are not shared (and copied).
+        form = nil
+        defer { form = progress }
         let now = world.time
         if let time = progress.nudgeAt, now >= time - 1e-9 {
-            var state = world.state()
-            nudge(&state, by: progress.plan.variation, random: &progress.nudges)
-            world.restore(state)
+            world.state(into: &progress.nudged)
+            nudge(&progress.nudged, by: progress.plan.variation, random: &progress.nudges)
+            world.restore(progress.nudged)
             progress.nudgeAt = nil
         }
         if let ending = progress.ending, now >= ending.time - 1e-9 {
@@ -33,8 +38,8 @@ extension Simulator {
         if now >= progress.nextLine - 1e-9 {
             let section = progress.plan.section(progress.number)
             let barSeconds = scheduler.clock.barSeconds
-            if let snapshot = progress.saved[section] {
-                returnTo(snapshot, state: snapshot.world, at: step)
+            if progress.heard[section] {
+                returnTo(progress.saved[section], at: step)
                 let isSecondTime = progress.number > 0 && progress.plan.section(progress.number - 1) == section
                 if isSecondTime, let bar = progress.plan.endingBar {
                     progress.ending = (section, progress.nextLine + Double(bar) * barSeconds)
@@ -43,48 +48,78 @@ extension Simulator {
                 }
             } else {
                 transpose(by: progress.plan.transpositions[section], at: step)
-                progress.saved[section] = snapshot(at: step)
+                save(into: &progress.saved[section], at: step)
+                progress.heard[section] = true
             }
             progress.number += 1
             // The clock's bar line (as a scene's): after a tempo change the bars go on from where
             // they were, at the new length (`shift` is 0 until then, so this is bars × bar length).
             progress.nextLine = Double(progress.number * progress.plan.bars) * barSeconds - scheduler.clock.shift
         }
-        form = progress
     }
 
     /// The second-time ending of `section` begins: the first time, the balls are nudged (by
     /// `variation`, at least 0.2) and the world is saved there; every later second time returns
     /// to that save, so the second ending is the same each time and unlike the first.
     private func secondEnding(of section: Int, at step: Int64, progress: inout FormProgress) {
-        if let snapshot = progress.endings[section] {
-            returnTo(snapshot, state: snapshot.world, at: step)
+        if progress.endingHeard[section] {
+            returnTo(progress.endings[section], at: step)
         } else {
-            var state = world.state()
-            nudge(&state, by: max(progress.plan.variation, 0.2), random: &progress.nudges)
-            world.restore(state)
-            progress.endings[section] = snapshot(at: step)
+            world.state(into: &progress.nudged)
+            nudge(&progress.nudged, by: max(progress.plan.variation, 0.2), random: &progress.nudges)
+            world.restore(progress.nudged)
+            save(into: &progress.endings[section], at: step)
+            progress.endingHeard[section] = true
         }
     }
 
     /// A new letter begins in the session's key moved by `semitones` (nothing when the harmony
     /// is in it already, or when the session cannot play in it).
     func transpose(by semitones: Int, at step: Int64) {
-        let home = plan.key
-        let key = semitones == 0 ? home : Key(tonic: home.tonic.transposed(by: semitones), scale: home.scale)
+        // Worked out when the session was built (`preparedKeys`), so nothing is allocated here;
+        // looked up by index: a `KeyChange?` would have the Swift runtime make its metadata.
+        for index in preparedKeys.indices where preparedKeys[index].semitones == semitones {
+            let change = preparedKeys[index].change
+            if change.performer.key != performer.configuration.key { changeKey(change, at: world.time) }
+            return
+        }
+        let key = plan.key(transposedBy: semitones)
         guard key != performer.configuration.key, case .success(let change) = plan.keyChange(to: key) else { return }
         changeKey(change, at: world.time)
     }
 
-    private func snapshot(at step: Int64) -> FormSnapshot {
-        FormSnapshot(step: step, world: world.rebase(), performer: performer, scheduler: scheduler, kicks: kicks, drops: drops,
-                     lastBouncerHit: lastBouncerHit, recentDegrees: recentDegrees, lastKeyHit: lastKeyHit,
-                     stillSince: stillSince, rulePhase: rulePhase)
+    /// A snapshot with buffers of its own, of this session's shape (its contents are replaced
+    /// at the first save).
+    func blankSnapshot() -> FormSnapshot {
+        var recent: [Int] = []
+        recent.reserveCapacity(Self.loopWindow)
+        var balls = world.state()
+        balls.isIn = balls.isIn.map { $0 }   // not the world's own buffer
+        return FormSnapshot(world: balls, performer: Performer(configuration: plan.performer, voices: plan.voices),
+                            scheduler: Scheduler(voices: plan.voices, clock: plan.clock, feel: plan.feel), kicks: kicks, drops: drops,
+                            recentDegrees: recent, lastKeyHit: lastKeyHit.map { $0 }, stillSince: stillSince.map { $0 })
     }
 
-    private func returnTo(_ snapshot: FormSnapshot, state: WorldState, at step: Int64) {
+    /// Saves the session at this line into `snapshot`, in place: the balls are put back into the
+    /// space as they are (`World.restore` of their state), so a return steps exactly as this does.
+    private func save(into snapshot: inout FormSnapshot, at step: Int64) {
+        world.state(into: &snapshot.world)
+        world.restore(snapshot.world)
+        snapshot.step = step
+        snapshot.performer.assign(from: performer)
+        snapshot.scheduler.assign(from: scheduler)
+        snapshot.kicks = kicks
+        snapshot.drops = drops
+        snapshot.lastBouncerHit = lastBouncerHit
+        snapshot.recentDegrees.overwrite(with: recentDegrees)
+        snapshot.lastKeyHit.overwrite(with: lastKeyHit)
+        snapshot.stillSince.overwrite(with: stillSince)
+        snapshot.rulePhase = rulePhase
+    }
+
+    private func returnTo(_ snapshot: FormSnapshot, at step: Int64) {
         let offset = world.time - Double(snapshot.step) * plan.world.timestep
-        world.restore(state)
+        world.restore(snapshot.world)
         let heard = (key: performer.configuration.key, degree: performer.activeDegree)
         performer.resume(snapshot.performer, after: offset)
         scheduler.resume(snapshot.scheduler, after: offset, now: world.time)
@@ -95,9 +130,12 @@ extension Simulator {
         kicks = snapshot.kicks
         drops = snapshot.drops
         lastBouncerHit = snapshot.lastBouncerHit + offset
-        recentDegrees = snapshot.recentDegrees
-        lastKeyHit = snapshot.lastKeyHit.map { $0 + offset }
-        stillSince = snapshot.stillSince.map { $0 >= 0 ? $0 + offset : $0 }
+        recentDegrees.overwrite(with: snapshot.recentDegrees)
+        for ball in lastKeyHit.indices { lastKeyHit[ball] = snapshot.lastKeyHit[ball] + offset }
+        for ball in stillSince.indices {
+            let since = snapshot.stillSince[ball]
+            stillSince[ball] = since >= 0 ? since + offset : since
+        }
         rulePhase = snapshot.rulePhase + (step - snapshot.step)
     }
 

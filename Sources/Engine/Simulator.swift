@@ -50,6 +50,8 @@ public final class Simulator {
     public var playsScenes = true
     /// The ending as it goes (Simulator+Ending.swift), nil without one.
     var ending: EndingProgress?
+    /// The key changes of the form's sections and of the ending, worked out ahead.
+    let preparedKeys: [(semitones: Int?, change: KeyChange)]
 
     /// Steps between two checks of the piano-ball rules.
     static let ruleInterval: Int64 = 12
@@ -85,8 +87,10 @@ public final class Simulator {
         queued.reserveCapacity(8)
         gravity = plan.gravity
         speed = plan.speed
+        preparedKeys = plan.preparedKeyChanges
         if let form = plan.form {
-            self.form = FormProgress(plan: form, nudges: SplitMix64(seed: plan.seed, stream: RandomStream.form.rawValue))
+            self.form = FormProgress(plan: form, nudges: SplitMix64(seed: plan.seed, stream: RandomStream.form.rawValue),
+                                     blank: blankSnapshot)
         }
         ending = plan.ending.map { EndingProgress(plan: $0) }
     }

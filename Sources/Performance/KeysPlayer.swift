@@ -17,6 +17,12 @@ struct KeysPlayer: Player {
         pointer = Performer.melodyStart(stage.scaleNotes, tonic: stage.configuration.key.tonic)
     }
 
+    /// Becomes `other`, in its own buffer.
+    mutating func assign(from other: KeysPlayer) {
+        lastKeyHit.overwrite(with: other.lastKeyHit)
+        pointer = other.pointer
+    }
+
     /// Form: the dribble gate's last hits, `offset` seconds later (a section played again).
     mutating func moveHits(by offset: Double) {
         for index in lastKeyHit.indices { lastKeyHit[index] += offset }
@@ -68,19 +74,17 @@ struct KeysPlayer: Player {
     /// The melody goes on from the new scale's note nearest its last one; queued key notes play
     /// their chord tone of the new chord, queued melody notes the nearest note of the new scale;
     /// with `endsNonChordTones`, ringing notes outside the new active chord end at `time`.
-    mutating func changeKey(at time: Double, from old: Stage, stage: Stage, scheduler: inout Scheduler) {
+    mutating func changeKey(at time: Double, fromScale oldScale: [Int], stage: Stage, scheduler: inout Scheduler) {
         let scale = stage.scaleNotes
-        pointer = old.scaleNotes.isEmpty ? Performer.melodyStart(scale, tonic: stage.configuration.key.tonic)
-            : Performer.nearest(to: old.scaleNotes[pointer], in: scale)
+        pointer = oldScale.isEmpty ? Performer.melodyStart(scale, tonic: stage.configuration.key.tonic)
+            : Performer.nearest(to: oldScale[pointer], in: scale)
         let keys = stage.keysNotes
-        scheduler.retune(voice: voice) { queued in
-            queued.map { note in
-                if case .keyHit(_, let tone) = note.cause, (1...PerformerConfiguration.maximumTone).contains(tone),
-                   (1...7).contains(note.degree) {
-                    return keys[note.degree - 1][tone - 1]
-                }
-                return scale.isEmpty ? note.note : scale[Performer.nearest(to: note.note, in: scale)]
+        scheduler.retune(voice: voice) { note, _ in
+            if case .keyHit(_, let tone) = note.cause, (1...PerformerConfiguration.maximumTone).contains(tone),
+               (1...7).contains(note.degree) {
+                return keys[note.degree - 1][tone - 1]
             }
+            return scale.isEmpty ? note.note : scale[Performer.nearest(to: note.note, in: scale)]
         }
         guard stage.configuration.endsNonChordTones else { return }
         let masks = stage.chordMasks

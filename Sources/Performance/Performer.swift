@@ -145,9 +145,10 @@ public struct Performer: Sendable {
         drums = voices.id(of: .percussion).map { DrumPlayer(voice: $0, curve: voices[$0].curve, bassCurve: voices[bassVoice].curve) }
     }
 
-    /// A live key change at `time` (the start of a step). `configuration` is the session's in
-    /// the new key (`SessionPlan.keyChange(to:)`): its chords, bass roots, keys' notes and scale
-    /// are played from `time` on.
+    /// A live key change at `time` (the start of a step). `harmony` is the session's in the new
+    /// key (`SessionPlan.keyChange(to:)`): its chords, bass roots, keys' notes and scale are
+    /// played from `time` on. Nothing is allocated (a form's section in its own key changes key
+    /// in the LV2 plugin's real-time thread).
     ///
     /// The harmony stays on its degree: the active chord becomes that degree's chord in the new
     /// key, and a chord change still waiting for its beat or bar line brings its degree's new
@@ -164,16 +165,21 @@ public struct Performer: Sendable {
     /// chord change (`time.endNonChordTones`); then the keys' notes outside the new active chord
     /// end at `time`. No note is added: the bass plays the new roots when the ball next strikes.
     public mutating func changeKey(to configuration: PerformerConfiguration, at time: Double, scheduler: inout Scheduler) {
-        let old = stage
-        stage.adopt(configuration)
+        changeKey(to: Harmony(configuration), at: time, scheduler: &scheduler)
+    }
+
+    /// `changeKey(to:at:scheduler:)` with the new key's harmony worked out ahead: allocates nothing.
+    public mutating func changeKey(to harmony: Harmony, at time: Double, scheduler: inout Scheduler) {
+        let oldScale = stage.scaleNotes   // not the whole stage: its keys' notes are rewritten in place
+        stage.adopt(harmony)
         // The chord playing is renamed in the new key from now on (a change still waiting is
         // named when it takes over).
         scheduler.changeHarmony(to: stage.activeDegree, at: time, always: true)
         stage.lead(to: stage.activeDegree)   // nothing without a voice leader
         if let pending = stage.pending, pending.degree != stage.activeDegree { stage.lead(to: pending.degree) }
-        keys.changeKey(at: time, from: old, stage: stage, scheduler: &scheduler)
-        bass.changeKey(at: time, from: old, stage: stage, scheduler: &scheduler)
-        drums?.changeKey(at: time, from: old, stage: stage, scheduler: &scheduler)
+        keys.changeKey(at: time, fromScale: oldScale, stage: stage, scheduler: &scheduler)
+        bass.changeKey(at: time, fromScale: oldScale, stage: stage, scheduler: &scheduler)
+        drums?.changeKey(at: time, fromScale: oldScale, stage: stage, scheduler: &scheduler)
     }
 
     /// The index of the note of `notes` (ascending, not empty) nearest `note`; the lower on a tie.
@@ -211,13 +217,23 @@ public struct Performer: Sendable {
     /// The keys note (MIDI) of chord tone 1…5 of degree 1…7's chord.
     public func keysNote(degree: Int, tone: Int) -> Int { stage.keysNotes[degree - 1][tone - 1] }
 
+    /// Becomes `other` (a form's save of this performer), keeping its own buffers: an
+    /// assignment would share `other`'s, and the next hit would copy them (an allocation in a
+    /// real-time caller). `other` must be of the same session.
+    public mutating func assign(from other: Performer) {
+        stage.assign(from: other.stage)
+        keys.assign(from: other.keys)
+        if drums != nil, let counted = other.drums { drums!.keepCounting(as: counted) }
+    }
+
     /// Form: plays again as `saved` (this performer at an earlier bar line), `offset` seconds
     /// later: its harmony, voicing and melody, its waiting chord change and dribble times moved
     /// by `offset`; the beat count of the stomp and metronome goes on.
+    /// Copied in place, so nothing is allocated then or when it plays on (`assign(from:)`).
     public mutating func resume(_ saved: Performer, after offset: Double) {
-        let counting = drums
-        self = saved
-        if let counting { drums?.keepCounting(as: counting) }
+        stage.assign(from: saved.stage)
+        keys.assign(from: saved.keys)
+        // The bass has no state of its own; the drums count on.
         if let change = stage.pending { stage.pending = (change.degree, change.time + offset) }
         keys.moveHits(by: offset)
     }

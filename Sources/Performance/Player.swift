@@ -18,15 +18,16 @@ protocol Player: Sendable {
     mutating func advance(through time: Double, stage: Stage, scheduler: inout Scheduler)
     /// The chord of `degree` takes over at `time` (asked for by the hit just played).
     mutating func follow(chordOf degree: Int, at time: Double, stage: Stage, scheduler: inout Scheduler)
-    /// A live key change at `time`: `old` is the harmony before it, `stage` the new one.
-    mutating func changeKey(at time: Double, from old: Stage, stage: Stage, scheduler: inout Scheduler)
+    /// A live key change at `time`: `oldScale` is the melody's scale notes before it, `stage`
+    /// the new harmony.
+    mutating func changeKey(at time: Double, fromScale oldScale: [Int], stage: Stage, scheduler: inout Scheduler)
 }
 
 extension Player {
     mutating func start(at time: Double, stage: Stage, scheduler: inout Scheduler) {}
     mutating func advance(through time: Double, stage: Stage, scheduler: inout Scheduler) {}
     mutating func follow(chordOf degree: Int, at time: Double, stage: Stage, scheduler: inout Scheduler) {}
-    mutating func changeKey(at time: Double, from old: Stage, stage: Stage, scheduler: inout Scheduler) {}
+    mutating func changeKey(at time: Double, fromScale oldScale: [Int], stage: Stage, scheduler: inout Scheduler) {}
 }
 
 /// The bass ball's player: a bouncer's degree becomes the chord in force and its root sounds
@@ -108,19 +109,15 @@ struct BassPlayer: Player {
     }
 
     /// Roots queued for later play their degree's new root; a leading note the approach to it.
-    func changeKey(at time: Double, from old: Stage, stage: Stage, scheduler: inout Scheduler) {
+    func changeKey(at time: Double, fromScale oldScale: [Int], stage: Stage, scheduler: inout Scheduler) {
         let bass = stage.bassNotes, key = stage.configuration.key, approach = stage.configuration.approach
-        scheduler.retune(voice: voice) { queued in
-            queued.indices.map { index in
-                let note = queued[index]
-                if note.cause == .leadingNote {
-                    // The approach to the root it leads to: the next bass note queued.
-                    guard let root = queued[(index + 1)...].first(where: { $0.cause != .leadingNote }),
-                          (1...7).contains(root.degree) else { return note.note }
-                    return approach.note(to: bass[root.degree - 1], in: key)
-                }
-                return (1...7).contains(note.degree) ? bass[note.degree - 1] : note.note
+        scheduler.retune(voice: voice) { note, root in
+            if note.cause == .leadingNote {
+                // The approach to the root it leads to: the next bass note queued.
+                guard let root, (1...7).contains(root.degree) else { return note.note }
+                return approach.note(to: bass[root.degree - 1], in: key)
             }
+            return (1...7).contains(note.degree) ? bass[note.degree - 1] : note.note
         }
     }
 }

@@ -1,3 +1,4 @@
+import Theory
 import Vocabulary
 /// The time-ordered queue between the performer and the sinks.
 ///
@@ -49,6 +50,8 @@ public struct Scheduler: Sendable {
     private var sequence = 0
     private var lastDelivered = -Double.infinity
     private var harmonyDegree = 0          // the degree of the last harmony change delivered
+    /// The buffer a return merges the queue into (`resume`), then the old queue's.
+    private var spare: [Entry] = []
 
     /// Creates an empty scheduler.
     public init(voices: VoiceTable, clock: Clock, feel: Feel) {
@@ -58,6 +61,7 @@ public struct Scheduler: Sendable {
         noteLengths = voices.voices.map(\.noteLength)
         derived = voices.ids.compactMap { id in voices[id].derived.map { (id, $0) } }
         queue.reserveCapacity(1024)
+        spare.reserveCapacity(1024)
         sounding.reserveCapacity(256)
     }
 
@@ -161,15 +165,24 @@ public struct Scheduler: Sendable {
     // MARK: Live key change
 
     /// A live key change: each note-on of `voice` still queued (struck before, sounding later)
-    /// takes the note `rewrite` gives it. `rewrite` gets the voice's queued note-ons in time
-    /// order and returns their new notes in that order. Two notes of the voice that then share a
-    /// grid line and a pitch become one, the louder (as when they are struck so).
-    public mutating func retune(voice: VoiceID, _ rewrite: ([NoteEvent]) -> [Int]) {
-        let indices = (head..<queue.count).filter { queue[$0].kind == .on && queue[$0].event.voice == voice }
-        guard !indices.isEmpty else { return }
-        let notes = rewrite(indices.map { queue[$0].event })
-        precondition(notes.count == indices.count, "retune: one note per queued note")
-        for (index, note) in zip(indices, notes) { queue[index].event.note = min(max(note, 0), 127) }
+    /// takes the note `rewrite` gives it, in time order. `rewrite` gets the note and the next
+    /// queued note-on of the voice that is not a leading note (nil when none; its note may
+    /// already be rewritten, its degree and cause are as queued). Two notes of the voice that
+    /// then share a grid line and a pitch become one, the louder (as when they are struck so).
+    /// In place: nothing is allocated.
+    public mutating func retune(voice: VoiceID, _ rewrite: (_ note: NoteEvent, _ next: NoteEvent?) -> Int) {
+        var retuned = false
+        for index in head..<queue.count where queue[index].kind == .on && queue[index].event.voice == voice {
+            var next: NoteEvent?
+            for later in (index + 1)..<max(index + 1, queue.count) where queue[later].kind == .on
+                && queue[later].event.voice == voice && queue[later].event.cause != .leadingNote {
+                next = queue[later].event
+                break
+            }
+            queue[index].event.note = min(max(rewrite(queue[index].event, next), 0), 127)
+            retuned = true
+        }
+        guard retuned else { return }
         var index = queue.count - 1
         while index >= head {
             let entry = queue[index]
@@ -223,31 +236,65 @@ public struct Scheduler: Sendable {
     /// have; harmony changes queued now give way to the saved ones. The clock goes on.
     public mutating func resume(_ saved: Scheduler, after offset: Double, now: Double) {
         let line = now - offset - 1e-9
-        let live = queue[head...].filter { $0.kind == .off || ($0.kind == .on && $0.event.hit < now - 1e-9) }
-        var again: [Entry] = []
-        again.reserveCapacity(saved.queue.count - saved.head)
-        for var entry in saved.queue[saved.head...] where entry.kind != .off && (entry.kind != .on || entry.event.hit >= line) {
-            // Never before `now` by a rounding of the sum.
-            entry.time = max(entry.time + offset, now)
-            entry.event.time = max(entry.event.time + offset, now)
-            entry.event.hit += offset
-            again.append(entry)
-        }
+        // Merged into the spare buffer, which then becomes the queue: nothing is allocated.
         var merged: [Entry] = []
-        merged.reserveCapacity(max(queue.capacity, live.count + again.count))
-        var i = live.startIndex, j = 0
-        while i < live.endIndex || j < again.count {
-            if j == again.count || (i < live.endIndex && (live[i].time < again[j].time
-                || (live[i].time == again[j].time && live[i].kind.rawValue <= again[j].kind.rawValue))) {
-                merged.append(live[i]); i += 1
+        swap(&merged, &spare)
+        merged.removeAll(keepingCapacity: true)
+        var i = head, j = saved.head
+        while i < queue.count && !Self.staysLive(queue[i], now: now) { i += 1 }
+        while j < saved.queue.count && !Self.playsAgain(saved.queue[j], line: line) { j += 1 }
+        while i < queue.count || j < saved.queue.count {
+            let again = j < saved.queue.count ? Self.moved(saved.queue[j], by: offset, now: now) : nil
+            if let again, i == queue.count || again.time < queue[i].time
+                || (again.time == queue[i].time && again.kind.rawValue < queue[i].kind.rawValue) {
+                merged.append(again)
+                j += 1
+                while j < saved.queue.count && !Self.playsAgain(saved.queue[j], line: line) { j += 1 }
             } else {
-                merged.append(again[j]); j += 1
+                merged.append(queue[i])
+                i += 1
+                while i < queue.count && !Self.staysLive(queue[i], now: now) { i += 1 }
             }
         }
-        queue = merged
+        swap(&queue, &merged)
+        spare = merged
         head = 0
-        derived = saved.derived
+        derived.overwrite(with: saved.derived)
         harmonyDegree = saved.harmonyDegree
+    }
+
+    /// At a return: a queued note-off, or a note-on of a hit before `now`, stays.
+    private static func staysLive(_ entry: Entry, now: Double) -> Bool {
+        entry.kind == .off || (entry.kind == .on && entry.event.hit < now - 1e-9)
+    }
+
+    /// At a return: a saved entry plays again unless it is a note-off or a note-on of a hit
+    /// before the saved line.
+    private static func playsAgain(_ entry: Entry, line: Double) -> Bool {
+        entry.kind != .off && (entry.kind != .on || entry.event.hit >= line)
+    }
+
+    /// A saved entry `offset` seconds later, never before `now` by a rounding of the sum.
+    private static func moved(_ entry: Entry, by offset: Double, now: Double) -> Entry {
+        var entry = entry
+        entry.time = max(entry.time + offset, now)
+        entry.event.time = max(entry.event.time + offset, now)
+        entry.event.hit += offset
+        return entry
+    }
+
+    /// Becomes `other` (a form's save of this scheduler), keeping its own buffers: an
+    /// assignment would share `other`'s, and the next note would copy them (an allocation in
+    /// a real-time caller). `other` must be of the same session.
+    public mutating func assign(from other: Scheduler) {
+        clock = other.clock
+        queue.overwrite(with: other.queue)
+        head = other.head
+        sounding.overwrite(with: other.sounding)
+        derived.overwrite(with: other.derived)
+        sequence = other.sequence
+        lastDelivered = other.lastDelivered
+        harmonyDegree = other.harmonyDegree
     }
 
     /// Hands out every event due at or before `time`, in time order.

@@ -32,25 +32,45 @@ struct Stage: Sendable {
     /// The harmony of `configuration`, on chord I.
     init(_ configuration: PerformerConfiguration) {
         self.configuration = configuration
-        adopt(configuration)
+        adopt(Harmony(configuration))
         if configuration.voicing == .smooth {
             leader = VoiceLeader(register: Performer.smoothRegister(base: configuration.keysBase))
         }
     }
 
-    /// Takes the chords, roots, keys' notes and scale of `configuration` (a new key); the
-    /// active degree and a waiting change stay.
-    mutating func adopt(_ configuration: PerformerConfiguration) {
-        self.configuration = configuration
-        chords = configuration.chords
-        bassNotes = (1...7).map(configuration.bassNote(degree:))
-        keysNotes = chords.map { chord in
-            PerformerConfiguration.keyNotes(voiced: configuration.voicing.pitches(of: chord, base: configuration.keysBase).map(\.midi))
+    /// Becomes `other` (a saved stage, or this one's save), keeping its own buffers for what
+    /// changes as it plays (the keys' notes and the voice leader, rewritten at each chord change
+    /// under `smooth`); what only a key change replaces is shared.
+    mutating func assign(from other: Stage) {
+        adopt(other.harmony)
+        activeDegree = other.activeDegree
+        pending = other.pending
+        change = other.change
+        if leader != nil, let saved = other.leader { leader!.assign(from: saved) } else { leader = other.leader }
+    }
+
+    /// This stage's tables (their buffers shared).
+    private var harmony: Harmony {
+        Harmony(configuration: configuration, chords: chords, names: names, bassNotes: bassNotes, keysNotes: keysNotes,
+                chordMasks: chordMasks, scaleNotes: scaleNotes)
+    }
+
+    /// Takes the chords, roots, keys' notes and scale of `harmony` (a new key); the active
+    /// degree and a waiting change stay. The keys' notes are written into this stage's own
+    /// buffers (rewritten in place at each chord change under `smooth`), so a harmony prepared
+    /// ahead is adopted without an allocation (`Harmony`).
+    mutating func adopt(_ harmony: Harmony) {
+        configuration = harmony.configuration
+        chords = harmony.chords
+        names = harmony.names
+        bassNotes = harmony.bassNotes
+        if keysNotes.count == harmony.keysNotes.count {
+            for degree in keysNotes.indices { keysNotes[degree].overwrite(with: harmony.keysNotes[degree]) }
+        } else {
+            keysNotes = harmony.keysNotes.map { $0.map { $0 } }   // buffers of its own
         }
-        chordMasks = chords.map { chord in chord.tones.reduce(0) { $0 | 1 << $1.value } }
-        let key = configuration.key
-        names = ChordNames.of(chords, in: key)
-        scaleNotes = Performer.smoothRegister(base: configuration.keysBase).filter { key.contains(PitchClass($0)) }
+        chordMasks = harmony.chordMasks
+        scaleNotes = harmony.scaleNotes
     }
 
     /// Under `smooth` voicing, voices the chord of `degree` from the keys' last chord.
@@ -70,5 +90,35 @@ struct Stage: Sendable {
     func degree(at time: Double) -> Int {
         if let change = pending, time >= change.time { return change.degree }
         return activeDegree
+    }
+}
+
+/// What the players need of a key, worked out from a performer configuration: each degree's
+/// chord, its name, its bass root, the keys' notes of its tones and its pitch classes, and the
+/// melody's scale notes. Worked out ahead (`SessionPlan.keyChange(to:)`), so that a key change
+/// in a real-time caller (a form's section in another key) allocates nothing (`Stage.adopt`).
+public struct Harmony: Sendable {
+    let configuration: PerformerConfiguration
+    let chords: [Chord]
+    let names: (numerals: [String], symbols: [String])
+    let bassNotes: [Int]
+    let keysNotes: [[Int]]
+    let chordMasks: [Int]
+    let scaleNotes: [Int]
+}
+
+extension Harmony {
+    /// The harmony of `configuration`.
+    public init(_ configuration: PerformerConfiguration) {
+        self.configuration = configuration
+        chords = configuration.chords
+        bassNotes = (1...7).map(configuration.bassNote(degree:))
+        keysNotes = configuration.chords.map { chord in
+            PerformerConfiguration.keyNotes(voiced: configuration.voicing.pitches(of: chord, base: configuration.keysBase).map(\.midi))
+        }
+        chordMasks = chords.map { chord in chord.tones.reduce(0) { $0 | 1 << $1.value } }
+        let key = configuration.key
+        names = ChordNames.of(chords, in: key)
+        scaleNotes = Performer.smoothRegister(base: configuration.keysBase).filter { key.contains(PitchClass($0)) }
     }
 }

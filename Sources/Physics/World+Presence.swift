@@ -39,7 +39,7 @@ extension World {
     }
 
     /// The ball's shape: the balls' shapes are the last ones added, one per ball in id order.
-    private func shape(ofBall ball: Int) -> OpaquePointer {
+    func shape(ofBall ball: Int) -> OpaquePointer {
         shapes[shapes.count - bodies.count + ball]
     }
 

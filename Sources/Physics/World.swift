@@ -37,7 +37,8 @@ public final class World {
     private var stepBodies = UnsafeMutableBufferPointer<OpaquePointer>(start: nil, count: 0)
     var shapes: [OpaquePointer] = []          // every shape we added, statics included; the balls' last
     private var substepTime = 0.0
-    private var substepLength: Double
+    /// Seconds of one Chipmunk step (`timestep / substeps`).
+    private(set) var substepLength: Double
     /// `configuration.pianoSpeedLimit` (a square root), kept up to date by `retune`.
     private var pianoSpeedLimit: Double
     /// True when Chipmunk's sleeping is on (see `enforceRules`).
@@ -67,7 +68,7 @@ public final class World {
         // LV2 plugin steps the world in its real-time thread).
         contacts.reserveCapacity(2 * (configuration.pianoStarts.count + 1) + 64)
         space = World.newSpace(configuration)
-        build(state: nil)
+        build()
     }
 
     deinit {
@@ -89,13 +90,12 @@ public final class World {
         return space
     }
 
-    /// Fills the (empty) space: statics, balls (at `state`, or where the configuration starts
-    /// them), the rules' body list and the contact handlers.
-    private func build(state: WorldState?) {
+    /// Fills the (empty) space: statics, balls where the configuration starts them, the rules'
+    /// body list and the contact handlers.
+    private func build() {
         buildStatics()
-        buildBalls(state: state)
-        presence = state?.isIn ?? Array(repeating: true, count: bodies.count)
-        for ball in presence.indices where !presence[ball] { removeFromSpace(ball: ball) }
+        buildBalls()
+        presence = Array(repeating: true, count: bodies.count)
         stepBodies = .allocate(capacity: bodies.count)
         _ = stepBodies.initialize(from: bodies)
         if recordsContacts { installHandlers() }
@@ -175,34 +175,6 @@ public final class World {
         pianoSpeedLimit = configuration.pianoSpeedLimit
         cpSpaceSetGravity(space, cpVect(x: 0, y: -gravity))
         setVelocity(velocity(ofBall: 0), ofBall: 0)   // rescaled to the new speed
-    }
-
-    // MARK: Saving and restoring
-
-    /// The balls' state now (between two steps).
-    public func state() -> WorldState {
-        WorldState(bodies: bodies.map(WorldState.Body.init), isIn: presence)
-    }
-
-    /// Puts the balls in `state` in a freshly built space: no contact, arbiter or index cache
-    /// of the old space survives, so two restores of one state step identically (exact by
-    /// construction; setting the bodies in place is not, as Chipmunk's cached contacts warm-start
-    /// the solver). The clock (`stepCount`) and the configuration as last retuned go on.
-    /// `state` must come from this world (one body per ball, finite values).
-    public func restore(_ state: WorldState) {
-        precondition(state.bodies.count == bodies.count, "a state of \(state.bodies.count) balls for a world of \(bodies.count)")
-        freeSpace()
-        space = World.newSpace(configuration)
-        build(state: state)
-    }
-
-    /// Rebuilds the space around the balls as they are and returns their state: what a later
-    /// `restore` of that state steps exactly like.
-    @discardableResult
-    public func rebase() -> WorldState {
-        let now = state()
-        restore(now)
-        return now
     }
 
     // MARK: Ball access
@@ -401,10 +373,9 @@ public final class World {
         return body
     }
 
-    private func buildBalls(state: WorldState?) {
+    private func buildBalls() {
         let config = configuration
-        let bass = addBall(id: 0, radius: config.bassRadius, position: state?.bodies[0].position ?? config.bassStart,
-                           velocity: state?.bodies[0].velocity ?? config.bassVelocity,
+        let bass = addBall(id: 0, radius: config.bassRadius, position: config.bassStart, velocity: config.bassVelocity,
                            elasticity: 1, friction: 0, type: CollisionType.bassBall,
                            category: Category.bassBall, mask: Category.bassWorld)
         // The bass ball ignores gravity and is never damped.
@@ -412,14 +383,10 @@ public final class World {
             cpBodyUpdateVelocity(body, cpVect(x: 0, y: 0), 1, dt)
         }
         for (index, start) in config.pianoStarts.enumerated() {
-            let saved = state?.bodies[index + 1]
-            _ = addBall(id: index + 1, radius: config.pianoRadius, position: saved?.position ?? start, velocity: saved?.velocity ?? .zero,
+            _ = addBall(id: index + 1, radius: config.pianoRadius, position: start, velocity: .zero,
                         elasticity: config.pianoRestitution, friction: config.pianoFriction,
                         type: CollisionType.pianoBall, category: Category.pianoBall,
                         mask: config.pianoBallsCollide ? Category.pianoWorld | Category.pianoBall : Category.pianoWorld)
-        }
-        if let state {
-            for (body, saved) in zip(bodies, state.bodies) { saved.apply(to: body) }
         }
     }
 

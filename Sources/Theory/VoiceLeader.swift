@@ -43,6 +43,12 @@ public struct VoiceLeader: Sendable, Hashable {
         }
     }
 
+    /// Takes `other`'s previous chord, in this leader's own buffers (`Array.overwrite(with:)`).
+    public mutating func assign(from other: VoiceLeader) {
+        precondition(register == other.register, "a voice leader takes the chords of one in its own register")
+        previous.overwrite(with: other.previous)
+    }
+
     /// Forgets the previous chord (the next is voiced close from the bottom of the register).
     public mutating func reset() { previous.removeAll(keepingCapacity: true) }
 

@@ -35,12 +35,13 @@ import Engine
         let aFlat = try #require(Key(parsing: "Ab major"))
         guard case .success(let change) = plan.keyChange(to: aFlat) else { Issue.record("Ab major refused"); return }
         #expect(change.derived.count == 3)
+        #expect(change.derived.map(\.voice) == change.derived.map(\.voice).sorted(), "in voice order, as they change")
         for id in plan.voices.ids where plan.voices[id].derived != nil {
             let rule = try #require(plan.voices[id].derived?.rule)
-            #expect(change.derived[id]?.notes == rule.notes(in: aFlat) && change.derived[id]?.rule == rule)
+            #expect(change.derivation(of: id)?.notes == rule.notes(in: aFlat) && change.derivation(of: id)?.rule == rule)
         }
         // In A♭ major a third above C is E♭ and above A♭ is C; D, outside the scale, moves a minor third.
-        let third = try #require(change.derived[VoiceID(rawValue: 3)])
+        let third = try #require(change.derivation(of: VoiceID(rawValue: 3)))
         #expect(third.notes[60] == 63 && third.notes[68] == 72 && third.notes[62] == 65)
         #expect(plan.voices[VoiceID(rawValue: 3)].derived?.notes[60] == 64, "in C major, E")
     }

@@ -17,4 +17,10 @@
 /// none), and the shape numbering is put back.
 void clumsy_chipmunk_grow_pools(void *space, int contacts, double step);
 
+/// Numbers the next shape added to `space` (a cpSpace *) `shapes`, as Chipmunk numbers the
+/// shapes of a space in the order they are added, and sets its last step length to `step`, as
+/// in a new space rehearsed at that step: with every ball taken out of the space, what
+/// `World.restore` needs to put them back as into a new space.
+void clumsy_chipmunk_renumber(void *space, unsigned long shapes, double step);
+
 #endif
