@@ -26,6 +26,7 @@ HEAD = f'''@prefix atom: <http://lv2plug.in/ns/ext/atom#> .
 @prefix doap: <http://usefulinc.com/ns/doap#> .
 @prefix lv2:  <http://lv2plug.in/ns/lv2core#> .
 @prefix midi: <http://lv2plug.in/ns/ext/midi#> .
+@prefix rdf:  <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
 @prefix time: <http://lv2plug.in/ns/ext/time#> .
 @prefix units: <http://lv2plug.in/ns/extensions/units#> .
@@ -59,50 +60,21 @@ HEAD = f'''@prefix atom: <http://lv2plug.in/ns/ext/atom#> .
 \t] , [
 '''
 
-CONTROLS = '''\t\ta lv2:InputPort , lv2:ControlPort ;
-\t\tlv2:index 3 ;
-\t\tlv2:symbol "seed" ;
-\t\tlv2:name "Seed" ;
-\t\trdfs:comment "Seed of every random choice; 0: the preset's own" ;
-\t\tlv2:portProperty lv2:integer ;
-\t\tlv2:default 0 ;
-\t\tlv2:minimum 0 ;
-\t\tlv2:maximum 16777215
-\t] , [
-\t\ta lv2:InputPort , lv2:ControlPort ;
-\t\tlv2:index 4 ;
-\t\tlv2:symbol "gravity" ;
-\t\tlv2:name "Gravity" ;
-\t\trdfs:comment "Gravity on the piano balls, m/s²; below 0: the preset's own" ;
-\t\tunits:unit [ units:symbol "m/s²" ; units:render "%f m/s²" ] ;
-\t\tlv2:default -1.0 ;
-\t\tlv2:minimum -1.0 ;
-\t\tlv2:maximum 100.0
-\t] , [
-\t\ta lv2:InputPort , lv2:ControlPort ;
-\t\tlv2:index 5 ;
-\t\tlv2:symbol "speed" ;
-\t\tlv2:name "Speed" ;
-\t\trdfs:comment "The bass ball's speed, m/s; 0: the preset's own" ;
-\t\tunits:unit [ units:symbol "m/s" ; units:render "%f m/s" ] ;
-\t\tlv2:default 0.0 ;
-\t\tlv2:minimum 0.0 ;
-\t\tlv2:maximum 20.0
-\t] , [
-'''
-
-
-def control(index, symbol, name, comment, default, minimum, maximum, integer=False, points=None):
-    '''A control input port; `points` (names) make it an enumeration of 0, 1, … with -1 the preset's own.'''
+def control(index, symbol, name, comment, default, minimum, maximum, integer=False, points=None, own=True, unit=None):
+    '''A control input port. `points` (names) make it an enumeration of 0, 1, …, with -1 the
+    preset's own unless `own` is false; `unit` is the symbol of its values' unit.'''
     lines = ['a lv2:InputPort , lv2:ControlPort', f'lv2:index {index}', f'lv2:symbol "{symbol}"', f'lv2:name "{name}"',
              f'rdfs:comment "{comment}"']
+    if unit is not None:
+        lines.append(f'units:unit [ units:symbol "{unit}" ; units:render "%f {unit}" ]')
     if points is not None:
         lines.append('lv2:portProperty lv2:integer , lv2:enumeration')
-        labelled = [("preset's own", -1)] + [(n, i) for i, n in enumerate(points)]
-        lines.append('lv2:scalePoint ' + ' , '.join(f'[ rdfs:label "{n}" ; rdf:value {v} ]' for n, v in labelled))
     elif integer:
         lines.append('lv2:portProperty lv2:integer')
     lines += [f'lv2:default {default}', f'lv2:minimum {minimum}', f'lv2:maximum {maximum}']
+    if points is not None:
+        labelled = ([("preset's own", -1)] if own else []) + [(n, i) for i, n in enumerate(points)]
+        lines.append('lv2:scalePoint ' + ' , '.join(f'[ rdfs:label "{n}" ; rdf:value {v} ]' for n, v in labelled))
     return ' ;\n'.join('\t\t' + line for line in lines) + '\n'
 
 
@@ -116,12 +88,19 @@ def choices(library, port):
     return text.decode().split('\n')[:-1]
 
 
-def more_controls(library):
-    '''Ports 6…12: key, mode, quantize, swing, balls (a change rebuilds the session on the
+def controls(library, names):
+    '''Ports 2…12: the preset, seed, gravity, speed, key, mode, quantize, swing and balls (a
+    change of the preset, seed, key, mode, quantize, swing or balls rebuilds the session on the
     worker), and the bass's and keys' MIDI channels (live). Ranges from the settings table.'''
     tonics = [t.replace('b', '♭').replace('#', '♯') for t in choices(library, 'key')]
     modes, grids = choices(library, 'mode'), choices(library, 'quantize')
     ports = [
+        control(2, 'preset', 'Preset', 'The bundled preset played (a change rebuilds the session on the worker)', 0, 0,
+                len(names) - 1, points=names, own=False),
+        control(3, 'seed', 'Seed', "Seed of every random choice; 0: the preset's own", 0, 0, 16777215, integer=True),
+        control(4, 'gravity', 'Gravity', "Gravity on the piano balls, m/s²; below 0: the preset's own", -1.0, -1.0, 100.0,
+                unit='m/s²'),
+        control(5, 'speed', 'Speed', "The bass ball's speed, m/s; 0: the preset's own", 0.0, 0.0, 20.0, unit='m/s'),
         control(6, 'key', 'Key', "Tonic of the key (--key); -1: the preset's own", -1, -1, 11, points=tonics),
         control(7, 'mode', 'Mode', "Mode of the key (--mode); -1: the preset's own", -1, -1, len(modes) - 1, points=modes),
         control(8, 'quantize', 'Quantize', "Grid the notes sound on (--quantize); -1: the preset's own", -1, -1,
@@ -140,15 +119,6 @@ def preset_names(directory):
     return (['default'] if 'default' in names else []) + [n for n in names if n != 'default']
 
 
-def preset_port(names):
-    points = ' , '.join(f'[ rdfs:label "{n}" ; rdf:value {i} ]' for i, n in enumerate(names))
-    return ('\t\ta lv2:InputPort , lv2:ControlPort ;\n\t\tlv2:index 2 ;\n\t\tlv2:symbol "preset" ;\n'
-            '\t\tlv2:name "Preset" ;\n\t\trdfs:comment "The bundled preset played (a change rebuilds the session on the worker)" ;\n'
-            '\t\tlv2:portProperty lv2:integer , lv2:enumeration ;\n'
-            f'\t\tlv2:default 0 ;\n\t\tlv2:minimum 0 ;\n\t\tlv2:maximum {len(names) - 1} ;\n'
-            f'\t\tlv2:scalePoint {points}\n\t] , [\n')
-
-
 def main():
     library, presets, bundle = map(pathlib.Path, sys.argv[1:4])
     names = preset_names(presets)
@@ -162,8 +132,7 @@ def main():
         shutil.copyfile(presets / f'{name}.json', bundle / 'presets' / f'{name}.json')
     (bundle / 'presets.txt').write_text(''.join(n + '\n' for n in names))
     (bundle / 'manifest.ttl').write_text(MANIFEST)
-    head = HEAD.replace('@prefix rdfs:', '@prefix rdf:  <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n@prefix rdfs:')
-    (bundle / 'clumsy.ttl').write_text(head + preset_port(names) + CONTROLS + more_controls(library))
+    (bundle / 'clumsy.ttl').write_text(HEAD + controls(library, names))
 
 
 main()

@@ -6,14 +6,15 @@ import Presets
 /// A live key change worked out for a session: what the performer and the scheduler need to
 /// play on in the new key (`Control.key`).
 public struct KeyChange: Sendable {
-    /// The performer's configuration in the new key: the chord of each bouncer, the bass's
-    /// roots, the keys' notes and the scale all follow it; everything else is the session's.
-    public var performer: PerformerConfiguration
-    /// Each derived voice's rule worked out again in the new key, in voice order.
-    public var derived: [(voice: VoiceID, derivation: Voice.Derivation)]
     /// What the players need of the new key, worked out ahead (a form's section in another key
     /// changes key in the LV2 plugin's real-time thread).
     public var harmony: Harmony
+    /// Each derived voice's rule worked out again in the new key, in voice order.
+    public var derived: [(voice: VoiceID, derivation: Voice.Derivation)]
+
+    /// The performer's configuration in the new key: the chord of each bouncer, the bass's
+    /// roots, the keys' notes and the scale all follow it; everything else is the session's.
+    public var performer: PerformerConfiguration { harmony.configuration }
 
     /// The rule of derived voice `voice` in the new key, nil for a voice that derives none.
     public func derivation(of voice: VoiceID) -> Voice.Derivation? {
@@ -78,7 +79,7 @@ extension SessionPlan {
             return .failure(ControlRejection("in \(key.name(.ascii)), \(outside.field) \(outside.message)"))
         }
         let derived = voices.ids.sorted().compactMap { id in voices[id].derived.map { (id, $0.rekeyed(to: key)) } }
-        return .success(KeyChange(performer: configuration, derived: derived, harmony: Harmony(configuration)))
+        return .success(KeyChange(harmony: Harmony(configuration), derived: derived))
     }
 
     /// Why `control` cannot take effect in this session, or nil when it can. Every control the

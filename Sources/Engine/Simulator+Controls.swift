@@ -15,12 +15,14 @@ extension Simulator {
                 // (No `KeyChange?` held across the switch below: the Swift runtime would make
                 // that type's metadata at the first control, allocating in the plugin's run().)
                 // A scene's key was worked out when the session was built (`preparedKeys`).
+                let change: KeyChange
                 if let index = preparedKeys.firstIndex(where: { $0.change.performer.key == key }) {
-                    events.append(.live(time: now, step: step, control: control))
-                    changeKey(preparedKeys[index].change, at: now)
+                    change = preparedKeys[index].change
+                } else if case .success(let resolved) = plan.keyChange(to: key) {
+                    change = resolved
+                } else {
                     continue
                 }
-                guard case .success(let change) = plan.keyChange(to: key) else { continue }
                 events.append(.live(time: now, step: step, control: control))
                 changeKey(change, at: now)
                 continue

@@ -231,9 +231,9 @@ public struct Performer: Sendable {
     /// by `offset`; the beat count of the stomp and metronome goes on.
     /// Copied in place, so nothing is allocated then or when it plays on (`assign(from:)`).
     public mutating func resume(_ saved: Performer, after offset: Double) {
-        stage.assign(from: saved.stage)
-        keys.assign(from: saved.keys)
-        // The bass has no state of its own; the drums count on.
+        let counting = drums
+        assign(from: saved)
+        drums = counting   // the beat count goes on
         if let change = stage.pending { stage.pending = (change.degree, change.time + offset) }
         keys.moveHits(by: offset)
     }

@@ -98,7 +98,8 @@ struct Stage: Sendable {
 /// melody's scale notes. Worked out ahead (`SessionPlan.keyChange(to:)`), so that a key change
 /// in a real-time caller (a form's section in another key) allocates nothing (`Stage.adopt`).
 public struct Harmony: Sendable {
-    let configuration: PerformerConfiguration
+    /// The performer configuration it is worked out from.
+    public let configuration: PerformerConfiguration
     let chords: [Chord]
     let names: (numerals: [String], symbols: [String])
     let bassNotes: [Int]
