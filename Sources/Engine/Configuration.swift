@@ -60,6 +60,15 @@ public struct Configuration: Sendable {
     public init(preset: Preset, overrides: Overrides = Overrides(), duration: Double, checksScenes: Bool = true) throws(SessionError) {
         var preset = try preset.assigning(overrides.assignments).applying(flags: overrides.flags, dry: overrides.isDry)
         try Self.keepPlayedBouncers(of: &preset, keyFlagged: overrides.flags["key"] != nil || overrides.flags["mode"] != nil)
+        if let note = preset.sound.delayNote, overrides.flags["delay"] == nil {
+            // A note value at the session's tempo: the echoes stay on the grid.
+            let seconds = note * 4 * 60 / preset.tempo
+            guard seconds <= 5 else {
+                throw .preset(file: preset.source, field: "sound.delay.note",
+                              message: "comes to \(Format.plain(seconds)) s at \(Format.plain(preset.tempo)) bpm; the delay takes at most 5 s")
+            }
+            preset.sound.delayValues.time = seconds
+        }
         let asked = overrides.bars.map { Double($0) * Clock(tempo: preset.tempo, meter: preset.meter).barSeconds } ?? duration
         guard Limits.duration.contains(asked) else {
             let what = overrides.bars.map { "--bars \($0) (\(Format.plain(asked)) s)" } ?? "--duration \(Format.plain(asked))"
@@ -101,6 +110,14 @@ public struct Configuration: Sendable {
             bassMinimumSpeed: 0, keysMinimumSpeed: preset.keys.minimumSpeed, chords: chords)
         performer.approach = preset.bass.approach
         if preset.keys.mode == .melodic { performer.melodicSteps = PerformerConfiguration.melodicSteps(keys: preset.keys.tones.count) }
+        if preset.melody.isOn {
+            performer.melody = MelodyPlan(phraseBars: preset.form.isOn ? preset.form.bars : preset.melody.phrase,
+                                          shortest: preset.melody.shortest, keys: preset.keys.tones.count)
+            performer.melodyBase = preset.melody.register
+            guard MelodyPlan.register(base: preset.melody.register).upperBound <= 127 else {
+                throw .preset(file: preset.source, field: "melody.register", message: "puts melody notes outside MIDI 0…127")
+            }
+        }
         // Every note must be a valid MIDI note.
         if let outside = performer.registerOutsideMIDI(tones: preset.keys.tones) {
             throw .preset(file: preset.source, field: outside.field, message: outside.message)

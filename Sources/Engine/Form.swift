@@ -16,6 +16,8 @@ public struct FormPlan: Sendable, Hashable {
     public var endings = 0
     /// Semitones from the session's key of each letter's sections, by letter index.
     public var transpositions: [Int] = []
+    /// Whether every section's last bar is on the tonic chord (a cadence: the bass goes home).
+    public var cadence = false
 
     /// The plan of a form string; nil when it has no section.
     public init?(bars: Int, letters: String, variation: Double) {
@@ -92,6 +94,10 @@ struct FormProgress {
     var endingHeard: [Bool]
     /// The balls as a nudge moves them.
     var nudged: WorldState
+    /// With `cadence`: from one beat before the section's last bar, every bouncer is heard as I's.
+    var isHoming = false
+    /// With `cadence`: the section's last bar line has been given I's root.
+    var gaveCadence = false
 
     /// The form of `plan` before its first line; `blank` makes a snapshot with buffers of its own.
     init(plan: FormPlan, nudges: SplitMix64, blank: () -> FormSnapshot) {

@@ -67,6 +67,8 @@ public struct SessionPlan: Sendable {
         public var pianoRadius: Double
         /// Whether piano balls collide with each other.
         public var pianoBallsCollide: Bool
+        /// Whether a piano ball whose key contact is too soft to be a hit is dropped again at once.
+        public var takesUp = false
     }
 
     /// The MIDI channels (0-based) of the keys' pan zones, left to right, when `keys.pan` is
@@ -106,6 +108,13 @@ public struct SessionPlan: Sendable {
         // keys, 2–6 for five.
         rows[1].spread(over: Self.keysZoneChannels, keyCount: c.layout.keys.count)
         rows += Self.derivedRows(preset, after: rows)
+        if preset.melody.isOn {
+            var melody = Voice(name: "Melody", channel: Self.freeChannel(after: rows), tone: Tone.keys(named: preset.melody.tone)!,
+                               curve: preset.keys.velocity.curve, noteLength: preset.melody.noteLength, level: preset.melody.level,
+                               pan: .fixed(preset.melody.pan), source: .melody)
+            melody.isMonophonic = true
+            rows.append(melody)
+        }
         var drums: PercussionPlan?
         if percussion.isOn {
             drums = PercussionPlan(bassWalls: percussion.bassWalls, walls: percussion.walls, floor: percussion.floor,
@@ -127,6 +136,7 @@ public struct SessionPlan: Sendable {
         chordSpecifications = preset.bass.chords
         rules = Rules(kickAfter: preset.bass.kickAfter, redropAfter: preset.piano.redropAfter, restAfter: preset.piano.restAfter,
                       pianoRadius: preset.piano.radius, pianoBallsCollide: preset.piano.collide)
+        rules.takesUp = preset.piano.takeUp
         sound = c.sound
         isCrowded = c.isCrowded
         stepCount = c.stepCount
@@ -134,6 +144,7 @@ public struct SessionPlan: Sendable {
         form = preset.form.isOn
             ? FormPlan(bars: preset.form.bars, letters: preset.form.sections, variation: preset.form.variation) : nil
         form?.endings = preset.form.endings
+        form?.cadence = preset.form.cadence
         ending = EndingPlan(preset: preset, duration: c.duration)
         intro = IntroPlan(preset: preset)
         if var plan = form {

@@ -18,7 +18,7 @@ struct EndingProgress {
 /// (`Scheduler.finish(at:ringing:into:)`, called by `run`).
 extension Simulator {
     /// True from one beat before the last bar: bouncers are heard as I's.
-    var isHoming: Bool { ending?.isHoming ?? false }
+    var isHoming: Bool { (ending?.isHoming ?? false) || (form?.isHoming ?? false) }
 
     /// Called before each step's physics, after the form's line: turns home when the step
     /// reaches one beat before the last bar, and gives the last bar line I's root.

@@ -55,6 +55,27 @@ extension Simulator {
             // The clock's bar line (as a scene's): after a tempo change the bars go on from where
             // they were, at the new length (`shift` is 0 until then, so this is bars × bar length).
             progress.nextLine = Double(progress.number * progress.plan.bars) * barSeconds - scheduler.clock.shift
+            progress.isHoming = false
+            progress.gaveCadence = false
+        }
+        if progress.plan.cadence { cadence(&progress) }
+    }
+
+    /// A section's cadence: from one beat before its last bar every bouncer is heard as I's, and
+    /// at that bar line I takes over with its root in the bass, loud (as an ending's last bar, in
+    /// the section's own key), so each phrase comes home.
+    private func cadence(_ progress: inout FormProgress) {
+        let clock = scheduler.clock
+        let lastBar = progress.nextLine - clock.barSeconds
+        // The end of this step, the bar line itself included (give or take rounding).
+        let reach = world.time + plan.world.timestep + 1e-9
+        if !progress.isHoming && reach >= lastBar - clock.beatSeconds && world.time < progress.nextLine - 1e-9 {
+            progress.isHoming = true
+        }
+        if !progress.gaveCadence && reach >= lastBar {
+            progress.gaveCadence = true
+            let line = clock.nextBar(atOrAfter: world.time - plan.world.timestep / 2)
+            performer.end(at: line, scheduler: &scheduler)
         }
     }
 

@@ -27,6 +27,8 @@ public final class Simulator {
     var lastBouncerHit = 0.0
     var recentDegrees: [Int] = []
     var lastKeyHit: [Double]
+    /// Piano balls whose key contact this step was too soft to be a hit (`Rules.takesUp`).
+    var softBalls: [Int] = []
     var stillSince: [Double]
     private let keyTones: [Int]
     private(set) var summary: Summary
@@ -83,6 +85,7 @@ public final class Simulator {
         events.reserveCapacity(256)
         notes.reserveCapacity(256)
         recentDegrees.reserveCapacity(Self.loopWindow)
+        softBalls.reserveCapacity(plan.world.pianoStarts.count + 1)
         controls.reserveCapacity(8)
         queued.reserveCapacity(8)
         gravity = plan.gravity
@@ -198,7 +201,11 @@ public final class Simulator {
                 noteDegree(degree)
             case .key(let number):
                 hit = Hit(time: contact.time, ball: contact.ball, target: .key(number: number, tone: keyTones[number - 1]), speed: contact.speed)
-                if contact.speed >= plan.performer.keysMinimumSpeed { lastKeyHit[contact.ball] = contact.time }
+                if contact.speed >= plan.performer.keysMinimumSpeed {
+                    lastKeyHit[contact.ball] = contact.time
+                } else if plan.rules.takesUp && !softBalls.contains(contact.ball) {
+                    softBalls.append(contact.ball)
+                }
             case .wall:
                 hit = Hit(time: contact.time, ball: contact.ball, target: .wall, speed: contact.speed)
             case .floor:
@@ -211,6 +218,11 @@ public final class Simulator {
         performer.advance(through: now, scheduler: &scheduler)
         scheduler.deliver(through: now, into: &notes)
         flush()
+        if !softBalls.isEmpty {
+            // A ball too soft to strike is taken up and dropped again: no dribble, no ball at rest.
+            for ball in softBalls where world.isIn(ball: ball) { dropBall(ball, at: now) }
+            softBalls.removeAll(keepingCapacity: true)
+        }
         if !world.escapes.isEmpty {
             for escape in world.escapes { events.append(.escape(time: escape.time, ball: escape.ball)) }
             sortEvents()

@@ -9,6 +9,8 @@ struct KeysPlayer: Player {
     let curve: VelocityCurve
     private var lastKeyHit: [Double]   // per ball
     private var pointer = 0            // `melodic`: index into the stage's scaleNotes of the last melody note
+    /// Whether the last hit played sounded (not too soft, not a dribble): the melody answers it.
+    private(set) var sounded = false
 
     init(voice: VoiceID, curve: VelocityCurve, balls: Int, stage: Stage) {
         self.voice = voice
@@ -34,6 +36,7 @@ struct KeysPlayer: Player {
 
     mutating func play(_ hit: Hit, stage: inout Stage, scheduler: inout Scheduler) -> Bool {
         guard case .key(let number, let tone) = hit.target else { return false }
+        sounded = false
         let configuration = stage.configuration
         guard hit.speed >= configuration.keysMinimumSpeed, (1...PerformerConfiguration.maximumTone).contains(tone) else { return true }
         let velocity = curve.velocity(forSpeed: hit.speed)
@@ -58,6 +61,7 @@ struct KeysPlayer: Player {
                                      velocity: velocity, ball: hit.ball, speed: hit.speed, degree: degree,
                                      cause: cause, hit: hit.time),
                            at: sounding)
+        sounded = true
         return true
     }
 

@@ -34,6 +34,10 @@ public struct PerformerConfiguration: Sendable, Hashable {
     /// Under `melodic` keys, the scale steps (−2…+2) each key (left to right) moves the melody
     /// by; nil plays chord tones.
     public var melodicSteps: [Int]?
+    /// The melody voice's plan, or nil for no melody voice.
+    public var melody: MelodyPlan?
+    /// The base of the melody voice's register (`MelodyPlan.register(base:)`).
+    public var melodyBase = Pitch(midi: 72)
 
     /// The steps of `count` keys under `melodic`: spread evenly from −2 (left) to +2 (right),
     /// rounded, a 0 (the middle of an odd count) made +1 so that every strike moves:
@@ -126,6 +130,7 @@ public struct Performer: Sendable {
     private var bass: BassPlayer
     private var keys: KeysPlayer
     private var drums: DrumPlayer?
+    private var melody: MelodyPlayer?
 
     /// The configuration in use (its key and chords change with a live key change).
     public var configuration: PerformerConfiguration { stage.configuration }
@@ -143,6 +148,9 @@ public struct Performer: Sendable {
         let keysVoice = voices.id(of: .pianoBalls)!
         keys = KeysPlayer(voice: keysVoice, curve: voices[keysVoice].curve, balls: configuration.pianoBalls, stage: stage)
         drums = voices.id(of: .percussion).map { DrumPlayer(voice: $0, curve: voices[$0].curve, bassCurve: voices[bassVoice].curve) }
+        if let plan = configuration.melody, let id = voices.id(of: .melody) {
+            melody = MelodyPlayer(voice: id, curve: voices[id].curve, plan: plan, stage: stage)
+        }
     }
 
     /// A live key change at `time` (the start of a step). `harmony` is the session's in the new
@@ -171,6 +179,7 @@ public struct Performer: Sendable {
     /// `changeKey(to:at:scheduler:)` with the new key's harmony worked out ahead: allocates nothing.
     public mutating func changeKey(to harmony: Harmony, at time: Double, scheduler: inout Scheduler) {
         let oldScale = stage.scaleNotes   // not the whole stage: its keys' notes are rewritten in place
+        let oldMelody = stage.melodyNotes
         stage.adopt(harmony)
         // The chord playing is renamed in the new key from now on (a change still waiting is
         // named when it takes over).
@@ -180,6 +189,7 @@ public struct Performer: Sendable {
         keys.changeKey(at: time, fromScale: oldScale, stage: stage, scheduler: &scheduler)
         bass.changeKey(at: time, fromScale: oldScale, stage: stage, scheduler: &scheduler)
         drums?.changeKey(at: time, fromScale: oldScale, stage: stage, scheduler: &scheduler)
+        melody?.changeKey(at: time, fromScale: oldMelody, stage: stage, scheduler: &scheduler)
     }
 
     /// The index of the note of `notes` (ascending, not empty) nearest `note`; the lower on a tie.
@@ -224,6 +234,7 @@ public struct Performer: Sendable {
         stage.assign(from: other.stage)
         keys.assign(from: other.keys)
         if drums != nil, let counted = other.drums { drums!.keepCounting(as: counted) }
+        if melody != nil, let saved = other.melody { melody!.assign(from: saved) }
     }
 
     /// Form: plays again as `saved` (this performer at an earlier bar line), `offset` seconds
@@ -236,6 +247,7 @@ public struct Performer: Sendable {
         drums = counting   // the beat count goes on
         if let change = stage.pending { stage.pending = (change.degree, change.time + offset) }
         keys.moveHits(by: offset)
+        melody?.move(by: offset)
     }
 
     /// Opens the session at `time`: chord I becomes active and its root sounds in the bass, loud.
@@ -248,6 +260,7 @@ public struct Performer: Sendable {
         bass.start(at: time, stage: stage, scheduler: &scheduler)
         keys.start(at: time, stage: stage, scheduler: &scheduler)
         drums?.start(at: time, stage: stage, scheduler: &scheduler)
+        melody?.start(at: time, stage: stage, scheduler: &scheduler)
         advance(through: time, scheduler: &scheduler)
     }
 
@@ -255,8 +268,15 @@ public struct Performer: Sendable {
     /// then followed by every player.
     public mutating func perform(_ hit: Hit, scheduler: inout Scheduler) {
         stage.takeOver(dueBy: hit.time)
-        if !bass.play(hit, stage: &stage, scheduler: &scheduler), !keys.play(hit, stage: &stage, scheduler: &scheduler) {
-            _ = drums?.play(hit, stage: &stage, scheduler: &scheduler)
+        if !bass.play(hit, stage: &stage, scheduler: &scheduler) {
+            if keys.play(hit, stage: &stage, scheduler: &scheduler) {
+                // The melody answers a key strike that sounded.
+                if keys.sounded, melody != nil, case .key(let number, _) = hit.target {
+                    melody!.answer(hit, key: number, stage: stage, scheduler: &scheduler)
+                }
+            } else {
+                _ = drums?.play(hit, stage: &stage, scheduler: &scheduler)
+            }
         }
         followChange(scheduler: &scheduler)
     }

@@ -46,6 +46,7 @@ public struct Scheduler: Sendable {
     private var head = 0
     private var sounding: [Sounding] = []
     private let noteLengths: [Double]
+    private let monophonic: [Bool]
     private var derived: [(voice: VoiceID, derivation: Voice.Derivation)]   // derived voices
     private var sequence = 0
     private var lastDelivered = -Double.infinity
@@ -59,6 +60,7 @@ public struct Scheduler: Sendable {
         self.clock = clock
         self.feel = feel
         noteLengths = voices.voices.map(\.noteLength)
+        monophonic = voices.voices.map(\.isMonophonic)
         derived = voices.ids.compactMap { id in voices[id].derived.map { (id, $0) } }
         queue.reserveCapacity(1024)
         spare.reserveCapacity(1024)
@@ -395,10 +397,19 @@ public struct Scheduler: Sendable {
     /// note-off.
     private mutating func sound(_ entry: Entry, into events: inout [NoteEvent]) {
         let note = entry.event
-        // A pitch struck again while sounding is ended first, never doubled.
-        if let index = sounding.firstIndex(where: { $0.voice == note.voice && $0.note == note.note }) {
-            sounding.remove(at: index)
-            append(NoteEvent(time: note.time, kind: .off, voice: note.voice, note: note.note, velocity: 0, degree: note.degree), into: &events)
+        // A pitch struck again while sounding is ended first, never doubled; a monophonic
+        // voice's new note ends whatever it has sounding.
+        let isMonophonic = monophonic[note.voice.rawValue]
+        var index = 0
+        while index < sounding.count {
+            let other = sounding[index]
+            if other.voice == note.voice && (isMonophonic || other.note == note.note) {
+                sounding.remove(at: index)
+                append(NoteEvent(time: note.time, kind: .off, voice: note.voice, note: other.note, velocity: 0, degree: note.degree),
+                       into: &events)
+            } else {
+                index += 1
+            }
         }
         append(note, into: &events)
         sequence += 1

@@ -28,6 +28,8 @@ struct Stage: Sendable {
     private(set) var chordMasks: [Int] = []
     /// `melodic`: the scale's notes in the keys' two octaves, ascending.
     private(set) var scaleNotes: [Int] = []
+    /// The melody voice's scale notes in its register, ascending (empty without a melody voice).
+    private(set) var melodyNotes: [Int] = []
 
     /// The harmony of `configuration`, on chord I.
     init(_ configuration: PerformerConfiguration) {
@@ -52,7 +54,7 @@ struct Stage: Sendable {
     /// This stage's tables (their buffers shared).
     private var harmony: Harmony {
         Harmony(configuration: configuration, chords: chords, names: names, bassNotes: bassNotes, keysNotes: keysNotes,
-                chordMasks: chordMasks, scaleNotes: scaleNotes)
+                chordMasks: chordMasks, scaleNotes: scaleNotes, melodyNotes: melodyNotes)
     }
 
     /// Takes the chords, roots, keys' notes and scale of `harmony` (a new key); the active
@@ -71,6 +73,7 @@ struct Stage: Sendable {
         }
         chordMasks = harmony.chordMasks
         scaleNotes = harmony.scaleNotes
+        melodyNotes = harmony.melodyNotes
     }
 
     /// Under `smooth` voicing, voices the chord of `degree` from the keys' last chord.
@@ -106,6 +109,7 @@ public struct Harmony: Sendable {
     let keysNotes: [[Int]]
     let chordMasks: [Int]
     let scaleNotes: [Int]
+    let melodyNotes: [Int]
 }
 
 extension Harmony {
@@ -121,5 +125,7 @@ extension Harmony {
         let key = configuration.key
         names = ChordNames.of(chords, in: key)
         scaleNotes = Performer.smoothRegister(base: configuration.keysBase).filter { key.contains(PitchClass($0)) }
+        melodyNotes = configuration.melody == nil ? []
+            : MelodyPlan.register(base: configuration.melodyBase).filter { key.contains(PitchClass($0)) && (0...127).contains($0) }
     }
 }

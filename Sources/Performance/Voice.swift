@@ -29,6 +29,8 @@ public struct Voice: Sendable, Hashable {
         /// Derived from another voice's notes by a rule of its own (`Voice.derived`): the second
         /// voice, and each voice of the preset's `voices` list.
         case derived
+        /// The melody: a tune on top, moved by the piano balls' strikes (`MelodyPlayer`).
+        case melody
     }
 
     /// How a voice is placed between the loudspeakers (a preset names it: `Vocabulary.Pan`).
@@ -69,6 +71,8 @@ public struct Voice: Sendable, Hashable {
     public var source: Source
     /// For a derived voice: the voice it follows and its rule (`Voice.Derivation`).
     public var derived: Derivation?
+    /// One note at a time: each note-on ends the voice's note sounding (the melody's legato).
+    public var isMonophonic = false
 
     /// Creates a voice row.
     public init(name: String, channel: Int, tone: Tone, curve: VelocityCurve, noteLength: Double,

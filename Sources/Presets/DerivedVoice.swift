@@ -41,7 +41,7 @@ extension Preset {
         /// five pan zones of keys, the drums' channel 10 and the second voice.
         public static let maximumCount = 8
         /// Names the other voices of a session use.
-        public static let reservedNames = ["bass", "keys", "drums", "second"]
+        public static let reservedNames = ["bass", "keys", "drums", "second", "melody"]
         /// The fields of one entry.
         static let fields = ["name", "follows", "interval", "semitones", "tone", "level"]
         /// What `voices` accepts, for the reference and the messages.

@@ -21,6 +21,8 @@ extension Preset {
         /// Seconds the last notes ring after the session ends at the end of a phrase, on the
         /// tonic chord (0: no ending, the session stops where its duration cuts it).
         public var ending = 0.0
+        /// Whether every section's last bar is on the tonic chord (the bass goes home).
+        public var cadence = false
 
         /// The letters of `form.sections` a preset may use.
         public static let letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"

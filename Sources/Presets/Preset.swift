@@ -128,6 +128,26 @@ public struct Preset: Sendable, Equatable {
         public var level = 80
     }
 
+    /// The melody voice: a tune on top, moved by the piano balls' strikes.
+    public struct Melody: Sendable, Equatable {
+        /// Whether there is a melody voice.
+        public var isOn = false
+        /// Tone name (keys catalog).
+        public var tone = "flute"
+        /// Lowest note of its register (which spans an octave and a sixth).
+        public var register = Pitch(midi: 72)
+        /// Longest note, seconds (a note ends earlier at the melody's next).
+        public var noteLength = 1.5
+        /// Shortest time between two melody notes, quarter notes.
+        public var shortest = 0.5
+        /// Bars in a phrase without a form (with one, the form's `bars`).
+        public var phrase = 4
+        /// Channel volume, CC7.
+        public var level = 100
+        /// Pan −1…1.
+        public var pan = 0.0
+    }
+
     /// The percussion voice (GM drums on channel 10).
     public struct Percussion: Sendable, Equatable {
         /// Whether there is a percussion voice.
@@ -168,6 +188,8 @@ public struct Preset: Sendable, Equatable {
         public var restAfter: Double
         /// Whether the balls collide with each other (false: a rain that never piles up).
         public var collide: Bool
+        /// Whether a ball whose key contact is too soft to be a hit is taken up and dropped again at once.
+        public var takeUp = false
     }
 
     /// Sound settings: SoundFont and effects. Each effect keeps its values while switched off,
@@ -217,6 +239,9 @@ public struct Preset: Sendable, Equatable {
         public var isDelayOn = false
         /// The delay's values (kept while off).
         public var delayValues = Delay(time: 0, feedback: 0, mix: 0)
+        /// The delay time as a note value, a fraction of a whole note (3/16: a dotted eighth),
+        /// or nil: `delayValues.time` in seconds. Resolved at the session's tempo.
+        public var delayNote: Double?
         /// Whether the reverb is on.
         public var isReverbOn = false
         /// The reverb's values (kept while off).
@@ -268,6 +293,8 @@ public struct Preset: Sendable, Equatable {
     public var percussion = Percussion()
     /// The second voice.
     public var second = Second()
+    /// The melody voice.
+    public var melody = Melody()
     /// The derived voices of the `voices` list, in order (after the second voice).
     public var voices: [DerivedVoice] = []
     /// Phrases and sections that return.

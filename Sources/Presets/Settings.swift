@@ -196,6 +196,20 @@ public enum Settings {
         .tone("second.tone", \.second.tone, default: "vibraphone", catalog: Tone.keysCatalog, lookup: { Tone.keys(named: $0) },
               what: "second tone", doc: "General MIDI instrument of the second voice"),
         .integer("second.level", \.second.level, default: 80, range: 0...127, doc: "second voice channel volume, MIDI CC7"),
+        .block("melody", \.melody.isOn, default: false,
+               doc: "a melody voice on top (its own track and MIDI channel, the first one the voices before it leave free), one note at a time: each key strike that sounds may move it, at most one note every `melody.shortest` quarter notes, on the strike's grid line; mostly a step along the scale, up in a phrase's even bars and down in its odd ones (the leftmost key turns against that way, the rightmost of three or more skips a tone); a note on the bar line or a strong beat goes to the nearest tone of the chord playing; in a phrase's last bar it walks to the nearest tonic and rests there (event log `melody`, `tone` 0)"),
+        .tone("melody.tone", \.melody.tone, default: "flute", catalog: Tone.keysCatalog, lookup: { Tone.keys(named: $0) },
+              what: "melody tone", doc: "General MIDI instrument of the melody"),
+        .pitch("melody.register", \.melody.register, default: 72, range: Limits.register,
+               doc: "lowest note of the melody, which moves in the scale's tones up to an octave and a sixth above it; above the keys' notes, it is the top voice"),
+        .number("melody.noteLength", \.melody.noteLength, unit: "s", default: 1.5, range: Limits.noteLength,
+                doc: "longest melody note (each note ends at the next)"),
+        .number("melody.shortest", \.melody.shortest, unit: "quarter notes", default: 0.5, range: 0.125...8,
+                doc: "shortest time between two melody notes (0.5: an eighth note)"),
+        .integer("melody.phrase", \.melody.phrase, default: 4, range: 1...64,
+                 doc: "bars in a melody phrase without a `form` (with one, `form.bars`)"),
+        .integer("melody.level", \.melody.level, default: 100, range: 0...127, doc: "melody channel volume, MIDI CC7"),
+        .number("melody.pan", \.melody.pan, default: 0, range: -1...1, doc: "melody pan −1…1"),
         .custom("voices", type: "array of objects", defaultText: "[]", accepted: Preset.DerivedVoice.accepted,
                 doc: "derived voices, each doubling every note of the voice it `follows` (`\"keys\"`, the default, or `\"bass\"`) by its own rule: `interval` the scale's own interval (2…8 above, −2…−8 below, counted as for `second.interval`; a note outside the scale moves 2, 3, 5, 7, 9, 10 or 12 semitones) or `semitones` a fixed one (±1…24); each with its `name` (lower case: the event log's voice and the stem; capitalised, its MIDI track), `tone` (default vibraphone) and `level` (CC7, default 80), on the next free MIDI channel after the second voice; a live key change works each rule out again in the new key",
                 setDefault: { $0.voices = [] },
@@ -213,6 +227,8 @@ public enum Settings {
                 doc: "a piano ball lying still (slower than 0.05 m/s, checked every 0.05 s) for this long is dropped again"),
         .boolean("piano.collide", \.piano.collide, default: true,
                  doc: "whether piano balls collide with each other; false makes a rain that never piles up (and is far cheaper for hundreds of balls)"),
+        .boolean("piano.takeUp", \.piano.takeUp, default: false,
+                 doc: "a ball whose key contact is slower than `keys.minimumSpeed` (too soft to be a hit: it neither sounds nor counts as one) is taken up and dropped again at once from a seeded spot: no dribbling, no ball resting on a key"),
 
         .block("percussion", \.percussion.isOn, default: false,
                doc: "a percussion voice on MIDI channel 10 (General MIDI drum kit), track \"Drums\""),
@@ -270,6 +286,8 @@ public enum Settings {
                 doc: "how the session begins: `none`, every ball plays from the start; `bass`, the bass ball alone for the first phrase (the piano balls move as ever, their strikes are heard from the second phrase; a stomp or metronome keeps the beat); `one-by-one`, the bass ball first, then one more piano ball heard each bar"),
         .number("form.ending", \.form.ending, unit: "s", default: 0, range: 0...Preset.Form.longestRing,
                 doc: "an ending: the session ends at the end of a phrase (the first at or after `--duration` or `--bars`, which then mean \"at least\"), its last bar on the tonic chord (home key, I's root in the bass at its bar line, every bouncer heard as I), and the notes sounding at the end ring this many seconds before their note-offs; 0 for none: the session stops where its duration cuts it"),
+        .boolean("form.cadence", \.form.cadence, default: false,
+                 doc: "every section's last bar is on the tonic chord, as an ending's is: from one beat before it every bouncer is heard as I's, and at its bar line I's root sounds in the bass, loud (in the section's own key); a melody walks home to the tonic in that bar"),
         .custom("scenes", type: "array of objects", defaultText: "[]", accepted: Preset.Scene.accepted,
                 doc: "live controls at a bar line: from the first step at or after the line of `bar` (1-based; of section `section` when given, counted in `form.bars`), each control the entry sets takes effect as if it came over OSC, in the order gravity, speed, kick, drop, tempo, key, level, balls (`{\"keys\": 90}`: a voice's CC7, by its event-log name; `balls`: piano balls in play, 0…`piano.count`, the others leave the world and one coming back is dropped), and is logged as a `control` line (a replay takes them from the log); bar lines follow tempo changes",
                 setDefault: { $0.scenes = [] },
@@ -313,6 +331,18 @@ public enum Settings {
         .block("sound.delay", \.sound.isDelayOn, default: true, doc: "feedback delay on the mix"),
         .number("sound.delay.time", \.sound.delayValues.time, unit: "s", default: 0.375, range: 0...5,
                 flag: "delay", takesOff: true, doc: "delay time"),
+        .custom("sound.delay.note", type: "string", defaultText: "none", accepted: "a note value n/d (1…32 / 1, 2, 4, 8, 16, 32), such as \"3/16\"",
+                doc: "the delay time as a note value at the session's tempo (`\"3/16\"`: a dotted eighth, `\"1/4\"`: a quarter note), so the echoes fall on the grid at any tempo; it replaces `sound.delay.time` (unless `--delay` is given), and must come to 5 s or less",
+                setDefault: { $0.sound.delayNote = nil },
+                read: { json, preset, r throws(SessionError) in
+                    let text = try r.string(json, at: "sound.delay.note", expected: "a note value such as \"3/16\"")
+                    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+                    guard parts.count == 2, let n = Int(parts[0]), let d = Int(parts[1]), (1...32).contains(n),
+                          [1, 2, 4, 8, 16, 32].contains(d) else {
+                        throw r.fail("sound.delay.note", "\"\(Quote.text(text))\" is not accepted; expected a note value n/d with n 1…32 and d 1, 2, 4, 8, 16 or 32, such as \"3/16\"")
+                    }
+                    preset.sound.delayNote = Double(n) / Double(d)
+                }),
         .number("sound.delay.feedback", \.sound.delayValues.feedback, default: 0.3, range: 0...0.95,
                 flag: "feedback", doc: "delay feedback: each echo's level relative to the one before"),
         .number("sound.delay.mix", \.sound.delayValues.mix, default: 0.2, range: 0...1, flag: "delay-mix",

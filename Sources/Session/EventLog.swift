@@ -103,7 +103,7 @@ public struct EventLogRecord: Sendable, Equatable {
         case .note(let note):
             guard note.kind == .on else { return nil }
             let voice = voices[note.voice]
-            let kinds: [Voice.Source: String] = [.bassBall: "bass", .pianoBalls: "key", .percussion: "drum", .derived: "second"]
+            let kinds: [Voice.Source: String] = [.bassBall: "bass", .pianoBalls: "key", .percussion: "drum", .derived: "second", .melody: "melody"]
             self.init(t: note.time, kind: kinds[voice.source]!)
             (self.voice, ball, hit, speed) = (voice.logName, note.ball, note.hit, note.speed)
             (self.note, velocity, degree) = (note.note, note.velocity, note.degree)

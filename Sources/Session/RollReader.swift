@@ -243,7 +243,7 @@ public enum RollReader {
         var chords: [Roll.ChordMark] = []
         var roots: [(time: Double, degree: Int)] = []
         var keyChanges: [(time: Double, key: Key)] = []
-        let sources: [String: Voice.Source] = ["bass": .bassBall, "key": .pianoBalls, "drum": .percussion, "second": .derived]
+        let sources: [String: Voice.Source] = ["bass": .bassBall, "key": .pianoBalls, "drum": .percussion, "second": .derived, "melody": .melody]
         while let line = try lines.next() {
             if line.isEmpty { continue }
             let record = try EventLogRecord(parsing: Array(line), path: path, line: lines.number)

@@ -76,6 +76,10 @@ public enum SceneBuilder {
             return notes
         case .derived:
             return []   // `lanes` maps the parent voice's pitches
+        case .melody:
+            guard performer.melody != nil else { return [] }
+            let register = MelodyPlan.register(base: performer.melodyBase)
+            return [register.lowerBound, register.upperBound]
         }
     }
 

@@ -32,6 +32,14 @@ extension Tone {
         Tone(name: "celesta", program: 8, summary: "GM 9 Celesta: bell-like keyboard"),
         Tone(name: "music-box", program: 10, summary: "GM 11 Music Box"),
         Tone(name: "kalimba", program: 108, summary: "GM 109 Kalimba: thumb piano"),
+        // Sustained tones, for a melody that sings over the struck keys.
+        Tone(name: "flute", program: 73, summary: "GM 74 Flute: a sung line"),
+        Tone(name: "recorder", program: 74, summary: "GM 75 Recorder: soft and woody"),
+        Tone(name: "ocarina", program: 79, summary: "GM 80 Ocarina: round and pure"),
+        Tone(name: "clarinet", program: 71, summary: "GM 72 Clarinet: warm reed"),
+        Tone(name: "oboe", program: 68, summary: "GM 69 Oboe: bright reed"),
+        Tone(name: "fiddle", program: 40, summary: "GM 41 Violin: a fiddle's bowed line"),
+        Tone(name: "accordion", program: 21, summary: "GM 22 Accordion: reeds and bellows"),
     ]
 
     /// Tones for the bass voice; acoustic bass the default.
