@@ -50,6 +50,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 TOOLS = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, TOOLS)
+sys.dont_write_bytecode = True  # no Tools/__pycache__ from importing the tools beside this one
 
 import form_recurrence  # noqa: E402  (Tools/form_recurrence.py: the bar recurrence of issue 29)
 
