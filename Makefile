@@ -28,10 +28,11 @@ DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb
 # directory by Tools/slurm_single_node.sh, run the shards of `clumsy batch` in its tests.)
 # Python's mido is the independent MIDI reader the end-to-end tests compare against; jams and
 # mir_eval check the labels of `clumsy batch` (Tools/check_batch_labels.py), librosa its beats
-# (Tools/check_batch_beats.py).
-PYTHON_PACKAGES := mido jams mir_eval librosa
+# (Tools/check_batch_beats.py). MusPy, music21, pretty_midi and pyloudnorm are the listener of
+# make musicality (Tools/musicality.py), with librosa.
+PYTHON_PACKAGES := mido jams mir_eval librosa muspy music21 pretty_midi pyloudnorm
 
-.PHONY: run test deps build release soak fuzz bench clean docs install install-files uninstall man lint lv2 install-lv2
+.PHONY: run test deps build release soak fuzz bench clean docs install install-files uninstall man lint lv2 install-lv2 musicality
 
 deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || echo $$p; done); \
@@ -43,9 +44,9 @@ deps:
 	  echo "installing Debian packages: $$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
 	fi
-	@python3 -c "import mido, jams, mir_eval, librosa" 2>/dev/null || { echo "installing Python packages: $(PYTHON_PACKAGES)"; \
+	@python3 -c "import mido, jams, mir_eval, librosa, muspy, music21, pretty_midi, pyloudnorm" 2>/dev/null || { echo "installing Python packages: $(PYTHON_PACKAGES)"; \
 	  python3 -m pip install -q $(PYTHON_PACKAGES) 2>/dev/null || python3 -m pip install -q --break-system-packages $(PYTHON_PACKAGES); } || \
-	  echo "note: Python's mido, jams, mir_eval or librosa is missing; the checks that need them will be skipped"
+	  echo "note: one of Python's $(PYTHON_PACKAGES) is missing; the checks that need it will be skipped"
 
 build: deps
 	$(SWIFT) build
@@ -157,6 +158,17 @@ man: build
 # (Sources/clumsy/SettingFlags.swift) from the settings table (Sources/Presets/Settings.swift).
 docs:
 	$(SWIFT) run clumsy-docs
+
+# The music as a listener hears it (issue 29, Tools/musicality.sh): every bundled preset at seeds
+# 1-3 for 180 s (MIDI and mastered WAV), measured with MusPy, music21, pretty_midi, librosa and
+# pyloudnorm beside 60 Bach chorales and 60 fiddle tunes from music21's corpus and random notes.
+# Prints the table and writes it into .build/musicality/musicality.md (and .json). A quick look:
+#   make musicality PRESETS="default pulse" SEEDS=1 MUSICALITY_DURATION=60
+PRESETS ?=
+SEEDS ?=
+MUSICALITY_DURATION ?= 180
+musicality: release
+	PRESETS="$(PRESETS)" SEEDS="$(SEEDS)" DURATION=$(MUSICALITY_DURATION) Tools/musicality.sh
 
 # Benchmarks (Benchmarks/bench.sh): one Markdown table in under ten minutes, release build,
 # printed and written into docs/benchmarks.md with the date and the machine.
