@@ -29,7 +29,7 @@ struct AudioRenderTests {
     @Test("A WAV render is 24-bit stereo 44.1 kHz by default, not silent, as long as the session plus the documented tail, and identical on a rerun")
     func wavRender() throws {
         let directory = try TemporaryDirectory()
-        let arguments = ["run", "default", "--duration", "3", "--audio", "a.wav", "--soundfont", smallSoundFont, "--quiet"]
+        let arguments = ["run", "original", "--duration", "3", "--audio", "a.wav", "--soundfont", smallSoundFont, "--quiet"]
         let first = try CLI.run(arguments, in: directory.path)
         try #require(first.status == 0 && !first.signalled, "\(first)")
         #expect(first.stdout.isEmpty && first.stderr.isEmpty, "\(first)")
@@ -63,7 +63,7 @@ struct AudioRenderTests {
     func flacRender() throws {
         let directory = try TemporaryDirectory()
         func render(_ name: String) throws {
-            let result = try CLI.run(["run", "default", "--duration", "3", "--audio", name, "--soundfont", smallSoundFont, "--quiet"],
+            let result = try CLI.run(["run", "original", "--duration", "3", "--audio", name, "--soundfont", smallSoundFont, "--quiet"],
                                      in: directory.path)
             try #require(result.status == 0 && !result.signalled, "\(result)")
         }
@@ -99,7 +99,7 @@ struct AudioRenderTests {
           .enabled(if: firstExecutable(["/usr/bin/sox"]) != nil, "needs sox"))
     func oggRender() throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "default", "--duration", "2", "--audio", "a.ogg", "--soundfont", smallSoundFont, "--quiet"],
+        let result = try CLI.run(["run", "original", "--duration", "2", "--audio", "a.ogg", "--soundfont", smallSoundFont, "--quiet"],
                                  in: directory.path)
         try #require(result.status == 0 && !result.signalled, "\(result)")
         #expect(Array((bytes(of: directory.file("a.ogg")) ?? []).prefix(4)) == Array("OggS".utf8), "not an Ogg stream")
@@ -116,7 +116,7 @@ struct AudioRenderTests {
     @Test("--sample-rate 22050 gives a 22050 Hz file of the same duration")
     func sampleRate() throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "default", "--duration", "3", "--audio", "s.wav", "--sample-rate", "22050",
+        let result = try CLI.run(["run", "original", "--duration", "3", "--audio", "s.wav", "--sample-rate", "22050",
                                   "--soundfont", smallSoundFont, "--quiet"], in: directory.path)
         try #require(result.status == 0, "\(result)")
         let wav = try WAVFile(path: directory.file("s.wav"))
@@ -130,7 +130,7 @@ struct AudioRenderTests {
     @Test("The opening tonic sounds at frame 0: the first audible sample is within 64 frames + 10 ms")
     func firstOnset() throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "default", "--duration", "2", "--audio", "o.wav", "--events", "o.jsonl",
+        let result = try CLI.run(["run", "original", "--duration", "2", "--audio", "o.wav", "--events", "o.jsonl",
                                   "--soundfont", smallSoundFont, "--quiet"], in: directory.path)
         try #require(result.status == 0, "\(result)")
         let events = try readEventLog(directory.file("o.jsonl"))
@@ -183,7 +183,7 @@ struct AudioRenderTests {
 @Suite("Audio effects", .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont) (timgm6mb-soundfont)"))
 struct AudioEffectTests {
     /// Renders `preset` (a bundled name or a file written into the directory) with `flags` to `name`.
-    static func render(_ directory: TemporaryDirectory, _ name: String, preset: String = "default", duration: String,
+    static func render(_ directory: TemporaryDirectory, _ name: String, preset: String = "original", duration: String,
                        _ flags: [String]) throws -> WAVFile {
         let result = try CLI.run(["run", preset, "--duration", duration, "--audio", name, "--soundfont", smallSoundFont,
                                   "--quiet"] + flags, in: directory.path)
@@ -287,7 +287,7 @@ struct MIDIEffectTests {
     static func midi(_ flags: [String]) throws -> MIDIFileContents {
         let directory = try TemporaryDirectory()
         let path = directory.file("m.mid")
-        let result = try CLI.run(["run", "default", "--duration", "2", "--midi", path, "--quiet"] + flags)
+        let result = try CLI.run(["run", "original", "--duration", "2", "--midi", path, "--quiet"] + flags)
         try #require(result.status == 0 && !result.signalled, "\(result)")
         let contents = try MIDIFileReader.read(path: path)
         try #require(contents.tracks.count == 3, "\(contents.tracks.count) tracks")
@@ -344,7 +344,7 @@ struct MIDIEffectTests {
     @Test("An unknown --tone exits 64 and lists the tones, before anything runs")
     func unknownTone() throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "default", "--tone", "kazoo", "--duration", "604800", "--midi", "k.mid"],
+        let result = try CLI.run(["run", "original", "--tone", "kazoo", "--duration", "604800", "--midi", "k.mid"],
                                  in: directory.path, timeout: 20)
         #expect(result.status == 64 && !result.signalled && !result.timedOut, "\(result)")
         #expect(result.stderr.contains("kazoo"), "\(result.stderr)")

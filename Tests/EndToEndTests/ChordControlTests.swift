@@ -21,8 +21,8 @@ struct ChordControlTests {
     @Test("a chord control in a log: replay logs it and a chord event of that degree at its step; the notes change; replayed twice, the same MIDI")
     func replayed() throws {
         let directory = try TemporaryDirectory(prefix: "chord-control")
-        let log = try directory.write("live.jsonl", chordLog("default", [], seconds: 10, [(600, #""control":"chord","value":5"#)]))
-        let plain = try directory.write("plain.jsonl", chordLog("default", [], seconds: 10, []))
+        let log = try directory.write("live.jsonl", chordLog("original", [], seconds: 10, [(600, #""control":"chord","value":5"#)]))
+        let plain = try directory.write("plain.jsonl", chordLog("original", [], seconds: 10, []))
         for (input, name) in [(log, "a"), (log, "b"), (plain, "plain")] {
             let run = try CLI.run(["replay", input, "--midi", directory.file(name + ".mid"), "--events", directory.file(name + "-out.jsonl"), "--quiet"])
             #expect(run.status == 0, "\(run)")
@@ -39,7 +39,7 @@ struct ChordControlTests {
     @Test("a chord control out of range is refused naming what is accepted", arguments: ["0", "8", "2.5"])
     func refused(value: String) throws {
         let directory = try TemporaryDirectory(prefix: "chord-control")
-        let log = try directory.write("live.jsonl", chordLog("default", [], seconds: 2, [(120, #""control":"chord","value":\#(value)"#)]))
+        let log = try directory.write("live.jsonl", chordLog("original", [], seconds: 2, [(120, #""control":"chord","value":\#(value)"#)]))
         let run = try CLI.run(["replay", log, "--midi", directory.file("out.mid"), "--quiet"])
         #expect(run.status == 65, "\(run)")
         #expect(run.stderr.contains("expected a scale degree 1…7"), "\(run.stderr)")

@@ -29,7 +29,7 @@ struct FlagTests {
     @Test("Exit 64 naming the flag and the range; no output or temporary files", arguments: cases)
     func rejected(_ bad: BadFlag) throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "default", bad.flag, bad.value, "--midi", "out.mid", "--events", "out.jsonl"],
+        let result = try CLI.run(["run", "original", bad.flag, bad.value, "--midi", "out.mid", "--events", "out.jsonl"],
                                  in: directory.path, timeout: 10)
         #expect(result.status == 64 && !result.signalled, "\(result)")
         #expect(result.elapsed < 5, "rejecting a flag took \(result.elapsed) s")
@@ -59,7 +59,7 @@ struct FlagTests {
         let directory = try TemporaryDirectory()
         for arguments in [["--gravity", "0", "--speed", "0.1", "--duration", "0.001"],
                           ["--gravity", "100", "--speed", "20", "--duration", "0.5"]] {
-            let result = try CLI.run(["run", "default", "--quiet", "--events", "e.jsonl"] + arguments, in: directory.path)
+            let result = try CLI.run(["run", "original", "--quiet", "--events", "e.jsonl"] + arguments, in: directory.path)
             #expect(result.status == 0, "\(result)")
             #expect(fileExists(directory.file("e.jsonl")))
         }
@@ -68,7 +68,7 @@ struct FlagTests {
     @Test("--midi and --events naming the same file is rejected with 64 before anything is written")
     func sameOutputFile() throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "default", "--duration", "1", "--midi", "x", "--events", "x"], in: directory.path)
+        let result = try CLI.run(["run", "original", "--duration", "1", "--midi", "x", "--events", "x"], in: directory.path)
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains("--midi") && result.stderr.contains("--events"), "\(result.stderr)")
         #expect(directory.entries().isEmpty, "files left behind: \(directory.entries())")
@@ -77,7 +77,7 @@ struct FlagTests {
     @Test("--midi x --events ./x (same file, spelled differently) must not silently lose the MIDI file")
     func sameOutputFileSpelledDifferently() throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "default", "--duration", "1", "--midi", "x", "--events", "./x"], in: directory.path)
+        let result = try CLI.run(["run", "original", "--duration", "1", "--midi", "x", "--events", "./x"], in: directory.path)
         #expect(result.status == 64, "\(result)")
         #expect(directory.entries().isEmpty, "files left behind: \(directory.entries())")
     }

@@ -44,7 +44,7 @@ struct FluidSynthWarningTests {
     func quietRunStaysQuiet() throws {
         let directory = try TemporaryDirectory()
         try Data(Self.brokenSample()).write(to: URL(fileURLWithPath: directory.file("broken.sf2")))
-        let result = try CLI.run(["run", "default", "--duration", "2", "--audio", "a.wav", "--soundfont", "broken.sf2", "--quiet"],
+        let result = try CLI.run(["run", "original", "--duration", "2", "--audio", "a.wav", "--soundfont", "broken.sf2", "--quiet"],
                                  in: directory.path, timeout: 120)
         #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty, "\(result)")
     }
@@ -53,7 +53,7 @@ struct FluidSynthWarningTests {
     func warningIsEscaped() throws {
         let directory = try TemporaryDirectory()
         try Data(Self.brokenSample(name: "Evil\u{1B}[2J\nName")).write(to: URL(fileURLWithPath: directory.file("evil.sf2")))
-        let result = try CLI.run(["run", "default", "--duration", "2", "--audio", "a.wav", "--soundfont", "evil.sf2"],
+        let result = try CLI.run(["run", "original", "--duration", "2", "--audio", "a.wav", "--soundfont", "evil.sf2"],
                                  in: directory.path, timeout: 120)
         #expect(result.status == 0, "\(result)")
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.isEmpty }
@@ -65,7 +65,7 @@ struct FluidSynthWarningTests {
     @Test("An intact SoundFont gives no warning")
     func intactSoundFontIsSilent() throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "default", "--duration", "2", "--audio", "a.wav", "--soundfont", smallSoundFont],
+        let result = try CLI.run(["run", "original", "--duration", "2", "--audio", "a.wav", "--soundfont", smallSoundFont],
                                  in: directory.path, timeout: 120)
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
     }

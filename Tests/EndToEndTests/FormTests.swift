@@ -29,7 +29,9 @@ import Testing
         return events.filter { ["bass", "key", "drum", "second"].contains($0.kind) }.compactMap { event in
             let origin = event.hit ?? event.t
             guard origin >= start - epsilon, origin < start + length - epsilon,
-                  !(event.t == 0 && event.kind == "bass") else { return nil }
+                  // The bass on the section's own line: the opening at 0, or a hit in the line's
+                  // step, which the opening's root gives way to at 0 (the same note either way).
+                  !(abs(event.t - start) < epsilon && event.kind == "bass") else { return nil }
             return Heard(time: event.t - start, kind: event.kind, note: event.note ?? -1,
                          velocity: event.velocity ?? -1, ball: event.ball ?? -1)
         }

@@ -51,7 +51,7 @@ private func terminalSteering(in text: String) -> [String] {
 private func handWrittenLiveLog(_ directory: TemporaryDirectory, _ name: String, sessionPadding: Int = 0) throws -> String {
     let pad = sessionPadding > 0 ? ",\"pad\":\"" + String(repeating: "x", count: sessionPadding) + "\"" : ""
     return try directory.write(name, """
-        {"t":0.000000,"kind":"session","clumsy":"0.1.0","preset":"default","seed":"1","timestep":0.004166666666666667,"arguments":["default","--seed","1"]\(pad)}
+        {"t":0.000000,"kind":"session","clumsy":"0.1.0","preset":"original","seed":"1","timestep":0.004166666666666667,"arguments":["original","--seed","1"]\(pad)}
         {"t":1.000000,"kind":"end","step":240}
 
         """)
@@ -194,7 +194,7 @@ struct HostileReaderTests {
     func oscPathEscaped() throws {
         let directory = try TemporaryDirectory()
         let port = 41_700 + Int(getpid() % 17_000)
-        let result = try CLI.run(["run", "default", "--live", "--audio-driver", "file", "--audio", "live.wav", "--soundfont", smallSoundFont,
+        let result = try CLI.run(["run", "original", "--live", "--audio-driver", "file", "--audio", "live.wav", "--soundfont", smallSoundFont,
                                   "--osc-in", "127.0.0.1:\(port)", "--duration", "4", "--quiet"],
                                  in: directory.path, timeout: 40) { _ in
             usleep(1_500_000)

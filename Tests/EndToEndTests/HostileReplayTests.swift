@@ -11,7 +11,7 @@ import Glibc
 private func craftedLog(_ arguments: [String], timestep: String = "0.004166666666666667") -> String {
     let list = arguments.map { "\"\($0)\"" }.joined(separator: ",")
     return """
-        {"t":0.000000,"kind":"session","clumsy":"0.1.0","preset":"default","seed":"3","timestep":\(timestep),"arguments":[\(list)]}
+        {"t":0.000000,"kind":"session","clumsy":"0.1.0","preset":"original","seed":"3","timestep":\(timestep),"arguments":[\(list)]}
         {"t":0.500000,"kind":"control","step":120,"control":"speed","value":4}
         {"t":1.000000,"kind":"end","step":240}
 
@@ -52,9 +52,9 @@ struct HostileReplayTests {
     @Test("The settings that shape the notes are still replayed: gravity, seed and --dry from the log")
     func settingsStillReplayed() throws {
         let directory = try TemporaryDirectory()
-        try directory.write("set.jsonl", craftedLog(["default", "--gravity", "5", "--dry", "--seed", "3"]))
+        try directory.write("set.jsonl", craftedLog(["original", "--gravity", "5", "--dry", "--seed", "3"]))
         let replay = try CLI.run(["replay", "set.jsonl", "--midi", "a.mid", "--quiet"], in: directory.path)
-        let flat = try CLI.run(["run", "default", "--seed", "3", "--duration", "1", "--midi", "q.mid", "--quiet"], in: directory.path)
+        let flat = try CLI.run(["run", "original", "--seed", "3", "--duration", "1", "--midi", "q.mid", "--quiet"], in: directory.path)
         try #require(replay.status == 0 && flat.status == 0, "\(replay)\n\(flat)")
         // The gravity (and the control at step 120) change the notes.
         #expect(bytes(of: directory.file("a.mid")) != bytes(of: directory.file("q.mid")))
@@ -65,7 +65,7 @@ struct HostileReplayTests {
     @Test("replay --midi through a link to the log, and --events naming the log: 64, the log untouched")
     func outputOverTheLog() throws {
         let directory = try TemporaryDirectory()
-        let log = try directory.write("set.jsonl", craftedLog(["default", "--seed", "3"]))
+        let log = try directory.write("set.jsonl", craftedLog(["original", "--seed", "3"]))
         let original = bytes(of: log)
         let inode = try #require(identity(of: log))
         try FileManager.default.createSymbolicLink(atPath: directory.file("link.mid"), withDestinationPath: "set.jsonl")
@@ -100,7 +100,7 @@ struct HostileReplayTests {
         #expect(result.status == 65 && result.stderr.contains("live.jsonl") && result.stderr.contains("timestep"), "\(result)")
         #expect(!fileExists(directory.file("r.mid")))
         // A hand-written log without a digest is checked for its timestep too.
-        try directory.write("old.jsonl", craftedLog(["default", "--seed", "3"], timestep: "0.01"))
+        try directory.write("old.jsonl", craftedLog(["original", "--seed", "3"], timestep: "0.01"))
         let old = try CLI.run(["replay", "old.jsonl", "--midi", "r.mid"], in: directory.path)
         #expect(old.status == 65 && old.stderr.contains("old.jsonl") && old.stderr.contains("timestep"), "\(old)")
         #expect(!fileExists(directory.file("r.mid")))

@@ -40,7 +40,7 @@ struct HostileUseTests {
         let directory = try TemporaryDirectory()
         try directory.write("real.out", "old\n")
         try FileManager.default.createSymbolicLink(atPath: directory.file("link.out"), withDestinationPath: "real.out")
-        let result = try CLI.run(["run", "default", "--duration", "2", "--\(flag)", "link.out", "--quiet"], in: directory.path)
+        let result = try CLI.run(["run", "original", "--duration", "2", "--\(flag)", "link.out", "--quiet"], in: directory.path)
         #expect(result.status == 0, "\(result)")
         let type = try FileManager.default.attributesOfItem(atPath: directory.file("link.out"))[.type] as? FileAttributeType
         #expect(type == .typeSymbolicLink, "the link was replaced by a regular file")
@@ -55,7 +55,7 @@ struct HostileUseTests {
         let directory = try TemporaryDirectory()
         try FileManager.default.createSymbolicLink(atPath: directory.file("null.wav"), withDestinationPath: "/dev/null")
         try FileManager.default.createSymbolicLink(atPath: directory.file("null.mid"), withDestinationPath: "/dev/null")
-        var arguments = ["run", "default", "--duration", "1", "--midi", "null.mid", "--quiet"]
+        var arguments = ["run", "original", "--duration", "1", "--midi", "null.mid", "--quiet"]
         if hasSmallSoundFont { arguments += ["--audio", "null.wav", "--soundfont", smallSoundFont, "--dry"] }
         let result = try CLI.run(arguments, in: directory.path)
         #expect(result.status == 0, "\(result)")
@@ -81,7 +81,7 @@ struct HostileUseTests {
         ln -s /proc/self/fd/1 "$d/stdout"
         touch "$d/null" && mount --bind /dev/null "$d/null"
         mount --rbind "$d" /dev
-        "$C" run default --duration 2 --midi /dev/stdout --quiet > m.mid
+        "$C" run original --duration 2 --midi /dev/stdout --quiet > m.mid
         if [ -L /dev/stdout ]; then echo "stdout is a link"; else echo "stdout was replaced"; fi
         """
         let result = try CLI.run(["-m", "/bin/sh", "-c", script], executable: "/usr/bin/unshare",
@@ -139,7 +139,7 @@ struct HostileUseTests {
         let text = try String(contentsOfFile: projectRoot + "/Presets/default.json", encoding: .utf8)
         try text.write(toFile: presets + "/default.json", atomically: false, encoding: .utf8)
         try text.write(toFile: presets + "/other.json", atomically: false, encoding: .utf8)
-        let bundled = try CLI.run(["run", "default", "--duration", "1", "--midi", presets + "/other.json"],
+        let bundled = try CLI.run(["run", "original", "--duration", "1", "--midi", presets + "/other.json"],
                                   environment: ["CLUMSY_PRESETS": presets], in: directory.path)
         #expect(bundled.status == 64, "\(bundled)")
         #expect(try String(contentsOfFile: presets + "/other.json", encoding: .utf8) == text)
@@ -206,7 +206,7 @@ struct HostileUseTests {
     func otherSignals(signal number: Int32, status: Int32) throws {
         let directory = try TemporaryDirectory()
         let before = Set(try shell("pgrep -x swift-backtrace || true").stdoutLines)
-        let result = try CLI.run(["run", "default", "--duration", "604800", "--midi", "a.mid", "--events", "a.jsonl"],
+        let result = try CLI.run(["run", "original", "--duration", "604800", "--midi", "a.mid", "--events", "a.jsonl"],
                                  in: directory.path, timeout: 10) { pid in
             usleep(600_000)
             kill(pid, number)

@@ -14,7 +14,7 @@ struct KeyFlagTests {
         ("e♭", "blues", "E♭ blues"), ("f♯", "minor pentatonic", "F♯ minor pentatonic"), ("Bb", "major-pentatonic", "B♭ major pentatonic"),
     ])
     func spelledKeys(tonic: String, mode: String, printed: String) throws {
-        let result = try CLI.run(["run", "default", "--duration", "2", "--key", tonic, "--mode", mode])
+        let result = try CLI.run(["run", "original", "--duration", "2", "--key", tonic, "--mode", mode])
         try #require(result.status == 0, "\(result)")
         #expect(result.stdoutLines.last?.contains("(seed 1, \(printed))") == true, "\(result.stdoutLines.last ?? "")")
         let flats = printed.contains("♭"), sharps = printed.contains("♯")
@@ -26,7 +26,7 @@ struct KeyFlagTests {
     func pentatonicBouncers() throws {
         let directory = try TemporaryDirectory()
         let events = directory.file("e.jsonl")
-        let result = try CLI.run(["run", "default", "--duration", "120", "--key", "A", "--mode", "minor pentatonic", "--events", events])
+        let result = try CLI.run(["run", "original", "--duration", "120", "--key", "A", "--mode", "minor pentatonic", "--events", events])
         try #require(result.status == 0, "\(result)")
         let degrees = try readEventLog(events).filter { $0.kind == "bass" }.compactMap(\.degree)
         #expect(degrees.count > 5)
@@ -43,7 +43,7 @@ struct KeyFlagTests {
     func badValues(arguments: [String], message: String) throws {
         let directory = try TemporaryDirectory()
         let midi = directory.file("x.mid")
-        let result = try CLI.run(["run", "default", "--duration", "2", "--midi", midi] + arguments)
+        let result = try CLI.run(["run", "original", "--duration", "2", "--midi", midi] + arguments)
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains(message), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: midi))

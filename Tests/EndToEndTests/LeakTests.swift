@@ -159,7 +159,7 @@ struct LeakTests {
         if failing { soundFont = try directory.write("bad.sf2", "not a SoundFont, only text that is long enough\n") }
         let valgrindArguments = ["--leak-check=full", "--show-leak-kinds=definite,indirect", "--errors-for-leak-kinds=definite,indirect",
                                  "--num-callers=60", "--suppressions=" + suppressions, try valgrindReadableExecutable(in: directory)]
-        let result = try CLI.run(["run", "default", "--duration", "2", "--audio", "v.wav", "--midi", "v.mid",
+        let result = try CLI.run(["run", "original", "--duration", "2", "--audio", "v.wav", "--midi", "v.mid",
                                   "--events", "v.jsonl", "--soundfont", soundFont, "--quiet"],
                                  executable: valgrind!, prefix: valgrindArguments,
                                  environment: ["CLUMSY_PRESETS": projectRoot + "/Presets"], in: directory.path, timeout: 280)

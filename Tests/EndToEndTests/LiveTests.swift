@@ -41,7 +41,7 @@ struct LiveTests {
     @Test("--live --audio-driver file plays 3 s in about 3 wall seconds into a non-silent WAV")
     func fileDriver() throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "default", "--live", "--audio-driver", "file", "--audio", "live.wav", "--duration", "3",
+        let result = try CLI.run(["run", "original", "--live", "--audio-driver", "file", "--audio", "live.wav", "--duration", "3",
                                   "--soundfont", smallSoundFont, "--quiet"], in: directory.path, timeout: 30)
         #expect(result.status == 0 && !result.signalled, "\(result)")
         // 3 s paced to the wall clock, plus start-up and at most 1 s of ring-out.
@@ -58,7 +58,7 @@ struct LiveTests {
     func interruptLive() throws {
         let directory = try TemporaryDirectory()
         let (result, afterSignal) = try runInterrupted(
-            ["run", "default", "--live", "--audio-driver", "file", "--audio", "live.wav", "--midi", "l.mid",
+            ["run", "original", "--live", "--audio-driver", "file", "--audio", "live.wav", "--midi", "l.mid",
              "--soundfont", smallSoundFont], in: directory.path, after: 1.5)
         #expect(result.status == 130 && !result.signalled && !result.timedOut, "\(result)")
         #expect(afterSignal <= 0.5, "exited \(afterSignal) s after SIGINT")
@@ -74,7 +74,7 @@ struct LiveTests {
     @Test("--audio-driver with a name FluidSynth does not know exits 64 naming it and the drivers it has")
     func unknownDriver() throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "default", "--live", "--audio-driver", "nosuchdriver", "--duration", "1", "--midi", "m.mid",
+        let result = try CLI.run(["run", "original", "--live", "--audio-driver", "nosuchdriver", "--duration", "1", "--midi", "m.mid",
                                   "--soundfont", smallSoundFont], in: directory.path, timeout: 20)
         #expect(result.status == 64 && !result.signalled, "\(result)")
         let message = singleErrorLine(result)
@@ -86,7 +86,7 @@ struct LiveTests {
     @Test("--live --audio-driver alsa without a sound device exits 69 naming alsa, in one line")
     func noDevice() throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "default", "--live", "--audio-driver", "alsa", "--duration", "1", "--midi", "m.mid",
+        let result = try CLI.run(["run", "original", "--live", "--audio-driver", "alsa", "--duration", "1", "--midi", "m.mid",
                                   "--soundfont", smallSoundFont], in: directory.path, timeout: 20)
         if result.status == 0 { try Test.cancel("ALSA played: this machine has a sound device") }
         #expect(result.status == 69 && !result.signalled, "\(result)")
@@ -103,7 +103,7 @@ struct InterruptedRenderTests {
     func interruptRender() throws {
         let directory = try TemporaryDirectory()
         let (result, afterSignal) = try runInterrupted(
-            ["run", "default", "--duration", "3600", "--audio", "r.wav", "--midi", "r.mid", "--events", "r.jsonl",
+            ["run", "original", "--duration", "3600", "--audio", "r.wav", "--midi", "r.mid", "--events", "r.jsonl",
              "--soundfont", smallSoundFont], in: directory.path, after: 2)
         #expect(result.status == 130 && !result.signalled && !result.timedOut, "\(result)")
         // Stopping takes the current step, rendering what is queued and a short tail (0.5 s),

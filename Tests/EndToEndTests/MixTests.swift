@@ -43,7 +43,7 @@ struct MixTests {
     func stemsSumToMix() throws {
         let directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory.file("stems"), withIntermediateDirectories: false)
-        let result = try CLI.run(["run", "default", "--duration", "12", "--dry", "--audio", "mix.wav", "--stems", "stems",
+        let result = try CLI.run(["run", "original", "--duration", "12", "--dry", "--audio", "mix.wav", "--stems", "stems",
                                   "--bit-depth", "32f", "--midi", "m.mid", "--events", "e.jsonl", "--soundfont", smallSoundFont],
                                  in: directory.path, timeout: 120)
         #expect(result.status == 0, "\(result)")
@@ -87,7 +87,7 @@ struct MixTests {
         #expect(bassMIDI.notes.merging(keysMIDI.notes, uniquingKeysWith: +) == whole.notes, "the stems' notes are not the session's")
     }
 
-    @Test("The second voice is a part of its own: its stem and MIDI file, on a channel no other voice uses; the three stems sum to the mix")
+    @Test("The second voice is a part of its own: its stem and MIDI file, on a channel no other voice uses; the four stems sum to the mix")
     func secondVoiceStem() throws {
         let directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory.file("stems"), withIntermediateDirectories: false)
@@ -95,9 +95,10 @@ struct MixTests {
                                   "--bit-depth", "32f", "--midi", "m.mid", "--soundfont", smallSoundFont],
                                  in: directory.path, timeout: 120)
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout.contains("stems bass.wav, keys.wav, second.wav, bass.mid, keys.mid, second.mid"), "summary: \(result.stdout)")
+        #expect(result.stdout.contains("stems bass.wav, keys.wav, second.wav, melody.wav, bass.mid, keys.mid, second.mid, melody.mid"),
+                "summary: \(result.stdout)")
         let mix = try WAVFile(path: directory.file("mix.wav"))
-        let stems = try ["bass", "keys", "second"].map { try WAVFile(path: directory.file("stems/\($0).wav")) }
+        let stems = try ["bass", "keys", "second", "melody"].map { try WAVFile(path: directory.file("stems/\($0).wav")) }
         var residual = 0.0
         for index in mix.values.indices { residual = max(residual, abs(mix.values[index] - stems.reduce(0) { $0 + $1.values[index] })) }
         #expect(20 * log10(max(residual, 1e-30)) <= -90, "stems differ from the mix by up to \(20 * log10(residual)) dBFS")
@@ -109,7 +110,7 @@ struct MixTests {
         #expect(Set(keys.notes.keys) == [1, 2, 3], "keys.mid channels: \(keys.notes)")
         #expect(Set(second.notes.keys) == [4], "second.mid channels: \(second.notes)")
         #expect(second.notes.values.reduce(0, +) == keys.notes.values.reduce(0, +), "every key note is doubled")
-        #expect(whole.tracks == 4 && whole.notes[4] == second.notes[4])
+        #expect(whole.tracks == 5 && whole.notes[4] == second.notes[4])
     }
 
     @Test("The mix is byte-identical with and without stems, run to run, for WAV (16-bit, dithered) and FLAC",
@@ -120,7 +121,7 @@ struct MixTests {
         let name = output[1]
         var copies: [[UInt8]] = []
         for (index, stems) in [[], ["--stems", "s"], []].enumerated() {
-            let result = try CLI.run(["run", "default", "--duration", "8", "--seed", "5", "--soundfont", smallSoundFont, "--quiet"]
+            let result = try CLI.run(["run", "original", "--duration", "8", "--seed", "5", "--soundfont", smallSoundFont, "--quiet"]
                                      + output + stems, in: directory.path, timeout: 120)
             #expect(result.status == 0, "run \(index): \(result)")
             copies.append(try #require(bytes(of: directory.file(name))))
@@ -138,7 +139,7 @@ struct MixTests {
         let directory = try TemporaryDirectory()
         var copies: [[UInt8]] = []
         for threads in ["1", "2"] {
-            let result = try CLI.run(["run", "default", "--duration", "6", "--audio", "t\(threads).wav", "--soundfont", smallSoundFont, "--quiet"],
+            let result = try CLI.run(["run", "original", "--duration", "6", "--audio", "t\(threads).wav", "--soundfont", smallSoundFont, "--quiet"],
                                      environment: ["CLUMSY_THREADS": threads], in: directory.path, timeout: 120)
             #expect(result.status == 0, "\(result)")
             copies.append(try #require(bytes(of: directory.file("t\(threads).wav"))))
@@ -150,7 +151,7 @@ struct MixTests {
           arguments: [[String](), ["--loudness", "-23", "--true-peak", "-3"]])
     func loudness(_ flags: [String]) throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "default", "--duration", "20", "--audio", "a.wav", "--soundfont", smallSoundFont] + flags,
+        let result = try CLI.run(["run", "original", "--duration", "20", "--audio", "a.wav", "--soundfont", smallSoundFont] + flags,
                                  in: directory.path, timeout: 120)
         #expect(result.status == 0, "\(result)")
         let target = flags.isEmpty ? -16.0 : -23.0
@@ -170,7 +171,7 @@ struct MixTests {
     func loudnessOff() throws {
         let directory = try TemporaryDirectory()
         for (name, flags) in [("off.wav", ["--loudness", "off"]), ("on.wav", [])] {
-            let result = try CLI.run(["run", "default", "--duration", "10", "--audio", name, "--soundfont", smallSoundFont, "--quiet"] + flags,
+            let result = try CLI.run(["run", "original", "--duration", "10", "--audio", name, "--soundfont", smallSoundFont, "--quiet"] + flags,
                                      in: directory.path, timeout: 120)
             #expect(result.status == 0, "\(result)")
         }
@@ -190,7 +191,7 @@ struct MixTests {
           ])
     func badFlags(_ flags: [String], _ flag: String) throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "default", "--duration", "5"] + flags, in: directory.path, timeout: 30)
+        let result = try CLI.run(["run", "original", "--duration", "5"] + flags, in: directory.path, timeout: 30)
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains(flag), "the message does not name \(flag): \(result.stderr)")
         #expect(directory.entries().isEmpty, "files left: \(directory.entries())")
@@ -201,7 +202,7 @@ struct MixTests {
     func badStemsDirectory(_ kind: String) throws {
         let directory = try TemporaryDirectory()
         if kind == "file" { try directory.write("file", "not a directory\n") }
-        let result = try CLI.run(["run", "default", "--duration", "3600", "--audio", "a.wav", "--midi", "m.mid", "--stems", kind,
+        let result = try CLI.run(["run", "original", "--duration", "3600", "--audio", "a.wav", "--midi", "m.mid", "--stems", kind,
                                   "--soundfont", smallSoundFont], in: directory.path, timeout: 30)
         #expect(result.status == 73, "\(result)")
         let message = singleErrorLine(result)
@@ -219,7 +220,7 @@ struct MixTests {
             let (mounted, reason) = try TinyFileSystem.mount(kilobytes: 12 * 1024)
             guard let tmpfs = mounted else { try Test.cancel("cannot mount a tmpfs (needs root): \(reason)") }
             defer { tmpfs.unmount() }
-            let result = try CLI.run(["run", "default", "--duration", "60", "--audio", tmpfs.path + "/a.wav",
+            let result = try CLI.run(["run", "original", "--duration", "60", "--audio", tmpfs.path + "/a.wav",
                                       "--soundfont", smallSoundFont], timeout: 30)
             #expect(result.status == 73, "\(result)")
             let message = singleErrorLine(result)
@@ -236,7 +237,7 @@ struct MixTests {
         try FileManager.default.createDirectory(atPath: tmpfs.path + "/stems", withIntermediateDirectories: false)
         try Data("old".utf8).write(to: URL(fileURLWithPath: tmpfs.path + "/a.wav"))
         let filler = tmpfs.path + "/filler"
-        let result = try CLI.run(["run", "default", "--duration", "30", "--dry", "--audio", tmpfs.path + "/a.wav", "--stems", tmpfs.path + "/stems",
+        let result = try CLI.run(["run", "original", "--duration", "30", "--dry", "--audio", tmpfs.path + "/a.wav", "--stems", tmpfs.path + "/stems",
                                   "--soundfont", smallSoundFont], timeout: 90) { _ in
             // The stems' MIDI files are opened right after the space check: then fill the disk.
             let deadline = Date().addingTimeInterval(30)

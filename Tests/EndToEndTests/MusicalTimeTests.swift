@@ -22,7 +22,7 @@ struct MusicalTimeTests {
 
     @Test("--quantize 1/16 at the preset's tempo: every note-on on a 240-tick line, none before its hit, none later than a step")
     func sixteenths() throws {
-        let (midi, log) = try Self.session(["default", "--duration", "60", "--seed", "3", "--quantize", "1/16"])
+        let (midi, log) = try Self.session(["original", "--duration", "60", "--seed", "3", "--quantize", "1/16"])
         let ons = Self.allNoteOns(midi)
         try #require(ons.count > 300, "only \(ons.count) notes")
         #expect(midi.ticksPerQuarter == 960)
@@ -40,7 +40,7 @@ struct MusicalTimeTests {
 
     @Test("--tempo and --meter go into the MIDI file; the grid follows the tempo")
     func tempoAndMeter() throws {
-        let (midi, _) = try Self.session(["default", "--duration", "20", "--tempo", "90", "--meter", "6/8", "--quantize", "1/8"])
+        let (midi, _) = try Self.session(["original", "--duration", "20", "--tempo", "90", "--meter", "6/8", "--quantize", "1/8"])
         var tempos: [UInt32] = []
         var signatures: [(UInt8, UInt8)] = []
         for event in midi.tracks[0] {
@@ -55,9 +55,9 @@ struct MusicalTimeTests {
     @Test("polska: a Drums track on channel 10 with the stomp on beats 1 and 3 of every 3/4 bar; beat 1 louder than the off-beats")
     func polska() throws {
         let (midi, log) = try Self.session(["polska", "--duration", "60", "--seed", "3"])
-        try #require(midi.tracks.count == 4)
-        #expect((1...3).map { midi.trackName(at: $0) } == ["Bass", "Keys", "Drums"])
-        let drums = noteOns(midi.tracks[3])
+        try #require(midi.tracks.count == 5)
+        #expect((1...4).map { midi.trackName(at: $0) } == ["Bass", "Keys", "Melody", "Drums"])
+        let drums = noteOns(midi.tracks[4])
         #expect(drums.allSatisfy { $0.channel == 9 })
         let stomps = drums.filter { $0.note == 41 }
         let bar: UInt64 = 3 * 960
@@ -90,7 +90,7 @@ struct MusicalTimeTests {
 
     @Test("Pans: default's keys play on one channel per pan zone (2–5), each with one CC10 and CC8; levels are the CC7 rows")
     func pans() throws {
-        let (midi, _) = try Self.session(["default", "--duration", "20"])
+        let (midi, _) = try Self.session(["original", "--duration", "20"])
         // Four keys, four zones from −0.8 to +0.8: CC10 13, 47, 81, 114, sent once per channel, never during notes.
         let zonePans = (1...4).map { controllerValues(midi.tracks[2], channel: UInt8($0), controller: 10) }
         #expect(zonePans == [[13], [47], [81], [114]], "keys CC10 per zone channel \(zonePans)")
@@ -157,7 +157,7 @@ struct MusicalTimeTests {
     @Test("Bad musical-time flags exit 64 before anything runs, naming the flag and what is accepted", arguments: badFlags)
     func badFlag(_ bad: BadValue) throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "default"] + bad.arguments + ["--midi", "o.mid"], in: directory.path, timeout: 10)
+        let result = try CLI.run(["run", "original"] + bad.arguments + ["--midi", "o.mid"], in: directory.path, timeout: 10)
         #expect(result.status == 64, "\(result)")
         for text in bad.mentions { #expect(result.stderr.contains(text), "stderr lacks \(text): \(result.stderr)") }
         #expect(directory.entries().isEmpty, "files left behind: \(directory.entries())")

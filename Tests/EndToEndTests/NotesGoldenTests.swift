@@ -2,20 +2,20 @@ import Foundation
 import MIDIFile
 import Testing
 
-/// What `default` plays, pinned from before the musical-time redesign (voices table, scheduler,
-/// clock): the notes of `clumsy run default --duration 300 --seed 1` and `--seed 3`, from the MIDI
+/// What `original` (the old `default`) plays, pinned from before the musical-time redesign (voices table, scheduler,
+/// clock): the notes of `clumsy run original --duration 300 --seed 1` and `--seed 3`, from the MIDI
 /// file and the event log, must stay exactly as they were. Only the notes are compared: controllers
 /// (pan CC10 and level CC7 are new) and the event log's other fields may change.
 ///
-/// `Golden/notes-default-300s-seed*.txt` were written by `Golden/reduce_notes.py` (mido, not
+/// `Golden/notes-original-300s-seed*.txt` were written by `Golden/reduce_notes.py` (mido, not
 /// Clumsy's reader) from the files of the commit before the redesign; the format is described
 /// there. This suite reduces the files of the current build the same way and compares line by line,
 /// with one change: the golden files' third column was the MIDI channel (1 bass, 2 keys); the keys
 /// now spread over one channel per pan zone (2–5), so the column is the voice's track (1 Bass,
 /// 2 Keys), which names the same voice as the channel did. The note sequence is unchanged.
-@Suite("Notes of default, before and after the redesign")
+@Suite("Notes of original, before and after the redesign")
 struct NotesGoldenTests {
-    /// The golden text for `clumsy run default --duration 300 --seed <seed>`'s MIDI file and event log.
+    /// The golden text for `clumsy run original --duration 300 --seed <seed>`'s MIDI file and event log.
     static func reduce(midi path: String, events eventsPath: String) throws -> String {
         let contents = try MIDIFileReader.read(path: path)
         var rows: [(tick: UInt64, voice: Int, track: Int, index: Int, note: Int, velocity: Int)] = []
@@ -43,22 +43,22 @@ struct NotesGoldenTests {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    @Test("default plays the same notes as before the redesign", arguments: [1, 3])
+    @Test("original plays the same notes as before the redesign", arguments: [1, 3])
     func sameNotes(seed: Int) throws {
         let directory = try TemporaryDirectory()
         let midi = directory.file("session.mid")
         let events = directory.file("events.jsonl")
-        let result = try CLI.run(["run", "default", "--duration", "300", "--seed", String(seed), "--midi", midi, "--events", events, "--quiet"],
+        let result = try CLI.run(["run", "original", "--duration", "300", "--seed", String(seed), "--midi", midi, "--events", events, "--quiet"],
                                  timeout: 120)
         try #require(result.status == 0 && !result.signalled, "\(result)")
-        let expected = String(decoding: try goldenBytes("notes-default-300s-seed\(seed).txt"), as: UTF8.self)
+        let expected = String(decoding: try goldenBytes("notes-original-300s-seed\(seed).txt"), as: UTF8.self)
         let actual = try Self.reduce(midi: midi, events: events)
         if actual != expected {
             let want = expected.split(separator: "\n", omittingEmptySubsequences: false)
             let got = actual.split(separator: "\n", omittingEmptySubsequences: false)
             let first = zip(want, got).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(want.count, got.count)
             Issue.record("""
-                the notes of default (seed \(seed)) changed: \(got.count) lines, expected \(want.count); first difference on line \(first + 1):
+                the notes of original (seed \(seed)) changed: \(got.count) lines, expected \(want.count); first difference on line \(first + 1):
                   expected: \(first < want.count ? String(want[first]) : "<end>")
                   got:      \(first < got.count ? String(got[first]) : "<end>")
                 """)

@@ -32,7 +32,7 @@ struct OneTruthTests {
         let plan = SessionPlan(configuration: try Configuration(preset: try PresetLibrary.load("borrowed-chords"), duration: 30))
         let labels = Dictionary(SceneBuilder.scene(for: plan).bouncers.map { ($0.hue + 1, $0.detail) }, uniquingKeysWith: { a, _ in a })
         #expect(labels[2] == "E7" && labels[1] == "Dmaj7", "\(labels.sorted { $0.key < $1.key })")
-        let text = try CLI.run(["run", "borrowed-chords", "--duration", "30", "--seed", "1"], timeout: 60)
+        let text = try CLI.run(["run", "borrowed-chords", "--duration", "30", "--seed", "1", "--set", "form=false"], timeout: 60)
         let names = Set(Self.textChords(text.stdout).map(\.name))
         #expect(names.contains("E7") && !names.contains("Em7"), "\(names)")
     }
@@ -40,7 +40,7 @@ struct OneTruthTests {
 
 @Suite("Event log format")
 struct EventLogFormatTests {
-    static let session = #"{"t":0.000000,"kind":"session","format":FORMAT,"clumsy":"0","preset":"default","seed":"1","timestep":0.004166666666666667,"arguments":["default"]}"#
+    static let session = #"{"t":0.000000,"kind":"session","format":FORMAT,"clumsy":"0","preset":"original","seed":"1","timestep":0.004166666666666667,"arguments":["original"]}"#
 
     static func log(format: String) -> String {
         session.replacingOccurrences(of: "FORMAT", with: format) + "\n"
@@ -51,9 +51,9 @@ struct EventLogFormatTests {
 
     @Test("A live log's session line says format 2, and reads back through the one record type")
     func sessionLineSaysFormat() throws {
-        let line = ReplayRecord(arguments: ["default"], presetName: "default", seed: 1, timestep: 1.0 / 240).line
+        let line = ReplayRecord(arguments: ["original"], presetName: "original", seed: 1, timestep: 1.0 / 240).line
         let record = try EventLogRecord(parsing: Array(line.utf8), path: "x.jsonl", line: 1)
-        #expect(record.kind == "session" && record.format == 2 && record.arguments == ["default"] && record.seed == "1", "\(line)")
+        #expect(record.kind == "session" && record.format == 2 && record.arguments == ["original"] && record.seed == "1", "\(line)")
         #expect(record.line == line)
     }
 

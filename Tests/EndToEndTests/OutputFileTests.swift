@@ -18,7 +18,7 @@ struct OutputFileTests {
         let missing = directory.file("no-such-dir/out.\(bad == "midi" ? "mid" : "jsonl")")
         let goodPath = directory.file("ok.\(good == "midi" ? "mid" : "jsonl")")
         // A week of simulated time: only failing before the simulation starts can be fast.
-        let result = try CLI.run(["run", "default", "--duration", "604800", "--\(bad)", missing, "--\(good)", goodPath],
+        let result = try CLI.run(["run", "original", "--duration", "604800", "--\(bad)", missing, "--\(good)", goodPath],
                                  timeout: 20)
         #expect(!result.timedOut, "the run simulated instead of failing on the output path")
         #expect(result.status == 73 && !result.signalled, "\(result)")
@@ -32,7 +32,7 @@ struct OutputFileTests {
     @Test("An output path that is an existing directory exits 73")
     func directoryAsOutput() throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "default", "--duration", "1", "--midi", directory.path, "--events", "e.jsonl"],
+        let result = try CLI.run(["run", "original", "--duration", "1", "--midi", directory.path, "--events", "e.jsonl"],
                                  in: directory.path)
         #expect(result.status == 73, "\(result)")
         #expect(directory.entries().isEmpty, "files left behind: \(directory.entries())")
@@ -43,7 +43,7 @@ struct OutputFileTests {
     func failedRunKeepsOldFile(failure: [String]) throws {
         let directory = try TemporaryDirectory()
         let midi = try directory.write("song.mid", Self.sentinel)
-        let result = try CLI.run(["run", "default", "--duration", "2", "--midi", "song.mid"] + failure, in: directory.path)
+        let result = try CLI.run(["run", "original", "--duration", "2", "--midi", "song.mid"] + failure, in: directory.path)
         #expect(result.status == 64 || result.status == 73, "\(result)")
         #expect(bytes(of: midi) == Array(Self.sentinel.utf8), "the earlier file was changed by a failed run")
         #expect(directory.entries() == ["song.mid"], "files left behind: \(directory.entries())")
@@ -64,7 +64,7 @@ struct OutputFileTests {
     func successfulRunReplaces() throws {
         let directory = try TemporaryDirectory()
         let midi = try directory.write("song.mid", Self.sentinel)
-        let result = try CLI.run(["run", "default", "--duration", "2", "--midi", "song.mid"], in: directory.path)
+        let result = try CLI.run(["run", "original", "--duration", "2", "--midi", "song.mid"], in: directory.path)
         #expect(result.status == 0, "\(result)")
         let contents = try MIDIFileReader.read(path: midi)
         #expect(contents.tracks.count == 3)
@@ -78,7 +78,7 @@ struct OutputFileTests {
         let directory = try TemporaryDirectory()
         let midi = directory.file("i.mid")
         let events = directory.file("i.jsonl")
-        let result = try CLI.run(["run", "default", "--duration", "604800", "--midi", midi, "--events", events],
+        let result = try CLI.run(["run", "original", "--duration", "604800", "--midi", midi, "--events", events],
                                  timeout: 20) { pid in
             // Let it simulate a little: wait (at most 10 s, however busy the machine) until the
             // event log's temporary file holds something, then a moment more.
@@ -110,7 +110,7 @@ struct OutputFileTests {
     @Test("SIGTERM still stops a run started with SIGINT/SIGTERM blocked (inherited signal mask)")
     func interruptedWithInheritedMask() throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "default", "--duration", "604800", "--events", "i.jsonl"], in: directory.path,
+        let result = try CLI.run(["run", "original", "--duration", "604800", "--events", "i.jsonl"], in: directory.path,
                                  timeout: 3, inheritBlockedSignals: true) { pid in
             usleep(500_000)
             kill(pid, SIGTERM)

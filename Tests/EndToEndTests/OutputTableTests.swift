@@ -31,7 +31,7 @@ struct OutputTableTests {
         for output in Self.fileOutputs where output.flag != "--stems" {
             try FileManager.default.linkItem(atPath: original, toPath: directory.file(output.name))
         }
-        var arguments = ["run", "default", "--duration", "2", "--size", "128x72", "--fps", "5"]
+        var arguments = ["run", "original", "--duration", "2", "--size", "128x72", "--fps", "5"]
         for flag in pair {
             arguments += [flag, Self.fileOutputs.first { $0.flag == flag }!.name]
         }
@@ -66,7 +66,7 @@ struct OutputTableTests {
     @Test("A live run's --score and --stems are replayed byte for byte, and replay checks them like run (64 for a bad name)")
     func replayWritesTheSameFileOutputs() throws {
         let directory = try TemporaryDirectory()
-        let live = try CLI.run(["run", "default", "--live", "--duration", "2", "--audio-driver", "file", "--audio", "live.wav",
+        let live = try CLI.run(["run", "original", "--live", "--duration", "2", "--audio-driver", "file", "--audio", "live.wav",
                                 "--events", "live.jsonl", "--midi", "live.mid", "--score", "live.ly", "--quiet"],
                                in: directory.path)
         try #require(live.status == 0, "\(live)")
@@ -85,7 +85,7 @@ struct OutputTableTests {
     func summaryListsEveryOutput() throws {
         let directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory.file("st"), withIntermediateDirectories: false)
-        let result = try CLI.run(["run", "default", "--duration", "2", "--dry", "--midi", "a.mid", "--events", "a.jsonl",
+        let result = try CLI.run(["run", "original", "--duration", "2", "--dry", "--midi", "a.mid", "--events", "a.jsonl",
                                   "--audio", "a.wav", "--video", "v.mp4", "--size", "128x72", "--fps", "5", "--stems", "st",
                                   "--score", "a.ly"], in: directory.path, timeout: 120)
         try #require(result.status == 0, "\(result)")
@@ -100,8 +100,8 @@ struct OutputTableTests {
     @Test("Without a file output the text view prints; with only --score it does not")
     func scoreIsAFileOutput() throws {
         let directory = try TemporaryDirectory()
-        let text = try CLI.run(["run", "default", "--duration", "2"], in: directory.path)
-        let score = try CLI.run(["run", "default", "--duration", "2", "--score", "s.ly"], in: directory.path)
+        let text = try CLI.run(["run", "original", "--duration", "2"], in: directory.path)
+        let score = try CLI.run(["run", "original", "--duration", "2", "--score", "s.ly"], in: directory.path)
         try #require(text.status == 0 && score.status == 0, "\(text)\n\(score)")
         #expect(text.stdoutLines.count > 2)
         #expect(score.stdoutLines.count == 1 && score.stdout.hasSuffix("; wrote s.ly\n"), "\(score)")

@@ -56,7 +56,7 @@ struct PictureTests {
         let directory = try TemporaryDirectory()
         func draw(_ name: String, seed: Int) throws -> [UInt8] {
             let path = directory.file(name)
-            let result = try CLI.run(["draw", "default", "--seed", String(seed), "--trace", "4", "-o", path])
+            let result = try CLI.run(["draw", "original", "--seed", String(seed), "--trace", "4", "-o", path])
             try #require(result.status == 0, "\(result)")
             return try #require(bytes(of: path))
         }

@@ -136,7 +136,7 @@ struct ScoreTests {
     @Test("A --score name without .ly is refused with 64 before anything is written", arguments: ["s.pdf", ".ly", ""])
     func badNames(name: String) throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "default", "--duration", "2", "--score", name], in: directory.path)
+        let result = try CLI.run(["run", "original", "--duration", "2", "--score", name], in: directory.path)
         #expect(result.status == 64 && result.stderr.contains("--score"), "\(result)")
         #expect(directory.entries().isEmpty)
     }

@@ -39,7 +39,7 @@ struct SettingsTests {
     @Test("--sample-rate takes whole numbers only", arguments: ["44100.5", "22050.0", "4e4", "nan"])
     func fractionalSampleRate(_ rate: String) throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "default", "--duration", "1", "--audio", "a.wav", "--sample-rate", rate], in: directory.path)
+        let result = try CLI.run(["run", "original", "--duration", "1", "--audio", "a.wav", "--sample-rate", rate], in: directory.path)
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains("--sample-rate") && result.stderr.contains("8000…96000"), "\(result.stderr)")
         #expect(directory.entries().isEmpty, "files left behind: \(directory.entries())")
@@ -48,7 +48,7 @@ struct SettingsTests {
     @Test("--soundfont '' is refused (64), and so is \"soundFont\": \"\" in a preset (65)")
     func emptySoundFont() throws {
         let directory = try TemporaryDirectory()
-        let flag = try CLI.run(["run", "default", "--duration", "1", "--audio", "a.wav", "--soundfont", ""], in: directory.path)
+        let flag = try CLI.run(["run", "original", "--duration", "1", "--audio", "a.wav", "--soundfont", ""], in: directory.path)
         #expect(flag.status == 64 && flag.stderr.contains("--soundfont"), "\(flag)")
         let preset = try directory.write("p.json", #"{"sound": {"soundFont": ""}}"#)
         let field = try CLI.run(["run", preset, "--duration", "1", "--audio", "a.wav"], in: directory.path)

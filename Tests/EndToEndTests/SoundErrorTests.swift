@@ -61,7 +61,7 @@ struct SoundFontErrorTests {
             status = 66
             mentions = ["\"/nonexistent\"", "CLUMSY_SOUNDFONT"]
         }
-        let result = try CLI.run(["run", "default", "--duration", "604800", "--midi", "m.mid", "--audio", "a.wav"] + flags,
+        let result = try CLI.run(["run", "original", "--duration", "604800", "--midi", "m.mid", "--audio", "a.wav"] + flags,
                                  environment: environment, in: directory.path, timeout: 20)
         #expect(!result.timedOut, "the session ran instead of failing on the SoundFont")
         #expect(result.status == status && !result.signalled, "\(result)")
@@ -98,7 +98,7 @@ struct DiskFullTests {
         let other = try TemporaryDirectory()
         // 600 s of 24-bit audio is 159 MB: refused before the session (AudioBudget, or the mix's
         // own check of the scratch space and the outputs).
-        let result = try CLI.run(["run", "default", "--duration", "600", "--audio", target, "--midi", "m.mid", "--events", "e.jsonl",
+        let result = try CLI.run(["run", "original", "--duration", "600", "--audio", target, "--midi", "m.mid", "--events", "e.jsonl",
                                   "--soundfont", smallSoundFont], in: other.path, timeout: 40)
         #expect(result.status == 73 && !result.signalled && !result.timedOut, "\(result)")
         let message = singleErrorLine(result)
@@ -122,7 +122,7 @@ struct DiskFullTests {
         let target = tmpfs.path + "/live.wav"
         try Data(Self.earlier.utf8).write(to: URL(fileURLWithPath: target))
         // 2 s of live sound is 350 KB: the 100 KB file system fills after about half a second.
-        let result = try CLI.run(["run", "default", "--live", "--audio-driver", "file", "--audio", target, "--duration", "2",
+        let result = try CLI.run(["run", "original", "--live", "--audio-driver", "file", "--audio", target, "--duration", "2",
                                   "--soundfont", smallSoundFont, "--quiet"], timeout: 30)
         #expect(!result.signalled && !result.timedOut, "\(result)")
         let kept = bytes(of: target) == Array(Self.earlier.utf8)
@@ -134,7 +134,7 @@ struct DiskFullTests {
           arguments: ["--midi", "--events"])
     func deviceFull(flag: String) throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "default", "--duration", "600", flag, "/dev/full", "--events" == flag ? "--midi" : "--events",
+        let result = try CLI.run(["run", "original", "--duration", "600", flag, "/dev/full", "--events" == flag ? "--midi" : "--events",
                                   flag == "--midi" ? "e.jsonl" : "m.mid"], in: directory.path, timeout: 40)
         #expect(result.status == 74 && !result.signalled && !result.timedOut, "\(result)")
         let message = singleErrorLine(result)

@@ -11,7 +11,7 @@ struct StopLatencyTests {
     func audioStopsQuickly(name: String) throws {
         let directory = try TemporaryDirectory()
         var stopping = 0.0
-        let result = try CLI.run(["run", "default", "--duration", "3000", "--audio", name, "--sample-rate", "96000",
+        let result = try CLI.run(["run", "original", "--duration", "3000", "--audio", name, "--sample-rate", "96000",
                                   "--soundfont", smallSoundFont, "--quiet"], in: directory.path, timeout: 20) { pid in
             usleep(1_200_000)
             kill(pid, SIGINT)

@@ -194,7 +194,7 @@ struct StudioEndToEndTests {
         let listener = try Background(oscdump!, ["-L", "\(port + 1)"], environment: CLI.environment, output: directory.file("osc.txt"))
         defer { listener.stop() }
         usleep(200_000)
-        let result = try CLI.run(["run", "default", "--live", "--midi-out", "jack", "--clock-out", "--connect", "reader:input",
+        let result = try CLI.run(["run", "original", "--live", "--midi-out", "jack", "--clock-out", "--connect", "reader:input",
                                   "--osc-in", "\(port)", "--osc-out", "127.0.0.1:\(port + 1)",
                                   "--duration", "10", "--midi", "live.mid", "--events", "live.jsonl", "--quiet"],
                                  environment: jack.environment, in: directory.path, timeout: 40) { _ in
@@ -293,7 +293,7 @@ struct StudioEndToEndTests {
         check(bytes(of: directory.file("replay.mid")) == bytes(of: directory.file("live.mid")), "replayed MIDI differs from the live run's")
         check(bytes(of: directory.file("replay.jsonl")) == bytes(of: directory.file("live.jsonl")), "replayed event log differs from the live run's")
         // And the change mattered: the same session without it plays other notes.
-        let plain = try CLI.run(["run", "default", "--duration", "10", "--midi", "plain.mid", "--quiet"], in: directory.path)
+        let plain = try CLI.run(["run", "original", "--duration", "10", "--midi", "plain.mid", "--quiet"], in: directory.path)
         check(plain.status == 0, "\(plain)")
         check(bytes(of: directory.file("plain.mid")) != bytes(of: directory.file("live.mid")), "the gravity change made no difference")
         return (problems, readerStarved)
@@ -302,7 +302,7 @@ struct StudioEndToEndTests {
     @Test("No JACK server: exit 69 within 2 s, one line naming the server and how to start one")
     func noServer() throws {
         let name = "clumsy-absent-\(getpid())"
-        let result = try CLI.run(["run", "default", "--live", "--midi-out", "jack", "--duration", "5"],
+        let result = try CLI.run(["run", "original", "--live", "--midi-out", "jack", "--duration", "5"],
                                  environment: ["JACK_DEFAULT_SERVER": name], timeout: 10)
         #expect(result.status == 69, "\(result)")
         #expect(result.elapsed < 2, "took \(result.elapsed) s")
@@ -315,7 +315,7 @@ struct StudioEndToEndTests {
         let directory = try TemporaryDirectory()
         let jack = try JackServer(directory: directory)
         defer { jack.stop() }
-        let result = try CLI.run(["run", "default", "--live", "--midi-out", "jack", "--clock-out", "--duration", "60",
+        let result = try CLI.run(["run", "original", "--live", "--midi-out", "jack", "--clock-out", "--duration", "60",
                                   "--midi", "d.mid", "--events", "d.jsonl", "--quiet"],
                                  environment: jack.environment, in: directory.path, timeout: 30) { _ in
             usleep(2_000_000)
@@ -361,7 +361,7 @@ struct StudioEndToEndTests {
             kill(jack.server.process.processIdentifier, SIGCONT)
             jack.stop()
         }
-        let result = try CLI.run(["run", "default", "--live", "--midi-out", "jack", "--duration", "60",
+        let result = try CLI.run(["run", "original", "--live", "--midi-out", "jack", "--duration", "60",
                                   "--midi", "s.mid", "--events", "s.jsonl", "--quiet"],
                                  environment: jack.environment, in: directory.path, timeout: 30) { _ in
             usleep(2_000_000)
@@ -375,7 +375,7 @@ struct StudioEndToEndTests {
 
     @Test("ALSA without /dev/snd/seq: exit 69 with one clear line", .enabled(if: !fileExists("/dev/snd/seq"), "a sequencer exists here"))
     func alsaUnavailable() throws {
-        let result = try CLI.run(["run", "default", "--live", "--midi-out", "alsa", "--duration", "1"])
+        let result = try CLI.run(["run", "original", "--live", "--midi-out", "alsa", "--duration", "1"])
         #expect(result.status == 69, "\(result)")
         #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("/dev/snd/seq"), "stderr: \(result.stderr)")
     }
@@ -385,7 +385,7 @@ struct StudioEndToEndTests {
         let directory = try TemporaryDirectory()
         let jack = try JackServer(directory: directory)
         defer { jack.stop() }
-        let result = try CLI.run(["run", "default", "--live", "--midi-out", "jack", "--connect", "nobody:input", "--duration", "2"],
+        let result = try CLI.run(["run", "original", "--live", "--midi-out", "jack", "--connect", "nobody:input", "--duration", "2"],
                                  environment: jack.environment, timeout: 20)
         #expect(result.status == 64 && result.stderr.contains("nobody:input") && result.stderr.contains("jack_lsp"), "\(result)")
     }
@@ -394,7 +394,7 @@ struct StudioEndToEndTests {
     func flagsNeedLive() throws {
         for arguments in [["--midi-out", "jack"], ["--osc-in", "9000"], ["--osc-out", "127.0.0.1:9000"],
                           ["--live", "--clock-out"], ["--live", "--midi-out", "midi"], ["--live", "--midi-out", "alsa", "--connect", "x:y"]] {
-            let result = try CLI.run(["run", "default", "--duration", "1"] + arguments)
+            let result = try CLI.run(["run", "original", "--duration", "1"] + arguments)
             #expect(result.status == 64, "\(result)")
         }
     }
@@ -405,7 +405,7 @@ struct ReplayTests {
     @Test("Logs that are not a finished live run's are refused: 65 naming the file, 66 when missing")
     func refusals() throws {
         let directory = try TemporaryDirectory()
-        let offline = try CLI.run(["run", "default", "--duration", "2", "--events", "offline.jsonl", "--quiet"], in: directory.path)
+        let offline = try CLI.run(["run", "original", "--duration", "2", "--events", "offline.jsonl", "--quiet"], in: directory.path)
         try #require(offline.status == 0, "\(offline)")
         let refused = try CLI.run(["replay", "offline.jsonl", "--midi", "x.mid"], in: directory.path)
         #expect(refused.status == 65 && refused.stderr.contains("offline.jsonl") && refused.stderr.contains("session line"), "\(refused)")
@@ -421,7 +421,7 @@ struct ReplayTests {
     func handWritten() throws {
         let directory = try TemporaryDirectory()
         try directory.write("set.jsonl", """
-            {"t":0.000000,"kind":"session","clumsy":"0.1.0","preset":"default","seed":"3","timestep":0.004166666666666667,"arguments":["default","--seed","3"]}
+            {"t":0.000000,"kind":"session","clumsy":"0.1.0","preset":"original","seed":"3","timestep":0.004166666666666667,"arguments":["original","--seed","3"]}
             {"t":2.000000,"kind":"control","step":480,"control":"speed","value":4}
             {"t":3.000000,"kind":"control","step":720,"control":"drop"}
             {"t":6.000000,"kind":"end","step":1440}
@@ -429,7 +429,7 @@ struct ReplayTests {
             """)
         let a = try CLI.run(["replay", "set.jsonl", "--midi", "a.mid", "--events", "a.jsonl", "--quiet"], in: directory.path)
         let b = try CLI.run(["replay", "set.jsonl", "--midi", "b.mid", "--quiet"], in: directory.path)
-        let plain = try CLI.run(["run", "default", "--seed", "3", "--duration", "6", "--midi", "p.mid", "--quiet"], in: directory.path)
+        let plain = try CLI.run(["run", "original", "--seed", "3", "--duration", "6", "--midi", "p.mid", "--quiet"], in: directory.path)
         try #require(a.status == 0 && b.status == 0 && plain.status == 0, "\(a)\n\(b)\n\(plain)")
         let same = bytes(of: directory.file("a.mid")) == bytes(of: directory.file("b.mid"))
         let changed = bytes(of: directory.file("a.mid")) != bytes(of: directory.file("p.mid"))
@@ -452,7 +452,7 @@ struct LiveKeyChangeTests {
         let listener = try Background(oscdump!, ["-L", "\(port + 1)"], environment: CLI.environment, output: directory.file("osc.txt"))
         defer { listener.stop() }
         usleep(200_000)
-        let result = try CLI.run(["run", "default", "--live", "--audio-driver", "file", "--audio", "live.wav", "--soundfont", smallSoundFont,
+        let result = try CLI.run(["run", "original", "--live", "--audio-driver", "file", "--audio", "live.wav", "--soundfont", smallSoundFont,
                                   "--osc-in", "\(port)", "--osc-out", "127.0.0.1:\(port + 1)",
                                   "--duration", "8", "--midi", "live.mid", "--events", "live.jsonl", "--quiet"],
                                  in: directory.path, timeout: 40) { _ in
@@ -511,7 +511,7 @@ struct LiveKeyChangeTests {
         try #require(replay.status == 0, "\(replay)")
         #expect(bytes(of: directory.file("replay.mid")) == bytes(of: directory.file("live.mid")), "replayed MIDI differs from the live run's")
         #expect(bytes(of: directory.file("replay.jsonl")) == bytes(of: directory.file("live.jsonl")), "replayed event log differs from the live run's")
-        let plain = try CLI.run(["run", "default", "--duration", "8", "--midi", "plain.mid", "--quiet"], in: directory.path)
+        let plain = try CLI.run(["run", "original", "--duration", "8", "--midi", "plain.mid", "--quiet"], in: directory.path)
         try #require(plain.status == 0, "\(plain)")
         #expect(bytes(of: directory.file("plain.mid")) != bytes(of: directory.file("live.mid")), "the key change made no difference")
     }
@@ -520,7 +520,7 @@ struct LiveKeyChangeTests {
     func unplayableKeyInALog() throws {
         let directory = try TemporaryDirectory()
         try directory.write("set.jsonl", """
-            {"t":0.000000,"kind":"session","clumsy":"0.1.0","preset":"default","seed":"3","timestep":0.004166666666666667,"arguments":["default","--seed","3"]}
+            {"t":0.000000,"kind":"session","clumsy":"0.1.0","preset":"original","seed":"3","timestep":0.004166666666666667,"arguments":["original","--seed","3"]}
             {"t":2.000000,"kind":"control","step":480,"control":"key","tonic":"A","mode":"blues"}
             {"t":6.000000,"kind":"end","step":1440}
 

@@ -4,13 +4,13 @@ import Testing
 /// `clumsy run` without output files prints the performance, then a summary.
 @Suite("Text mode")
 struct TextModeTests {
-    /// "5.000 s of default (seed 1, C major): 3 bass notes, 16 key notes, 0 kicks, 0 drops, 0 escapes"
+    /// "5.000 s of original (seed 1, C major): 3 bass notes, 16 key notes, 0 kicks, 0 drops, 0 escapes"
     static var summaryPattern: Regex<(Substring, Substring, Substring, Substring, Substring, Substring, Substring, Substring, Substring, Substring)> { #/^(\d+\.\d+) s of ([a-z-]+) \(seed (\d+), ([^)]+)\): (\d+) bass notes, (\d+) key notes, (\d+) kicks, (\d+) drops, (\d+) escapes$/# }
 
     @Test("Readable lines, then a one-line summary; nothing on stderr; no Chipmunk banner")
     func printsPerformance() throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "default", "--duration", "5"], in: directory.path)
+        let result = try CLI.run(["run", "original", "--duration", "5"], in: directory.path)
         try #require(result.status == 0 && !result.signalled, "\(result)")
         #expect(result.stderr.isEmpty, "stderr: \(result.stderr)")
         #expect(!result.stdout.lowercased().contains("chipmunk"), "Chipmunk's banner leaked to stdout: \(result.stdout.prefix(300))")
@@ -19,7 +19,7 @@ struct TextModeTests {
         try #require(lines.count >= 3, "\(result)")
         let summary = try #require(lines.last.flatMap { try? Self.summaryPattern.wholeMatch(in: $0) },
                                    "last line is not the summary: \(lines.last ?? "")")
-        #expect(summary.output.1 == "5.000" && summary.output.2 == "default" && summary.output.3 == "1" && summary.output.4 == "C major")
+        #expect(summary.output.1 == "5.000" && summary.output.2 == "original" && summary.output.3 == "1" && summary.output.4 == "C major")
         let bass = Int(summary.output.5)!, keys = Int(summary.output.6)!
         let others = Int(summary.output.7)! + Int(summary.output.8)! + Int(summary.output.9)!
         #expect(bass >= 1 && keys >= 1)
@@ -64,7 +64,7 @@ struct TextModeTests {
     @Test("--quiet prints nothing at all", arguments: [[String](), ["--events", "e.jsonl"]])
     func quiet(extra: [String]) throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "default", "--duration", "5", "--quiet"] + extra, in: directory.path)
+        let result = try CLI.run(["run", "original", "--duration", "5", "--quiet"] + extra, in: directory.path)
         try #require(result.status == 0 && !result.signalled, "\(result)")
         #expect(result.stdout.isEmpty, "stdout: \(result.stdout.prefix(300))")
         #expect(result.stderr.isEmpty, "stderr: \(result.stderr.prefix(300))")

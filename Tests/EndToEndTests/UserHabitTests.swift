@@ -62,13 +62,13 @@ struct UserHabitTests {
     @Test("Durations as people write them", arguments: [("90", "90.0"), ("90s", "90.0"), ("2m", "120.0"), ("0h1m5s", "65.0"), ("0.01h", "36.0"), ("1:05", "65.0"), ("0:00:07.5", "7.500"), ("0.5", "0.500")])
     func durations(text: String, seconds: String) throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "default", "--duration", text, "--midi", "m.mid"], in: directory.path)
-        #expect(result.status == 0 && result.stdout.hasPrefix("\(seconds) s of default"), "\(result)")
+        let result = try CLI.run(["run", "original", "--duration", text, "--midi", "m.mid"], in: directory.path)
+        #expect(result.status == 0 && result.stdout.hasPrefix("\(seconds) s of original"), "\(result)")
     }
 
     @Test("A duration that is not one: 64 saying what is accepted", arguments: ["5x", "nan", "1m2", "-3", "1:75"])
     func badDurations(text: String) throws {
-        let result = try CLI.run(["run", "default", "--duration", text])
+        let result = try CLI.run(["run", "original", "--duration", text])
         #expect(result.status == 64 && result.stderr.hasPrefix("clumsy: error: --duration") && result.stderr.contains("5m"), "\(result)")
     }
 
@@ -100,18 +100,18 @@ struct UserHabitTests {
     @Test("--set sets any preset field, checked as in a file: 64 naming the field and what is accepted")
     func setAnyField() throws {
         let directory = try TemporaryDirectory()
-        let set = try CLI.run(["run", "default", "--duration", "5", "--set", "piano.count=8", "--set", "bass.tone=fretless-bass",
+        let set = try CLI.run(["run", "original", "--duration", "5", "--set", "piano.count=8", "--set", "bass.tone=fretless-bass",
                                "--set", "second=true", "--midi", "set.mid"], in: directory.path)
         #expect(set.status == 0 && set.stdout.contains("second notes"), "\(set)")
-        let plain = try CLI.run(["run", "default", "--duration", "5", "--midi", "plain.mid"], in: directory.path)
+        let plain = try CLI.run(["run", "original", "--duration", "5", "--midi", "plain.mid"], in: directory.path)
         #expect(plain.status == 0 && bytes(of: directory.file("set.mid")) != bytes(of: directory.file("plain.mid")))
-        let group = try CLI.run(["run", "default", "--duration", "5", "--set", #"piano={"count":8}"#, "--set", "bass.tone=fretless-bass",
+        let group = try CLI.run(["run", "original", "--duration", "5", "--set", #"piano={"count":8}"#, "--set", "bass.tone=fretless-bass",
                                  "--set", "second=true", "--midi", "group.mid"], in: directory.path)
         #expect(group.status == 0 && bytes(of: directory.file("group.mid")) == bytes(of: directory.file("set.mid")), "\(group)")
         for (argument, words) in [("piano.cont=8", "did you mean piano.count?"), ("key.mode=dorian", "did you mean key.scale?"),
                                   (#"piano={"cont":8}"#, "did you mean count?"),
                                   ("piano.count=5000", "0…1000"), ("piano.count", "field=value")] {
-            let bad = try CLI.run(["run", "default", "--duration", "1", "--set", argument])
+            let bad = try CLI.run(["run", "original", "--duration", "1", "--set", argument])
             #expect(bad.status == 64 && bad.stderr.hasPrefix("clumsy: error: --set") && bad.stderr.contains(words), "\(argument): \(bad)")
         }
     }
@@ -120,7 +120,7 @@ struct UserHabitTests {
           .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"))
     func setReplays() throws {
         let directory = try TemporaryDirectory()
-        let live = try CLI.run(["run", "default", "--live", "--audio-driver", "file", "--audio", "live.wav", "--soundfont", smallSoundFont,
+        let live = try CLI.run(["run", "original", "--live", "--audio-driver", "file", "--audio", "live.wav", "--soundfont", smallSoundFont,
                                 "--duration", "2", "--set", "piano.count=6", "--midi", "live.mid", "--events", "live.jsonl", "--quiet"],
                                in: directory.path, timeout: 30)
         try #require(live.status == 0, "\(live)")
@@ -148,10 +148,10 @@ struct UserHabitTests {
           .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"))
     func liveFileNamed() throws {
         let directory = try TemporaryDirectory()
-        let first = try CLI.run(["run", "default", "--live", "--audio-driver", "file", "--duration", "1", "--soundfont", smallSoundFont], in: directory.path)
+        let first = try CLI.run(["run", "original", "--live", "--audio-driver", "file", "--duration", "1", "--soundfont", smallSoundFont], in: directory.path)
         #expect(first.status == 0 && first.stdout.contains("wrote clumsy-live.wav"), "\(first)")
         let kept = bytes(of: directory.file("clumsy-live.wav"))
-        let again = try CLI.run(["run", "default", "--live", "--audio-driver", "file", "--duration", "1", "--soundfont", smallSoundFont], in: directory.path)
+        let again = try CLI.run(["run", "original", "--live", "--audio-driver", "file", "--duration", "1", "--soundfont", smallSoundFont], in: directory.path)
         #expect(again.status == 64 && again.stderr.contains("name the output with --audio"), "\(again)")
         #expect(bytes(of: directory.file("clumsy-live.wav")) == kept)
     }

@@ -7,7 +7,7 @@ import Testing
 struct VoicesAsDataTests {
     /// `default` with a celesta a sixth above the keys and a vibraphone a third below them.
     static func writeTwoVoicePreset(in directory: TemporaryDirectory) throws -> String {
-        var preset = try String(contentsOfFile: projectRoot + "/Presets/default.json", encoding: .utf8)
+        var preset = try String(contentsOfFile: projectRoot + "/Presets/original.json", encoding: .utf8)
         let end = try #require(preset.lastIndex(of: "}"))
         preset.replaceSubrange(end...end, with: """
             , "voices": [{"name": "sixth", "follows": "keys", "interval": 6, "tone": "celesta"},
@@ -156,7 +156,7 @@ struct VoicesAsDataTests {
         let preset = try directory.write("bad.json", #"{"voices": \#(list)}"#)
         let file = try CLI.run(["run", preset, "--duration", "2", "--midi", "x.mid"], in: directory.path)
         #expect(file.status == 65 && file.stderr.contains("bad.json: \(field): ") && file.stderr.contains(accepted), "\(file)")
-        let flag = try CLI.run(["run", "default", "--duration", "2", "--midi", "x.mid", "--set", "voices=\(list)"], in: directory.path)
+        let flag = try CLI.run(["run", "original", "--duration", "2", "--midi", "x.mid", "--set", "voices=\(list)"], in: directory.path)
         #expect(flag.status == 64 && flag.stderr.contains("--set \(field): ") && flag.stderr.contains(accepted), "\(flag)")
         #expect(!fileExists(directory.file("x.mid")))
     }

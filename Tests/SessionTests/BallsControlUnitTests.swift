@@ -21,14 +21,14 @@ import Engine
         #expect(try interpret([.float(4)]).get() == .balls(4))
         #expect(throws: ControlRejection.self) { try interpret([.float(2.5)]).get() }
         #expect(throws: ControlRejection.self) { try interpret([]).get() }
-        let plan = SessionPlan(configuration: try Configuration(preset: try bundled("default"), duration: 10))
+        let plan = SessionPlan(configuration: try Configuration(preset: try bundled("original"), duration: 10))
         #expect(plan.rejection(of: .balls(4)) == nil)
         let refused = try #require(plan.rejection(of: .balls(5)))
         #expect(refused.description.contains("0…4"), "\(refused)")
     }
 
     @Test func aBallOutLeavesTheSpaceAndARestoreKeepsItOutExactly() throws {
-        let plan = SessionPlan(configuration: try Configuration(preset: try bundled("default"), duration: 10))
+        let plan = SessionPlan(configuration: try Configuration(preset: try bundled("original"), duration: 10))
         let world = World(configuration: plan.world)
         for _ in 0..<100 { world.step() }
         world.takeOut(ball: 2)

@@ -80,7 +80,7 @@ private func readAll(_ path: String) -> [UInt8]? {
 
     @Test("a key control accepts exactly the spellings a preset's --key and --mode accept, with the same key")
     func keySpellingsAreThePresets() throws {
-        let preset = try bundled("default")
+        let preset = try bundled("original")
         let tonics = ["C", "c", "Eb", "E♭", "D#", "F#", "F♯", "Gb", "Cb", "B#", "Fb", "E#", "bb", "H", "", "C##", "Ebb", "Do", " D"]
         let modes = ["major", "ionian", "Dorian", "harmonic minor", "harmonic-minor", "harmonicMinor", "aeolian", "minor pentatonic",
                      "blues", "jazz minor", "doric", "", "major scale"]
@@ -99,7 +99,7 @@ private func readAll(_ path: String) -> [UInt8]? {
 
     @Test("a session refuses a key whose scale lacks a bouncer's degree, and accepts every seven-degree key")
     func keysASessionCanPlay() throws {
-        let full = SessionPlan(configuration: try Configuration(preset: try bundled("default"), duration: 1))
+        let full = SessionPlan(configuration: try Configuration(preset: try bundled("original"), duration: 1))
         for scale in Scale.all {
             for tonic in 0..<12 {
                 let key = Key(tonic: PitchClass(tonic), scale: scale)
@@ -121,7 +121,7 @@ private func readAll(_ path: String) -> [UInt8]? {
 
     @Test("a bass register that fits one key may not fit another: the change is refused")
     func keyChangesKeepNotesInMIDI() throws {
-        var preset = try bundled("default")
+        var preset = try bundled("original")
         preset.bass.register = Pitch(midi: 117)   // roots in 117…128: C major's fit, A♭ (128) does not
         let plan = SessionPlan(configuration: try Configuration(preset: preset, duration: 1))
         #expect(plan.rejection(of: .key(Key(parsing: "G major")!)) == nil)
@@ -132,7 +132,7 @@ private func readAll(_ path: String) -> [UInt8]? {
     @Test("a key change takes effect at its step: logged, the keys play the new key's chords, the text names them")
     func keyChangeTakesEffectAndIsLogged() throws {
         let change = TimedControl(step: 1200, control: .key(Key(parsing: "F# dorian")!))
-        let (events, midi) = try run("default", seconds: 12, controls: [change])
+        let (events, midi) = try run("original", seconds: 12, controls: [change])
         let logged = events.compactMap { event -> (Double, Int64, Control)? in
             if case .live(let t, let step, let control) = event { return (t, step, control) } else { return nil }
         }
@@ -140,7 +140,7 @@ private func readAll(_ path: String) -> [UInt8]? {
         // Notes due by the change's time were delivered before it; every later one is in the new key.
         let changedAt = try #require(logged.first?.0)
         #expect(abs(changedAt - 5) < 1e-9)
-        let plan = SessionPlan(configuration: try Configuration(preset: try bundled("default"), duration: 12))
+        let plan = SessionPlan(configuration: try Configuration(preset: try bundled("original"), duration: 12))
         let newChords = try plan.keyChange(to: Key(parsing: "F# dorian")!).get().performer.chords
         var before = 0, after = 0
         for case .note(let note) in events where note.kind == .on && note.voice == .keys {
@@ -150,9 +150,9 @@ private func readAll(_ path: String) -> [UInt8]? {
         }
         #expect(before > 5 && after > 5)
         // The same change again gives the same file; another key or none another.
-        #expect(try run("default", seconds: 12, controls: [change]).midi == midi)
-        #expect(try run("default", seconds: 12, controls: []).midi != midi)
-        #expect(try run("default", seconds: 12, controls: [TimedControl(step: 1200, control: .key(Key(parsing: "F# lydian")!))]).midi != midi)
+        #expect(try run("original", seconds: 12, controls: [change]).midi == midi)
+        #expect(try run("original", seconds: 12, controls: []).midi != midi)
+        #expect(try run("original", seconds: 12, controls: [TimedControl(step: 1200, control: .key(Key(parsing: "F# lydian")!))]).midi != midi)
         // The text printer names the chords in F♯ dorian from the change on, and the log line holds tonic and mode.
         let printer = TextPrinter(output: TerminalOutput(descriptor: -1), plan: plan)
         let lines = events.compactMap { printer.line(for: $0) }
@@ -190,15 +190,15 @@ private func readAll(_ path: String) -> [UInt8]? {
 
     @Test("a key change the session cannot play is dropped by the simulator, unlogged")
     func anUnplayableKeyIsNotApplied() throws {
-        let (events, midi) = try run("default", seconds: 6, controls: [TimedControl(step: 600, control: .key(Key(parsing: "A blues")!))])
+        let (events, midi) = try run("original", seconds: 6, controls: [TimedControl(step: 600, control: .key(Key(parsing: "A blues")!))])
         #expect(!events.contains { if case .live = $0 { return true } else { return false } })
-        #expect(try run("default", seconds: 6, controls: []).midi == midi)
+        #expect(try run("original", seconds: 6, controls: []).midi == midi)
     }
 
     @Test func controlsTakeEffectAtTheirStepAndAreLogged() throws {
         let controls = [TimedControl(step: 1200, control: .gravity(2)), TimedControl(step: 1200, control: .kick),
                         TimedControl(step: 1800, control: .drop), TimedControl(step: 2000, control: .speed(4))]
-        let (events, _) = try run("default", seconds: 10, controls: controls)
+        let (events, _) = try run("original", seconds: 10, controls: controls)
         let logged = events.compactMap { event -> (Double, Int64, Control)? in
             if case .live(let t, let step, let control) = event { return (t, step, control) } else { return nil }
         }
@@ -209,7 +209,7 @@ private func readAll(_ path: String) -> [UInt8]? {
         #expect(events.contains { if case .kick(let t) = $0 { return abs(t - 5) < 1e-9 } else { return false } })
         #expect(events.filter { if case .drop(let t, _) = $0 { return abs(t - 7.5) < 1e-9 } else { return false } }.count == 4)
         #expect(zip(events, events.dropFirst()).allSatisfy { $0.time <= $1.time })
-        let voices = SessionPlan(configuration: try Configuration(preset: try bundled("default"), duration: 10)).voices
+        let voices = SessionPlan(configuration: try Configuration(preset: try bundled("original"), duration: 10)).voices
         for line in events.compactMap({ EventLogRecord($0, voices: voices)?.line }) where line.contains("control") {
             #expect(line.contains("\"step\":"))
         }
@@ -217,10 +217,10 @@ private func readAll(_ path: String) -> [UInt8]? {
 
     @Test func theSameControlsGiveTheSameMIDIAndDifferentControlsOther() throws {
         let controls = [TimedControl(step: 1000, control: .gravity(3.5))]
-        let a = try run("default", seconds: 12, controls: controls).midi
-        let b = try run("default", seconds: 12, controls: controls).midi
-        let none = try run("default", seconds: 12, controls: []).midi
-        let later = try run("default", seconds: 12, controls: [TimedControl(step: 1001, control: .gravity(3.5))]).midi
+        let a = try run("original", seconds: 12, controls: controls).midi
+        let b = try run("original", seconds: 12, controls: controls).midi
+        let none = try run("original", seconds: 12, controls: []).midi
+        let later = try run("original", seconds: 12, controls: [TimedControl(step: 1001, control: .gravity(3.5))]).midi
         #expect(a == b)
         #expect(a != none)
         #expect(a != later)
@@ -229,7 +229,7 @@ private func readAll(_ path: String) -> [UInt8]? {
     @Test func aTempoChangeGoesIntoTheMIDIFileWithoutMovingTheNotesInTime() throws {
         let path = "/tmp/clumsy-tempo-test-\(UInt32.random(in: 0...UInt32.max)).mid"
         defer { _ = unlink(path) }
-        let plan = SessionPlan(configuration: try Configuration(preset: try bundled("default"), duration: 10))
+        let plan = SessionPlan(configuration: try Configuration(preset: try bundled("original"), duration: 10))
         let sink = CollectingSink()
         let recorder = try MIDIRecorder(path: path, plan: plan)
         try Simulator(plan: plan).run(into: [sink, recorder], controls: ReplayControls([TimedControl(step: 1200, control: .tempo(90))]))
@@ -281,8 +281,8 @@ private func readAll(_ path: String) -> [UInt8]? {
     @Test func aLiveLogReadsBackForReplay() throws {
         let path = "/tmp/clumsy-replay-test-\(UInt32.random(in: 0...UInt32.max)).jsonl"
         defer { _ = unlink(path) }
-        let record = ReplayRecord(arguments: ["default", "--gravity", "4.0", "--seed", "7"], presetName: "default", seed: 7, timestep: 1.0 / 240)
-        let voices = SessionPlan(configuration: try Configuration(preset: try bundled("default"), duration: 10)).voices
+        let record = ReplayRecord(arguments: ["original", "--gravity", "4.0", "--seed", "7"], presetName: "original", seed: 7, timestep: 1.0 / 240)
+        let voices = SessionPlan(configuration: try Configuration(preset: try bundled("original"), duration: 10)).voices
         let writer = try EventLogWriter(path: path, voices: voices, replay: record)
         let key = Control.key(Key(parsing: "Bb harmonic minor")!)
         try writer.record([.live(time: 1, step: 240, control: .gravity(2.5)), .live(time: 1, step: 240, control: .kick),

@@ -25,9 +25,9 @@ import Glibc
     /// Event log seeds: the start of a golden log (each line kind), and a live log with its
     /// session line, controls of every kind and its end line.
     static func eventLogSeeds() throws -> [[UInt8]] {
-        let golden = try contents("Tests/EndToEndTests/Golden/default-20s-seed1.jsonl")
+        let golden = try contents("Tests/EndToEndTests/Golden/original-20s-seed1.jsonl")
         let lines = golden.split(separator: UInt8(ascii: "\n")).map(Array.init)
-        let record = ReplayRecord(arguments: ["default", "--seed", "1"], presetName: "default", seed: 1, timestep: 1.0 / 240)
+        let record = ReplayRecord(arguments: ["original", "--seed", "1"], presetName: "original", seed: 1, timestep: 1.0 / 240)
         let live = [record.line,
                     "{\"t\":1.000000,\"kind\":\"bass\",\"voice\":\"bass\",\"ball\":0,\"hit\":1.000000,\"speed\":1.5,\"note\":50,\"velocity\":90,\"degree\":2}",
                     "{\"t\":4.870833,\"kind\":\"control\",\"step\":1169,\"control\":\"gravity\",\"value\":3.5}",

@@ -24,7 +24,7 @@ final class RecordingPort: LiveMIDIPort {
 }
 
 @Suite struct LiveMIDISinkTests {
-    private func session(_ seconds: Double, port: RecordingPort, preset: String = "default", controls: [TimedControl] = []) throws -> (LiveMIDISink, [SessionEvent]) {
+    private func session(_ seconds: Double, port: RecordingPort, preset: String = "original", controls: [TimedControl] = []) throws -> (LiveMIDISink, [SessionEvent]) {
         let plan = SessionPlan(configuration: try Configuration(preset: try bundled(preset), duration: seconds))
         let sink = LiveMIDISink(port: port, voices: plan.voices, clock: true, tempo: plan.clock.tempo, stop: nil, what: "the test port")
         let collector = CollectingSink()
@@ -34,7 +34,7 @@ final class RecordingPort: LiveMIDIPort {
     }
 
     @Test func notesGoToTheirVoicePortAtTheirTimeWithTheClockAround() throws {
-        let voices = SessionPlan(configuration: try Configuration(preset: try bundled("default"), duration: 10)).voices
+        let voices = SessionPlan(configuration: try Configuration(preset: try bundled("original"), duration: 10)).voices
         let port = RecordingPort(ports: LiveMIDISink.portNames(voices: voices, clock: true))
         #expect(port.portNames == ["bass", "keys", "clock"])
         let (_, events) = try session(10, port: port)
@@ -74,7 +74,7 @@ final class RecordingPort: LiveMIDIPort {
     }
 
     @Test func aTempoChangeChangesThePulseRateFromThen() throws {
-        let voices = SessionPlan(configuration: try Configuration(preset: try bundled("default"), duration: 10)).voices
+        let voices = SessionPlan(configuration: try Configuration(preset: try bundled("original"), duration: 10)).voices
         let port = RecordingPort(ports: LiveMIDISink.portNames(voices: voices, clock: true))
         _ = try session(10, port: port, controls: [TimedControl(step: 1200, control: .tempo(60))])
         let pulses = port.sent.filter { $0.port == 2 && $0.bytes == [0xF8] }
@@ -85,7 +85,7 @@ final class RecordingPort: LiveMIDIPort {
     }
 
     @Test func aPortThatGoesAwayEndsTheSessionCleanlyWithAnIOError() throws {
-        let plan = SessionPlan(configuration: try Configuration(preset: try bundled("default"), duration: 60))
+        let plan = SessionPlan(configuration: try Configuration(preset: try bundled("original"), duration: 60))
         let port = RecordingPort(ports: LiveMIDISink.portNames(voices: plan.voices, clock: false))
         let sink = LiveMIDISink(port: port, voices: plan.voices, clock: false, tempo: 120, stop: nil, what: "the test port")
         let collector = CollectingSink()

@@ -3,6 +3,7 @@ import Performance
 @testable import Session
 import Engine
 import Presets
+import Errors
 
 /// The rules that make a world play music: soft contacts taken up, phrases that cadence on the
 /// tonic, a melody voice on top, a delay in musical time.

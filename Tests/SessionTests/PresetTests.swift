@@ -20,8 +20,8 @@ import Presets
         #expect(keys.count >= 5, "presets should differ in key and mode")
     }
 
-    @Test func defaultIsTheOriginalApp() throws {
-        let preset = try bundled("default")
+    @Test func originalIsTheOriginalApp() throws {
+        let preset = try bundled("original")
         let s = Preset.metresPerPoint
         #expect(preset.key == Key(tonic: PitchClass(0), scale: .major))
         #expect(preset.bass.bouncers == Array(1...7))

@@ -35,19 +35,19 @@ struct RollReaderTests {
         return (plan, midi, log)
     }
 
-    @Test("A 3/4 session with drums: three lanes in table order, beats and bars of 3/4 at the preset's tempo, notes from when they sound")
+    @Test("A 3/4 session with drums: four lanes in table order, beats and bars of 3/4 at the preset's tempo, notes from when they sound")
     func drumsAndThreeFour() throws {
         let directory = Self.directory()
         defer { Self.remove(directory, ["s.mid", "s.jsonl"]) }
         let (plan, midi, log) = try Self.record("polska", seconds: 8, in: directory)
-        #expect(plan.voices.voices.map(\.name) == ["Bass", "Keys", "Drums"])
+        #expect(plan.voices.voices.map(\.name) == ["Bass", "Keys", "Melody", "Drums"])
         for roll in [try RollReader.fromEventLog(path: log, preset: try PresetLibrary.load("polska")),
                      try RollReader.fromMIDI(path: midi)] {
-            #expect(roll.lanes.map(\.name) == ["Bass", "Keys", "Drums"])
+            #expect(roll.lanes.map(\.name) == ["Bass", "Keys", "Melody", "Drums"])
             #expect(roll.beatsPerBar == 3)
             #expect(abs(roll.secondsPerBeat - 60.0 / 112) < 1e-6, "\(roll.secondsPerBeat)")
             // The stomp (low floor tom, 41) on beats 1 and 3 of every bar: on the Drums lane, on beat lines.
-            let stomps = roll.notes.filter { $0.lane == 2 && $0.pitch == 41 }
+            let stomps = roll.notes.filter { $0.lane == 3 && $0.pitch == 41 }
             #expect(stomps.count >= 8)
             for note in stomps {
                 let beats = note.start / roll.secondsPerBeat
@@ -71,11 +71,11 @@ struct RollReaderTests {
     func sixEight() throws {
         let directory = Self.directory()
         defer { Self.remove(directory, ["s.mid", "s.jsonl"]) }
-        let (_, midi, log) = try Self.record("default", flags: ["meter": "6/8", "tempo": "90"], seconds: 3, in: directory)
+        let (_, midi, log) = try Self.record("original", flags: ["meter": "6/8", "tempo": "90"], seconds: 3, in: directory)
         let fromMIDI = try RollReader.fromMIDI(path: midi)
         #expect(fromMIDI.beatsPerBar == 6 && abs(fromMIDI.secondsPerBeat - 60.0 / 90 / 2) < 1e-6)
         #expect(fromMIDI.legend.first == "90 bpm, 6/8")
-        var preset = try PresetLibrary.load("default")
+        var preset = try PresetLibrary.load("original")
         preset = try preset.applying(flags: ["meter": "6/8", "tempo": "90"], dry: false)
         let fromLog = try RollReader.fromEventLog(path: log, preset: preset)
         #expect(fromLog.beatsPerBar == 6 && abs(fromLog.secondsPerBeat - 60.0 / 90 / 2) < 1e-6)
@@ -86,14 +86,14 @@ struct RollReaderTests {
     func keyChange() throws {
         let directory = Self.directory()
         defer { Self.remove(directory, ["s.mid", "s.jsonl"]) }
-        let plan = SessionPlan(configuration: try Configuration(preset: try PresetLibrary.load("default"), duration: 12))
+        let plan = SessionPlan(configuration: try Configuration(preset: try PresetLibrary.load("original"), duration: 12))
         let midi = directory + "/s.mid", log = directory + "/s.jsonl"
         let change = Key(parsing: "Eb major")!
         try Simulator(plan: plan).run(into: [try MIDIRecorder(path: midi, plan: plan), try EventLogWriter(path: log, voices: plan.voices)],
                                       controls: ReplayControls([TimedControl(step: 1440, control: .key(change))]))
         let eFlat = Set(ScaleDegree.all.map { change.symbol(of: change.seventhChord(on: $0)) })
         let c = Set(ScaleDegree.all.map { plan.key.symbol(of: plan.key.seventhChord(on: $0)) })
-        for roll in [try RollReader.fromMIDI(path: midi), try RollReader.fromEventLog(path: log, preset: try PresetLibrary.load("default"))] {
+        for roll in [try RollReader.fromMIDI(path: midi), try RollReader.fromEventLog(path: log, preset: try PresetLibrary.load("original"))] {
             let before = roll.chords.filter { $0.time < 6 }, after = roll.chords.filter { $0.time >= 6 }
             #expect(!before.isEmpty && before.allSatisfy { c.contains($0.name) }, "\(before.map(\.name))")
             #expect(!after.isEmpty && after.allSatisfy { eFlat.contains($0.name) }, "\(after.map(\.name))")
@@ -107,7 +107,7 @@ struct RollReaderTests {
         defer { Self.remove(directory, ["s.mid", "s.jsonl"]) }
         let (_, _, log) = try Self.record("polska", seconds: 4, in: directory)
         do {
-            _ = try RollReader.fromEventLog(path: log, preset: try PresetLibrary.load("default"))
+            _ = try RollReader.fromEventLog(path: log, preset: try PresetLibrary.load("original"))
             Issue.record("a log with drums read against a preset without them")
         } catch {
             guard case .data(let message) = error else { Issue.record("\(error)"); return }

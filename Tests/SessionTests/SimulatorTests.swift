@@ -6,7 +6,7 @@ import FileOutput
 
 @Suite struct SimulatorTests {
     @Test func sameSeedSameSessionOtherSeedAnother() throws {
-        let preset = try bundled("default")
+        let preset = try bundled("original")
         let a = try simulate(preset, duration: 30).events
         let b = try simulate(preset, duration: 30).events
         let c = try simulate(preset, duration: 30, overrides: Overrides(seed: 2)).events
@@ -33,7 +33,7 @@ import FileOutput
     }
 
     @Test func opensWithTheTonicOnChordOne() throws {
-        let (events, _) = try simulate(try bundled("default"), duration: 1)
+        let (events, _) = try simulate(try bundled("original"), duration: 1)
         // Chord I takes over at 0, then its root sounds.
         guard case .chord(let chord)? = events.first else { Issue.record("no opening chord: \(events.prefix(2))"); return }
         #expect(chord.time == 0 && chord.degree == 1 && chord.name == "Cmaj7" && chord.numeral == "I")
@@ -42,7 +42,7 @@ import FileOutput
     }
 
     @Test func gravityAndSpeedApplyFromTheFirstStep() throws {
-        var preset = try bundled("default")
+        var preset = try bundled("original")
         preset.piano.count = 1
         let configuration = try Configuration(preset: preset, overrides: Overrides(gravity: 20, speed: 3), duration: 0.5)
         let simulator = Simulator(configuration: configuration)
@@ -57,7 +57,7 @@ import FileOutput
 
     @Test func noEscapesAtTheExtremes() throws {
         for (gravity, speed) in [(100.0, 20.0), (0.0, 0.1), (100.0, 0.1), (0.0, 20.0)] {
-            let (_, summary) = try simulate(try bundled("default"), duration: 120, overrides: Overrides(gravity: gravity, speed: speed))
+            let (_, summary) = try simulate(try bundled("original"), duration: 120, overrides: Overrides(gravity: gravity, speed: speed))
             #expect(summary.escapes == 0, "gravity \(gravity) speed \(speed)")
         }
     }
@@ -87,7 +87,7 @@ import FileOutput
     }
 
     @Test func interruptionStopsCleanlyWithEveryNoteEnded() throws {
-        let configuration = try Configuration(preset: try bundled("default"), duration: 600)
+        let configuration = try Configuration(preset: try bundled("original"), duration: 600)
         let stop = StopSignal()
         let sink = CollectingSink()
         var steps = 0

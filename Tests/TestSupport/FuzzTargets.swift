@@ -24,7 +24,7 @@ extension FuzzTarget {
 
     /// Event logs as `clumsy roll` reads them (with the default preset), drawn when accepted.
     public static func rollEventLog(seeds: [[UInt8]]) throws -> FuzzTarget {
-        let plan = SessionPlan(configuration: try Configuration(preset: try PresetLibrary.load("default"), duration: 1))
+        let plan = SessionPlan(configuration: try Configuration(preset: try PresetLibrary.load("original"), duration: 1))
         return FuzzTarget(name: "roll-event-log", seeds: seeds, tokens: jsonTokens, structure: .jsonLines) { _, path in
             try outcome { () throws(SessionError) in try draw(RollReader.fromEventLog(path: path, plan: plan)) }
         }

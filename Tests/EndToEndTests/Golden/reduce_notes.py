@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Reduces a session's MIDI file and event log to its notes, for the golden
-`notes-*.txt` files that pin what `default` plays (NotesGoldenTests).
+`notes-*.txt` files that pin what `original` (the old `default`) plays (NotesGoldenTests).
 
     python3 reduce_notes.py session.mid events.jsonl > notes.txt
 
