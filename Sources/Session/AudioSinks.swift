@@ -70,23 +70,24 @@ struct MixPlan: Sendable {
 /// bundled preset has its gain.
 enum LiveCalibration {
     static let gains: [String: Double] = [
-        "default": 8.4,                 // live I −28.1 LUFS, TP −9.4 dBTP
-        "ambient-drift": 3.9,           // live I −19.9 LUFS, TP −5.8 dBTP
-        "ballad-aaba": 5.4,             // live I −21.4 LUFS, TP −6.7 dBTP
-        "borrowed-chords": 4.8,         // live I −21.4 LUFS, TP −5.8 dBTP
-        "dorian-drift": 3.0,            // live I −20.8 LUFS, TP −4.0 dBTP
-        "fifths-home": 6.7,             // live I −28.3 LUFS, TP −7.7 dBTP
-        "harmonies": 7.7,               // live I −28.5 LUFS, TP −8.7 dBTP
-        "lydian-moon": 6.7,             // live I −25.0 LUFS, TP −7.7 dBTP
-        "melodic-minor-line": 6.0,      // live I −25.9 LUFS, TP −7.0 dBTP
-        "minor-storm": 0.6,             // live I −25.6 LUFS, TP −1.6 dBTP
-        "mixolydian-home": 8.0,         // live I −26.1 LUFS, TP −9.0 dBTP
-        "pentatonic-triads": 7.5,       // live I −27.1 LUFS, TP −8.5 dBTP
-        "phrygian-scatter": 3.7,        // live I −25.5 LUFS, TP −4.7 dBTP
-        "polska": 1.0,                  // live I −22.5 LUFS, TP −2.0 dBTP
-        "polska-aabb": 1.6,             // live I −21.2 LUFS, TP −2.6 dBTP
-        "pulse": 2.7,                   // live I −21.0 LUFS, TP −3.7 dBTP
-        "swarm": 4.6,                   // live I −30.3 LUFS, TP −5.6 dBTP
+        "default": 1.6,                 // live I −17.6 LUFS, TP −2.7 dBTP
+        "ambient-drift": -2.1,          // live I −13.9 LUFS, TP −1.2 dBTP
+        "ballad-aaba": 0.8,             // live I −16.8 LUFS, TP −4.8 dBTP
+        "borrowed-chords": -0.9,        // live I −15.1 LUFS, TP −2.6 dBTP
+        "dorian-drift": -0.7,           // live I −15.3 LUFS, TP −3.0 dBTP
+        "fifths-home": 0.7,             // live I −18.7 LUFS, TP −1.7 dBTP
+        "harmonies": 3.5,               // live I −19.5 LUFS, TP −5.8 dBTP
+        "lydian-moon": 0.8,             // live I −16.8 LUFS, TP −3.9 dBTP
+        "melodic-minor-line": 1.3,      // live I −17.3 LUFS, TP −3.1 dBTP
+        "minor-storm": -0.2,            // live I −18.4 LUFS, TP −0.8 dBTP
+        "mixolydian-home": 3.1,         // live I −20.2 LUFS, TP −4.1 dBTP
+        "original": 8.3,                // live I −28.1 LUFS, TP −9.3 dBTP
+        "pentatonic-triads": 1.5,       // live I −17.5 LUFS, TP −3.6 dBTP
+        "phrygian-scatter": 1.0,        // live I −17.5 LUFS, TP −2.0 dBTP
+        "polska": -2.1,                 // live I −16.2 LUFS, TP 1.1 dBTP
+        "polska-aabb": -1.3,            // live I −16.5 LUFS, TP 0.3 dBTP
+        "pulse": 2.1,                   // live I −18.1 LUFS, TP −4.3 dBTP
+        "swarm": 4.8,                   // live I −30.3 LUFS, TP −5.8 dBTP
     ]
     /// dB for a preset that was not measured.
     static let fallbackLiveGain = 0.0
