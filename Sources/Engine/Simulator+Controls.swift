@@ -46,6 +46,11 @@ extension Simulator {
                 // The grid, beats and bars from here on; the sinks follow it too (the MIDI
                 // clock and the MIDI file's tempo map).
                 scheduler.changeTempo(to: bpm, at: now)
+                // The form's next section line is a bar line of the clock: at the new bar length
+                // (a host's tempo applied at the first step moves the first line, as --tempo would).
+                if let progress = form {
+                    form!.nextLine = Double(progress.number * progress.plan.bars) * scheduler.clock.barSeconds - scheduler.clock.shift
+                }
             case .key:
                 break   // above
             case .level(let name, let value):
