@@ -139,7 +139,7 @@ struct HostileUseTests {
         let text = try String(contentsOfFile: projectRoot + "/Presets/default.json", encoding: .utf8)
         try text.write(toFile: presets + "/default.json", atomically: false, encoding: .utf8)
         try text.write(toFile: presets + "/other.json", atomically: false, encoding: .utf8)
-        let bundled = try CLI.run(["run", "original", "--duration", "1", "--midi", presets + "/other.json"],
+        let bundled = try CLI.run(["run", "default", "--duration", "1", "--midi", presets + "/other.json"],
                                   environment: ["CLUMSY_PRESETS": presets], in: directory.path)
         #expect(bundled.status == 64, "\(bundled)")
         #expect(try String(contentsOfFile: presets + "/other.json", encoding: .utf8) == text)
@@ -238,7 +238,7 @@ struct HostileUseTests {
         let files = try shell("\"$C\" run --duration 1 --midi a.mid >&-", in: directory.path)
         #expect(files.status == 74, "\(files)")
         let midi = try MIDIFileReader.read(path: directory.file("a.mid"))
-        #expect(midi.tracks.count == 3, "the summary line went into the MIDI file")
+        #expect(midi.tracks.count == 4, "the summary line went into the MIDI file")   // conductor, bass, keys, melody
     }
 
     @Test("A reader that goes away stops the session at once: | head -1 ends quickly with 141, silently")

@@ -23,7 +23,7 @@ struct MIDIContentTests {
         }
     }
 
-    @Test("Header, tracks, names, programs, tempo and the description text (default, 120 bpm)")
+    @Test("Header, tracks, names, programs, tempo and the description text (original, 120 bpm)")
     func structure() throws {
         let session = try Session(["original", "--duration", "20", "--seed", "1"])
         let midi = session.contents
@@ -45,7 +45,7 @@ struct MIDIContentTests {
             return nil
         }
         let text = try #require(texts.first, "no text event in track 0")
-        for part in ["preset default", "seed 1", "gravity 9.81 m/s^2", "speed 1.8333 m/s"] {
+        for part in ["preset original", "seed 1", "gravity 9.81 m/s^2", "speed 1.8333 m/s"] {
             #expect(text.contains(part), "track 0 text \"\(text)\" lacks \"\(part)\"")
         }
         #expect(!conductor.contains { $0.message.channel != nil }, "track 0 holds channel messages")

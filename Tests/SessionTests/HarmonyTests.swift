@@ -160,7 +160,8 @@ import Presets
         // The layout's runs, heard at every hit: no form, chords change at the hit.
         var preset = try bundled("fifths-home")
         preset.form.isOn = false
-        preset.time = Preset.Time()
+        preset.time.quantize = .off
+        preset.time.chordChange = .hit
         let (events, _) = try simulate(preset, duration: 300)
         let hits = Self.bassHits(events)
         #expect(Set(hits.map(\.degree)) == Set(1...7))

@@ -61,16 +61,16 @@ final class RecordingPort: LiveMIDIPort {
     }
 
     @Test func everyVoiceOfTheTableHasItsPortAndChannel() throws {
-        // pulse has drums: a third port, on the voice's channel (10, the GM kit).
+        // pulse has a melody and drums: a fourth port for the drums, on the voice's channel (10, the GM kit).
         let plan = SessionPlan(configuration: try Configuration(preset: try bundled("pulse"), duration: 10))
         let port = RecordingPort(ports: LiveMIDISink.portNames(voices: plan.voices, clock: true))
-        #expect(port.portNames == ["bass", "keys", "drums", "clock"])
+        #expect(port.portNames == ["bass", "keys", "melody", "drums", "clock"])
         let (_, events) = try session(10, port: port, preset: "pulse")
-        let drumNotes = events.filter { if case .note(let n) = $0 { return n.voice.rawValue == 2 } else { return false } }
-        let sentDrums = port.sent.filter { $0.port == 2 && $0.bytes[0] & 0xF0 != 0xB0 }
+        let drumNotes = events.filter { if case .note(let n) = $0 { return n.voice.rawValue == 3 } else { return false } }
+        let sentDrums = port.sent.filter { $0.port == 3 && $0.bytes[0] & 0xF0 != 0xB0 }
         #expect(!drumNotes.isEmpty && sentDrums.count == drumNotes.count)
         #expect(sentDrums.allSatisfy { $0.bytes[0] & 0x0F == 9 })
-        #expect(port.sent.filter { $0.port == 3 }.first?.bytes == [0xFA])
+        #expect(port.sent.filter { $0.port == 4 }.first?.bytes == [0xFA])
     }
 
     @Test func aTempoChangeChangesThePulseRateFromThen() throws {
