@@ -1,5 +1,6 @@
 import CClumsyLV2
 import Errors
+import Escaping
 import Presets
 #if canImport(Glibc)
 import Glibc
@@ -53,6 +54,14 @@ nonisolated(unsafe) private let choiceTexts: [String: UnsafeMutablePointer<CChar
     for port in ["key", "mode", "quantize"] { texts[port] = strdup(PortChoices.text(of: port)!) }
     return texts
 }()
+
+/// `text` as a Turtle string literal (`Escape.turtle`), for the bundle tool (Tools/lv2bundle.py),
+/// which writes the plugin's Turtle with every label and preset name through it. The copy is
+/// the caller's (a build tool that exits soon after: it is never freed).
+@_cdecl("clumsy_turtle_string")
+public func clumsyTurtleString(_ text: UnsafePointer<CChar>) -> UnsafeMutablePointer<CChar>? {
+    strdup(Escape.turtle(String(decoding: UnsafeRawBufferPointer(start: text, count: strlen(text)), as: UTF8.self)))
+}
 
 @_cdecl("clumsy_port_choices")
 public func clumsyPortChoices(_ port: UnsafePointer<CChar>) -> UnsafePointer<CChar>? {
