@@ -12,6 +12,12 @@ import Glibc
 
 @_cdecl("clumsy_engine_new")
 public func clumsyEngineNew(_ bundle: UnsafePointer<CChar>, _ rate: Double) -> UnsafeMutableRawPointer? {
+    guard PluginEngine.rates.contains(rate) else {
+        // 0 or 1e-300 frames a second would make a block's steps endless; 1e300, its frames.
+        report(.usage("a sample rate of \(Format.plain(rate)) Hz is refused: the plugin runs at "
+            + "\(Format.plain(PluginEngine.rates.lowerBound))…\(Format.plain(PluginEngine.rates.upperBound)) Hz"))
+        return nil
+    }
     do {
         let paths = try BundlePresets.paths(bundle: String(cString: bundle))
         return Unmanaged.passRetained(PluginEngine(presetPaths: paths, rate: rate)).toOpaque()

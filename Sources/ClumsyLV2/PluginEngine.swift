@@ -68,6 +68,9 @@ final class PluginEngine {
     /// Sounding notes, channel × 128 + note: what a stop must end.
     var sounding: [Bool]
 
+    /// The sample rates the plugin accepts at `instantiate`, Hz.
+    static let rates: ClosedRange<Double> = 1000...1_536_000
+
     /// Messages that fit between two blocks; more are dropped (and counted).
     static let queueCapacity = 4096
 
