@@ -37,12 +37,16 @@ public struct BatchItem: Sendable, Equatable {
         return text.isEmpty || text.hasPrefix(".") ? "_" + text : text
     }
 
-    /// The `clumsy run` arguments that make this item's notes (outputs not included).
-    public var runArguments: [String] {
-        var arguments = [preset, "--seed", String(seed)]
+    /// The `clumsy run` options that make this item's notes (outputs not included), without the preset.
+    public var runOptions: [String] {
+        var arguments = ["--seed", String(seed)]
         for setting in settings { arguments += ["--set", setting.path + "=" + setting.value] }
         return arguments
     }
+
+    /// The options, then `--` and the preset: a preset named `--help` or `--score=/x.ly` (a
+    /// path, from a manifest) is the preset, never an option of the child `clumsy run`.
+    public var runArguments: [String] { runOptions + ["--", preset] }
 }
 
 /// Parses `--seeds`: `N`, `lo..hi` (inclusive) or `a,b,c`.

@@ -21,7 +21,7 @@ enum DatasetCard {
                   "byte for byte with the same Clumsy, FluidSynth and SoundFont, e.g.", "", "```"]
         if let first = entries.first, case .array(let arguments)? = JSONText.member("arguments", of: first) {
             let words = arguments.compactMap { value -> String? in if case .string(let s) = value { return s } else { return nil } }
-            lines.append("clumsy run " + words.map(shellQuoted).joined(separator: " ") + " --midi item.mid --events item.jsonl")
+            lines.append("clumsy run --midi item.mid --events item.jsonl " + words.map(shellQuoted).joined(separator: " "))
         }
         lines += ["```", ""]
         return lines.joined(separator: "\n")

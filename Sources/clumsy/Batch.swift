@@ -133,6 +133,7 @@ struct BatchCommand: ParsableCommand {
         request.bars = bars
         if let sampleRate { request.runOptions += ["--sample-rate", String(sampleRate)] }
         if let soundfont { request.runOptions += ["--soundfont", soundfont] }
+        request.inputs = [manifest, soundfont].compactMap { $0 }
         if dry { request.runOptions.append("--dry") }
         request.isQuiet = quiet
         request.command = Self.batchCommand(commandLine())
