@@ -97,10 +97,13 @@ soak: deps
 
 # A long fuzzing campaign of every reader of outside input, a target each: presets (decoder
 # and simulator), event logs (as roll and as replay read them), MIDI files (analyze and roll),
-# OSC packets (--osc-in). CI (make test) runs 1500 inputs of each.
+# OSC packets (--osc-in), batch item manifests, the LV2 plugin's control ports and
+# time:Position (its engine's C interface), and the escaping of every language Clumsy writes.
+# CI (make test) runs 1500 inputs of each.
 FUZZ_ITERATIONS ?= 1000000
 fuzz: deps
 	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing
+	$(SWIFT) build -c release --product ClumsyLV2 -Xswiftc -enable-testing   # the plugin-ports target loads it
 	CLUMSY_FUZZ_ITERATIONS=$(FUZZ_ITERATIONS) $(SWIFT) test -c release -Xswiftc -enable-testing --skip-build --filter FuzzTests
 
 clean:

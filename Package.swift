@@ -86,7 +86,7 @@ let package = Package(
 
         // What only tests use: the fuzzer (one mutation engine, a target per reader) and the JSON
         // writer. A library target kept beside the tests, out of Sources.
-        .target(name: "TestSupport", dependencies: ["Errors", "Presets", "Engine", "Session", "MIDIFile", "Analysis", "Pictures", "Studio"],
+        .target(name: "TestSupport", dependencies: ["Errors", "Escaping", "Presets", "Engine", "Session", "MIDIFile", "Analysis", "Pictures", "Studio", "Batch"],
                 path: "Tests/TestSupport"),
         .testTarget(name: "TheoryTests", dependencies: ["Theory"]),
         .testTarget(name: "EscapingTests", dependencies: ["Escaping"]),

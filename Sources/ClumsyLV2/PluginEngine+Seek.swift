@@ -86,8 +86,9 @@ extension PluginEngine {
             return
         }
         let reach = Self.reach(balls: fresh.world.ballCount)
-        guard seek.time.isFinite, seek.time <= reach else {
-            // Silent until the host moves back within reach (bar 1e9 or ∞ would take days).
+        guard seek.time.isFinite, abs(seek.time) <= reach else {
+            // Silent until the host moves back within reach (bar 1e9 or ∞ would take days; a
+            // position as far before bar 0 would overflow the frame count at adopt()).
             reportFar(seek.time, reach: reach)
             return
         }
