@@ -54,3 +54,37 @@ struct HostileEscapingTests {
         #expect(words.contains("name=" + hostile), "\(words)")
     }
 }
+
+/// Issue 30, finding 9: replay's memory does not grow with the log's control lines.
+@Suite("Hostile use, round 4: replay memory", .serialized)
+struct HostileReplayMemoryTests {
+    /// A live log of `default` with `count` speed controls, 200 a step.
+    static func log(controls count: Int) -> String {
+        var lines = ["{\"t\":0.000000,\"kind\":\"session\",\"clumsy\":\"0.1.0\",\"preset\":\"default\",\"seed\":\"3\","
+                     + "\"timestep\":0.004166666666666667,\"arguments\":[\"default\"]}"]
+        lines.reserveCapacity(count + 2)
+        for index in 0..<count {
+            let step = index / 200
+            lines.append("{\"t\":\(Double(step) / 240),\"kind\":\"control\",\"step\":\(step),\"control\":\"speed\",\"value\":\(1 + index % 7)}")
+        }
+        lines.append("{\"t\":\(Double(count / 200 + 1) / 240),\"kind\":\"end\",\"step\":\(count / 200 + 1)}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Peak resident memory of `clumsy replay` of a log with `count` controls, KB.
+    static func peak(controls count: Int, in directory: TemporaryDirectory) throws -> Int {
+        try directory.write("set\(count).jsonl", log(controls: count))
+        let result = try CLI.run(["-f", "%M", CLI.executable, "replay", "set\(count).jsonl", "--midi", "r\(count).mid", "--quiet"],
+                                 executable: "/usr/bin/time", in: directory.path, timeout: 1200)
+        #expect(result.status == 0, "\(result)")
+        return Int(result.stderr.split(separator: "\n").last.map(String.init) ?? "") ?? -1
+    }
+
+    @Test("Replaying 80 000 and 320 000 control lines takes the same memory (within 8 MB)")
+    func memoryIsConstant() throws {
+        let directory = try TemporaryDirectory(prefix: "replay-memory")
+        let small = try Self.peak(controls: 80_000, in: directory)
+        let large = try Self.peak(controls: 320_000, in: directory)
+        #expect(small > 0 && large > 0 && large - small < 8 * 1024, "peak \(small) KB for 80 000 controls, \(large) KB for 320 000")
+    }
+}
