@@ -115,6 +115,17 @@ clean:
 # The bash script falls back to file names where it offers nothing (-o default): a preset path,
 # an output file.
 PREFIX ?= /usr/local
+# DESTDIR and PREFIX go into the recipes' shell commands (and uninstall's rm -rf) in double
+# quotes: a character the shell still reads there (` $ " \) would run code, and a blank would
+# split INSTALLED's words and widen what uninstall removes. Refused before anything runs.
+ifneq ($(filter install install-files install-lv2 uninstall,$(MAKECMDGOALS)),)
+  ifneq ($(findstring `,$(DESTDIR)$(PREFIX))$(findstring ",$(DESTDIR)$(PREFIX))$(findstring $$,$(DESTDIR)$(PREFIX))$(findstring \,$(DESTDIR)$(PREFIX)),)
+    $(error DESTDIR and PREFIX may not hold ` " $$ or \: the install commands would run them in the shell)
+  endif
+  ifneq ($(words $(DESTDIR)$(PREFIX)),1)
+    $(error DESTDIR and PREFIX may not hold blanks (or be empty): uninstall would remove other paths)
+  endif
+endif
 BIN ?= .build/release/clumsy
 MANDIR = $(PREFIX)/share/man/man1
 INSTALLED = $(PREFIX)/bin/clumsy $(PREFIX)/share/clumsy $(PREFIX)/share/bash-completion/completions/clumsy \

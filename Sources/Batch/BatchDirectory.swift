@@ -48,7 +48,7 @@ enum BatchDirectory {
     }
 
     private static func checkOwnership(_ directory: String) throws(SessionError) {
-        guard FileBytes.kind(directory) == .directory else { return }
+        guard FileBytes.isDirectory(directory) else { return }
         let plan = directory + "/" + BatchPlanFile.name
         if FileBytes.kind(plan) != .missing {
             do { _ = try BatchPlanFile.read(directory) } catch {

@@ -92,7 +92,8 @@ public enum BatchItems {
     public static func read(manifest path: String) throws(SessionError) -> [BatchItem] {
         let text = String(decoding: try FileBytes.read(path, what: "item manifest"), as: UTF8.self)
         var items: [BatchItem] = []
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        // "\r\n" is one Character: split on either, so a CRLF file is as many lines as an LF one.
+        for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated()
         where !line.allSatisfy({ $0 == " " || $0 == "\r" || $0 == "\t" }) {
             let place = "\(Quote.text(path)) line \(number + 1)"
             let json: JSONValue

@@ -42,6 +42,12 @@ extension FileBytes {
         return (UInt64(info.st_dev), UInt64(info.st_ino))
     }
 
+    /// True when `path` is a directory or a symbolic link to one.
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return PathBytes.withCString(path, { stat($0, &info) }) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
     /// `path` with every link, `.` and `..` resolved (`realpath`), nil when it does not exist.
     static func realPath(_ path: String) -> String? {
         guard let resolved = PathBytes.withCString(path, { realpath($0, nil) }) else { return nil }
