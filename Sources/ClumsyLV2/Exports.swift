@@ -99,6 +99,7 @@ public func clumsyEngineAdopt(_ engine: UnsafeMutableRawPointer) {
 
 @_cdecl("clumsy_engine_free")
 public func clumsyEngineFree(_ engine: UnsafeMutableRawPointer) {
+    from(engine).reportDrops()
     Unmanaged<PluginEngine>.fromOpaque(engine).release()
 }
 

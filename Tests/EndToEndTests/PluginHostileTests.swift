@@ -57,6 +57,18 @@ struct PluginHostileTests {
     }
 }
 
+extension PluginHostileTests {
+    @Test("Blocks of 2^20 frames: messages past the queue's 4096 in one block are said to be dropped, not dropped silently")
+    func hugeBlocksSaySo() throws {
+        let harness = try PluginHarness()
+        let swarm = try harness.presetIndex("swarm")
+        let result = try CLI.run([harness.bundle, "44", "--block", "1048576", "--preset", "\(swarm)"], executable: harness.host, timeout: 900)
+        #expect(result.status == 0 && !result.signalled, "\(result)")
+        // swarm's 1000 balls make far more than 4096 messages in 21 s: each block fills the queue.
+        #expect(result.stdoutLines.count >= 4095 && result.stderr.contains("MIDI messages were dropped"), "stderr: \(result.stderr)")
+    }
+}
+
 extension PluginJackTests {
     @Test("jalv -c seed=1e30 (and preset=nan, key=1e30): the plugin activates and plays instead of killing the host")
     func jalvWildSeed() throws {
