@@ -98,10 +98,13 @@ soak: deps
 
 # A long fuzzing campaign of every reader of outside input, a target each: presets (decoder
 # and simulator), event logs (as roll and as replay read them), MIDI files (analyze and roll),
-# OSC packets (--osc-in). CI (make test) runs 1500 inputs of each.
+# OSC packets (--osc-in), batch item manifests, the LV2 plugin's control ports and
+# time:Position (its engine's C interface), and the escaping of every language Clumsy writes.
+# CI (make test) runs 1500 inputs of each.
 FUZZ_ITERATIONS ?= 1000000
 fuzz: deps
 	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing
+	$(SWIFT) build -c release --product ClumsyLV2 -Xswiftc -enable-testing   # the plugin-ports target loads it
 	CLUMSY_FUZZ_ITERATIONS=$(FUZZ_ITERATIONS) $(SWIFT) test -c release -Xswiftc -enable-testing --skip-build --filter FuzzTests
 
 clean:
@@ -113,6 +116,17 @@ clean:
 # The bash script falls back to file names where it offers nothing (-o default): a preset path,
 # an output file.
 PREFIX ?= /usr/local
+# DESTDIR and PREFIX go into the recipes' shell commands (and uninstall's rm -rf) in double
+# quotes: a character the shell still reads there (` $ " \) would run code, and a blank would
+# split INSTALLED's words and widen what uninstall removes. Refused before anything runs.
+ifneq ($(filter install install-files install-lv2 uninstall,$(MAKECMDGOALS)),)
+  ifneq ($(findstring `,$(DESTDIR)$(PREFIX))$(findstring ",$(DESTDIR)$(PREFIX))$(findstring $$,$(DESTDIR)$(PREFIX))$(findstring \,$(DESTDIR)$(PREFIX)),)
+    $(error DESTDIR and PREFIX may not hold ` " $$ or \: the install commands would run them in the shell)
+  endif
+  ifneq ($(words $(DESTDIR)$(PREFIX)),1)
+    $(error DESTDIR and PREFIX may not hold blanks (or be empty): uninstall would remove other paths)
+  endif
+endif
 BIN ?= .build/release/clumsy
 MANDIR = $(PREFIX)/share/man/man1
 INSTALLED = $(PREFIX)/bin/clumsy $(PREFIX)/share/clumsy $(PREFIX)/share/bash-completion/completions/clumsy \

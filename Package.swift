@@ -32,6 +32,8 @@ let package = Package(
         .systemLibrary(name: "CLo", path: "Sources/CLo"),
 
         .target(name: "Theory"),
+        // Quoting for every language Clumsy writes (LilyPond, shell, Turtle, XML, JSON), per Unicode scalar.
+        .target(name: "Escaping"),
         // Vector and Rect: plain 2-D values that Physics computes with and Pictures draws.
         .target(name: "Geometry"),
         // Runtime exclusivity checks cost a fifth of all instructions in the stepping loop
@@ -56,20 +58,20 @@ let package = Package(
         .target(name: "Pictures", dependencies: ["Geometry", "CCairo", "FileOutput"]),
         .target(name: "Studio", dependencies: ["CJack", "CALSA", "CLo"]),
         // The preset format, strict JSON, the settings table, validation and the bundled library.
-        .target(name: "Presets", dependencies: ["Errors", "Theory", "Vocabulary", "FileOutput"]),
+        .target(name: "Presets", dependencies: ["Errors", "Escaping", "Theory", "Vocabulary", "FileOutput"]),
         // The engine: the resolved session plan, the fixed-step loop and the session's rules.
         .target(name: "Engine", dependencies: ["Errors", "Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Presets", "FileOutput"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // The outputs (sinks: MIDI file, event log, sound, text) and the runner that wires a plan to them.
-        .target(name: "Session", dependencies: ["Errors", "Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Presets", "Engine", "MIDIFile", "Sound", "FileOutput", "Studio", "Pictures"],
+        .target(name: "Session", dependencies: ["Errors", "Escaping", "Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Presets", "Engine", "MIDIFile", "Sound", "FileOutput", "Studio", "Pictures"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // The LV2 plugin (lv2-dev): a C shim owns the LV2 side (descriptor, URIDs, atoms, ports) and
         // calls the Swift engine, which steps the Simulator in the host's time (docs/plugin.md).
         .target(name: "CClumsyLV2"),
-        .target(name: "ClumsyLV2", dependencies: ["CClumsyLV2", "Errors", "Engine", "Performance", "Presets", "Studio", "Theory", "Vocabulary"],
+        .target(name: "ClumsyLV2", dependencies: ["CClumsyLV2", "Errors", "Escaping", "Engine", "Performance", "Presets", "Studio", "Theory", "Vocabulary"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // `clumsy batch`: many sessions, each a child `clumsy run`, sharded, with labels and manifests.
-        .target(name: "Batch", dependencies: ["Errors", "Theory", "Vocabulary", "Performance", "Presets", "Engine", "Session", "MIDIFile", "Sound", "FileOutput"]),
+        .target(name: "Batch", dependencies: ["Errors", "Escaping", "Theory", "Vocabulary", "Performance", "Presets", "Engine", "Session", "MIDIFile", "Sound", "FileOutput"]),
         .executableTarget(name: "clumsy", dependencies: [
             "Errors",
             "Session", "Engine", "Presets", "FileOutput", "Analysis", "Vocabulary", "Performance", "Theory", "Batch",
@@ -84,9 +86,10 @@ let package = Package(
 
         // What only tests use: the fuzzer (one mutation engine, a target per reader) and the JSON
         // writer. A library target kept beside the tests, out of Sources.
-        .target(name: "TestSupport", dependencies: ["Errors", "Presets", "Engine", "Session", "MIDIFile", "Analysis", "Pictures", "Studio"],
+        .target(name: "TestSupport", dependencies: ["Errors", "Escaping", "Presets", "Engine", "Session", "MIDIFile", "Analysis", "Pictures", "Studio", "Batch"],
                 path: "Tests/TestSupport"),
         .testTarget(name: "TheoryTests", dependencies: ["Theory"]),
+        .testTarget(name: "EscapingTests", dependencies: ["Escaping"]),
         .testTarget(name: "PhysicsTests", dependencies: ["Geometry", "Physics"]),
         .testTarget(name: "PerformanceTests", dependencies: ["Performance", "Vocabulary", "Theory"]),
         .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput"], exclude: ["make_small.py"], resources: [.copy("Golden")]),

@@ -60,13 +60,24 @@ HEAD = f'''@prefix atom: <http://lv2plug.in/ns/ext/atom#> .
 \t] , [
 '''
 
+LIBRARY = None
+
+
+def literal(text):
+    '''A Turtle string literal, quoted by the plugin library itself (Escape.turtle, per Unicode
+    scalar): the one escaping Clumsy has for every language it writes.'''
+    function = ctypes.CDLL(str(LIBRARY.resolve())).clumsy_turtle_string
+    function.restype = ctypes.c_char_p
+    return function(text.encode()).decode()
+
+
 def control(index, symbol, name, comment, default, minimum, maximum, integer=False, points=None, own=True, unit=None):
     '''A control input port. `points` (names) make it an enumeration of 0, 1, …, with -1 the
     preset's own unless `own` is false; `unit` is the symbol of its values' unit.'''
-    lines = ['a lv2:InputPort , lv2:ControlPort', f'lv2:index {index}', f'lv2:symbol "{symbol}"', f'lv2:name "{name}"',
-             f'rdfs:comment "{comment}"']
+    lines = ['a lv2:InputPort , lv2:ControlPort', f'lv2:index {index}', f'lv2:symbol {literal(symbol)}', f'lv2:name {literal(name)}',
+             f'rdfs:comment {literal(comment)}']
     if unit is not None:
-        lines.append(f'units:unit [ units:symbol "{unit}" ; units:render "%f {unit}" ]')
+        lines.append(f'units:unit [ units:symbol {literal(unit)} ; units:render {literal("%f " + unit)} ]')
     if points is not None:
         lines.append('lv2:portProperty lv2:integer , lv2:enumeration')
     elif integer:
@@ -74,7 +85,7 @@ def control(index, symbol, name, comment, default, minimum, maximum, integer=Fal
     lines += [f'lv2:default {default}', f'lv2:minimum {minimum}', f'lv2:maximum {maximum}']
     if points is not None:
         labelled = ([("preset's own", -1)] if own else []) + [(n, i) for i, n in enumerate(points)]
-        lines.append('lv2:scalePoint ' + ' , '.join(f'[ rdfs:label "{n}" ; rdf:value {v} ]' for n, v in labelled))
+        lines.append('lv2:scalePoint ' + ' , '.join(f'[ rdfs:label {literal(n)} ; rdf:value {v} ]' for n, v in labelled))
     return ' ;\n'.join('\t\t' + line for line in lines) + '\n'
 
 
@@ -120,7 +131,9 @@ def preset_names(directory):
 
 
 def main():
+    global LIBRARY
     library, presets, bundle = map(pathlib.Path, sys.argv[1:4])
+    LIBRARY = library
     names = preset_names(presets)
     if not names:
         sys.exit(f'lv2bundle: no presets in {presets}')

@@ -37,12 +37,16 @@ public struct BatchItem: Sendable, Equatable {
         return text.isEmpty || text.hasPrefix(".") ? "_" + text : text
     }
 
-    /// The `clumsy run` arguments that make this item's notes (outputs not included).
-    public var runArguments: [String] {
-        var arguments = [preset, "--seed", String(seed)]
+    /// The `clumsy run` options that make this item's notes (outputs not included), without the preset.
+    public var runOptions: [String] {
+        var arguments = ["--seed", String(seed)]
         for setting in settings { arguments += ["--set", setting.path + "=" + setting.value] }
         return arguments
     }
+
+    /// The options, then `--` and the preset: a preset named `--help` or `--score=/x.ly` (a
+    /// path, from a manifest) is the preset, never an option of the child `clumsy run`.
+    public var runArguments: [String] { runOptions + ["--", preset] }
 }
 
 /// Parses `--seeds`: `N`, `lo..hi` (inclusive) or `a,b,c`.
@@ -88,7 +92,8 @@ public enum BatchItems {
     public static func read(manifest path: String) throws(SessionError) -> [BatchItem] {
         let text = String(decoding: try FileBytes.read(path, what: "item manifest"), as: UTF8.self)
         var items: [BatchItem] = []
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        // "\r\n" is one Character: split on either, so a CRLF file is as many lines as an LF one.
+        for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated()
         where !line.allSatisfy({ $0 == " " || $0 == "\r" || $0 == "\t" }) {
             let place = "\(Quote.text(path)) line \(number + 1)"
             let json: JSONValue

@@ -44,8 +44,10 @@ public enum BatchMerge {
     }
 
     /// Joins the shard manifests of `directory`.
-    /// - Throws: `.data` (65) naming items missing or recorded by two shards (nothing is written
-    ///   then), `.noInput` (66) without `batch.json` or any shard manifest.
+    /// - Throws: `.data` (65) naming items missing, recorded by two shards, or whose entry does
+    ///   not match its files (a file missing or changed, an index, preset or seed that does not
+    ///   make the item's name; nothing is written then), `.noInput` (66) without `batch.json` or
+    ///   any shard manifest.
     public static func merge(_ directory: String) throws(SessionError) -> Result {
         let (command, names) = try BatchPlanFile.read(directory)
         let manifests = FileBytes.names(in: directory).filter { $0.hasPrefix("manifest-") && $0.hasSuffix(".jsonl") }
@@ -67,6 +69,13 @@ public enum BatchMerge {
         if !missing.isEmpty { problems.append("\(missing.count) missing: \(listed(missing))") }
         if !duplicated.isEmpty { problems.append("\(Set(duplicated).count) in two shard manifests: \(listed(Set(duplicated).sorted()))") }
         if !extra.isEmpty { problems.append("\(extra.count) not in this batch: \(listed(extra))") }
+        if problems.isEmpty {
+            let unchecked = names.compactMap { item in ManifestCheck.problem(found[item]!, item: item, directory: directory).map { "\(Quote.text(item)) (\($0))" } }
+            if !unchecked.isEmpty {
+                problems.append("\(unchecked.count) whose entry does not match the files: "
+                    + unchecked.prefix(10).joined(separator: ", ") + (unchecked.count > 10 ? ", …" : ""))
+            }
+        }
         guard problems.isEmpty else {
             throw .data("\(Quote.text(directory)): cannot merge the manifests of \(names.count) items: " + problems.joined(separator: "; "))
         }

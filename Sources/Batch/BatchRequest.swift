@@ -44,6 +44,8 @@ public struct BatchRequest: Sendable {
     public var bars: Int?
     /// `clumsy run` flags given to every item besides its own (`--sample-rate 48000`, `--soundfont F`, `--dry`).
     public var runOptions: [String] = []
+    /// Files the batch reads besides its presets (the item manifest, the SoundFont): none may be an output.
+    public var inputs: [String] = []
     /// The batch's own arguments, without the shard and the jobs (for `batch.json` and the card).
     public var command: [String] = []
     public var isQuiet = false
@@ -66,7 +68,8 @@ struct ItemPlan {
     let form: Preset.Form?
     /// Seconds the session runs (at least: a session with an ending runs on to a phrase end).
     let seconds: Double
-    /// The `clumsy run` arguments, outputs left out.
+    /// The `clumsy run` arguments, outputs left out: options, then `--` and the preset (outputs
+    /// go before them).
     let arguments: [String]
 }
 
@@ -98,7 +101,7 @@ extension BatchRequest {
             let length = bars.map { ["--bars", String($0)] } ?? ["--duration", Format.plain(seconds)]
             plans.append(ItemPlan(item: item, presetDigest: digest, tempo: preset.tempo, meter: preset.meter,
                                   form: preset.form.isOn ? preset.form : nil, seconds: seconds,
-                                  arguments: item.runArguments + length + runOptions))
+                                  arguments: item.runOptions + length + runOptions + ["--", item.preset]))
         }
         return plans
     }

@@ -31,7 +31,10 @@ public final class BatchRunner {
     private let manifestPath: String
     private let identities: [Int: [(key: String, value: JSONValue)]]
     private var entries: [String: JSONValue]
-    private var running: [(child: ChildProcess, plan: ItemPlan, partial: String, started: Double)] = []
+    private var running: [(child: ChildProcess, plan: ItemPlan, partial: String, lock: DirectoryLock, started: Double)] = []
+    /// What the manifest listed for each item before this run (its files are the batch's;
+    /// any other file in an item's directory is the user's).
+    private var previous: [String: Set<String>] = [:]
     private var summary = BatchSummary()
 
     private init(_ request: BatchRequest, stop: StopSignal, plans: [ItemPlan]) {
@@ -51,6 +54,7 @@ public final class BatchRunner {
     ///   73 for the directory), or from recording it (73, 74).
     public static func run(_ request: BatchRequest, stop: StopSignal) throws(SessionError) -> BatchSummary {
         let plans = try request.plans()
+        try BatchDirectory.check(request)
         try FileBytes.makeDirectory(request.directory, existingIsFine: true)
         removeStalePartials(in: request.directory)
         try BatchPlanFile.write(request)
@@ -63,6 +67,7 @@ public final class BatchRunner {
         // in the same directory) are dropped.
         let names = Set(plans.map(\.item.name))
         entries = entries.filter { names.contains($0.key) }
+        previous = entries.mapValues { Manifest.listedPaths($0) }
         var pending = plans.filter { plan in
             let name = plan.item.name
             guard let entry = entries[name], Manifest.isDone(entry, identity: identities[plan.item.index]!, directory: request.directory + "/" + name) else {
@@ -94,10 +99,15 @@ public final class BatchRunner {
         FileBytes.removeTree(partial)
         do throws(SessionError) {
             try FileBytes.makeDirectory(partial, existingIsFine: false)
+            // Held until the item lands or is removed: what tells another shard's cleanup (in
+            // another PID namespace, where this pid means nothing) that the work is live.
+            guard let lock = DirectoryLock(ifFree: partial) else {
+                throw .cannotCreate("\(Quote.text(partial)): another process took the item's directory")
+            }
             if request.outputs.contains(.stems) { try FileBytes.makeDirectory(partial + "/stems", existingIsFine: false) }
-            let arguments = ["run"] + plan.arguments + request.outputArguments(for: plan.item.name, in: partial)
+            let arguments = ["run"] + request.outputArguments(for: plan.item.name, in: partial) + plan.arguments
             let child = try ChildProcess(executable: ChildProcess.executable, arguments: arguments, logPath: partial + "/.stderr")
-            running.append((child, plan, partial, Self.now()))
+            running.append((child, plan, partial, lock, Self.now()))
         } catch {
             FileBytes.removeTree(partial)
             fail(plan.item, error.description, status: error.exitStatus)
@@ -109,7 +119,8 @@ public final class BatchRunner {
         var index = 0
         while index < running.count {
             guard let status = running[index].child.poll() else { index += 1; continue }
-            let (_, plan, partial, started) = running.remove(at: index)
+            let (_, plan, partial, lock, started) = running.remove(at: index)
+            defer { withExtendedLifetime(lock) {} }
             if stop.isRaised {
                 // Stopping: a finished child's item is not landed now (the next run redoes it).
                 FileBytes.removeTree(partial)
@@ -149,6 +160,9 @@ public final class BatchRunner {
             files.append((path, FileBytes.size(partial + "/" + path), try FileBytes.sha256(partial + "/" + path)))
         }
         let target = request.directory + "/" + name
+        if FileBytes.kind(target) == .directory {
+            try Self.carryOver(from: target, into: partial, rendered: Set(files.map(\.path)), listed: previous[name] ?? [])
+        }
         if FileBytes.kind(target) != .missing {
             let old = request.directory + "/." + name + ".batch-\(getpid()).old.partial"
             try FileBytes.rename(target, to: old)
@@ -176,22 +190,40 @@ public final class BatchRunner {
 
     /// Ends every child at once and removes its unfinished item.
     private func abandonAll() {
-        for (child, _, partial, _) in running {
+        for (child, _, partial, _, _) in running {
             child.kill()
             FileBytes.removeTree(partial)
         }
         running = []
     }
 
-    /// Removes the partial items of batch processes that no longer exist.
+    /// Removes the partial items of batch processes that no longer exist: whose pid is not
+    /// known here and whose lock is free (taken here, held across the removal). A pid unknown
+    /// here may be a live batch in another PID namespace; its lock keeps its work.
     static func removeStalePartials(in directory: String) {
         for name in FileBytes.names(in: directory) where name.hasPrefix(".") && name.hasSuffix(".partial") {
             var stem = Substring(name.dropLast(".partial".count))
             if stem.hasSuffix(".old") { stem = stem.dropLast(4) }
             let digits = stem.reversed().prefix { $0.isNumber }
             guard String(stem.dropLast(digits.count)).hasSuffix(".batch-"), let pid = Int32(String(digits.reversed())),
-                  pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+                  pid != getpid(), kill(pid, 0) != 0, errno == ESRCH,
+                  let lock = DirectoryLock(ifFree: directory + "/" + name) else { continue }
             FileBytes.removeTree(directory + "/" + name)
+            withExtendedLifetime(lock) {}
+        }
+    }
+
+    /// Moves the files of an item's old directory that the batch did not write (neither
+    /// rendered now nor listed by its manifest entry: the user's) into the new one, so that
+    /// replacing the directory removes only the batch's own files.
+    static func carryOver(from old: String, into partial: String, rendered: Set<String>, listed: Set<String>) throws(SessionError) {
+        for path in FileBytes.files(under: old) where !rendered.contains(path) && !listed.contains(path) {
+            var parent = ""
+            for component in path.split(separator: "/").dropLast() {
+                parent += "/" + component
+                try FileBytes.makeDirectory(partial + parent, existingIsFine: true)
+            }
+            try FileBytes.rename(old + "/" + path, to: partial + "/" + path)
         }
     }
 

@@ -1,3 +1,4 @@
+import Escaping
 import Engine
 import Presets
 
@@ -20,7 +21,7 @@ enum DatasetCard {
                   "byte for byte with the same Clumsy, FluidSynth and SoundFont, e.g.", "", "```"]
         if let first = entries.first, case .array(let arguments)? = JSONText.member("arguments", of: first) {
             let words = arguments.compactMap { value -> String? in if case .string(let s) = value { return s } else { return nil } }
-            lines.append("clumsy run " + words.map(shellQuoted).joined(separator: " ") + " --midi item.mid --events item.jsonl")
+            lines.append("clumsy run --midi item.mid --events item.jsonl " + words.map(shellQuoted).joined(separator: " "))
         }
         lines += ["```", ""]
         return lines.joined(separator: "\n")
@@ -35,11 +36,8 @@ enum DatasetCard {
         return lines + [""]
     }
 
-    /// A word as a POSIX shell reads it back.
-    static func shellQuoted(_ word: String) -> String {
-        let plain = word.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_./=:,+@%".unicodeScalars.contains($0)) }
-        return plain && !word.isEmpty ? word : "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
-    }
+    /// A word as a POSIX shell reads it back (`Escape.shellWord`: per Unicode scalar).
+    static func shellQuoted(_ word: String) -> String { Escape.shellWord(word) }
 
     /// Keys, chords and tempi over the items' JAMS files.
     struct Statistics {

@@ -79,7 +79,8 @@ enum FileBytes {
     /// Creates the directory `path` (not its parents). - Throws: `.cannotCreate` (73).
     static func makeDirectory(_ path: String, existingIsFine: Bool) throws(SessionError) {
         guard PathBytes.withCString(path, { mkdir($0, 0o777) }) == 0 else {
-            if errno == EEXIST, existingIsFine, kind(path) == .directory { return }
+            // A link to a directory (-o pointing into a data volume) is that directory.
+            if errno == EEXIST, existingIsFine, isDirectory(path) { return }
             throw .cannotCreate("\(Quote.text(path)): cannot create the directory: \(String(cString: strerror(errno)))")
         }
     }

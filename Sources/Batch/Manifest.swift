@@ -62,19 +62,24 @@ enum Manifest {
     }
 
     /// True when `entry` states `identity` and every file it lists is in `directory` with its
-    /// checksum, and nothing else is.
+    /// checksum. Files it does not list (the user's notes, features computed later) are the
+    /// user's: they neither unfinish the item nor are ever removed.
     static func isDone(_ entry: JSONValue, identity: [(key: String, value: JSONValue)], directory: String) -> Bool {
         guard case .object(let members) = entry else { return false }
         let stated = members.filter { member in identity.contains { $0.key == member.key } }
         guard JSONText.of(.object(stated)) == JSONText.of(.object(identity)),
               case .array(let files)? = JSONText.member("files", of: entry) else { return false }
-        var listed: [String] = []
         for file in files {
             guard let path = JSONText.string("path", of: file), let sum = JSONText.string("sha256", of: file),
                   (try? FileBytes.sha256(directory + "/" + path)) == sum else { return false }
-            listed.append(path)
         }
-        return listed.sorted() == FileBytes.files(under: directory).sorted()
+        return true
+    }
+
+    /// The paths `entry` lists in its item's directory.
+    static func listedPaths(_ entry: JSONValue?) -> Set<String> {
+        guard let entry, case .array(let files)? = JSONText.member("files", of: entry) else { return [] }
+        return Set(files.compactMap { JSONText.string("path", of: $0) })
     }
 
     /// Appends one line to the manifest at `path` in a single write (`O_APPEND`).

@@ -80,13 +80,21 @@ public struct Variation: Sendable, Equatable {
         guard let bounds = setting.numberRange else {
             throw .usage("\(shown): \(setting.path) is not a number; give a,b,c\(choices(of: setting) == nil ? "" : " or *") (accepted: \(setting.accepted))")
         }
-        guard let lo = Double(low), let hi = Double(high), lo.isFinite, hi.isFinite, lo <= hi else {
+        guard let lo = Self.decimal(low), let hi = Self.decimal(high), lo.isFinite, hi.isFinite, lo <= hi else {
             throw .usage("\(shown): expected two numbers, low first, e.g. \(setting.path)=\(Format.plain(bounds.lowerBound))..\(Format.plain(bounds.upperBound))")
         }
         guard bounds.contains(lo), bounds.contains(hi) else {
             throw .usage("\(shown) is out of range; accepted: \(Limits.text(bounds))")
         }
         return .numbers(lo...hi)
+    }
+
+    /// A number written in decimal (`12`, `-0.5`, `1e3`), nil for anything else `Double`
+    /// would read (`0x10` as 16, `inf`, `nan`).
+    static func decimal(_ text: String) -> Double? {
+        let allowed = "0123456789+-.eE".unicodeScalars
+        guard !text.isEmpty, text.unicodeScalars.allSatisfy({ allowed.contains($0) }) else { return nil }
+        return Double(text)
     }
 
     /// The value item `key` draws (the same whatever else is drawn, in whatever order).

@@ -1,5 +1,6 @@
 import CClumsyLV2
 import Errors
+import Escaping
 import Presets
 #if canImport(Glibc)
 import Glibc
@@ -11,6 +12,12 @@ import Glibc
 
 @_cdecl("clumsy_engine_new")
 public func clumsyEngineNew(_ bundle: UnsafePointer<CChar>, _ rate: Double) -> UnsafeMutableRawPointer? {
+    guard PluginEngine.rates.contains(rate) else {
+        // 0 or 1e-300 frames a second would make a block's steps endless; 1e300, its frames.
+        report(.usage("a sample rate of \(Format.plain(rate)) Hz is refused: the plugin runs at "
+            + "\(Format.plain(PluginEngine.rates.lowerBound))…\(Format.plain(PluginEngine.rates.upperBound)) Hz"))
+        return nil
+    }
     do {
         let paths = try BundlePresets.paths(bundle: String(cString: bundle))
         return Unmanaged.passRetained(PluginEngine(presetPaths: paths, rate: rate)).toOpaque()
@@ -54,6 +61,14 @@ nonisolated(unsafe) private let choiceTexts: [String: UnsafeMutablePointer<CChar
     return texts
 }()
 
+/// `text` as a Turtle string literal (`Escape.turtle`), for the bundle tool (Tools/lv2bundle.py),
+/// which writes the plugin's Turtle with every label and preset name through it. The copy is
+/// the caller's (a build tool that exits soon after: it is never freed).
+@_cdecl("clumsy_turtle_string")
+public func clumsyTurtleString(_ text: UnsafePointer<CChar>) -> UnsafeMutablePointer<CChar>? {
+    strdup(Escape.turtle(String(decoding: UnsafeRawBufferPointer(start: text, count: strlen(text)), as: UTF8.self)))
+}
+
 @_cdecl("clumsy_port_choices")
 public func clumsyPortChoices(_ port: UnsafePointer<CChar>) -> UnsafePointer<CChar>? {
     choiceTexts[String(cString: port)].map { UnsafePointer($0) }
@@ -84,6 +99,7 @@ public func clumsyEngineAdopt(_ engine: UnsafeMutableRawPointer) {
 
 @_cdecl("clumsy_engine_free")
 public func clumsyEngineFree(_ engine: UnsafeMutableRawPointer) {
+    from(engine).reportDrops()
     Unmanaged<PluginEngine>.fromOpaque(engine).release()
 }
 

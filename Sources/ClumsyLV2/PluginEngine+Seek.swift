@@ -1,6 +1,7 @@
 import Errors
 import Engine
 import Performance
+import Presets
 
 /// How the host's position differs from the session's.
 enum Jump: Equatable {
@@ -84,6 +85,13 @@ extension PluginEngine {
             report(error)   // the worker thread may write; the plugin stays silent until a new seek
             return
         }
+        let reach = Self.reach(balls: fresh.world.ballCount)
+        guard seek.time.isFinite, abs(seek.time) <= reach else {
+            // Silent until the host moves back within reach (bar 1e9 or ∞ would take days; a
+            // position as far before bar 0 would overflow the frame count at adopt()).
+            reportFar(seek.time, reach: reach)
+            return
+        }
         if seek.bpm != fresh.plan.clock.tempo { fresh.queue(.tempo(seek.bpm)) }
         fresh.begin()
         while fresh.time < seek.time {
@@ -91,6 +99,23 @@ extension PluginEngine {
             fresh.clearEvents()
         }
         prepared = (fresh, NoteRouter(voices: fresh.plan.voices), seek)
+    }
+
+    /// Session seconds a rebuild simulates at most: an hour for up to 16 balls, less in
+    /// proportion for more (the cost of a step grows with the balls), so a jump costs the
+    /// worker (or a host without one, inside `run()`) a bounded time. Farther, the plugin stays
+    /// silent until the host's position is back within reach.
+    static func reach(balls: Int) -> Double {
+        reachBallSeconds / Double(max(balls, 16))
+    }
+
+    /// Ball-seconds of simulation a rebuild may cost (3 600 s × 16 balls).
+    static let reachBallSeconds = 3600.0 * 16
+
+    private func reportFar(_ time: Double, reach: Double) {
+        let position = time.isFinite ? Format.plain(time.rounded()) + " s" : "an endless position"
+        report(SessionError.usage("the host's position (\(position) into the session) is past the plugin's reach of "
+            + Format.plain(reach.rounded()) + " s: silent until the transport moves back within it"))
     }
 
     /// Audio thread, between blocks: the worker's session replaces the playing one. It plays

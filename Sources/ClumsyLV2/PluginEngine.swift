@@ -68,6 +68,9 @@ final class PluginEngine {
     /// Sounding notes, channel × 128 + note: what a stop must end.
     var sounding: [Bool]
 
+    /// The sample rates the plugin accepts at `instantiate`, Hz.
+    static let rates: ClosedRange<Double> = 1000...1_536_000
+
     /// Messages that fit between two blocks; more are dropped (and counted).
     static let queueCapacity = 4096
 
@@ -83,8 +86,23 @@ final class PluginEngine {
         held = [Bool](repeating: false, count: 128)
     }
 
+    /// Messages dropped (a full queue) already reported.
+    private var reportedDrops = 0
+
+    /// Says how many messages a full queue dropped since the last time (more than
+    /// `queueCapacity` in one block: a host's blocks of about a million frames). Called where
+    /// the plugin may write, never in `run()`: at activate and at cleanup.
+    func reportDrops() {
+        let dropped = pending.dropped + outbox.dropped
+        guard dropped > reportedDrops else { return }
+        report(.io("\(dropped - reportedDrops) MIDI messages were dropped: more than \(Self.queueCapacity) fell in one block; "
+            + "run the plugin in smaller blocks (a few thousand frames)"))
+        reportedDrops = dropped
+    }
+
     /// Builds the session of `controls` (every port but the channels): not real-time.
     func activate(_ controls: PluginControls) throws(SessionError) {
+        reportDrops()
         let simulator = try Self.session(controls, presetPaths: presetPaths)
         wanted = controls
         (portKey, portMode) = (controls.key, controls.mode)

@@ -70,11 +70,15 @@ struct PluginControls: Equatable {
     var gravityPort: Double
     var speedPort: Double
 
+    /// Every port is read as a host may send it, out of its range, infinite or NaN: a value
+    /// past the port's range is clamped to it, a NaN is the preset's own (the preset port's:
+    /// the first preset), and no float reaches an integer conversion unchecked (one would
+    /// trap, taking the host down).
     init(_ c: ClumsyControls) {
-        preset = c.preset
-        seed = c.seed >= 1 ? UInt64(c.seed.rounded()) : nil
-        gravity = c.gravity >= 0 ? Self.decimal(c.gravity) : nil
-        speed = c.speed > 0 ? Self.decimal(c.speed) : nil
+        preset = c.preset.isNaN ? 0 : min(max(c.preset, 0), Self.presetPortLimit)
+        seed = Self.seed(c.seed)
+        gravity = c.gravity >= 0 ? Self.decimal(min(c.gravity, Self.gravityLimit)) : nil
+        speed = c.speed > 0 ? Self.decimal(min(c.speed, Self.speedLimit)) : nil
         key = Self.index(c.key, below: 12)
         mode = Self.index(c.mode, below: PortChoices.modes.count)
         quantize = Self.index(c.quantize, below: PortChoices.grids.count)
@@ -92,11 +96,25 @@ struct PluginControls: Equatable {
         (Double(value) * 1e6).rounded() / 1e6
     }
 
-    /// A port's value as an index `0..<count`, nil below 0 (clamped above).
+    /// A port's value as an index `0..<count`, nil below 0 or NaN (clamped above, +∞ included).
     private static func index(_ value: Float, below count: Int) -> Int? {
-        guard value.isFinite, value > -0.5 else { return nil }
-        return min(Int(value.rounded()), count - 1)
+        guard !value.isNaN, value > -0.5 else { return nil }
+        return Int(min(value.rounded(), Float(count - 1)))
     }
+
+    /// The seed port: nil below 1 or not finite (the preset's own), clamped to `UInt64.max`.
+    private static func seed(_ value: Float) -> UInt64? {
+        guard value.isFinite, value >= 1 else { return nil }
+        // 2^64 is the first float past UInt64.max; every float below it is a whole number
+        // there or rounds to one below it.
+        return value < 18_446_744_073_709_551_616 ? UInt64(value.rounded()) : .max
+    }
+
+    /// The upper ends of the gravity and speed ports' ranges (the Turtle's `lv2:maximum`).
+    static let gravityLimit: Float = 100
+    static let speedLimit: Float = 20
+    /// Past any bundle's number of presets; keeps the preset port's value an `Int`.
+    static let presetPortLimit: Float = 1_000_000
 
     /// True when going from `other` to these controls needs the session built again (preset,
     /// seed, key, mode, quantize, swing or balls changed, or gravity or speed back to the
@@ -125,19 +143,22 @@ struct HostPosition {
     /// The transport's frame on its own timeline.
     var frame: Int64?
 
+    /// A field that is NaN or infinite is as if the host left it out.
     init(_ t: ClumsyTransport) {
-        bpm = t.has_bpm != 0 ? t.bpm : nil
-        bar = t.has_bar != 0 ? t.bar : nil
-        barBeat = t.has_bar_beat != 0 ? t.bar_beat : nil
-        beatsPerBar = t.has_beats_per_bar != 0 ? t.beats_per_bar : nil
-        speed = t.has_speed != 0 ? t.speed : nil
+        func finite(_ has: Int32, _ value: Double) -> Double? { has != 0 && value.isFinite ? value : nil }
+        bpm = finite(t.has_bpm, t.bpm)
+        bar = finite(t.has_bar, t.bar)
+        barBeat = finite(t.has_bar_beat, t.bar_beat)
+        beatsPerBar = finite(t.has_beats_per_bar, t.beats_per_bar)
+        speed = finite(t.has_speed, t.speed)
         frame = t.has_frame != 0 && t.frame.isFinite && abs(t.frame) < 1e15 ? Int64(t.frame) : nil
     }
 
     /// Beats since bar 0 (bar × beats per bar + beat in the bar), when the host gave all three.
     var beats: Double? {
         guard let bar, let barBeat, let beatsPerBar else { return nil }
-        return bar * beatsPerBar + barBeat
+        let beats = bar * beatsPerBar + barBeat
+        return beats.isFinite ? beats : nil
     }
 }
 

@@ -1,3 +1,4 @@
+import Escaping
 /// Deterministic number formatting (no locale, no Foundation), for logs and messages.
 public enum Format {
     /// `value` with exactly `decimals` digits after the point, rounded half away from zero.
@@ -24,24 +25,5 @@ public enum Format {
     }
 
     /// `text` as a JSON string literal: quotes, backslashes and control characters escaped.
-    public static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    public static func jsonString(_ text: String) -> String { Escape.json(text) }
 }

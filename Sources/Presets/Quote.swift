@@ -1,3 +1,4 @@
+import Escaping
 import FileOutput
 /// User-supplied text on its way to a terminal or a file that promises plain text: control
 /// characters escaped (a preset can neither move the cursor nor rewrite the user's terminal),
@@ -58,12 +59,7 @@ public enum Quote {
 
     /// True for scalars that steer a terminal rather than show a glyph: C0 and C1 controls,
     /// DEL, line and paragraph separators, bidirectional overrides.
-    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
-        default: return false
-        }
-    }
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool { Escape.isControl(scalar) }
 
     private static func append(_ scalar: Unicode.Scalar, to result: inout String, keepNewlines: Bool) {
         // A byte of a file name that is not UTF-8 (see `PathBytes`), shown as the byte.

@@ -51,8 +51,22 @@ public struct ReplayLog: Sendable, Equatable {
     public var settings: ReplaySettings
     /// The plan's digest recorded in the session line (nil in a log written before it was).
     public var plan: String?
-    /// Every control change, in log order.
-    public var controls: [TimedControl]
+    /// The log's path: its controls are read from it as they are played (`controls()`), never
+    /// held all at once, so a replay's memory does not grow with its control lines.
+    public var path: String
+    /// How many control lines the log holds (each checked by `read`, in step order).
+    public var controlCount: Int
+    /// The controls themselves when there are at most `heldLimit` (read again from the file
+    /// otherwise): a short log replays from memory, a long one in constant memory.
+    var held: [TimedControl]?
+    /// The controls whose acceptance depends on the session (`SessionPlan.rejection`): each
+    /// key and voice name once, the largest ball count; at most `distinctLimit` of each.
+    public var sessionDependent: [TimedControl] = []
+
+    /// Controls held in memory at most; 65 536 take about 3 MB.
+    static let heldLimit = 1 << 16
+    /// Distinct keys or voice names a log may name.
+    static let distinctLimit = 256
     /// The step the session ended at (from the `end` line).
     public var endStep: Int64
     /// Seconds per step.
@@ -76,7 +90,10 @@ public struct ReplayLog: Sendable, Equatable {
         // A regular file only, never waited on, and lines of a bounded length (see EventLogLines).
         let lines = try EventLogLines(path: path)
         var header: Header?
-        var controls: [TimedControl] = []
+        var controlCount = 0
+        var lastStep: Int64 = 0
+        var held: [TimedControl]? = []
+        var dependent = SessionDependent()
         var endStep: Int64?
         while let line = try lines.next() {
             let number = lines.number
@@ -96,7 +113,14 @@ public struct ReplayLog: Sendable, Equatable {
                 header = try session(record, file: path, line: number, bad: bad)
             case "control":
                 guard header != nil else { throw bad("a control before the session line") }
-                controls.append(try control(record, bad: bad))
+                let timed = try control(record, bad: bad)
+                guard timed.step >= lastStep else {
+                    throw bad("a control at step \(timed.step) after one at step \(lastStep): a live run writes its controls in step order")
+                }
+                lastStep = timed.step
+                controlCount += 1
+                if controlCount > heldLimit { held = nil } else { held?.append(timed) }
+                try dependent.add(timed, bad: bad)
             case "end":
                 guard let step = record.step, step >= 1 else { throw bad("the end line needs a whole \"step\" ≥ 1") }
                 endStep = step
@@ -106,7 +130,8 @@ public struct ReplayLog: Sendable, Equatable {
         }
         guard let header else { throw .preset(file: path, field: "", message: "no session line: only a live run's event log (clumsy run --live --events …) can be replayed") }
         guard let endStep else { throw .preset(file: path, field: "", message: "no end line: the live run did not finish writing its log") }
-        return ReplayLog(arguments: header.arguments, settings: header.settings, plan: header.plan, controls: controls,
+        return ReplayLog(arguments: header.arguments, settings: header.settings, plan: header.plan, path: path,
+                         controlCount: controlCount, held: held, sessionDependent: dependent.controls,
                          endStep: endStep, timestep: header.timestep)
     }
 
@@ -119,8 +144,15 @@ public struct ReplayLog: Sendable, Equatable {
         return Header(arguments: arguments, settings: settings, plan: record.plan, timestep: timestep)
     }
 
+    /// The log's controls, read from the file one line at a time as they are asked for.
+    /// - Throws: `.noInput` (66) when the file cannot be opened again.
+    public func controls() throws(SessionError) -> ReplayControlStream {
+        if let held { return ReplayControlStream(held) }
+        return try ReplayControlStream(path: path)
+    }
+
     /// A control line: the control and its step.
-    private static func control(_ record: EventLogRecord, bad: (String) -> SessionError) throws(SessionError) -> TimedControl {
+    static func control(_ record: EventLogRecord, bad: (String) -> SessionError) throws(SessionError) -> TimedControl {
         guard let step = record.step, step >= 0 else { throw bad("a control needs a whole \"step\" ≥ 0") }
         guard let name = record.control else { throw bad("a control needs a \"control\" name") }
         let made: Result<Control, ControlRejection>

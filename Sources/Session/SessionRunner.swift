@@ -60,8 +60,8 @@ public struct RunRequest: Sendable {
     public var oscIn: String?
     /// For live runs: what the event log's `session` line records so that the run can be replayed.
     public var replay: ReplayRecord?
-    /// Controls replayed at their steps (`clumsy replay`).
-    public var replayedControls: [TimedControl]?
+    /// The log whose controls are replayed at their steps (`clumsy replay`), read as they come.
+    public var replayedControls: ReplayLog?
     /// Other files the session reads (the log `clumsy replay` replays): no output may be one.
     public var inputs: [OutputCheck.Named] = []
 
@@ -151,7 +151,8 @@ public enum SessionRunner {
             wiring.video?.onFinishing = { line.stage("finishing the video: the sound's tail, then muxing") }
         }
         var controlSources: [ControlSource] = []
-        if let replayed = request.replayedControls { controlSources.append(ReplayControls(replayed)) }
+        let replayed = try request.replayedControls?.controls()
+        if let replayed { controlSources.append(replayed) }
         if let liveMIDI = wiring.liveMIDI { controlSources.append(liveMIDI) }
         if let oscIn = wiring.oscIn { controlSources.append(oscIn) }
         let controls: ControlSource? = controlSources.isEmpty ? nil
@@ -169,6 +170,7 @@ public enum SessionRunner {
                                         pacer: pace, controls: controls)
         wiring.oscIn?.close()
         if let failure = wiring.liveMIDI?.failure { throw failure }
+        if let failure = replayed?.failure { throw failure }
         line?.clear()
         return summary
     }

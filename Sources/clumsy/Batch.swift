@@ -102,7 +102,13 @@ struct BatchCommand: ParsableCommand {
         var fixed: [FieldAssignment] = []
         for text in assignments { fixed.append(try FieldAssignment(parsing: text)) }
         var variations: [Variation] = []
-        for text in vary { variations.append(try Variation(parsing: text)) }
+        for text in vary {
+            let variation = try Variation(parsing: text)
+            if variations.contains(where: { $0.path == variation.path }) {
+                throw .usage("--vary \(variation.path) is given twice: give each field one --vary")
+            }
+            variations.append(variation)
+        }
         let names = presets.split(separator: ",").map(String.init)
         guard !names.isEmpty else { throw .usage("--presets needs at least one preset name") }
         return BatchItems.make(presets: names, seeds: try SeedList.parse(seeds), fixed: fixed, variations: variations)
@@ -112,14 +118,18 @@ struct BatchCommand: ParsableCommand {
         // Checked here, not in validate(): `clumsy batch merge` runs this command's validate() too.
         guard let output else { throw fail(.usage("--output (-o) is needed: the batch's directory, e.g. clumsy batch -o out --seeds 1..10")) }
         var request: BatchRequest
-        do {
+        do throws(SessionError) {
             request = BatchRequest(items: try items(), directory: output)
             let environment = ProcessInfoLite.environment
-            request.shard = try shard.map { (text) throws(SessionError) in try Shard(parsing: text) }
-                ?? Shard.fromEnvironment(environment, count: shardCount) ?? .whole
+            if let shard {
+                request.shard = try Shard(parsing: shard)
+            } else {
+                request.shard = try Shard.fromEnvironment(environment, count: shardCount) ?? .whole
+            }
             request.environment = environment
         } catch {
-            throw ValidationError("\(error)")
+            // Each with its own status: a bad item manifest line is 65, an unreadable one 66.
+            throw fail(error)
         }
         request.outputs = try kinds()
         request.audioFormat = audioFormat
@@ -133,6 +143,7 @@ struct BatchCommand: ParsableCommand {
         request.bars = bars
         if let sampleRate { request.runOptions += ["--sample-rate", String(sampleRate)] }
         if let soundfont { request.runOptions += ["--soundfont", soundfont] }
+        request.inputs = [manifest, soundfont].compactMap { $0 }
         if dry { request.runOptions.append("--dry") }
         request.isQuiet = quiet
         request.command = Self.batchCommand(commandLine())

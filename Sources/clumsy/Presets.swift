@@ -21,8 +21,14 @@ extension Presets {
 
         func run() throws {
             let bytes: [UInt8]
-            do {
-                bytes = try Preset.readFile(PresetLibrary.locate(name))
+            do throws(SessionError) {
+                let path = try PresetLibrary.locate(name)
+                // Only a bundled preset: a path would print any readable file raw, escapes and all.
+                guard PresetLibrary.bundled().contains(where: { $0.path == path }) else {
+                    throw .noInput("\(Quote.text(name)) is not a bundled preset: presets show prints those (clumsy presets lists them); "
+                        + "check a file of your own with clumsy validate")
+                }
+                bytes = try Preset.readFile(path)
             } catch {
                 throw fail(error)
             }

@@ -57,7 +57,7 @@ struct Replay: ParsableCommand {
             throw fail(.preset(file: log, field: "line 1", message: "the session line's settings do not go with these outputs: \(Run.message(for: error))"))
         }
         let warning = try check(recorded, request)
-        request.replayedControls = recorded.controls
+        request.replayedControls = recorded
         // The replay's own log (--events) is then byte-identical to the live run's.
         request.replay = ReplayRecord(arguments: recorded.arguments, presetName: "", seed: 0, timestep: recorded.timestep)
         request.inputs = [("the event log being replayed", log)]
@@ -78,7 +78,7 @@ struct Replay: ParsableCommand {
             let configuration = try Configuration(preset: try PresetLibrary.load(presetPath), overrides: request.overrides, duration: request.duration)
             let plan = SessionPlan(configuration: configuration)
             let warning = try recorded.verify(plan: plan, presetPath: presetPath, log: log)
-            for timed in recorded.controls {
+            for timed in recorded.sessionDependent {
                 if let rejection = plan.rejection(of: timed.control) {
                     throw SessionError.preset(file: log, field: "the control at step \(timed.step)", message: rejection.description)
                 }

@@ -167,7 +167,7 @@ struct BatchTests {
             #expect((report[score] as? Double ?? 0) >= 0.99, "\(score): \(report)")
         }
         let card = try String(contentsOfFile: directory.file("out/README.md"), encoding: .utf8)
-        #expect(card.contains("## Chords (seconds)") && card.contains("| C:maj7 |") && card.contains("clumsy run \(bundledPresetNames()[0]) --seed 1 --duration 30"), "\(card)")
+        #expect(card.contains("## Chords (seconds)") && card.contains("| C:maj7 |") && card.contains("clumsy run --midi item.mid --events item.jsonl --seed 1 --duration 30 -- \(bundledPresetNames()[0])"), "\(card)")
     }
 
     /// Polls `condition` every 50 ms for up to two minutes.

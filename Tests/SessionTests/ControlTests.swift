@@ -290,7 +290,11 @@ private func readAll(_ path: String) -> [UInt8]? {
         try writer.finish(at: 2.5)
         let log = try ReplayLog.read(path: path)
         #expect(log.arguments == record.arguments)
-        #expect(log.controls == [TimedControl(step: 240, control: .gravity(2.5)), TimedControl(step: 240, control: .kick),
+        let stream = try log.controls()
+        var controls: [TimedControl] = []
+        while let timed = try stream.next() { controls.append(timed) }
+        #expect(log.controlCount == 3)
+        #expect(controls == [TimedControl(step: 240, control: .gravity(2.5)), TimedControl(step: 240, control: .kick),
                                  TimedControl(step: 480, control: key)])
         #expect(log.endStep == 600 && Int64((log.duration * 240).rounded()) == 600)
     }

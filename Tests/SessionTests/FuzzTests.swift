@@ -75,6 +75,33 @@ import Glibc
 
     @Test func oscPackets() throws { try campaign(.oscPacket(seeds: FuzzTarget.oscSeeds)) }
 
+    @Test func escaping() throws {
+        let seeds = ["X\"\u{301} = #(system \"touch pwned\") t = \"\u{301}", "x'\u{301}; touch pwned; : '\u{301}",
+                     "\u{202E}evil\u{202C} \u{1B}[2J\u{0} &<>\"' e\u{301}", "default"].map { Array($0.utf8) }
+        try campaign(.escaping(seeds: seeds))
+    }
+
+    @Test func batchManifests() throws {
+        let seeds = ["{\"preset\":\"default\",\"seed\":7}\n{\"preset\":\"polska\",\"settings\":{\"key.tonic\":\"Eb\",\"tempo\":96}}\n",
+                     "{\"preset\":\"Presets/swarm.json\",\"seed\":\"18446744073709551615\"}\r\n\n", "{\"preset\":\"--help\"}\n"]
+        try campaign(.batchManifest(seeds: seeds.map { Array($0.utf8) }))
+    }
+
+    /// The plugin's control ports and time:Position through the engine's C interface, in the
+    /// library `make test` and `make fuzz` build beside the tests.
+    @Test func pluginPorts() throws {
+        let library = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path + "/libClumsyLV2.so"
+        try #require(FileManager.default.fileExists(atPath: library), "no \(library): swift build --product ClumsyLV2 (make test and make fuzz do)")
+        let bundle = NSTemporaryDirectory() + "clumsy-fuzz-bundle-\(getpid())"
+        try FileManager.default.createDirectory(atPath: bundle + "/presets", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: bundle) }
+        let presets = PresetLibrary.bundled()
+        for entry in presets { try FileManager.default.copyItem(atPath: entry.path, toPath: bundle + "/presets/\(entry.name).json") }
+        try (presets.map(\.name).joined(separator: "\n") + "\n").write(toFile: bundle + "/presets.txt", atomically: true, encoding: .utf8)
+        let driver = try #require(PluginEngineDriver(library: library, bundle: bundle), "the plugin's engine did not load")
+        try campaign(.pluginPorts(driver: driver))
+    }
+
     @Test func writerRoundTripsEveryBundledPreset() throws {
         for entry in PresetLibrary.bundled() {
             let bytes = try Preset.readFile(entry.path)

@@ -1,4 +1,5 @@
 import Errors
+import Escaping
 import Presets
 import Engine
 import FileOutput
@@ -290,8 +291,6 @@ struct LilyPond {
         }
     }
 
-    /// A LilyPond string literal.
-    static func string(_ text: String) -> String {
-        "\"" + text.map { $0 == "\\" || $0 == "\"" ? "\\\($0)" : String($0) }.joined() + "\""
-    }
+    /// A LilyPond string literal (`Escape.lilyPond`: per Unicode scalar).
+    static func string(_ text: String) -> String { Escape.lilyPond(text) }
 }

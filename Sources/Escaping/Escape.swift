@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/// Text that Clumsy did not choose (a preset's name, a voice's name, a file name, a manifest's
+/// words) on its way into a language Clumsy writes: a LilyPond string, a POSIX shell word, a
+/// Turtle string, XML text or an attribute, a JSON string. The one place that knows each
+/// language's quoting.
+///
+/// Every function works on Unicode scalars, never on `Character`s: `"` followed by U+0301 is
+/// one Swift `Character` that is not equal to `"`, yet the reader of the output (LilyPond's
+/// lexer, the shell, a Turtle or XML parser) sees the quote byte and would end the string there.
+public enum Escape {
+    /// True for scalars that steer a terminal or the direction of text rather than show a
+    /// glyph: C0 and C1 controls, DEL, line and paragraph separators, bidirectional embeddings,
+    /// overrides and isolates.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
+    /// A LilyPond string literal, quotes included. LilyPond's strings know `\"`, `\\`, `\n` and
+    /// `\t` and no numeric escape, so any other control character is written as U+FFFD: it can
+    /// neither end the string nor reorder what a reader of the `.ly` file sees.
+    public static func lilyPond(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default: out.unicodeScalars.append(isControl(scalar) ? "\u{FFFD}" : scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// One word as a POSIX shell reads it back exactly: left bare when it holds only
+    /// characters no shell treats specially, else in single quotes, each `'` written `'\''`.
+    /// Inside single quotes every other byte is literal, so the word round-trips whatever it
+    /// holds (a shell argument cannot hold NUL).
+    public static func shellWord(_ word: String) -> String {
+        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                || "-_./=:,+@%".unicodeScalars.contains(scalar))
+        }
+        if plain { return word }
+        var out = "'"
+        for scalar in word.unicodeScalars {
+            if scalar == "'" { out += "'\\''" } else { out.unicodeScalars.append(scalar) }
+        }
+        return out + "'"
+    }
+
+    /// A Turtle (RDF 1.1) string literal, quotes included: `"` and `\` escaped, every control
+    /// character (bidirectional ones included) written as `\uXXXX`.
+    public static func turtle(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            default: isControl(scalar) ? appendHex(scalar, prefix: "\\u", to: &out) : out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// XML 1.0 character data or an attribute value (either quote): the five markup
+    /// characters as entities, bidirectional controls and separators as numeric references,
+    /// and the characters XML 1.0 forbids (C0 controls but tab, newline and return; U+FFFE,
+    /// U+FFFF) as U+FFFD.
+    public static func xml(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\t", "\n", "\r": out += "&#x" + String(scalar.value, radix: 16, uppercase: true) + ";"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                    out += "\u{FFFD}"
+                } else if isControl(scalar) {
+                    out += "&#x" + String(scalar.value, radix: 16, uppercase: true) + ";"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+
+    /// A JSON string literal, quotes included: `"` and `\` escaped, newline, return and tab
+    /// by their short escapes, every other control character (bidirectional ones, the line
+    /// and paragraph separators, which JavaScript reads as line ends) and the byte-order mark
+    /// (which readers drop) as `\uXXXX`. Other scalars are written as they are.
+    public static func json(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                isControl(scalar) || scalar == "\u{FEFF}" ? appendHex(scalar, prefix: "\\u", to: &out) : out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// `\uXXXX` (four lower-case hex digits; the scalars escaped here are all below U+10000).
+    private static func appendHex(_ scalar: Unicode.Scalar, prefix: String, to out: inout String) {
+        let hex = String(scalar.value, radix: 16)
+        out += prefix + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+}
