@@ -55,6 +55,8 @@ public final class BatchRunner {
     public static func run(_ request: BatchRequest, stop: StopSignal) throws(SessionError) -> BatchSummary {
         let plans = try request.plans()
         try BatchDirectory.check(request)
+        // The children stop when this process is gone (see the clumsy command's `Signals`).
+        setenv("CLUMSY_BATCH_PARENT", String(getpid()), 1)
         try FileBytes.makeDirectory(request.directory, existingIsFine: true)
         removeStalePartials(in: request.directory)
         try BatchPlanFile.write(request)

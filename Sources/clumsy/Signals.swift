@@ -36,5 +36,22 @@ enum Signals {
         sigemptyset(&set)
         for number in stopping { sigaddset(&set, number) }
         sigprocmask(SIG_UNBLOCK, &set, nil)
+        watchBatchParent()
+    }
+
+    /// A child `clumsy run` of `clumsy batch` (which sets `CLUMSY_BATCH_PARENT` to its pid)
+    /// stops as at SIGTERM when that parent is gone (a `kill -9`, an out-of-memory kill), so
+    /// no orphan renders on. A thread looks every 0.2 s (Linux's `PR_SET_PDEATHSIG` cannot be
+    /// set by posix_spawn, and `prctl` is variadic).
+    static func watchBatchParent() {
+        guard let text = getenv("CLUMSY_BATCH_PARENT"), let parent = Int32(String(cString: text)), parent > 1 else { return }
+        var thread = pthread_t()
+        let started = pthread_create(&thread, nil, { argument in
+            let parent = Int32(Int(bitPattern: argument))
+            while getppid() == parent { usleep(200_000) }
+            StopSignal.process.raise(SIGTERM)
+            return nil
+        }, UnsafeMutableRawPointer(bitPattern: Int(parent)))
+        if started == 0 { pthread_detach(thread) }
     }
 }

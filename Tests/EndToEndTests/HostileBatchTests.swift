@@ -165,6 +165,37 @@ struct HostileBatchSmallTests {
         #expect(directory.entriesOf("volume").contains("00000-default-s1"), "\(directory.entriesOf("volume"))")
     }
 
+    @Test("A batch killed with SIGKILL leaves no child rendering on")
+    func childrenFollowTheParent() throws {
+        let directory = try TemporaryDirectory(prefix: "batch-orphans")
+        var started: [Int32] = []
+        var left: [Int32] = []
+        // All inside the callback: orphans would hold the capture's descriptors open, and the
+        // run would not be seen to end until they did.
+        let result = try CLI.run(["batch", "-o", "out", "--presets", "swarm", "--seeds", "1..2", "--duration", "3600", "--outputs", "midi",
+                                  "--jobs", "2", "--quiet"], in: directory.path, timeout: 120) { pid in
+            var start = Date()
+            while Self.children(of: pid).count < 2 && Date().timeIntervalSince(start) < 60 { usleep(100_000) }
+            started = Self.children(of: pid)
+            kill(pid, SIGKILL)
+            start = Date()
+            while !Self.children(of: pid).isEmpty && Date().timeIntervalSince(start) < 30 { usleep(200_000) }
+            left = Self.children(of: pid)
+            for child in left { kill(child, SIGKILL) }
+        }
+        #expect(result.signalled && started.count == 2, "\(result)")
+        #expect(left.isEmpty, "children of the killed batch still rendering 30 s on: \(left)")
+    }
+
+    /// The `clumsy run` processes rendering into a partial item of the batch `pid`.
+    static func children(of pid: Int32) -> [Int32] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return names.compactMap(Int32.init).filter { process in
+            guard let data = FileManager.default.contents(atPath: "/proc/\(process)/cmdline") else { return false }
+            return String(decoding: data, as: UTF8.self).contains(".batch-\(pid).partial")
+        }
+    }
+
     @Test("A CRLF manifest is read line by line")
     func crlfManifest() throws {
         let directory = try TemporaryDirectory(prefix: "batch-crlf")
