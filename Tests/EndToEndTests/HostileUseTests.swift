@@ -306,8 +306,9 @@ struct HostileUseTests {
     func killNine() throws {
         let directory = try TemporaryDirectory()
         let killed = try CLI.run(["run", "--duration", "604800", "--midi", "a.mid", "--events", "a.jsonl"],
-                                 in: directory.path, timeout: 10) { pid in
-            usleep(500_000)
+                                 in: directory.path, timeout: 30) { pid in
+            // Killed once its temporaries exist (a loaded machine may take seconds to start it).
+            for _ in 0..<200 where directory.hiddenEntries().count < 2 { usleep(50_000) }
             kill(pid, SIGKILL)
         }
         #expect(killed.signalled)

@@ -6,10 +6,11 @@ import Testing
 import Glibc
 #endif
 
-/// Checks a MIDI file written up to an interruption: three tracks, every note ended.
-func expectCompleteMIDI(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> MIDIFileContents {
+/// Checks a MIDI file written up to an interruption: `tracks` tracks (the conductor's, the bass's
+/// and the keys', and the melody's where the preset has one), every note ended.
+func expectCompleteMIDI(_ path: String, tracks: Int = 3, sourceLocation: SourceLocation = #_sourceLocation) throws -> MIDIFileContents {
     let contents = try MIDIFileReader.read(path: path)
-    #expect(contents.tracks.count == 3, "\(contents.tracks.count) tracks", sourceLocation: sourceLocation)
+    #expect(contents.tracks.count == tracks, "\(contents.tracks.count) tracks", sourceLocation: sourceLocation)
     for track in contents.tracks.indices {
         let problems = pairingProblems(contents.tracks[track])
         #expect(problems.isEmpty, "track \(track): \(problems.prefix(5).joined(separator: "; "))", sourceLocation: sourceLocation)
@@ -59,15 +60,16 @@ struct LiveTests {
         let directory = try TemporaryDirectory()
         let (result, afterSignal) = try runInterrupted(
             ["run", "original", "--live", "--audio-driver", "file", "--audio", "live.wav", "--midi", "l.mid",
-             "--soundfont", smallSoundFont], in: directory.path, after: 1.5)
+             "--soundfont", smallSoundFont], in: directory.path, after: 3)
         #expect(result.status == 130 && !result.signalled && !result.timedOut, "\(result)")
         #expect(afterSignal <= 0.5, "exited \(afterSignal) s after SIGINT")
         let stoppedAt = try #require(interruptedAt(result.stdout), "stdout: \(result.stdout)")
-        #expect(stoppedAt > 0.8 && stoppedAt < 2, "interrupted at \(stoppedAt) simulated s after 1.5 wall s")
+        // Past the first key notes (0.72 s) even when a busy machine took a second or two to start it.
+        #expect(stoppedAt > 0.8 && stoppedAt < 3.5, "interrupted at \(stoppedAt) simulated s after 3 wall s")
         let contents = try expectCompleteMIDI(directory.file("l.mid"))
         #expect(!noteOns(contents.tracks[1]).isEmpty && !noteOns(contents.tracks[2]).isEmpty, "no notes before the interruption")
         let wav = try WAVFile(path: directory.file("live.wav"))
-        #expect(wav.duration > 0.5 && wav.duration < 3, "live.wav holds \(wav.duration) s")
+        #expect(wav.duration > 0.5 && wav.duration < 4.5, "live.wav holds \(wav.duration) s")
         #expect(directory.hiddenEntries().isEmpty, "temporaries left: \(directory.entries())")
     }
 

@@ -6,7 +6,7 @@ import Testing
 /// runs this suite on its own after the parallel suites, with the JACK ones.
 @Suite("Stop latency (issue 8)", .serialized)
 struct StopLatencyTests {
-    @Test("SIGINT ends an audio render within 0.5 s (Ogg: 1.5 s), with a complete file",
+    @Test("SIGINT ends an audio render within 1 s (Ogg: 1.5 s), with a complete file",
           .enabled(if: hasSmallSoundFont), arguments: ["x.ogg", "x.wav", "x.flac"])
     func audioStopsQuickly(name: String) throws {
         let directory = try TemporaryDirectory()
@@ -21,7 +21,10 @@ struct StopLatencyTests {
         // The mix is mastered in two passes, so a stop still writes (encodes) everything rendered so
         // far: cheap for WAV and FLAC, but Vorbis encoding of the ~10 s of 96 kHz audio rendered by
         // then takes about half a second more on this machine (measured 0.6–0.9 s in all, debug build).
-        let limit = name.hasSuffix(".ogg") ? 1.5 : 0.5
+        // WAV and FLAC: measured 0.13-0.56 s from the signal to the exit, the build of 7103a00 and
+        // this one alike, on an idle machine (how much was rendered by then varies); 1 s keeps the
+        // check (a render that ignored the signal would run for minutes) without its noise.
+        let limit = name.hasSuffix(".ogg") ? 1.5 : 1.0
         #expect(stopping < limit, "\(name) at 96 kHz took \(stopping) s to stop")
         #expect(directory.entries() == [name], "left behind: \(directory.entries())")
         if name == "x.wav" { #expect(try WAVFile(path: directory.file(name)).frameCount > 0) }
