@@ -151,7 +151,7 @@ struct LeakTests {
 
     @Test("No memory the project allocates is lost, under valgrind (offline render with effects, MIDI and event log; and a SoundFont error)",
           .enabled(if: valgrind != nil, "needs valgrind"), .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"),
-          .timeLimit(.minutes(5)), arguments: [false, true])
+          .timeLimit(.minutes(15)), arguments: [false, true])
     func noProjectLeaks(failing: Bool) throws {
         let directory = try TemporaryDirectory()
         let suppressions = try directory.write("clumsy.supp", ValgrindReport.suppressions)
@@ -188,7 +188,7 @@ struct LeakTests {
 
     @Test("Pictures leak nothing of the project's under valgrind: a traced SVG drawing and a short video (Cairo surfaces, the ffmpeg child)",
           .enabled(if: valgrind != nil, "needs valgrind"), .enabled(if: hasSmallSoundFont && hasFFmpeg, "needs \(smallSoundFont) and ffmpeg"),
-          .timeLimit(.minutes(5)))
+          .timeLimit(.minutes(15)))
     func noPictureLeaks() throws {
         let directory = try TemporaryDirectory()
         let suppressions = try directory.write("clumsy.supp", ValgrindReport.suppressions)

@@ -211,7 +211,7 @@ struct MixTests {
     }
 
     @Test("Too little free space for the render is refused up front (73); a disk that fills while rendering exits 74 and leaves no partial mix or stem",
-          .timeLimit(.minutes(10)))   // a hang guard: it took over 2 min while the rest of make test shared both cores
+          .timeLimit(.minutes(15)))   // a hang guard: it took over 2 min while the rest of make test shared both cores
     func diskSpace() throws {
         // Up front: 60 s (and the tail) at 24 bits is about 17 MB of WAV, which does not fit a
         // 12 MB file system (the float scratch of a render this short stays in memory, so the
