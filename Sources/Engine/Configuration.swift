@@ -114,9 +114,7 @@ public struct Configuration: Sendable {
             performer.melody = MelodyPlan(phraseBars: preset.form.isOn ? preset.form.bars : preset.melody.phrase,
                                           shortest: preset.melody.shortest, keys: preset.keys.tones.count)
             performer.melodyBase = preset.melody.register
-            guard MelodyPlan.register(base: preset.melody.register).upperBound <= 127 else {
-                throw .preset(file: preset.source, field: "melody.register", message: "puts melody notes outside MIDI 0…127")
-            }
+            // Its register is at most C7 (the settings table), so its 21 semitones stay in MIDI 0…127.
         }
         // Every note must be a valid MIDI note.
         if let outside = performer.registerOutsideMIDI(tones: preset.keys.tones) {
