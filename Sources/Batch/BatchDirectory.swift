@@ -11,8 +11,8 @@ enum BatchDirectory {
 
     /// True for a name of the batch's in its directory: its own files, a shard manifest, an
     /// item's directory (`items`) or a hidden partial one.
-    static func isBatchName(_ name: String, items: Set<String>) -> Bool {
-        ownFiles.contains(name) || (name.hasPrefix("manifest-") && name.hasSuffix(".jsonl")) || items.contains(name)
+    static func isBatchName(_ name: String, items: BatchItemList) -> Bool {
+        ownFiles.contains(name) || (name.hasPrefix("manifest-") && name.hasSuffix(".jsonl")) || items.contains(name: name)
             || (name.hasPrefix(".") && name.hasSuffix(".partial"))
     }
 
@@ -26,14 +26,13 @@ enum BatchDirectory {
 
     /// The inputs: the item manifest, each preset named by a path, the SoundFont.
     static func inputs(_ request: BatchRequest) -> [String] {
-        var seen = Set<String>()
-        let presets = request.items.map(\.preset).filter { PresetLibrary.isPresetPath($0) && seen.insert($0).inserted }
+        let presets = request.items.presets.filter { PresetLibrary.isPresetPath($0) }
         return request.inputs + presets
     }
 
     private static func checkInputs(_ request: BatchRequest) throws(SessionError) {
         guard let root = FileBytes.realPath(request.directory) else { return }   // a new directory holds no input
-        let items = Set(request.items.map(\.name))
+        let items = request.items
         let written = (FileBytes.names(in: root)).filter { isBatchName($0, items: items) }
         let identities = written.compactMap { name in FileBytes.identity(root + "/" + name).map { (name, $0) } }
         for input in inputs(request) {
@@ -51,8 +50,8 @@ enum BatchDirectory {
         guard FileBytes.isDirectory(directory) else { return }
         let plan = directory + "/" + BatchPlanFile.name
         if FileBytes.kind(plan) != .missing {
-            do { _ = try BatchPlanFile.read(directory) } catch {
-                throw .cannotCreate("\(Quote.text(plan)) is not a batch's (\(error.description)): it would be overwritten; "
+            guard BatchPlanFile.looksWritten(plan) else {
+                throw .cannotCreate("\(Quote.text(plan)) is not a batch's (not the batch.json clumsy batch writes): it would be overwritten; "
                     + "give the batch a directory of its own (-o)")
             }
             return

@@ -70,26 +70,86 @@ public enum SeedList {
     }
 }
 
-/// The items of a batch.
+/// The items of a batch, each made when asked for: a batch of presets × seeds (3 million items
+/// and more) holds its presets, its seeds and its settings, never a list of its items, so a
+/// shard plans only its own (item k is preset k / seeds, seed k mod seeds).
+public struct BatchItemList: Sendable {
+    private enum Source: Sendable {
+        case grid(presets: [String], seeds: [UInt64], fixed: [(path: String, value: String)], variations: [Variation])
+        case listed([BatchItem])
+    }
+
+    private let source: Source
+    /// Items in the whole batch (every shard).
+    public let count: Int
+
+    /// Every preset with every seed (preset by preset), each varied field drawn for the item.
+    public init(presets: [String], seeds: [UInt64], fixed: [FieldAssignment], variations: [Variation]) {
+        source = .grid(presets: presets, seeds: seeds, fixed: fixed.map { (path: $0.path, value: $0.text) }, variations: variations)
+        count = presets.count * seeds.count
+    }
+
+    /// These items, in order (their indexes must be 0, 1, 2…).
+    public init(_ items: [BatchItem]) {
+        source = .listed(items)
+        count = items.count
+    }
+
+    /// Item `index` (0 ≤ index < count).
+    public func item(_ index: Int) -> BatchItem {
+        switch source {
+        case .listed(let items): return items[index]
+        case .grid(let presets, let seeds, let fixed, let variations):
+            let preset = presets[index / seeds.count], seed = seeds[index % seeds.count]
+            let key = BatchItem(index: index, preset: preset, seed: seed, settings: []).name
+            let settings = fixed + variations.map { (path: $0.path, value: $0.draw(for: key)) }
+            return BatchItem(index: index, preset: preset, seed: seed, settings: settings)
+        }
+    }
+
+    /// The directory name of item `index` (as `item(index).name`, without drawing its settings).
+    public func name(of index: Int) -> String {
+        switch source {
+        case .listed(let items): return items[index].name
+        case .grid(let presets, let seeds, _, _):
+            return BatchItem(index: index, preset: presets[index / seeds.count], seed: seeds[index % seeds.count], settings: []).name
+        }
+    }
+
+    /// The indexes of the items `shard` renders.
+    public func indexes(in shard: Shard) -> StrideTo<Int> { stride(from: shard.index, to: count, by: shard.count) }
+
+    /// The presets the items name, each once, in order of first use.
+    public var presets: [String] {
+        switch source {
+        case .grid(let presets, _, _, _):
+            var seen = Set<String>()
+            return presets.filter { seen.insert($0).inserted }
+        case .listed(let items):
+            var seen = Set<String>()
+            return items.map(\.preset).filter { seen.insert($0).inserted }
+        }
+    }
+
+    /// True when `name` is the directory name of one of the items (read back from its index).
+    public func contains(name: String) -> Bool {
+        let digits = name.prefix { $0.isASCII && $0.isNumber }
+        guard digits.count >= 5, name.dropFirst(digits.count).first == "-", let index = Int(digits), (0..<count).contains(index) else { return false }
+        return self.name(of: index) == name
+    }
+}
+
+/// Reads the items of a batch.
 public enum BatchItems {
     /// Every preset with every seed (preset by preset), each varied field drawn for the item.
-    public static func make(presets: [String], seeds: [UInt64], fixed: [FieldAssignment], variations: [Variation]) -> [BatchItem] {
-        var items: [BatchItem] = []
-        for preset in presets {
-            for seed in seeds {
-                let index = items.count
-                let key = BatchItem(index: index, preset: preset, seed: seed, settings: []).name
-                let settings = fixed.map { (path: $0.path, value: $0.text) } + variations.map { (path: $0.path, value: $0.draw(for: key)) }
-                items.append(BatchItem(index: index, preset: preset, seed: seed, settings: settings))
-            }
-        }
-        return items
+    public static func make(presets: [String], seeds: [UInt64], fixed: [FieldAssignment], variations: [Variation]) -> BatchItemList {
+        BatchItemList(presets: presets, seeds: seeds, fixed: fixed, variations: variations)
     }
 
     /// Items from a JSON Lines file, one object a line: `preset` (required), `seed` (default 1),
     /// `settings` (an object of field paths and values, as `--set` takes them). Blank lines are skipped.
     /// - Throws: `.noInput` (66) for an unreadable file, `.data` (65) naming the line and field.
-    public static func read(manifest path: String) throws(SessionError) -> [BatchItem] {
+    public static func read(manifest path: String) throws(SessionError) -> BatchItemList {
         let text = String(decoding: try FileBytes.read(path, what: "item manifest"), as: UTF8.self)
         var items: [BatchItem] = []
         // "\r\n" is one Character: split on either, so a CRLF file is as many lines as an LF one.
@@ -124,6 +184,6 @@ public enum BatchItems {
             items.append(BatchItem(index: items.count, preset: preset, seed: seed, settings: settings))
         }
         guard !items.isEmpty else { throw .data("\(Quote.text(path)): no items (one JSON object a line: {\"preset\": \"default\", \"seed\": 7})") }
-        return items
+        return BatchItemList(items)
     }
 }

@@ -1,18 +1,74 @@
 import Errors
+import FileOutput
 import Presets
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `OUT/batch.json`: what the whole batch is (its command without the shard, every item's
-/// name), written the same by every shard, so that `clumsy batch merge` knows what must be there.
+/// name), the same for every shard, so that `clumsy batch merge` knows what must be there.
+/// The first shard writes it; the others find it as they would write it and leave it.
 enum BatchPlanFile {
     static let name = "batch.json"
 
+    /// Writes the plan unless the file holds it already. Made a piece at a time, never whole:
+    /// the plan of 3 million items is 78 MB.
     static func write(_ request: BatchRequest) throws(SessionError) {
-        let plan: JSONValue = .object([
-            ("command", .array(request.command.map { .string($0) })),
-            ("outputs", .array(request.outputs.sorted().map { .string($0.rawValue) })),
-            ("items", .array(request.items.map { .string($0.name) })),
-        ])
-        try FileBytes.writeAtomically(JSONText.of(plan) + "\n", to: request.directory + "/" + name)
+        let path = request.directory + "/" + name
+        if holds(request, path) { return }
+        try FileBytes.writeAtomically(to: path) { file throws(FileOutputError) in
+            var failure: FileOutputError?
+            pieces(of: request) { piece in
+                guard failure == nil else { return }
+                do throws(FileOutputError) { try file.write(piece) } catch { failure = error }
+            }
+            if let failure { throw failure }
+        }
+    }
+
+    /// True when the regular file `path` holds the plan's bytes exactly (compared a piece at a time).
+    private static func holds(_ request: BatchRequest, _ path: String) -> Bool {
+        guard FileBytes.kind(path) == .file, let fd = try? InputFile.open(path, what: "batch plan") else { return false }
+        defer { close(fd) }
+        var same = true, offset = 0
+        pieces(of: request) { piece in
+            guard same else { return }
+            let expected = Array(piece.utf8)
+            var found = [UInt8](repeating: 0, count: expected.count)
+            let count = found.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(offset)) }
+            same = count == expected.count && found == expected
+            offset += expected.count
+        }
+        return same && offset == FileBytes.size(path)
+    }
+
+    /// True when `path` is a regular file that begins and ends as a plan does, read without
+    /// parsing the whole (a shard of a large batch checks it before it renders).
+    static func looksWritten(_ path: String) -> Bool {
+        let size = FileBytes.size(path)
+        let head = Array("{\"command\":[".utf8), tail = Array("]}\n".utf8)
+        guard FileBytes.kind(path) == .file, size >= head.count + tail.count,
+              let fd = try? InputFile.open(path, what: "batch plan") else { return false }
+        defer { close(fd) }
+        var start = [UInt8](repeating: 0, count: head.count), end = [UInt8](repeating: 0, count: tail.count)
+        let first = start.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        let last = end.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(size - tail.count)) }
+        return first == head.count && last == tail.count && start == head && end == tail
+    }
+
+    /// The plan's text in pieces of about 64 KB (the compact JSON of command, outputs and items).
+    private static func pieces(of request: BatchRequest, _ body: (String) -> Void) {
+        var text = "{\"command\":" + JSONText.of(.array(request.command.map { .string($0) }))
+            + ",\"outputs\":" + JSONText.of(.array(request.outputs.sorted().map { .string($0.rawValue) })) + ",\"items\":["
+        for index in 0..<request.items.count {
+            if index > 0 { text += "," }
+            text += Format.jsonString(request.items.name(of: index))
+            if text.utf8.count >= 1 << 16 {
+                body(text)
+                text = ""
+            }
+        }
+        body(text + "]}\n")
     }
 
     /// The command and the item names of the batch in `directory`.

@@ -28,8 +28,8 @@ public enum OutputKind: String, Sendable, CaseIterable, Comparable {
 
 /// A batch to render: its items, this process's shard and how.
 public struct BatchRequest: Sendable {
-    /// Every item of the batch (all shards).
-    public var items: [BatchItem]
+    /// Every item of the batch (all shards), each made when asked for.
+    public var items: BatchItemList
     public var shard: Shard = .whole
     /// Children at once.
     public var jobs: Int = 1
@@ -51,7 +51,7 @@ public struct BatchRequest: Sendable {
     public var isQuiet = false
     public var environment: [String: String] = [:]
 
-    public init(items: [BatchItem], directory: String) {
+    public init(items: BatchItemList, directory: String) {
         self.items = items
         self.directory = directory
     }
@@ -79,7 +79,8 @@ extension BatchRequest {
     func plans() throws(SessionError) -> [ItemPlan] {
         var presets: [String: (Preset, String)] = [:]
         var plans: [ItemPlan] = []
-        for item in items where shard.contains(item.index) {
+        for index in items.indexes(in: shard) {
+            let item = items.item(index)
             if presets[item.preset] == nil {
                 let path = try PresetLibrary.locate(item.preset)
                 var hash = SHA256()

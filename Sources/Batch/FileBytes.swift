@@ -95,10 +95,15 @@ enum FileBytes {
 
     /// Writes `text` to `path` atomically (`AtomicFile`). - Throws: `.cannotCreate` (73) or `.io` (74).
     static func writeAtomically(_ text: String, to path: String) throws(SessionError) {
+        try writeAtomically(to: path) { file throws(FileOutputError) in try file.write(text) }
+    }
+
+    /// Writes what `body` writes into the file to `path` atomically. - Throws: `.cannotCreate` (73) or `.io` (74).
+    static func writeAtomically(to path: String, _ body: (AtomicFile) throws(FileOutputError) -> Void) throws(SessionError) {
         do throws(FileOutputError) {
             let file = try AtomicFile(path: path)
             do throws(FileOutputError) {
-                try file.write(text)
+                try body(file)
                 try file.commit()
             } catch {
                 file.abandon()

@@ -18,9 +18,11 @@ struct BatchCommand: ParsableCommand {
         Indexed Job's JOB_COMPLETION_INDEX with --shard-count or CLUMSY_SHARD_COUNT. Each shard keeps \
         OUT/manifest-I-of-N.jsonl; a rerun skips the items already done. An unsharded batch merges at \
         its end; after shards, run `clumsy batch merge OUT`. See docs/batch.md.
-        Exit status: 0 ok, 64 bad flag or setting, 65 bad preset or item manifest, 66 unknown preset, \
-        73 OUT cannot be created, 74 write error, the first failed item's status, 130/143 stopped \
-        by SIGINT/SIGTERM (unfinished items removed, finished ones kept).
+        Exit status: 0 ok, 64 bad flag, setting or --vary, or an output that is an input, 65 bad preset, \
+        item manifest line, 66 unknown preset or unreadable item manifest (a FIFO too), \
+        69 a child clumsy run cannot be started, 73 OUT cannot be created or holds files that are not a batch's, 74 write error, the first failed \
+        item's status (70 for an item ended by a signal), 130/143 stopped by SIGINT/SIGTERM (unfinished \
+        items removed, finished ones kept).
         """,
         subcommands: [BatchMergeCommand.self])
 
@@ -97,7 +99,7 @@ struct BatchCommand: ParsableCommand {
         return kinds
     }
 
-    func items() throws(SessionError) -> [BatchItem] {
+    func items() throws(SessionError) -> BatchItemList {
         if let manifest { return try BatchItems.read(manifest: manifest) }
         var fixed: [FieldAssignment] = []
         for text in assignments { fixed.append(try FieldAssignment(parsing: text)) }
@@ -186,7 +188,11 @@ struct BatchMergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
         abstract: "Join the shard manifests of a batch into manifest.jsonl and write its dataset card (README.md).",
-        discussion: "Exit status: 0 ok, 65 items missing or in two shards (named), 66 no batch there.")
+        discussion: """
+        Exit status: 0 ok, 65 items missing, in two shards or whose files do not match their entry \
+        (named; nothing is written then), 66 no batch or no shard manifest there, 73/74 manifest.jsonl \
+        or README.md cannot be written.
+        """)
 
     @Argument(help: "The batch's directory.", completion: .directory)
     var directory: String

@@ -213,6 +213,39 @@ struct HostileBatchSmallTests {
         #expect(result.status == 64 && result.stderr.contains("gravity"), "\(result)")
         #expect(!fileExists(directory.file("out")))
     }
+
+    /// Peak resident kilobytes of `clumsy batch` (GNU time's %M) for a batch of `seeds` seeds whose shard renders ten items.
+    static func planPeak(seeds: Int, shard: String, in directory: TemporaryDirectory) throws -> Int {
+        let result = try CLI.run(["-f", "%M", CLI.executable, "batch", "-o", "big", "--seeds", "1..\(seeds)", "--shard", shard,
+                                  "--duration", "0.1", "--outputs", "midi", "--jobs", "1", "--quiet"],
+                                 executable: "/usr/bin/time", in: directory.path, timeout: 600)
+        #expect(result.status == 0, "\(result)")
+        return Int(result.stderr.split(separator: "\n").last.map(String.init) ?? "") ?? -1
+    }
+
+    @Test("A shard plans only its own items: a million-item batch in the memory of a thousand-item one; batch.json is written once")
+    func planPerShard() throws {
+        let directory = try TemporaryDirectory(prefix: "batch-plan")
+        let small = try Self.planPeak(seeds: 1_000, shard: "0/100", in: directory)
+        try FileManager.default.removeItem(atPath: directory.file("big"))
+        let large = try Self.planPeak(seeds: 1_000_000, shard: "0/100000", in: directory)
+        // Before: every item was made (and every name held twice) in each shard, 310 MB more for a million.
+        #expect(small > 0 && large > 0 && large - small < 16 * 1024, "peak \(small) KB for 1 000 items, \(large) KB for 1 000 000")
+        let plan = directory.file("big/batch.json")
+        let text = try #require(HostileBatchTests.text(plan))
+        #expect(text.hasPrefix("{\"command\":[") && text.contains("\"00000-default-s1\",") && text.hasSuffix(",\"999999-default-s1000000\"]}\n"))
+        // A second shard finds the plan as it would write it, and leaves the file alone.
+        let old = timeval(tv_sec: 946_684_800, tv_usec: 0)
+        var times = [old, old]
+        #expect(utimes(plan, &times) == 0)
+        _ = try Self.planPeak(seeds: 1_000_000, shard: "1/100000", in: directory)
+        var info = stat()
+        #expect(stat(plan, &info) == 0 && info.st_mtim.tv_sec == old.tv_sec, "the second shard rewrote batch.json")
+        #expect(HostileBatchTests.text(plan) == text)
+        let entries = directory.entriesOf("big")
+        #expect(entries.count == 23 && entries.contains("00000-default-s1") && entries.contains("900001-default-s900002")
+                && entries.contains("manifest-1-of-100000.jsonl"), "\(entries)")
+    }
 }
 
 /// Issue 30, finding 10: `presets show` prints bundled presets only.
