@@ -92,14 +92,14 @@ let package = Package(
         .testTarget(name: "EscapingTests", dependencies: ["Escaping"]),
         .testTarget(name: "PhysicsTests", dependencies: ["Geometry", "Physics"]),
         .testTarget(name: "PerformanceTests", dependencies: ["Performance", "Vocabulary", "Theory"]),
-        .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
-        .testTarget(name: "SoundTests", dependencies: ["Sound", "CFluidSynth", "FileOutput"]),
+        .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput", "TestSupport"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
+        .testTarget(name: "SoundTests", dependencies: ["Sound", "CFluidSynth", "FileOutput", "TestSupport"]),
         .testTarget(name: "PresetsTests", dependencies: ["Errors", "Presets"]),
         .testTarget(name: "SessionTests", dependencies: ["Errors", "Geometry", "Theory", "Vocabulary", "Physics", "Performance", "Presets", "Engine", "FileOutput", "Session", "TestSupport", "Studio", "MIDIFile", "Pictures"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "StudioTests", dependencies: ["Studio"]),
         .testTarget(name: "PicturesTests", dependencies: ["Geometry", "Pictures"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "Theory", "MIDIFile"], exclude: ["make_fixtures.py"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["Errors", "Presets", "Engine", "Session", "MIDIFile", "Pictures"], exclude: ["Help"], resources: [.copy("Golden")]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Errors", "Presets", "Engine", "Session", "MIDIFile", "Pictures", "TestSupport"], exclude: ["Help"], resources: [.copy("Golden")]),
     ],
     swiftLanguageModes: [.v6]
 )

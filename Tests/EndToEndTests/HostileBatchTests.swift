@@ -279,13 +279,6 @@ struct HostileInstallPathTests {
     }
 }
 
-extension TemporaryDirectory {
-    /// The entries of the subdirectory `name`, sorted.
-    func entriesOf(_ name: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: file(name))) ?? []).sorted()
-    }
-}
-
 /// `text` as a JSON string literal.
 func jsonQuoted(_ text: String) -> String {
     String(decoding: try! JSONSerialization.data(withJSONObject: [text]), as: UTF8.self).dropFirst().dropLast().description

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import MIDIFile
 import Session
 import Testing
@@ -141,38 +142,8 @@ func firstExecutable(_ candidates: [String]) -> String? {
     candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
 }
 
-/// A fresh directory under the system temporary directory, removed on deinit.
-final class TemporaryDirectory {
-    let path: String
-
-    init(prefix: String = "clumsy-e2e") throws {
-        path = NSTemporaryDirectory() + "\(prefix)-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    /// Path of `name` inside this directory.
-    func file(_ name: String) -> String { path + "/" + name }
-
-    /// Every entry, hidden ones included, sorted.
-    func entries() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
-    }
-
-    /// Entries whose names start with "." (AtomicFile's temporaries look like `.name.pid.random.tmp`).
-    func hiddenEntries() -> [String] { entries().filter { $0.hasPrefix(".") } }
-
-    /// Writes `text` to `name` in this directory and returns its path.
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
-        let path = file(name)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-}
+/// The one temporary-directory helper (TestSupport), by its short name in every file here.
+typealias TemporaryDirectory = TestSupport.TemporaryDirectory
 
 /// The checkout these tests belong to (this file is Tests/EndToEndTests/Support.swift).
 let projectRoot: String = URL(fileURLWithPath: #filePath)

@@ -1,6 +1,7 @@
 import FileOutput
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("AtomicFile")
 struct AtomicFileTests {
@@ -33,7 +34,7 @@ struct AtomicFileTests {
         try file.commit()
         #expect(file.isCommitted)
         #expect(try contentsOf(path) == expected)
-        #expect(try directory.entries() == ["out.bin"])
+        #expect(directory.entries() == ["out.bin"])
         file.abandon() // no-op after commit
         #expect(try contentsOf(path) == expected)
     }
@@ -48,7 +49,7 @@ struct AtomicFileTests {
         #expect(try contentsOf(path) == Array("old".utf8))
         try file.commit()
         #expect(try contentsOf(path) == Array(String(repeating: "new", count: 50_000).utf8))
-        #expect(try directory.entries() == ["score.txt"])
+        #expect(directory.entries() == ["score.txt"])
     }
 
     @Test("abandon leaves the earlier file untouched and no temporary file; it is idempotent")
@@ -61,7 +62,7 @@ struct AtomicFileTests {
         file.abandon()
         file.abandon()
         #expect(try contentsOf(path) == Array("original".utf8))
-        #expect(try directory.entries() == ["keep.txt"])
+        #expect(directory.entries() == ["keep.txt"])
     }
 
     @Test("deinit without commit removes the temporary file")
@@ -70,9 +71,9 @@ struct AtomicFileTests {
         do {
             let file = try AtomicFile(path: directory.file("gone.txt"))
             try file.write("partial")
-            #expect(try directory.entries().count == 1)
+            #expect(directory.entries().count == 1)
         }
-        #expect(try directory.entries().isEmpty)
+        #expect(directory.entries().isEmpty)
     }
 
     @Test("a missing directory fails at init with cannotCreate naming the path and the OS error")

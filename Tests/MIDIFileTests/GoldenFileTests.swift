@@ -1,5 +1,6 @@
 import MIDIFile
 import Testing
+import TestSupport
 
 /// The writer's bytes for a small score must equal Golden/small.mid, which
 /// was built from hand-written hex by make_small.py and checked with

@@ -1,6 +1,7 @@
 import Foundation
 import MIDIFile
 import Testing
+import TestSupport
 
 /// Runs Python with `mido` (an independent MIDI file reader) when it is installed.
 enum Mido {

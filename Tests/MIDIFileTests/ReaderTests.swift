@@ -1,5 +1,6 @@
 import MIDIFile
 import Testing
+import TestSupport
 
 /// Builds a file from a header and raw track bodies, by hand.
 func handMadeFile(format: UInt16 = 0, division: UInt16 = 96, declaredTracks: UInt16? = nil, tracks: [[UInt8]]) -> [UInt8] {

@@ -1,29 +1,11 @@
 import Foundation
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A fresh directory under the system temporary directory, removed on deinit.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "midifile-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    /// Path of `name` inside this directory.
-    func file(_ name: String) -> String { path + "/" + name }
-
-    /// Every entry, hidden ones included, sorted.
-    func entries() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: path).sorted()
-    }
-}
+/// The one temporary-directory helper (TestSupport), by its short name in every file here.
+typealias TemporaryDirectory = TestSupport.TemporaryDirectory
 
 /// Deterministic SplitMix64 generator so random tests are reproducible.
 struct SeededGenerator: RandomNumberGenerator {

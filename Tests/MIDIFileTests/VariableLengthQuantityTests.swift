@@ -1,5 +1,6 @@
 import MIDIFile
 import Testing
+import TestSupport
 
 @Suite("Variable-length quantities")
 struct VariableLengthQuantityTests {
@@ -77,6 +78,6 @@ struct VariableLengthQuantityTests {
         }
         #expect(errorPath == path)
         #expect(throws: error!) { try writer.finish() }
-        #expect(try directory.entries().isEmpty)
+        #expect(directory.entries().isEmpty)
     }
 }

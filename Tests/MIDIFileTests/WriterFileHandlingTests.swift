@@ -1,6 +1,7 @@
 import MIDIFile
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("Writer file handling")
 struct WriterFileHandlingTests {
@@ -26,7 +27,7 @@ struct WriterFileHandlingTests {
         writer.abandon()
         writer.abandon()
         #expect(try contentsOf(path) == original)
-        #expect(try directory.entries() == ["session.mid"])
+        #expect(directory.entries() == ["session.mid"])
     }
 
     @Test("a writer dropped without finish leaves nothing behind")
@@ -36,7 +37,7 @@ struct WriterFileHandlingTests {
             let writer = try MIDIFileWriter(path: directory.file("dropped.mid"), trackCount: 2)
             try writer.append(.text("x"), atTick: 0, track: 1)
         }
-        #expect(try directory.entries().isEmpty)
+        #expect(directory.entries().isEmpty)
     }
 
     @Test("the existing file is replaced only by finish")
@@ -50,7 +51,7 @@ struct WriterFileHandlingTests {
         try writer.finish()
         let contents = try MIDIFileReader.read(path: path)
         #expect(contents.tracks[0].first == MIDIEvent(tick: 0, message: .noteOn(channel: 9, note: 36, velocity: 127)))
-        #expect(try directory.entries() == ["take.mid"])
+        #expect(directory.entries() == ["take.mid"])
     }
 
     @Test("a full disk gives writeFailed; the earlier file survives and nothing else remains",

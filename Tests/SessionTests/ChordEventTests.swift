@@ -1,6 +1,7 @@
 import Foundation
 import Performance
 import Testing
+import TestSupport
 import Theory
 @testable import Session
 import Engine
@@ -41,10 +42,8 @@ struct ChordEventTests {
 
     @Test("roll of a log written before chord lines names each bass root's chord as the session does")
     func rollOfAnOlderLog() throws {
-        var template = Array("/tmp/clumsy-chord-tests.XXXXXX".utf8CString)
-        let directory = String(cString: mkdtemp(&template)!)
-        let log = directory + "/s.jsonl", old = directory + "/old.jsonl"
-        defer { unlink(log); unlink(old); rmdir(directory) }
+        let directory = try TemporaryDirectory(prefix: "clumsy-chord-tests")
+        let log = directory.file("s.jsonl"), old = directory.file("old.jsonl")
         let plan = SessionPlan(configuration: try Configuration(preset: try bundled("borrowed-chords"), duration: 30))
         try Simulator(plan: plan).run(into: [try EventLogWriter(path: log, voices: plan.voices)])
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")

@@ -139,11 +139,11 @@ import Presets
     }
 
     @Test func everyCatalogueEntryIsStoppedBeforeChipmunk() throws {
-        // If any hostile value reached Chipmunk's assertions the process would abort here.
-        for (text, _, _) in Self.catalogue {
-            if let preset = try? decode(text), let configuration = try? Configuration(preset: preset, duration: 0.5) {
-                _ = try Simulator(configuration: configuration).run(into: [])
-            }
+        for (text, field, _) in Self.catalogue {
+            let configuration = (try? decode(text)).flatMap { try? Configuration(preset: $0, duration: 0.5) }
+            #expect(configuration == nil, "\(field): \(text) reached the simulator")
+            // Had it reached Chipmunk's assertions, the process would abort here.
+            if let configuration { _ = try Simulator(configuration: configuration).run(into: []) }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import Performance
 import Pictures
 import Theory
@@ -13,16 +14,6 @@ import Glibc
 @Suite("Piano rolls from MIDI files and event logs")
 struct RollReaderTests {
     /// A fresh directory under /tmp, removed by the caller.
-    static func directory() -> String {
-        var template = Array("/tmp/clumsy-roll-tests.XXXXXX".utf8CString)
-        let made = mkdtemp(&template)!
-        return String(cString: made)
-    }
-
-    static func remove(_ directory: String, _ names: [String]) {
-        for name in names { unlink(directory + "/" + name) }
-        rmdir(directory)
-    }
 
     /// Runs `preset` (with `flags`) for `seconds` into a MIDI file and an event log.
     static func record(_ preset: String, flags: [String: String] = [:], seconds: Double, in directory: String)
@@ -37,8 +28,8 @@ struct RollReaderTests {
 
     @Test("A 3/4 session with drums: four lanes in table order, beats and bars of 3/4 at the preset's tempo, notes from when they sound")
     func drumsAndThreeFour() throws {
-        let directory = Self.directory()
-        defer { Self.remove(directory, ["s.mid", "s.jsonl"]) }
+        let temporary = try TemporaryDirectory(prefix: "clumsy-roll-tests")
+        let directory = temporary.path
         let (plan, midi, log) = try Self.record("polska", seconds: 8, in: directory)
         #expect(plan.voices.voices.map(\.name) == ["Bass", "Keys", "Melody", "Drums"])
         for roll in [try RollReader.fromEventLog(path: log, preset: try PresetLibrary.load("polska")),
@@ -69,8 +60,8 @@ struct RollReaderTests {
 
     @Test("6/8: a beat is an eighth, six to a bar, in the MIDI file's roll and the event log's")
     func sixEight() throws {
-        let directory = Self.directory()
-        defer { Self.remove(directory, ["s.mid", "s.jsonl"]) }
+        let temporary = try TemporaryDirectory(prefix: "clumsy-roll-tests")
+        let directory = temporary.path
         let (_, midi, log) = try Self.record("original", flags: ["meter": "6/8", "tempo": "90"], seconds: 3, in: directory)
         let fromMIDI = try RollReader.fromMIDI(path: midi)
         #expect(fromMIDI.beatsPerBar == 6 && abs(fromMIDI.secondsPerBeat - 60.0 / 90 / 2) < 1e-6)
@@ -84,8 +75,8 @@ struct RollReaderTests {
 
     @Test("After a live key change the roll names chords in the new key, from the MIDI file and the event log alike; the legend lists the change")
     func keyChange() throws {
-        let directory = Self.directory()
-        defer { Self.remove(directory, ["s.mid", "s.jsonl"]) }
+        let temporary = try TemporaryDirectory(prefix: "clumsy-roll-tests")
+        let directory = temporary.path
         let plan = SessionPlan(configuration: try Configuration(preset: try PresetLibrary.load("original"), duration: 12))
         let midi = directory + "/s.mid", log = directory + "/s.jsonl"
         let change = Key(parsing: "Eb major")!
@@ -103,8 +94,8 @@ struct RollReaderTests {
 
     @Test("A log whose voice the preset does not have is bad data naming the line and the voice")
     func unknownVoice() throws {
-        let directory = Self.directory()
-        defer { Self.remove(directory, ["s.mid", "s.jsonl"]) }
+        let temporary = try TemporaryDirectory(prefix: "clumsy-roll-tests")
+        let directory = temporary.path
         let (_, _, log) = try Self.record("polska", seconds: 4, in: directory)
         do {
             _ = try RollReader.fromEventLog(path: log, preset: try PresetLibrary.load("original"))

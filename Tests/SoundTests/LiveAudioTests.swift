@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Sound
 
 @Suite("Live audio and disk full", .serialized, .enabled(if: hasTestSoundFont, "needs \(testSoundFont) (Debian package timgm6mb-soundfont)"))
@@ -11,9 +12,8 @@ struct LiveAudioTests {
 
     @Test("the file driver runs paced to the wall clock")
     func fileDriverPacing() throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let output = directory.appendingPathComponent("live.wav").path
+        let directory = try TemporaryDirectory(prefix: "clumsy-sound-tests")
+        let output = directory.file("live.wav")
         let sampler = try Sampler(configuration: SamplerConfiguration(soundFont: testSoundFont))
         let clock = ContinuousClock()
         let start = clock.now
@@ -31,7 +31,7 @@ struct LiveAudioTests {
         #expect(seconds > wall * 0.6 && seconds < wall * 1.4, "\(seconds) s of audio in \(wall) wall seconds")
         #expect(seconds > 0.9 && seconds < 2.1)
         // The sampler is free again.
-        let renderer = try AudioFileRenderer(sampler: sampler, path: directory.appendingPathComponent("after.wav").path, format: .wav)
+        let renderer = try AudioFileRenderer(sampler: sampler, path: directory.file("after.wav"), format: .wav)
         renderer.abandon()
     }
 

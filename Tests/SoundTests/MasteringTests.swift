@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Sound
 
 /// A deterministic test signal: stereo noise in bursts of different levels, with a tone
@@ -243,9 +244,8 @@ struct MasteringTests {
 
     @Test("Mastering measures the written mix and lands within the tolerance of the target", .enabled(if: hasTestSoundFont))
     func masteredToTarget() throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let report = try renderChords(into: directory.appendingPathComponent("m.wav").path, interrupted: { false })
+        let directory = try TemporaryDirectory(prefix: "clumsy-sound-tests")
+        let report = try renderChords(into: directory.file("m.wav"), interrupted: { false })
         #expect(report.passes >= 1 && report.passes <= MasteringPass.masteringPasses)
         #expect(abs(report.loudness - -16) <= MasteringPass.loudnessTolerance || report.passes == MasteringPass.masteringPasses)
         #expect(report.truePeak <= -1)
@@ -253,9 +253,8 @@ struct MasteringTests {
 
     @Test("A stop asked for while mastering drops the pass under way and writes the quick pass", .enabled(if: hasTestSoundFont))
     func interruptedMastering() throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("m.wav").path
+        let directory = try TemporaryDirectory(prefix: "clumsy-sound-tests")
+        let path = directory.file("m.wav")
         let report = try renderChords(into: path, interrupted: { true })
         #expect(report.passes == 0)
         #expect(report.limiting == 0)
@@ -267,11 +266,10 @@ struct MasteringTests {
     @Test("A mix of one part with stems writes its stem, the same bytes as the mix, mastered or after a stop",
           .enabled(if: hasTestSoundFont), arguments: [false, true])
     func onePartStem(_ stopped: Bool) throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let mix = directory.appendingPathComponent("m.wav").path
+        let directory = try TemporaryDirectory(prefix: "clumsy-sound-tests")
+        let mix = directory.file("m.wav")
         _ = try renderChords(into: mix, stems: directory.path, interrupted: { stopped })
-        let stem = try Data(contentsOf: directory.appendingPathComponent("keys.wav"))
+        let stem = try Data(contentsOf: URL(fileURLWithPath: directory.file("keys.wav")))
         #expect(stem.count > 44 + 6 * 44_100 * 6)
         #expect(stem == (try Data(contentsOf: URL(fileURLWithPath: mix))))
     }
@@ -279,9 +277,8 @@ struct MasteringTests {
     @Test("A stop while mastering without a loudness target still reports the loudness estimated while rendering",
           .enabled(if: hasTestSoundFont))
     func stoppedWithoutTarget() throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let report = try renderChords(into: directory.appendingPathComponent("m.wav").path,
+        let directory = try TemporaryDirectory(prefix: "clumsy-sound-tests")
+        let report = try renderChords(into: directory.file("m.wav"),
                                       mastering: Mastering(loudness: nil), interrupted: { true })
         #expect(report.passes == 0)
         #expect(report.loudness.isFinite && report.loudness < -10, "\(report.loudness)")

@@ -1,20 +1,17 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Sound
 
 @Suite("Rendering to a file", .serialized, .enabled(if: hasTestSoundFont, "needs \(testSoundFont) (Debian package timgm6mb-soundfont)"))
 final class SamplerRenderTests {
-    let directory: URL
+    let directory: TemporaryDirectory
 
     init() throws {
-        directory = try makeTemporaryDirectory()
+        directory = try TemporaryDirectory(prefix: "clumsy-sound-tests")
     }
 
-    deinit {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
-    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+    func path(_ name: String) -> String { directory.file(name) }
 
     @Test("a note at a known frame sounds from the next 64-frame block, and the file has the requested length")
     func noteTimingAndLength() throws {

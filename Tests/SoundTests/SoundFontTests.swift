@@ -1,20 +1,17 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Sound
 
 @Suite("SoundFont checks and lookup", .serialized)
 final class SoundFontTests {
-    let directory: URL
+    let directory: TemporaryDirectory
 
     init() throws {
-        directory = try makeTemporaryDirectory()
+        directory = try TemporaryDirectory(prefix: "clumsy-sound-tests")
     }
 
-    deinit {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
-    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+    func path(_ name: String) -> String { directory.file(name) }
 
     func load(_ soundFont: String) throws(SoundError) {
         _ = try Sampler(configuration: SamplerConfiguration(soundFont: soundFont))

@@ -7,14 +7,6 @@ let testSoundFont = "/usr/share/sounds/sf2/TimGM6mb.sf2"
 /// Whether the test SoundFont is installed.
 let hasTestSoundFont = FileManager.default.fileExists(atPath: testSoundFont)
 
-/// A fresh empty directory under the system's temporary directory.
-func makeTemporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("clumsy-sound-tests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
-
 /// A 16-bit PCM WAV file, decoded.
 struct WAVFile {
     var channels: Int
