@@ -189,12 +189,21 @@ musicality: release
 # bench-smoke runs the same code with tiny durations (seconds) on the debug build, so it never rots.
 # BENCH_FLAGS adds swift build flags (e.g. BENCH_FLAGS="--scratch-path .build-bench").
 BENCH_FLAGS ?=
-.PHONY: bench-smoke
+.PHONY: bench-smoke bench-check
 bench: deps
 	$(SWIFT) build -c release $(BENCH_FLAGS) --product clumsy
 	$(SWIFT) build -c release $(BENCH_FLAGS) --product clumsy-bench
 	$(SWIFT) build -c release $(BENCH_FLAGS) --product ClumsyLV2
 	BIN_DIR="$$($(SWIFT) build -c release $(BENCH_FLAGS) --show-bin-path)" Benchmarks/bench.sh
+
+# make bench also writes Benchmarks/last.json: each gated row's value and its ratio to a baseline
+# measured in the same run (fluidsynth, bare Chipmunk, /bin/true). make bench-check runs the rows
+# again and fails when a ratio is more than 15 % worse than last.json's (Benchmarks/ratios.py).
+bench-check: deps
+	$(SWIFT) build -c release $(BENCH_FLAGS) --product clumsy
+	$(SWIFT) build -c release $(BENCH_FLAGS) --product clumsy-bench
+	$(SWIFT) build -c release $(BENCH_FLAGS) --product ClumsyLV2
+	BIN_DIR="$$($(SWIFT) build -c release $(BENCH_FLAGS) --show-bin-path)" Benchmarks/bench.sh --check
 
 bench-smoke: deps
 	$(SWIFT) build $(BENCH_FLAGS) --product clumsy

@@ -18,11 +18,12 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 ROOT=$PWD
 
-MODE=full
+MODE=full CHECK=0
 case "${1:-}" in
   --smoke) MODE=smoke ;;
+  --check) CHECK=1 ;;   # make bench-check: the full rows again, compared with Benchmarks/last.json
   "") ;;
-  *) echo "usage: $0 [--smoke]" >&2; exit 64 ;;
+  *) echo "usage: $0 [--smoke | --check]" >&2; exit 64 ;;
 esac
 
 BIN_DIR=${BIN_DIR:-.build/release}
@@ -134,6 +135,11 @@ tier_text() {
 # Bench values from clumsy-bench output: value FILE TIER KEY
 value() { awk -v tier="tier=$2" -v key="$3" '$1 == tier { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == key) print kv[2] } }' "$1"; }
 
+# The gate's rows (Benchmarks/ratios.py): ratio KEY WHAT VALUE BASELINE UNIT, the baseline
+# measured in this run; lower is better for every ratio.
+: >"$WORK/ratios.tsv"
+ratio() { printf '%s\t%s\t%s\t%s\t%s\n' "$@" >>"$WORK/ratios.tsv"; }
+
 ROWS=()
 row() {
   local line="|" cell
@@ -166,11 +172,13 @@ row "1 Simulation, MIDI only: ${SIM} s of \`default\`" \
     "bare Chipmunk stepping of the same world, in process: \`$(shown "$BENCH" "${INPROC[@]}")\` tier bare (same bodies, timestep ${TIMESTEP} s, sub-steps per step: ${SUBSTEPS}; no handlers, rules, music or output)" \
     "$(tier_text inproc.txt bare "$SIM")" \
     "Clumsy = $(pct "$BARE_WALL" "$SIM_WALL") % of bare (CPU: $(pct "$(value inproc.txt bare cpu)" "$(cpu sim)") %)" "≥ 80 %"
+ratio 1 "clumsy run default, MIDI only, against bare Chipmunk stepping in process" "$SIM_WALL" "$BARE_WALL" s
 MIDI_WALL=$(value inproc.txt midi wall)
 row "1b the same, in process" \
     "\`$(shown "$BENCH" "${INPROC[@]}")\` tier midi (Simulator + MIDIRecorder)" "$(tier_text inproc.txt midi "$SIM")" \
     "tier bare, as above" "$(fmt 2 "$BARE_WALL") s = $(rate "$SIM" "$BARE_WALL")×" \
     "Clumsy = $(pct "$BARE_WALL" "$MIDI_WALL") % of bare (CPU: $(pct "$(value inproc.txt bare cpu)" "$(value inproc.txt midi cpu)") %)" "≥ 80 %"
+ratio 1b "Simulator + MIDIRecorder in process, against bare Chipmunk stepping" "$MIDI_WALL" "$BARE_WALL" s
 SHARE_WALL=$(value inproc.txt share wall)
 CHIP_WALL=$(value inproc.txt share chipmunk_wall)
 row "1c the same trajectory: time inside Chipmunk" \
@@ -199,6 +207,7 @@ measure filter "$AUDIO_REPS" -- "$CLUMSY" run default --duration "$AUDIO" --audi
 measure delay "$AUDIO_REPS" -- "$CLUMSY" run default --duration "$AUDIO" --audio x.wav --reverb off
 measure reverb "$AUDIO_REPS" -- "$CLUMSY" run default --duration "$AUDIO" --audio x.wav --delay off
 DRY=$(wall dry) FSDRY=$(wall fsdry)
+ratio 2a "dry audio render, against fluidsynth on the same MIDI (runs alternated)" "$DRY" "$FSDRY" s
 row "2a Audio, dry: ${AUDIO} s of \`default\`" \
     "\`$(cmd dry)\`" "$(seconds dry "$AUDIO")" \
     "\`$(cmd fsdry)\` on the MIDI of that session (\`clumsy run default --duration $AUDIO --dry --audio … --midi session-dry.mid\`)" \
@@ -209,6 +218,7 @@ row "2a' the same without mastering" \
     "fluidsynth, row 2a" "$(fmt 2 "$FSDRY") s" \
     "Clumsy takes $(fmt 2 "$(calc "$(wall dryraw) / $FSDRY")")× fluidsynth's time (CPU $(fmt 2 "$(calc "$(cpu dryraw) / $(cpu fsdry)")")×): mastering costs $(fmt 2 "$(calc "$DRY - $(wall dryraw)")") s" "—"
 FX=$(wall fx) FSFX=$(wall fsfx)
+ratio 2b "audio render with effects, against fluidsynth with reverb" "$FX" "$FSFX" s
 row "2b Audio, effects on (preset's delay + reverb)" \
     "\`$(cmd fx)\`" "$(seconds fx "$AUDIO")" \
     "\`$(cmd fsfx)\` on that session's MIDI (reverb only: the command has no delay)" \
@@ -239,6 +249,7 @@ row "3b Swarm, audio (preset's reverb)" \
     "\`$(cmd swarmaudio)\`" "$(seconds swarmaudio "$SWARM")" \
     "real time" "${SWARM} s" "$(rate "$SWARM" "$SA")× real time" "≥ 1×"
 SW=$(value swarm.txt share wall) SC=$(value swarm.txt share chipmunk_wall)
+ratio 3a "clumsy run swarm, MIDI only, against the time inside cpSpaceStep of the same swarm in process" "$S" "$SC" s
 row "3c Swarm: time inside Chipmunk" \
     "\`$(shown "$BENCH" "${SWARM_INPROC[@]}")\`" "$(fmt 2 "$SW") s (n=1; $(value swarm.txt share drops) redrops)" \
     "of which inside \`cpSpaceStep\`" "$(fmt 2 "$SC") s" \
@@ -266,6 +277,8 @@ NOTIME=1 measure presets "$STARTUP_REPS" -- "$CLUMSY" presets
 NOTIME=1 measure short "$STARTUP_REPS" -- "$CLUMSY" run default --duration 1 --midi x.mid --quiet
 CAP=$CAP_SAVED
 ms() { fmt 1 "$(calc "1000 * $(wall "$1")")"; }
+ratio 5a "clumsy presets, against /bin/true" "$(wall presets)" "$(wall floor)" s
+ratio 5b "a 1 s session, against /bin/true" "$(wall short)" "$(wall floor)" s
 row "5a Start-up: list presets" "\`$(cmd presets)\`" "$(ms presets) ms (n=$(runs presets))" \
     "\`/bin/true\` (process start floor)" "$(ms floor) ms" "$(fmt 1 "$(calc "$(ms presets) - $(ms floor)")") ms above the floor" "≪ 100 ms"
 row "5b Start-up: 1 s session" "\`$(cmd short)\`" "$(ms short) ms (n=$(runs short))" \
@@ -374,6 +387,15 @@ cat table.md
 # A full run writes its table into docs/benchmarks.md, between the markers (BENCH_DOC=…
 # to write elsewhere, BENCH_DOC= not at all); the smoke run never does.
 DOC=${BENCH_DOC-$ROOT/docs/benchmarks.md}
-if [[ $MODE == full && -n $DOC ]]; then
-  python3 "$ROOT/Benchmarks/splice.py" "$DOC" table.md && log "bench: wrote the table into $DOC"
+LAST=$ROOT/Benchmarks/last.json
+python3 "$ROOT/Benchmarks/ratios.py" write ratios.json "$WORK/ratios.tsv" "$MODE"
+if [[ $CHECK == 1 ]]; then
+  [[ -f $LAST ]] || { log "bench-check: no $LAST to compare with: run make bench first"; exit 1; }
+  python3 "$ROOT/Benchmarks/ratios.py" check "$LAST" ratios.json
+elif [[ $MODE == full ]]; then
+  cp ratios.json "$LAST" && log "bench: wrote the ratios into $LAST"
+  [[ -n $DOC ]] && python3 "$ROOT/Benchmarks/splice.py" "$DOC" table.md && log "bench: wrote the table into $DOC"
+else
+  # The smoke run compares its ratios with themselves: the gate's code runs, so it never rots.
+  python3 "$ROOT/Benchmarks/ratios.py" check ratios.json ratios.json >&2
 fi

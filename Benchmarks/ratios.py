@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""The benchmark gate's ratios (make bench writes them, make bench-check compares them).
+
+ratios.py write OUT.json RAW.tsv MODE
+    RAW.tsv holds one row a line, tab-separated: key, what is measured, Clumsy's value, the
+    baseline's value (measured in the same run), the unit. Writes OUT.json: each row with its
+    value, baseline and ratio = value / baseline (lower is better for every row).
+ratios.py check LAST.json NEW.json [TOLERANCE]
+    Fails (exit 1) when a row's ratio in NEW is worse than LAST's by more than TOLERANCE
+    (default 0.15, i.e. 15 %), printing every row either way. Rows missing from NEW fail too.
+
+Ratios, not seconds: on these machines a whole run is 15-70 % slower when another process holds
+a core, and Clumsy and its baseline (fluidsynth, bare Chipmunk, /bin/true) slow down together.
+"""
+import json
+import sys
+
+
+def write(out_path, raw_path, mode):
+    rows = {}
+    with open(raw_path, encoding="utf-8") as raw:
+        for line in raw:
+            key, what, value, baseline, unit = line.rstrip("\n").split("\t")
+            value, baseline = float(value), float(baseline)
+            if baseline <= 0:
+                sys.exit(f"ratios.py: row {key}: baseline {baseline} {unit} is not positive")
+            rows[key] = {"what": what, "value": value, "baseline": baseline, "unit": unit,
+                         "ratio": round(value / baseline, 4)}
+    with open(out_path, "w", encoding="utf-8") as out:
+        json.dump({"mode": mode, "rows": rows}, out, indent=2, sort_keys=True)
+        out.write("\n")
+
+
+def check(last_path, new_path, tolerance):
+    last = json.load(open(last_path, encoding="utf-8"))
+    new = json.load(open(new_path, encoding="utf-8"))
+    if last.get("mode") != new.get("mode"):
+        sys.exit(f"ratios.py: {last_path} is a {last.get('mode')} run, {new_path} a {new.get('mode')} run: not comparable")
+    worse = []
+    for key in sorted(last["rows"]):
+        before = last["rows"][key]
+        after = new["rows"].get(key)
+        if after is None:
+            worse.append(key)
+            print(f"{key}: missing from the new run ({before['what']})")
+            continue
+        change = after["ratio"] / before["ratio"] - 1
+        verdict = "WORSE" if change > tolerance else "ok"
+        if verdict == "WORSE":
+            worse.append(key)
+        print(f"{key}: ratio {before['ratio']:.3f} -> {after['ratio']:.3f} ({change:+.1%}) {verdict}  [{after['what']}]")
+    if worse:
+        print(f"bench-check: {len(worse)} row(s) worse than {last_path} by more than {tolerance:.0%}: {', '.join(worse)}")
+        return 1
+    print(f"bench-check: every ratio within {tolerance:.0%} of {last_path}")
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 5 and sys.argv[1] == "write":
+        write(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif len(sys.argv) in (4, 5) and sys.argv[1] == "check":
+        sys.exit(check(sys.argv[2], sys.argv[3], float(sys.argv[4]) if len(sys.argv) == 5 else 0.15))
+    else:
+        sys.exit(__doc__)
