@@ -92,6 +92,7 @@ let package = Package(
         .testTarget(name: "EscapingTests", dependencies: ["Escaping"]),
         .testTarget(name: "PhysicsTests", dependencies: ["Geometry", "Physics"]),
         .testTarget(name: "PerformanceTests", dependencies: ["Performance", "Vocabulary", "Theory"]),
+        .testTarget(name: "FileOutputTests", dependencies: ["FileOutput", "TestSupport"]),
         .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput", "TestSupport"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
         .testTarget(name: "SoundTests", dependencies: ["Sound", "CFluidSynth", "FileOutput", "TestSupport"]),
         .testTarget(name: "PresetsTests", dependencies: ["Errors", "Presets"]),

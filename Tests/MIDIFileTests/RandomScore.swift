@@ -1,3 +1,4 @@
+import TestSupport
 import MIDIFile
 
 /// Seeded random scores that use every kind of message the writer can encode.

@@ -22,16 +22,6 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
-/// Reads a whole file as bytes.
-func contentsOf(_ path: String) throws -> [UInt8] {
-    [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-}
-
-/// Writes bytes to a file directly (not through the code under test).
-func writeDirectly(_ bytes: [UInt8], to path: String) throws {
-    try Data(bytes).write(to: URL(fileURLWithPath: path))
-}
-
 /// Bytes of a file in the test bundle's Golden directory.
 func goldenBytes(_ name: String) throws -> [UInt8] {
     guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Golden") else {
@@ -43,31 +33,4 @@ func goldenBytes(_ name: String) throws -> [UInt8] {
 struct GoldenMissing: Error, CustomStringConvertible {
     var name: String
     var description: String { "golden file Golden/\(name) is missing from the test bundle" }
-}
-
-/// A tiny tmpfs mounted on a fresh directory, to make "No space left on
-/// device" happen for real. Needs root (or CAP_SYS_ADMIN) and a kernel that
-/// allows it; `isAvailable` probes that once.
-final class TinyFileSystem {
-    let directory: TemporaryDirectory
-    var path: String { directory.path }
-
-    init?(kibibytes: Int) {
-        guard let directory = try? TemporaryDirectory() else { return nil }
-        self.directory = directory
-        #if canImport(Glibc)
-        guard mount("tmpfs", directory.path, "tmpfs", 0, "size=\(kibibytes)k") == 0 else { return nil }
-        #else
-        return nil
-        #endif
-    }
-
-    deinit {
-        #if canImport(Glibc)
-        _ = umount2(directory.path, Int32(MNT_DETACH))
-        #endif
-    }
-
-    /// True if this process may mount a tmpfs (probed once by mounting and unmounting one).
-    static let isAvailable: Bool = TinyFileSystem(kibibytes: 64) != nil
 }

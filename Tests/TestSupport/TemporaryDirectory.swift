@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A fresh directory under the system temporary directory, removed (with everything in it) when
 /// the last reference goes: the one temporary-directory helper of every test target.
@@ -42,4 +45,41 @@ public final class TemporaryDirectory: @unchecked Sendable {
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         return path
     }
+}
+
+/// Reads a whole file as bytes.
+public func contentsOf(_ path: String) throws -> [UInt8] {
+    [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+}
+
+/// Writes bytes to a file directly (not through the code under test).
+public func writeDirectly(_ bytes: [UInt8], to path: String) throws {
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+}
+
+/// A tiny tmpfs mounted on a fresh directory, to make "No space left on
+/// device" happen for real. Needs root (or CAP_SYS_ADMIN) and a kernel that
+/// allows it; `isAvailable` probes that once.
+public final class TinyFileSystem {
+    public let directory: TemporaryDirectory
+    public var path: String { directory.path }
+
+    public init?(kibibytes: Int) {
+        guard let directory = try? TemporaryDirectory() else { return nil }
+        self.directory = directory
+        #if canImport(Glibc)
+        guard mount("tmpfs", directory.path, "tmpfs", 0, "size=\(kibibytes)k") == 0 else { return nil }
+        #else
+        return nil
+        #endif
+    }
+
+    deinit {
+        #if canImport(Glibc)
+        _ = umount2(directory.path, Int32(MNT_DETACH))
+        #endif
+    }
+
+    /// True if this process may mount a tmpfs (probed once by mounting and unmounting one).
+    public static let isAvailable: Bool = TinyFileSystem(kibibytes: 64) != nil
 }
