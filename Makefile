@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Clumsy authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 # Clumsy — two commands do everything on a fresh Debian machine:
 #   make run    install what is missing, build, render the default session into out/
 #   make test   install what is missing, build, run every test

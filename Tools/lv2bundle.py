@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Clumsy authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 """Assembles the LV2 bundle clumsy.lv2: the plugin's shared library, its Turtle files and the
 bundled presets (read by the plugin when it is activated, never in run()).
 

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Clumsy authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 """Writes clumsy(1) and one page per subcommand (clumsy-run(1), …) into a directory.
 
 The NAME, SYNOPSIS, DESCRIPTION and OPTIONS come from the argument definitions themselves

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import MIDIFile
 
 /// Seeded random scores that use every kind of message the writer can encode.
