@@ -9,7 +9,8 @@ import Glibc
 // as `Clumsy.version` (Sources/Presets), for the build tool plugin Plugins/VersionPlugin.
 
 func fail(_ message: String) -> Never {
-    fputs("clumsy-version: \(message)\n", stderr)
+    let line = Array("clumsy-version: \(message)\n".utf8)
+    _ = line.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count) }
     exit(1)
 }
 

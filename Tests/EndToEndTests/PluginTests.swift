@@ -56,7 +56,7 @@ final class PluginHarness {
     }
 
     /// The modules linked into the library (Package.swift's ClumsyLV2 and what it depends on).
-    static let modules = ["ClumsyLV2", "CClumsyLV2", "Engine", "Performance", "Vocabulary", "Presets", "Studio", "Physics",
+    static let modules = ["ClumsyLV2", "CClumsyLV2", "Engine", "Performance", "Vocabulary", "Presets", "MIDIWire", "Physics",
                           "CChipmunkPools", "Theory", "Geometry", "FileOutput"]
 
     /// The most recently compiled object file of `modules` (what the library is linked from).
