@@ -26,14 +26,19 @@ DURATION ?= 60
 DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb-soundfont cmt sox fluidsynth valgrind time procps \
   libsndfile1-dev libebur128-dev ffmpeg libcairo2-dev fonts-dejavu-core librsvg2-bin poppler-utils \
   libjack-jackd2-dev libasound2-dev liblo-dev jackd2 liblo-tools man-db groff-base bash-completion \
-  lilypond lv2-dev sordi liblilv-dev lilv-utils jalv lv2-examples parallel slurm-wlm munge
+  lilypond lv2-dev sordi liblilv-dev lilv-utils jalv lv2-examples parallel slurm-wlm munge \
+  binutils util-linux debhelper dpkg-dev lintian
+# (binutils' readelf and util-linux's unshare and setpriv: the tests of what make install ships,
+# run without the Swift toolchain and installed as an ordinary user; debhelper, dpkg-dev and
+# lintian: make deb and its check.)
 # (GNU parallel and a single-node Slurm, slurm-wlm and munge configured in a temporary
 # directory by Tools/slurm_single_node.sh, run the shards of `clumsy batch` in its tests.)
 # Python's mido is the independent MIDI reader the end-to-end tests compare against; jams and
 # mir_eval check the labels of `clumsy batch` (Tools/check_batch_labels.py), librosa its beats
 # (Tools/check_batch_beats.py). MusPy, music21, pretty_midi and pyloudnorm are the listener of
 # make musicality (Tools/musicality.py), with librosa.
-PYTHON_PACKAGES := mido jams mir_eval librosa muspy music21 pretty_midi pyloudnorm
+# reuse checks the licence headers (make lint, and a test).
+PYTHON_PACKAGES := mido jams mir_eval librosa muspy music21 pretty_midi pyloudnorm reuse
 
 .PHONY: run test deps build release soak fuzz bench clean docs install install-files uninstall man lint lv2 install-lv2 musicality \
   dist deb binaries
@@ -48,7 +53,7 @@ deps:
 	  echo "installing Debian packages: $$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
 	fi
-	@python3 -c "import mido, jams, mir_eval, librosa, muspy, music21, pretty_midi, pyloudnorm" 2>/dev/null || { echo "installing Python packages: $(PYTHON_PACKAGES)"; \
+	@python3 -c "import mido, jams, mir_eval, librosa, muspy, music21, pretty_midi, pyloudnorm, reuse" 2>/dev/null || { echo "installing Python packages: $(PYTHON_PACKAGES)"; \
 	  python3 -m pip install -q $(PYTHON_PACKAGES) 2>/dev/null || python3 -m pip install -q --break-system-packages $(PYTHON_PACKAGES); } || \
 	  echo "note: one of Python's $(PYTHON_PACKAGES) is missing; the checks that need it will be skipped"
 
@@ -68,11 +73,14 @@ LV2_BUNDLE = .build/lv2$(if $(filter debug,$(CONFIG)),-debug)/clumsy.lv2
 # plugin bundle, with no package manager (make deps is for make run and make test). Release
 # builds link the Swift runtime statically (Package.swift): they need no toolchain to run.
 SOURCES := Package.swift VERSION $(shell find Sources Plugins -type f 2>/dev/null | sed 's/ /\\ /g')
+# --static-swift-stdlib for every release build of the program and the plugin alike (it changes
+# how modules are compiled: the same flags keep one build of each module).
+STATIC = $(if $(filter release,$(CONFIG)),--static-swift-stdlib)
 binaries: $(BIN) $(LV2_BUNDLE)/manifest.ttl
 $(BIN): $(SOURCES)
-	$(SWIFT) build -c $(CONFIG) --product clumsy
+	$(SWIFT) build -c $(CONFIG) $(STATIC) --product clumsy
 $(PLUGIN_LIBRARY): $(SOURCES)
-	$(SWIFT) build -c $(CONFIG) --product ClumsyLV2
+	$(SWIFT) build -c $(CONFIG) $(STATIC) --product ClumsyLV2
 $(LV2_BUNDLE)/manifest.ttl: $(PLUGIN_LIBRARY) Tools/lv2bundle.py VERSION Presets/lv2-numbers.txt $(wildcard Presets/*.json)
 	python3 Tools/lv2bundle.py $(PLUGIN_LIBRARY) Presets $(LV2_BUNDLE)
 
@@ -84,7 +92,7 @@ run: release lv2
 # The LV2 plugin bundle (docs/plugin.md): the shared library, manifest.ttl, clumsy.ttl and the
 # presets, in .build/lv2/clumsy.lv2 (LV2_PATH=$(CURDIR)/.build/lv2 lv2ls lists it).
 lv2: deps
-	$(SWIFT) build -c $(CONFIG) --product ClumsyLV2
+	$(SWIFT) build -c $(CONFIG) $(STATIC) --product ClumsyLV2
 	python3 Tools/lv2bundle.py $(PLUGIN_LIBRARY) Presets $(LV2_BUNDLE)
 	@echo "the LV2 plugin is in $(CURDIR)/$(LV2_BUNDLE)"
 
@@ -95,6 +103,7 @@ lv2: deps
 test: deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product ClumsyLV2   # the plugin tests load it; --build-tests links no library product
+	$(MAKE) --no-print-directory binaries CONFIG=release   # what make install ships: the toolchain-free tests run it
 	$(SWIFT) test --skip-build --skip StudioEndToEndTests --skip PluginJackTests --skip StopLatencyTests
 	$(SWIFT) test --skip-build --filter "StudioEndToEndTests|PluginJackTests|StopLatencyTests"
 	$(MAKE) --no-print-directory bench-smoke
@@ -114,7 +123,7 @@ SOAK_SECONDS ?= 86400
 soak: deps
 	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing
 	CLUMSY_SOAK_SECONDS=$(SOAK_SECONDS) $(SWIFT) test -c release -Xswiftc -enable-testing --skip-build --filter SoakTests
-	$(SWIFT) build -c release --product clumsy
+	$(SWIFT) build -c release --static-swift-stdlib --product clumsy
 	@mkdir -p $(OUT)
 	/usr/bin/time -f "peak resident memory of a $(SOAK_SECONDS) s MIDI-only session: %M KB (%e s wall)" \
 	  .build/release/clumsy run default --duration $(SOAK_SECONDS) --midi $(OUT)/soak.mid --events $(OUT)/soak.jsonl --quiet
@@ -163,17 +172,22 @@ man: build
 
 # make dist: clumsy-VERSION.tar.gz, every file git tracks (git archive of HEAD: the same bytes
 # every time, with the commit's time on every file). It builds with make release elsewhere.
+# DIST_DIR: where it goes (default: the checkout).
+DIST_DIR ?= .
+DIST = $(call shellquote,$(value DIST_DIR)/clumsy-$(VERSION).tar.gz)
 dist:
 	@git diff --quiet HEAD -- || echo "note: uncommitted changes are not in the tarball (it is git archive of HEAD)"
-	git -c tar.tar.gz.command="gzip -cn" archive --format=tar.gz --prefix=clumsy-$(VERSION)/ -o clumsy-$(VERSION).tar.gz HEAD
-	@sha256sum clumsy-$(VERSION).tar.gz
+	git -c tar.tar.gz.command="gzip -cn" archive --format=tar.gz --prefix=clumsy-$(VERSION)/ -o $(DIST) HEAD
+	@sha256sum $(DIST)
 
 # make deb: clumsy_VERSION-1_amd64.deb (the program, presets, manual pages, completions,
-# documentation and the LV2 plugin) beside the checkout's parent, built by dpkg-buildpackage
-# from debian/ (docs/install.md). Needs debhelper and dpkg-dev.
+# documentation and the LV2 plugin) in the checkout, built by dpkg-buildpackage from debian/
+# (docs/install.md). Needs debhelper and dpkg-dev.
+DEB = clumsy_$(VERSION)-1_$(shell dpkg --print-architecture 2>/dev/null)
 deb:
-	dpkg-buildpackage -b -us -uc -tc
-	@echo "built ../clumsy_$(VERSION)-1_$$(dpkg --print-architecture).deb"
+	dpkg-buildpackage -b -us -uc
+	mv ../$(DEB).deb ../$(DEB).buildinfo ../$(DEB).changes .
+	@echo "built $(CURDIR)/$(DEB).deb"
 
 # Regenerates the settings reference in Presets/README.md and the flags of `clumsy run`
 # (Sources/clumsy/SettingFlags.swift) from the settings table (Sources/Presets/Settings.swift).
@@ -198,10 +212,10 @@ musicality: release
 BENCH_FLAGS ?=
 .PHONY: bench-smoke
 bench: deps
-	$(SWIFT) build -c release $(BENCH_FLAGS) --product clumsy
-	$(SWIFT) build -c release $(BENCH_FLAGS) --product clumsy-bench
-	$(SWIFT) build -c release $(BENCH_FLAGS) --product ClumsyLV2
-	BIN_DIR="$$($(SWIFT) build -c release $(BENCH_FLAGS) --show-bin-path)" Benchmarks/bench.sh
+	$(SWIFT) build -c release --static-swift-stdlib $(BENCH_FLAGS) --product clumsy
+	$(SWIFT) build -c release --static-swift-stdlib $(BENCH_FLAGS) --product clumsy-bench
+	$(SWIFT) build -c release --static-swift-stdlib $(BENCH_FLAGS) --product ClumsyLV2
+	BIN_DIR="$$($(SWIFT) build -c release --static-swift-stdlib $(BENCH_FLAGS) --show-bin-path)" Benchmarks/bench.sh
 
 bench-smoke: deps
 	$(SWIFT) build $(BENCH_FLAGS) --product clumsy

@@ -9,12 +9,11 @@ let uncheckedExclusivityInRelease: [SwiftSetting] = [
 ]
 
 // Release builds carry the Swift runtime inside them (docs/install.md): the installed `clumsy` and
-// the LV2 plugin run where the Debian libraries are, without the Swift toolchain. In the plugin
-// (a shared library a host dlopens) the runtime's symbols are made local (--exclude-libs), so a
-// host that loads another Swift plugin, or is itself Swift, keeps its own runtime apart.
-let staticSwiftRuntime: [LinkerSetting] = [
-    .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
-]
+// the LV2 plugin run where the Debian libraries are, without the Swift toolchain. The Makefile
+// builds releases with `--static-swift-stdlib`, which SwiftPM applies to executables only; the
+// plugin (a shared library a host dlopens) links the runtime statically here, its symbols made
+// local (--exclude-libs), so a host that loads another Swift plugin, or is itself Swift, keeps
+// its own runtime apart.
 let staticSwiftRuntimeInPlugin: [LinkerSetting] = [
     .unsafeFlags(["-static-stdlib", "-Xlinker", "--exclude-libs", "-Xlinker", "ALL"], .when(configuration: .release)),
 ]
@@ -97,7 +96,7 @@ let package = Package(
             "Errors",
             "Session", "Engine", "Presets", "FileOutput", "Analysis", "Vocabulary", "Performance", "Theory", "Batch",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], linkerSettings: staticSwiftRuntime),
+        ]),
         // `make bench`: in-process bare Chipmunk stepping versus the full simulator (Benchmarks/bench.sh).
         // `make docs`: the settings reference and the generated flags, from the settings table.
         .executableTarget(name: "clumsy-docs", dependencies: ["Presets"], path: "Sources/ClumsyDocs"),

@@ -246,7 +246,10 @@ def completions(clumsy, directory):
     for shell, name in (("bash", "clumsy.bash"), ("zsh", "_clumsy"), ("fish", "clumsy.fish")):
         text = subprocess.run([clumsy, "--generate-completion-script", shell], check=True, capture_output=True, text=True).stdout
         if shell == "bash":
+            # Sourced, never run: no #! line (a packaged completion is not an executable).
             text = text.replace("complete -o filenames -F", "complete -o default -o filenames -F")
+            if text.startswith("#!"):
+                text = text.split("\n", 1)[1]
         lines = text.split("\n")
         first = 1 if lines[0].startswith(("#compdef", "#!")) else 0
         lines[first:first] = spdx
