@@ -77,10 +77,14 @@ SOURCES := Package.swift VERSION $(shell find Sources Plugins -type f 2>/dev/nul
 # how modules are compiled: the same flags keep one build of each module).
 STATIC = $(if $(filter release,$(CONFIG)),--static-swift-stdlib)
 binaries: $(BIN) $(LV2_BUNDLE)/manifest.ttl
+# SwiftPM relinks only what changed, so each recipe touches its target: its time then says
+# "built from sources at least this old", and make builds nothing the next time.
 $(BIN): $(SOURCES)
 	$(SWIFT) build -c $(CONFIG) $(STATIC) --product clumsy
+	touch $(BIN)
 $(PLUGIN_LIBRARY): $(SOURCES)
 	$(SWIFT) build -c $(CONFIG) $(STATIC) --product ClumsyLV2
+	touch $(PLUGIN_LIBRARY)
 $(LV2_BUNDLE)/manifest.ttl: $(PLUGIN_LIBRARY) Tools/lv2bundle.py VERSION Presets/lv2-numbers.txt $(wildcard Presets/*.json)
 	python3 Tools/lv2bundle.py $(PLUGIN_LIBRARY) Presets $(LV2_BUNDLE)
 
@@ -103,6 +107,7 @@ lv2: deps
 test: deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product ClumsyLV2   # the plugin tests load it; --build-tests links no library product
+	$(MAKE) --no-print-directory binaries CONFIG=debug     # the install tests install it (they run no swift build)
 	$(MAKE) --no-print-directory binaries CONFIG=release   # what make install ships: the toolchain-free tests run it
 	$(SWIFT) test --skip-build --skip StudioEndToEndTests --skip PluginJackTests --skip StopLatencyTests
 	$(SWIFT) test --skip-build --filter "StudioEndToEndTests|PluginJackTests|StopLatencyTests"
