@@ -149,7 +149,7 @@ struct PluginTests {
     @Test("lv2_validate passes on the bundle, lv2ls lists it, lv2info shows its ports and presets")
     func bundleIsValid() throws {
         let harness = try PluginHarness()
-        let validate = try CLI.run([harness.bundle + "/manifest.ttl", harness.bundle + "/clumsy.ttl"],
+        let validate = try CLI.run([harness.bundle + "/manifest.ttl", harness.bundle + "/clumsy.ttl", harness.bundle + "/presets.ttl"],
                                    executable: "/usr/bin/lv2_validate", timeout: 120)
         #expect(validate.status == 0, "\(validate)")
         #expect(validate.stdout.contains("Found 0 errors"), "\(validate)")
