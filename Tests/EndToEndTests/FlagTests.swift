@@ -33,9 +33,8 @@ struct FlagTests {
     func rejected(_ bad: BadFlag) throws {
         let directory = try TemporaryDirectory()
         let result = try CLI.run(["run", "original", bad.flag, bad.value, "--midi", "out.mid", "--events", "out.jsonl"],
-                                 in: directory.path, timeout: 10)
-        #expect(result.status == 64 && !result.signalled, "\(result)")
-        #expect(result.elapsed < 5, "rejecting a flag took \(result.elapsed) s")
+                                 in: directory.path, timeout: 60)
+        #expect(result.status == 64 && !result.signalled && !result.timedOut, "\(result)")
         #expect(result.stdout.isEmpty, "stdout: \(result.stdout)")
         #expect(result.stderr.contains(bad.flag), "stderr does not name \(bad.flag): \(result.stderr)")
         if let range = bad.range {

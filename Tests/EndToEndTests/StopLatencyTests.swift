@@ -32,4 +32,14 @@ struct StopLatencyTests {
         #expect(directory.entries() == [name], "left behind: \(directory.entries())")
         if name == "x.wav" { #expect(try WAVFile(path: directory.file(name)).frameCount > 0) }
     }
+
+    @Test("Ctrl-C stops a live session within 0.5 s", .enabled(if: hasSmallSoundFont))
+    func liveStopsQuickly() throws {
+        let directory = try TemporaryDirectory()
+        let (result, afterSignal) = try runInterrupted(
+            ["run", "original", "--live", "--audio-driver", "file", "--audio", "live.wav", "--midi", "l.mid",
+             "--soundfont", smallSoundFont, "--quiet"], in: directory.path, after: 3)
+        #expect(result.status == 130 && !result.timedOut, "\(result)")
+        #expect(afterSignal <= 0.5, "exited \(afterSignal) s after SIGINT")
+    }
 }

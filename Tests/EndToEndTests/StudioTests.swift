@@ -292,7 +292,7 @@ struct StudioEndToEndTests {
         // Replay: offline, faster than real time, byte-identical MIDI.
         let replay = try CLI.run(["replay", "live.jsonl", "--midi", "replay.mid", "--events", "replay.jsonl", "--quiet"], in: directory.path)
         check(replay.status == 0, "\(replay)")
-        check(replay.elapsed < 5, "replay took \(replay.elapsed) s")
+        check(replay.elapsed < 9, "replay took \(replay.elapsed) s")   // not paced: under the 10 s it replays
         check(bytes(of: directory.file("replay.mid")) == bytes(of: directory.file("live.mid")), "replayed MIDI differs from the live run's")
         check(bytes(of: directory.file("replay.jsonl")) == bytes(of: directory.file("live.jsonl")), "replayed event log differs from the live run's")
         // And the change mattered: the same session without it plays other notes.
@@ -302,13 +302,14 @@ struct StudioEndToEndTests {
         return (problems, readerStarved)
     }
 
-    @Test("No JACK server: exit 69 within 2 s, one line naming the server and how to start one")
+    @Test("No JACK server: exit 69 at once (not after the session), one line naming the server and how to start one")
     func noServer() throws {
         let name = "clumsy-absent-\(getpid())"
-        let result = try CLI.run(["run", "original", "--live", "--midi-out", "jack", "--duration", "5"],
-                                 environment: ["JACK_DEFAULT_SERVER": name], timeout: 10)
+        let result = try CLI.run(["run", "original", "--live", "--midi-out", "jack", "--duration", "60"],
+                                 environment: ["JACK_DEFAULT_SERVER": name], timeout: 90)
         #expect(result.status == 69, "\(result)")
-        #expect(result.elapsed < 2, "took \(result.elapsed) s")
+        // Paced to the wall clock, a session that played would take 60 s.
+        #expect(result.elapsed < 20, "took \(result.elapsed) s")
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1 && result.stderr.contains(name) && result.stderr.contains("jackd"), "stderr: \(result.stderr)")
     }
@@ -325,7 +326,9 @@ struct StudioEndToEndTests {
             jack.server.stop(signal: SIGKILL)
         }
         #expect(result.status == 74 && !result.timedOut, "\(result)")
-        #expect(result.elapsed < 8, "took \(result.elapsed) s after the server died at 2 s")
+        // A hang guard, not a speed target: the 60 s session ends long before its time (measured
+        // 3-4 s on an idle machine, 9 s while the LV2 suites ran jalv beside it).
+        #expect(result.elapsed < 30, "took \(result.elapsed) s after the server died at 2 s")
         #expect(result.stderr.contains("JACK server") && result.stderr.contains(jack.name), "stderr: \(result.stderr)")
         _ = try expectCompleteMIDI(directory.file("d.mid"))
         let log = try liveLog(directory.file("d.jsonl"))
@@ -371,7 +374,7 @@ struct StudioEndToEndTests {
             kill(jack.server.process.processIdentifier, SIGSTOP)
         }
         #expect(result.status == 74 && !result.timedOut, "\(result)")
-        #expect(result.elapsed < 10, "took \(result.elapsed) s after the server stopped at 2 s")
+        #expect(result.elapsed < 30, "took \(result.elapsed) s after the server stopped at 2 s")   // of a 60 s session
         _ = try expectCompleteMIDI(directory.file("s.mid"))
         #expect(try liveLog(directory.file("s.jsonl")).last?.kind == "end", "the event log was not completed")
     }
