@@ -40,7 +40,7 @@ DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb
 # reuse checks the licence headers (make lint, and a test).
 PYTHON_PACKAGES := mido jams mir_eval librosa muspy music21 pretty_midi pyloudnorm reuse
 
-.PHONY: run test deps build release soak fuzz bench clean docs install install-files uninstall man lint lv2 install-lv2 musicality \
+.PHONY: run test deps build release soak fuzz bench clean docs install install-files uninstall man lint lv2 musicality \
   dist deb binaries
 
 deps:
@@ -163,7 +163,6 @@ install: binaries
 # Installs the already built BIN and LV2_BUNDLE without looking at their sources.
 install-files:
 	Tools/install.sh install $(INSTALL_ARGUMENTS)
-install-lv2: install-files
 
 uninstall:
 	Tools/install.sh uninstall $(INSTALL_ARGUMENTS)
