@@ -1,8 +1,11 @@
+# SPDX-FileCopyrightText: 2026 The Clumsy authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 # Clumsy — two commands do everything on a fresh Debian machine:
 #   make run    install what is missing, build, render the default session into out/
 #   make test   install what is missing, build, run every test
 # Other targets: make install (PREFIX=/usr/local), make uninstall, make man, make bench, make soak,
-# make fuzz, make docs, make clean.
+# make fuzz, make docs, make dist, make deb, make clean (docs/install.md).
 
 SHELL := /bin/bash
 SWIFT ?= swift
@@ -23,16 +26,22 @@ DURATION ?= 60
 DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb-soundfont cmt sox fluidsynth valgrind time procps \
   libsndfile1-dev libebur128-dev ffmpeg libcairo2-dev fonts-dejavu-core librsvg2-bin poppler-utils \
   libjack-jackd2-dev libasound2-dev liblo-dev jackd2 liblo-tools man-db groff-base bash-completion \
-  lilypond lv2-dev sordi liblilv-dev lilv-utils jalv lv2-examples parallel slurm-wlm munge
+  lilypond lv2-dev sordi liblilv-dev lilv-utils jalv lv2-examples parallel slurm-wlm munge \
+  binutils util-linux debhelper dpkg-dev lintian
+# (binutils' readelf and util-linux's unshare and setpriv: the tests of what make install ships,
+# run without the Swift toolchain and installed as an ordinary user; debhelper, dpkg-dev and
+# lintian: make deb and its check.)
 # (GNU parallel and a single-node Slurm, slurm-wlm and munge configured in a temporary
 # directory by Tools/slurm_single_node.sh, run the shards of `clumsy batch` in its tests.)
 # Python's mido is the independent MIDI reader the end-to-end tests compare against; jams and
 # mir_eval check the labels of `clumsy batch` (Tools/check_batch_labels.py), librosa its beats
 # (Tools/check_batch_beats.py). MusPy, music21, pretty_midi and pyloudnorm are the listener of
 # make musicality (Tools/musicality.py), with librosa.
-PYTHON_PACKAGES := mido jams mir_eval librosa muspy music21 pretty_midi pyloudnorm
+# reuse checks the licence headers (make lint, and a test).
+PYTHON_PACKAGES := mido jams mir_eval librosa muspy music21 pretty_midi pyloudnorm reuse
 
-.PHONY: run test deps build release soak fuzz bench clean docs install install-files uninstall man lint lv2 install-lv2 musicality
+.PHONY: run test deps build release soak fuzz bench clean docs install install-files uninstall man lint lv2 musicality \
+  dist deb binaries
 
 deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || echo $$p; done); \
@@ -44,15 +53,40 @@ deps:
 	  echo "installing Debian packages: $$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
 	fi
-	@python3 -c "import mido, jams, mir_eval, librosa, muspy, music21, pretty_midi, pyloudnorm" 2>/dev/null || { echo "installing Python packages: $(PYTHON_PACKAGES)"; \
+	@python3 -c "import mido, jams, mir_eval, librosa, muspy, music21, pretty_midi, pyloudnorm, reuse" 2>/dev/null || { echo "installing Python packages: $(PYTHON_PACKAGES)"; \
 	  python3 -m pip install -q $(PYTHON_PACKAGES) 2>/dev/null || python3 -m pip install -q --break-system-packages $(PYTHON_PACKAGES); } || \
 	  echo "note: one of Python's $(PYTHON_PACKAGES) is missing; the checks that need it will be skipped"
 
 build: deps
 	$(SWIFT) build
 
-release: deps
-	$(SWIFT) build -c release --product clumsy
+release: deps binaries
+
+# The version, from VERSION alone (the program reads it at build time, Plugins/VersionPlugin).
+VERSION := $(shell cat VERSION)
+# CONFIG=debug installs the debug build (the install tests do).
+CONFIG ?= release
+BIN = .build/$(CONFIG)/clumsy
+PLUGIN_LIBRARY = .build/$(CONFIG)/libClumsyLV2.so
+LV2_BUNDLE = .build/lv2$(if $(filter debug,$(CONFIG)),-debug)/clumsy.lv2
+# What make install builds when it is missing or older than its sources: the program and the
+# plugin bundle, with no package manager (make deps is for make run and make test). Release
+# builds link the Swift runtime statically (Package.swift): they need no toolchain to run.
+SOURCES := Package.swift VERSION $(shell find Sources Plugins -type f 2>/dev/null | sed 's/ /\\ /g')
+# --static-swift-stdlib for every release build of the program and the plugin alike (it changes
+# how modules are compiled: the same flags keep one build of each module).
+STATIC = $(if $(filter release,$(CONFIG)),--static-swift-stdlib)
+binaries: $(BIN) $(LV2_BUNDLE)/manifest.ttl
+# SwiftPM relinks only what changed, so each recipe touches its target: its time then says
+# "built from sources at least this old", and make builds nothing the next time.
+$(BIN): $(SOURCES)
+	$(SWIFT) build -c $(CONFIG) $(STATIC) --product clumsy
+	touch $(BIN)
+$(PLUGIN_LIBRARY): $(SOURCES)
+	$(SWIFT) build -c $(CONFIG) $(STATIC) --product ClumsyLV2
+	touch $(PLUGIN_LIBRARY)
+$(LV2_BUNDLE)/manifest.ttl: $(PLUGIN_LIBRARY) Tools/lv2bundle.py VERSION Presets/lv2-numbers.txt $(wildcard Presets/*.json)
+	python3 Tools/lv2bundle.py $(PLUGIN_LIBRARY) Presets $(LV2_BUNDLE)
 
 run: release lv2
 	@mkdir -p $(OUT)
@@ -61,10 +95,9 @@ run: release lv2
 
 # The LV2 plugin bundle (docs/plugin.md): the shared library, manifest.ttl, clumsy.ttl and the
 # presets, in .build/lv2/clumsy.lv2 (LV2_PATH=$(CURDIR)/.build/lv2 lv2ls lists it).
-LV2_BUNDLE = .build/lv2/clumsy.lv2
 lv2: deps
-	$(SWIFT) build -c release --product ClumsyLV2
-	python3 Tools/lv2bundle.py "$$($(SWIFT) build -c release --show-bin-path)/libClumsyLV2.so" Presets $(LV2_BUNDLE)
+	$(SWIFT) build -c $(CONFIG) $(STATIC) --product ClumsyLV2
+	python3 Tools/lv2bundle.py $(PLUGIN_LIBRARY) Presets $(LV2_BUNDLE)
 	@echo "the LV2 plugin is in $(CURDIR)/$(LV2_BUNDLE)"
 
 # The JACK suites (Studio, and the LV2 plugin in jalv) and the stop-latency suite run on their
@@ -74,6 +107,8 @@ lv2: deps
 test: deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product ClumsyLV2   # the plugin tests load it; --build-tests links no library product
+	$(MAKE) --no-print-directory binaries CONFIG=debug     # the install tests install it (they run no swift build)
+	$(MAKE) --no-print-directory binaries CONFIG=release   # what make install ships: the toolchain-free tests run it
 	$(SWIFT) test --skip-build --skip StudioEndToEndTests --skip PluginJackTests --skip StopLatencyTests
 	$(SWIFT) test --skip-build --filter "StudioEndToEndTests|PluginJackTests|StopLatencyTests"
 	$(MAKE) --no-print-directory bench-smoke
@@ -84,6 +119,8 @@ test: deps lint
 lint:
 	python3 Tools/sizes.py Sources Tests/TestSupport
 	python3 Tools/modulegraph.py
+	@if command -v reuse >/dev/null; then reuse lint --quiet && echo "reuse lint: compliant"; \
+	  else echo "note: reuse (pip install reuse) is missing: the licence headers were not checked"; fi
 
 # 24 simulated hours of every bundled preset (the swarm: a 30th of that), plus the peak
 # memory of a 24-hour MIDI-only session. Takes a while; results go in the README.
@@ -91,7 +128,7 @@ SOAK_SECONDS ?= 86400
 soak: deps
 	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing
 	CLUMSY_SOAK_SECONDS=$(SOAK_SECONDS) $(SWIFT) test -c release -Xswiftc -enable-testing --skip-build --filter SoakTests
-	$(SWIFT) build -c release --product clumsy
+	$(SWIFT) build -c release --static-swift-stdlib --product clumsy
 	@mkdir -p $(OUT)
 	/usr/bin/time -f "peak resident memory of a $(SOAK_SECONDS) s MIDI-only session: %M KB (%e s wall)" \
 	  .build/release/clumsy run default --duration $(SOAK_SECONDS) --midi $(OUT)/soak.mid --events $(OUT)/soak.jsonl --quiet
@@ -110,63 +147,51 @@ fuzz: deps
 clean:
 	rm -rf .build $(OUT)
 
-# make install [PREFIX=/usr/local] [DESTDIR=…]: the release binary, the bundled presets (which
-# the installed binary finds from any directory), the manual pages and the shell completions.
-# install-files installs an already built BIN (the tests install the debug build this way).
-# The bash script falls back to file names where it offers nothing (-o default): a preset path,
-# an output file.
+# make install [PREFIX=/usr/local] [DESTDIR=…] [CONFIG=release]: builds what is missing (no
+# package manager), then installs the program, the presets, the manual pages, the completions,
+# the documentation and the LV2 plugin (Tools/install.sh, docs/install.md); make uninstall
+# removes exactly those files. DESTDIR and PREFIX reach the script as single-quoted words made
+# from their unexpanded text ($(value …)), so a blank, a quote, `…`, $(…) or ; in them is a path
+# character and runs nothing.
 PREFIX ?= /usr/local
-# DESTDIR and PREFIX go into the recipes' shell commands (and uninstall's rm -rf) in double
-# quotes: a character the shell still reads there (` $ " \) would run code, and a blank would
-# split INSTALLED's words and widen what uninstall removes. Refused before anything runs.
-ifneq ($(filter install install-files install-lv2 uninstall,$(MAKECMDGOALS)),)
-  ifneq ($(findstring `,$(DESTDIR)$(PREFIX))$(findstring ",$(DESTDIR)$(PREFIX))$(findstring $$,$(DESTDIR)$(PREFIX))$(findstring \,$(DESTDIR)$(PREFIX)),)
-    $(error DESTDIR and PREFIX may not hold ` " $$ or \: the install commands would run them in the shell)
-  endif
-  ifneq ($(words $(DESTDIR)$(PREFIX)),1)
-    $(error DESTDIR and PREFIX may not hold blanks (or be empty): uninstall would remove other paths)
-  endif
-endif
-BIN ?= .build/release/clumsy
-MANDIR = $(PREFIX)/share/man/man1
-INSTALLED = $(PREFIX)/bin/clumsy $(PREFIX)/share/clumsy $(PREFIX)/share/bash-completion/completions/clumsy \
-  $(PREFIX)/share/zsh/site-functions/_clumsy $(PREFIX)/share/fish/vendor_completions.d/clumsy.fish \
-  $(PREFIX)/lib/lv2/clumsy.lv2
-install: release lv2
-	$(MAKE) --no-print-directory install-files BIN=.build/release/clumsy
-	$(MAKE) --no-print-directory install-lv2
+DESTDIR ?=
+shellquote = '$(subst ','\'',$(1))'
+INSTALL_ARGUMENTS = $(call shellquote,$(value DESTDIR)) $(call shellquote,$(value PREFIX)) $(call shellquote,$(BIN)) $(call shellquote,$(LV2_BUNDLE))
+install: binaries
+	Tools/install.sh install $(INSTALL_ARGUMENTS)
 
-# The LV2 bundle into PREFIX/lib/lv2 (a host finds it there when PREFIX is /usr/local or /usr).
-install-lv2:
-	@test -f "$(LV2_BUNDLE)/clumsy.so" || { echo "no $(LV2_BUNDLE): build it first (make lv2)"; exit 1; }
-	rm -rf "$(DESTDIR)$(PREFIX)/lib/lv2/clumsy.lv2"
-	install -d "$(DESTDIR)$(PREFIX)/lib/lv2/clumsy.lv2/presets"
-	install -m 755 "$(LV2_BUNDLE)/clumsy.so" "$(DESTDIR)$(PREFIX)/lib/lv2/clumsy.lv2/"
-	install -m 644 "$(LV2_BUNDLE)"/*.ttl "$(LV2_BUNDLE)/presets.txt" "$(DESTDIR)$(PREFIX)/lib/lv2/clumsy.lv2/"
-	install -m 644 "$(LV2_BUNDLE)"/presets/*.json "$(DESTDIR)$(PREFIX)/lib/lv2/clumsy.lv2/presets/"
-
+# Installs the already built BIN and LV2_BUNDLE without looking at their sources.
 install-files:
-	@test -x "$(BIN)" || { echo "no $(BIN): build it first (make release)"; exit 1; }
-	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/clumsy/presets" "$(DESTDIR)$(MANDIR)" \
-	  "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" \
-	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
-	install -m 755 "$(BIN)" "$(DESTDIR)$(PREFIX)/bin/clumsy"
-	install -m 644 Presets/*.json "$(DESTDIR)$(PREFIX)/share/clumsy/presets/"
-	@man=$$(mktemp -d) && python3 Tools/manpages.py "$(BIN)" "$$man" && install -m 644 "$$man"/*.1 "$(DESTDIR)$(MANDIR)/"; \
-	  status=$$?; rm -rf "$$man"; exit $$status
-	"$(BIN)" --generate-completion-script bash | sed 's/^complete -o filenames -F/complete -o default -o filenames -F/' \
-	  > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/clumsy"
-	"$(BIN)" --generate-completion-script zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_clumsy"
-	"$(BIN)" --generate-completion-script fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/clumsy.fish"
-	@echo "installed clumsy into $(DESTDIR)$(PREFIX): try 'clumsy run lydian-moon' and 'man clumsy'"
+	Tools/install.sh install $(INSTALL_ARGUMENTS)
 
 uninstall:
-	rm -rf $(foreach f,$(INSTALLED),"$(DESTDIR)$(f)")
-	rm -f "$(DESTDIR)$(MANDIR)"/clumsy.1 "$(DESTDIR)$(MANDIR)"/clumsy-*.1
+	Tools/install.sh uninstall $(INSTALL_ARGUMENTS)
 
-# The manual pages, from the argument definitions (clumsy --experimental-dump-help) and Tools/man/.
+# The manual pages (man/) and shell completions (completions/), from the argument definitions
+# (clumsy --experimental-dump-help), docs/reference.md, Tools/man/ and Presets/README.md. They
+# are kept in the repository, so installing, make dist and the Debian package never run the
+# program (which a cross build cannot); a test fails when they are out of date.
 man: build
-	python3 Tools/manpages.py .build/debug/clumsy $(OUT)/man
+	python3 Tools/manpages.py .build/debug/clumsy man completions
+
+# make dist: clumsy-VERSION.tar.gz, every file git tracks (git archive of HEAD: the same bytes
+# every time, with the commit's time on every file). It builds with make release elsewhere.
+# DIST_DIR: where it goes (default: the checkout).
+DIST_DIR ?= .
+DIST = $(call shellquote,$(value DIST_DIR)/clumsy-$(VERSION).tar.gz)
+dist:
+	@git diff --quiet HEAD -- || echo "note: uncommitted changes are not in the tarball (it is git archive of HEAD)"
+	git -c tar.tar.gz.command="gzip -cn" archive --format=tar.gz --prefix=clumsy-$(VERSION)/ -o $(DIST) HEAD
+	@sha256sum $(DIST)
+
+# make deb: clumsy_VERSION-1_amd64.deb (the program, presets, manual pages, completions,
+# documentation and the LV2 plugin) in the checkout, built by dpkg-buildpackage from debian/
+# (docs/install.md). Needs debhelper and dpkg-dev.
+DEB = clumsy_$(VERSION)-1_$(shell dpkg --print-architecture 2>/dev/null)
+deb:
+	dpkg-buildpackage -b -us -uc
+	mv ../$(DEB).deb ../$(DEB).buildinfo ../$(DEB).changes .
+	@echo "built $(CURDIR)/$(DEB).deb"
 
 # Regenerates the settings reference in Presets/README.md and the flags of `clumsy run`
 # (Sources/clumsy/SettingFlags.swift) from the settings table (Sources/Presets/Settings.swift).
@@ -191,19 +216,19 @@ musicality: release
 BENCH_FLAGS ?=
 .PHONY: bench-smoke bench-check
 bench: deps
-	$(SWIFT) build -c release $(BENCH_FLAGS) --product clumsy
-	$(SWIFT) build -c release $(BENCH_FLAGS) --product clumsy-bench
-	$(SWIFT) build -c release $(BENCH_FLAGS) --product ClumsyLV2
-	BIN_DIR="$$($(SWIFT) build -c release $(BENCH_FLAGS) --show-bin-path)" Benchmarks/bench.sh
+	$(SWIFT) build -c release --static-swift-stdlib $(BENCH_FLAGS) --product clumsy
+	$(SWIFT) build -c release --static-swift-stdlib $(BENCH_FLAGS) --product clumsy-bench
+	$(SWIFT) build -c release --static-swift-stdlib $(BENCH_FLAGS) --product ClumsyLV2
+	BIN_DIR="$$($(SWIFT) build -c release --static-swift-stdlib $(BENCH_FLAGS) --show-bin-path)" Benchmarks/bench.sh
 
 # make bench also writes Benchmarks/last.json: each gated row's value and its ratio to a baseline
 # measured in the same run (fluidsynth, bare Chipmunk, /bin/true). make bench-check runs the rows
 # again and fails when a ratio is more than 15 % worse than last.json's (Benchmarks/ratios.py).
 bench-check: deps
-	$(SWIFT) build -c release $(BENCH_FLAGS) --product clumsy
-	$(SWIFT) build -c release $(BENCH_FLAGS) --product clumsy-bench
-	$(SWIFT) build -c release $(BENCH_FLAGS) --product ClumsyLV2
-	BIN_DIR="$$($(SWIFT) build -c release $(BENCH_FLAGS) --show-bin-path)" Benchmarks/bench.sh --check
+	$(SWIFT) build -c release --static-swift-stdlib $(BENCH_FLAGS) --product clumsy
+	$(SWIFT) build -c release --static-swift-stdlib $(BENCH_FLAGS) --product clumsy-bench
+	$(SWIFT) build -c release --static-swift-stdlib $(BENCH_FLAGS) --product ClumsyLV2
+	BIN_DIR="$$($(SWIFT) build -c release --static-swift-stdlib $(BENCH_FLAGS) --show-bin-path)" Benchmarks/bench.sh --check
 
 bench-smoke: deps
 	$(SWIFT) build $(BENCH_FLAGS) --product clumsy

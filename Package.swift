@@ -1,8 +1,21 @@
 // swift-tools-version: 6.0
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import PackageDescription
 
 let uncheckedExclusivityInRelease: [SwiftSetting] = [
     .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
+]
+
+// Release builds carry the Swift runtime inside them (docs/install.md): the installed `clumsy` and
+// the LV2 plugin run where the Debian libraries are, without the Swift toolchain. The Makefile
+// builds releases with `--static-swift-stdlib`, which SwiftPM applies to executables only; the
+// plugin (a shared library a host dlopens) links the runtime statically here, its symbols made
+// local (--exclude-libs), so a host that loads another Swift plugin, or is itself Swift, keeps
+// its own runtime apart.
+let staticSwiftRuntimeInPlugin: [LinkerSetting] = [
+    .unsafeFlags(["-static-stdlib", "-Xlinker", "--exclude-libs", "-Xlinker", "ALL"], .when(configuration: .release)),
 ]
 
 let package = Package(
@@ -56,20 +69,27 @@ let package = Package(
         .target(name: "Analysis", dependencies: ["Theory", "MIDIFile", "Presets", "FileOutput"]),
         .target(name: "Sound", dependencies: ["Vocabulary", "CFluidSynth", "CSndfile", "CEBUR128", "FileOutput"], swiftSettings: uncheckedExclusivityInRelease),
         .target(name: "Pictures", dependencies: ["Geometry", "CCairo", "FileOutput"]),
-        .target(name: "Studio", dependencies: ["CJack", "CALSA", "CLo"]),
+        // One MIDI message as it goes on the wire, pure Swift without C libraries: Studio's live
+        // ports and the LV2 plugin both speak it (the plugin must not link JACK, ALSA or liblo).
+        .target(name: "MIDIWire"),
+        .target(name: "Studio", dependencies: ["MIDIWire", "CJack", "CALSA", "CLo"]),
         // The preset format, strict JSON, the settings table, validation and the bundled library.
-        .target(name: "Presets", dependencies: ["Errors", "Escaping", "Theory", "Vocabulary", "FileOutput"]),
+        // `Clumsy.version` comes from the VERSION file, written into Version.swift at build time.
+        .target(name: "Presets", dependencies: ["Errors", "Escaping", "Theory", "Vocabulary", "FileOutput"],
+                plugins: ["VersionPlugin"]),
+        .executableTarget(name: "clumsy-version", path: "Sources/ClumsyVersion"),
+        .plugin(name: "VersionPlugin", capability: .buildTool(), dependencies: ["clumsy-version"]),
         // The engine: the resolved session plan, the fixed-step loop and the session's rules.
         .target(name: "Engine", dependencies: ["Errors", "Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Presets", "FileOutput"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // The outputs (sinks: MIDI file, event log, sound, text) and the runner that wires a plan to them.
-        .target(name: "Session", dependencies: ["Errors", "Escaping", "Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Presets", "Engine", "MIDIFile", "Sound", "FileOutput", "Studio", "Pictures"],
+        .target(name: "Session", dependencies: ["Errors", "Escaping", "Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Presets", "Engine", "MIDIFile", "Sound", "FileOutput", "MIDIWire", "Studio", "Pictures"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // The LV2 plugin (lv2-dev): a C shim owns the LV2 side (descriptor, URIDs, atoms, ports) and
         // calls the Swift engine, which steps the Simulator in the host's time (docs/plugin.md).
         .target(name: "CClumsyLV2"),
-        .target(name: "ClumsyLV2", dependencies: ["CClumsyLV2", "Errors", "Escaping", "Engine", "Performance", "Presets", "Studio", "Theory", "Vocabulary"],
-                swiftSettings: uncheckedExclusivityInRelease),
+        .target(name: "ClumsyLV2", dependencies: ["CClumsyLV2", "Errors", "Escaping", "Engine", "MIDIWire", "Performance", "Presets", "Theory", "Vocabulary"],
+                swiftSettings: uncheckedExclusivityInRelease, linkerSettings: staticSwiftRuntimeInPlugin),
         // `clumsy batch`: many sessions, each a child `clumsy run`, sharded, with labels and manifests.
         .target(name: "Batch", dependencies: ["Errors", "Escaping", "Theory", "Vocabulary", "Performance", "Presets", "Engine", "Session", "MIDIFile", "Sound", "FileOutput"]),
         .executableTarget(name: "clumsy", dependencies: [
@@ -96,8 +116,8 @@ let package = Package(
         .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput", "TestSupport"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
         .testTarget(name: "SoundTests", dependencies: ["Sound", "CFluidSynth", "FileOutput", "TestSupport"]),
         .testTarget(name: "PresetsTests", dependencies: ["Errors", "Presets"]),
-        .testTarget(name: "SessionTests", dependencies: ["Errors", "Geometry", "Theory", "Vocabulary", "Physics", "Performance", "Presets", "Engine", "FileOutput", "Session", "TestSupport", "Studio", "MIDIFile", "Pictures"], exclude: ["FuzzRegressions"]),
-        .testTarget(name: "StudioTests", dependencies: ["Studio"]),
+        .testTarget(name: "SessionTests", dependencies: ["Errors", "Geometry", "Theory", "Vocabulary", "Physics", "Performance", "Presets", "Engine", "FileOutput", "Session", "TestSupport", "MIDIWire", "Studio", "MIDIFile", "Pictures"], exclude: ["FuzzRegressions"]),
+        .testTarget(name: "StudioTests", dependencies: ["MIDIWire", "Studio"]),
         .testTarget(name: "PicturesTests", dependencies: ["Geometry", "Pictures"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "Theory", "MIDIFile"], exclude: ["make_fixtures.py"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Errors", "Presets", "Engine", "Session", "MIDIFile", "Pictures", "TestSupport"], exclude: ["Help"], resources: [.copy("Golden")]),

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Clumsy authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 # Clumsy's benchmarks: `make bench` (full, under ten minutes) and `make bench-smoke`
 # (--smoke: the same code with tiny durations and one repetition, seconds in total).
 #

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Clumsy authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 """Chord changes of a 300 s session: the share that fall a fifth, the tonic's share of the time,
 the bouncer hits per degree, and the steps around the `fifths` ring.
 Usage (from the package root, after `swift build`): python3 Benchmarks/harmony_changes.py <preset> [flags...]"""

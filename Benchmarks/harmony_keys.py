@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Clumsy authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 """Key of a session of each given preset by `clumsy analyze` and by music21's finders.
 Usage (package root, after `swift build`): python3 Benchmarks/harmony_keys.py <seconds> <preset>...
 """

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Clumsy authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 """Cross-checks `clumsy analyze`'s key estimate against music21's key finders.
 
 For each bundled preset: `clumsy run <preset> --duration <s> --midi <tmp>`, then

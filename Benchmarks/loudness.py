@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Clumsy authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 """Loudness of every bundled preset, measured by meters Clumsy did not write.
 
   Benchmarks/loudness.py [CLUMSY] [--calibrate]

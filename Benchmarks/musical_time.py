@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Clumsy authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 """Acceptance figures of the musical-time work (issue 10), measured with tools Clumsy did not
 write: mido (MIDI files), librosa (beat tracking), soundfile + numpy (audio), the event log as
 JSON. Run from the package root after `swift build -c release`:

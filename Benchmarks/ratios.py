@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Clumsy authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The benchmark gate's ratios (make bench writes them, make bench-check compares them).
 
 ratios.py write OUT.json RAW.tsv MODE

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Clumsy authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 """splice.py DOC TABLE: puts TABLE's text into DOC between the markers
 <!-- make bench: begin --> and <!-- make bench: end --> (added at the end of DOC if absent)."""
 import sys

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Clumsy authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 """Checks the beat labels of `clumsy batch` items against a beat tracker Clumsy did not write.
 
 For each item directory given (rendered with `--outputs audio,labels`): librosa's beat tracker

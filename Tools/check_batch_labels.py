@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Clumsy authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 """Checks the labels of `clumsy batch` items with readers Clumsy did not write.
 
 For each item directory given: the JAMS file must validate with the `jams` package (and hold

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Clumsy authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 """Compares two directories of MIDI files of the same names with mido: every event (track,
 tick, message) must be the same apart from markers (FF 06), which the second may add, and the
 End of Track's tick (it follows a track's last event, a marker included). Used to check that the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Clumsy authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Exports the two human references of `make musicality` (issue 29) from music21's own corpus.
 

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Clumsy authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 """Measures the form of a MIDI file with mido, independently of `clumsy analyze`.
 
 A bar's content is the set of its pitched note-ons as (sixteenth of the bar, pitch), drums

@@ -1,19 +1,32 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Clumsy authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 """Assembles the LV2 bundle clumsy.lv2: the plugin's shared library, its Turtle files and the
 bundled presets (read by the plugin when it is activated, never in run()).
 
-  python3 Tools/lv2bundle.py LIBRARY PRESETS_DIR BUNDLE_DIR
+  python3 Tools/lv2bundle.py LIBRARY PRESETS_DIR BUNDLE_DIR [NUMBERS]
 
-The `preset` port is an enumeration of the presets in the order `clumsy presets` lists them
-(default first, then by name); presets.txt holds the same list for the plugin to read. The
-key, mode and quantize ports' scale points are the plugin's own lists, asked of the library
-(clumsy_port_choices), so the Turtle and the engine cannot disagree.
+The `preset` port is an enumeration of the presets by the numbers of NUMBERS (default
+PRESETS_DIR/lv2-numbers.txt, `NUMBER NAME` a line), which never change: a host's saved session
+stores the number, so a new preset takes the next number (given here, in name order, with a
+note asking for its line in the table) and a retired one (`NUMBER NAME retired`) plays
+`default`. presets.txt holds the names in number order for the plugin to read. Each preset is
+also an LV2 preset (pset:Preset, presets.ttl) that sets the `preset` port and every other
+control to the preset's own. The key, mode and quantize ports' scale points are the plugin's
+own lists, asked of the library (clumsy_port_choices), so the Turtle and the engine cannot
+disagree; the version (lv2:minorVersion, lv2:microVersion) comes from VERSION, the licence
+is doap:license.
 """
-import ctypes, pathlib, shutil, sys
+import ctypes, pathlib, re, shutil, sys, urllib.parse
 
 URI = 'urn:clumsy:lv2'
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+LICENSE = 'http://spdx.org/licenses/GPL-3.0-or-later'
+OWN = "preset's own"
 
 MANIFEST = f'''@prefix lv2:  <http://lv2plug.in/ns/lv2core#> .
+@prefix pset: <http://lv2plug.in/ns/ext/presets#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
 
 <{URI}>
@@ -36,9 +49,10 @@ HEAD = f'''@prefix atom: <http://lv2plug.in/ns/ext/atom#> .
 <{URI}>
 \ta lv2:Plugin , lv2:MIDIPlugin ;
 \tdoap:name "Clumsy" ;
+\tdoap:license <{LICENSE}> ;
 \trdfs:comment "A physics world plays an instrument: balls bounce among scale-degree bouncers and fall onto chord-tone keys. MIDI notes in the host's tempo and time." ;
-\tlv2:minorVersion 1 ;
-\tlv2:microVersion 0 ;
+\tlv2:minorVersion MINOR ;
+\tlv2:microVersion MICRO ;
 \tlv2:requiredFeature urid:map ;
 \tlv2:optionalFeature lv2:hardRTCapable , work:schedule ;
 \tlv2:extensionData work:interface ;
@@ -61,6 +75,7 @@ HEAD = f'''@prefix atom: <http://lv2plug.in/ns/ext/atom#> .
 '''
 
 LIBRARY = None
+DEFAULTS = {}
 
 
 def literal(text):
@@ -71,9 +86,12 @@ def literal(text):
     return function(text.encode()).decode()
 
 
-def control(index, symbol, name, comment, default, minimum, maximum, integer=False, points=None, own=True, unit=None):
+def control(index, symbol, name, comment, default, minimum, maximum, integer=False, points=None, own=True, unit=None, sentinel=None):
     '''A control input port. `points` (names) make it an enumeration of 0, 1, …, with -1 the
-    preset's own unless `own` is false; `unit` is the symbol of its values' unit.'''
+    preset's own unless `own` is false; `sentinel` is the value meaning the preset's own of a
+    port that is no enumeration (a labelled scale point, so a host's generic UI names it);
+    `unit` is the symbol of its values' unit.'''
+    DEFAULTS[symbol] = default
     lines = ['a lv2:InputPort , lv2:ControlPort', f'lv2:index {index}', f'lv2:symbol {literal(symbol)}', f'lv2:name {literal(name)}',
              f'rdfs:comment {literal(comment)}']
     if unit is not None:
@@ -84,8 +102,10 @@ def control(index, symbol, name, comment, default, minimum, maximum, integer=Fal
         lines.append('lv2:portProperty lv2:integer')
     lines += [f'lv2:default {default}', f'lv2:minimum {minimum}', f'lv2:maximum {maximum}']
     if points is not None:
-        labelled = ([("preset's own", -1)] if own else []) + [(n, i) for i, n in enumerate(points)]
+        labelled = ([(OWN, -1)] if own else []) + [(n, i) for i, n in enumerate(points)]
         lines.append('lv2:scalePoint ' + ' , '.join(f'[ rdfs:label {literal(n)} ; rdf:value {v} ]' for n, v in labelled))
+    elif sentinel is not None:
+        lines.append(f'lv2:scalePoint [ rdfs:label {literal(OWN)} ; rdf:value {sentinel} ]')
     return ' ;\n'.join('\t\t' + line for line in lines) + '\n'
 
 
@@ -108,44 +128,104 @@ def controls(library, names):
     ports = [
         control(2, 'preset', 'Preset', 'The bundled preset played (a change rebuilds the session on the worker)', 0, 0,
                 len(names) - 1, points=names, own=False),
-        control(3, 'seed', 'Seed', "Seed of every random choice; 0: the preset's own", 0, 0, 16777215, integer=True),
+        control(3, 'seed', 'Seed', "Seed of every random choice; 0: the preset's own", 0, 0, 16777215, integer=True, sentinel=0),
         control(4, 'gravity', 'Gravity', "Gravity on the piano balls, m/s²; below 0: the preset's own", -1.0, -1.0, 100.0,
-                unit='m/s²'),
-        control(5, 'speed', 'Speed', "The bass ball's speed, m/s; 0: the preset's own", 0.0, 0.0, 20.0, unit='m/s'),
+                unit='m/s²', sentinel=-1.0),
+        control(5, 'speed', 'Speed', "The bass ball's speed, m/s; 0: the preset's own", 0.0, 0.0, 20.0, unit='m/s', sentinel=0.0),
         control(6, 'key', 'Key', "Tonic of the key (--key); -1: the preset's own", -1, -1, 11, points=tonics),
         control(7, 'mode', 'Mode', "Mode of the key (--mode); -1: the preset's own", -1, -1, len(modes) - 1, points=modes),
         control(8, 'quantize', 'Quantize', "Grid the notes sound on (--quantize); -1: the preset's own", -1, -1,
                 len(grids) - 1, points=grids),
         control(9, 'swing', 'Swing', "Every second grid line delayed by this share of a step (--swing); below 0: the preset's own",
-                -1.0, -1.0, 0.75),
-        control(10, 'balls', 'Balls', "Piano balls (piano.count); -1: the preset's own", -1, -1, 1000, integer=True),
-        control(11, 'bass_channel', 'Bass channel', "MIDI channel of the bass's notes; 0: the preset's own", 0, 0, 16, integer=True),
-        control(12, 'keys_channel', 'Keys channel', "MIDI channel of every key note; 0: the preset's own", 0, 0, 16, integer=True),
+                -1.0, -1.0, 0.75, sentinel=-1.0),
+        control(10, 'balls', 'Balls', "Piano balls (piano.count); -1: the preset's own", -1, -1, 1000, integer=True, sentinel=-1),
+        control(11, 'bass_channel', 'Bass channel', "MIDI channel of the bass's notes; 0: the preset's own", 0, 0, 16, integer=True, sentinel=0),
+        control(12, 'keys_channel', 'Keys channel', "MIDI channel of every key note; 0: the preset's own", 0, 0, 16, integer=True, sentinel=0),
     ]
     return '\t] , [\n'.join(ports) + '\t] .\n'
 
 
-def preset_names(directory):
+def numbered(directory, table):
+    '''The preset port's list, index = number: the table's names (a retired one plays
+    default), then the presets the table lacks, numbered on in name order.'''
     names = sorted(p.stem for p in directory.glob('*.json') if not p.name.startswith('.'))
-    return (['default'] if 'default' in names else []) + [n for n in names if n != 'default']
+    if 'default' not in names:
+        sys.exit(f'lv2bundle: no default.json in {directory}')
+    rows = {}
+    for line_number, line in enumerate(table.read_text().split('\n') if table.exists() else [], 1):
+        words = line.split('#', 1)[0].split()
+        if not words:
+            continue
+        if not (len(words) in (2, 3) and words[0].isdigit() and (len(words) == 2 or words[2] == 'retired')):
+            sys.exit(f'lv2bundle: {table}:{line_number}: expected NUMBER NAME [retired]')
+        number, name = int(words[0]), words[1]
+        if number in rows or name in [n for n, _ in rows.values()]:
+            sys.exit(f'lv2bundle: {table}:{line_number}: number {number} or preset {name} listed twice')
+        if len(words) == 2 and name not in names:
+            sys.exit(f'lv2bundle: {table}:{line_number}: {name} has no {name}.json in {directory}; '
+                     'mark it retired and keep its number')
+        rows[number] = (name, len(words) == 3)
+    if sorted(rows) != list(range(len(rows))):
+        sys.exit(f'lv2bundle: {table}: the numbers must run 0, 1, 2, … without a gap')
+    listed = [name for name, _ in rows.values()]
+    order = ['default' if retired else name for _, (name, retired) in sorted(rows.items())]
+    for name in names:
+        if name not in listed:
+            print(f'lv2bundle: note: {name} takes preset number {len(order)}; add "{len(order)} {name}" to {table}',
+                  file=sys.stderr)
+            order.append(name)
+    return order
+
+
+def preset_uri(name):
+    return f'{URI}:preset:{urllib.parse.quote(name, safe="-._~")}'
+
+
+def lv2_presets(order):
+    '''Each bundled preset as an LV2 preset (presets.ttl, and its lines for manifest.ttl): the
+    `preset` port at its number, every other control at the preset's own (its default), so a
+    host's preset menu plays the preset as written.'''
+    out = ['@prefix lv2:  <http://lv2plug.in/ns/lv2core#> .', '@prefix pset: <http://lv2plug.in/ns/ext/presets#> .',
+           '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .', '']
+    manifest = []
+    for name in dict.fromkeys(order):
+        ports = [('preset', order.index(name))] + [(s, v) for s, v in DEFAULTS.items() if s != 'preset']
+        values = ' , '.join(f'[ lv2:symbol {literal(s)} ; pset:value {float(v)} ]' for s, v in ports)
+        out.append(f'<{preset_uri(name)}>\n\ta pset:Preset ;\n\tlv2:appliesTo <{URI}> ;\n\trdfs:label {literal(name)} ;\n'
+                   f'\tlv2:port {values} .\n')
+        manifest.append(f'\n<{preset_uri(name)}>\n\ta pset:Preset ;\n\tlv2:appliesTo <{URI}> ;\n\trdfs:seeAlso <presets.ttl> .\n')
+    return '\n'.join(out), ''.join(manifest)
+
+
+def version():
+    '''lv2:minorVersion and lv2:microVersion: MINOR and PATCH of VERSION (MAJOR.MINOR.PATCH).'''
+    match = re.fullmatch(r'(\d+)\.(\d+)\.(\d+)\n', (ROOT / 'VERSION').read_text())
+    if not match:
+        sys.exit('lv2bundle: VERSION must hold MAJOR.MINOR.PATCH and a newline')
+    return match.group(2), match.group(3)
 
 
 def main():
     global LIBRARY
+    if len(sys.argv) not in (4, 5):
+        sys.exit('usage: lv2bundle.py LIBRARY PRESETS_DIR BUNDLE_DIR [NUMBERS]')
     library, presets, bundle = map(pathlib.Path, sys.argv[1:4])
+    table = pathlib.Path(sys.argv[4]) if len(sys.argv) > 4 else presets / 'lv2-numbers.txt'
     LIBRARY = library
-    names = preset_names(presets)
-    if not names:
-        sys.exit(f'lv2bundle: no presets in {presets}')
+    order = numbered(presets, table)
+    minor, micro = version()
     shutil.rmtree(bundle, ignore_errors=True)
     (bundle / 'presets').mkdir(parents=True)
     shutil.copyfile(library, bundle / 'clumsy.so')
     (bundle / 'clumsy.so').chmod(0o755)
-    for name in names:
+    for name in dict.fromkeys(order):
         shutil.copyfile(presets / f'{name}.json', bundle / 'presets' / f'{name}.json')
-    (bundle / 'presets.txt').write_text(''.join(n + '\n' for n in names))
-    (bundle / 'manifest.ttl').write_text(MANIFEST)
-    (bundle / 'clumsy.ttl').write_text(HEAD + controls(library, names))
+    (bundle / 'presets.txt').write_text(''.join(n + '\n' for n in order))
+    plugin = HEAD.replace('MINOR', minor).replace('MICRO', micro) + controls(library, order)
+    (bundle / 'clumsy.ttl').write_text(plugin)
+    turtle, manifest = lv2_presets(order)
+    (bundle / 'presets.ttl').write_text(turtle)
+    (bundle / 'manifest.ttl').write_text(MANIFEST + manifest)
 
 
 main()

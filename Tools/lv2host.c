@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 // lv2host: a headless LV2 host on liblilv for the plugin tests and `make bench`.
 //
 //   lv2host BUNDLE SECONDS [options] [FRAME:bpm=B,speed=S,bar=N,beat=X,skip=K | FRAME:port:NAME=V | FRAME:midi:B1,B2,B3 ...]

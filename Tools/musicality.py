@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Clumsy authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Measures Clumsy's renders as a listener would, with readers nobody here wrote (issue 29).
 

@@ -1,18 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Clumsy authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-# make musicality (issue 29): renders every bundled preset at seeds 1, 2 and 3 for 180 s (MIDI and
-# the mastered WAV), exports the two human corpora from music21's corpus (once, cached), and
-# measures it all with Tools/musicality.py: one Markdown table, printed and written with a JSON
-# dump into $WORK (default .build/musicality/: musicality.md, musicality.json).
-#
-#   Tools/musicality.sh                                     everything (make musicality)
-#   PRESETS="default pulse" SEEDS="1" DURATION=60 Tools/musicality.sh    a quick look at two
-#
-# Environment: PRESETS (names; default every Presets/*.json), SEEDS (default "1 2 3"), DURATION
-# (seconds, default 180), JOBS (renders and measurements at once, default 2: the machine has two
-# cores), BIN (default .build/release/clumsy), WORK (default .build/musicality), FORCE=1 (render
-# again even when a render is newer than the binary and the preset).
-# Renders go into $WORK/renders-${DURATION}s/NAME-SEED.{mid,wav} and are never committed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 

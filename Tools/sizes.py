@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Clumsy authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 """Lines per Swift file and per function (or initializer) body under the given directories:
 prints each file over 500 lines and each function over 80, and exits 1 if there is one.
 Comments and string literals are skipped when braces are counted."""

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Clumsy authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 # A single-node Slurm (Debian's slurm-wlm and munge) in a directory of its own, for trying
 # `clumsy batch` under a real scheduler (and for BatchSlurmTests): starts munged, slurmctld
 # and slurmd on this machine, waits for the node to be idle, runs the command given with

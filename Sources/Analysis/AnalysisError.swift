@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import MIDIFile
 
 /// Why a file could not be analysed; each message names the file and what is wrong.

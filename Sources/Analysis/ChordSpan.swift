@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import Theory
 
 /// A stretch of a MIDI file over which one chord (or no chord) sounds.

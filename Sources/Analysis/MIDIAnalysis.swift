@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import Theory
 
 /// What `clumsy analyze` finds in a MIDI file: key, chord timeline, time per chord and degree,

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// What one track of a MIDI file holds.
 public struct TrackSummary: Sendable, Hashable {
     /// Track index, 0-based in file order.

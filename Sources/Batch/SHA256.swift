@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// SHA-256 (FIPS 180-4) of bytes and of files: the checksums of a batch manifest, which
 /// `sha256sum` and any other implementation reproduce.
 public struct SHA256 {

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 // Clumsy's ALSA sequencer shim: wrappers for the macros and inline helpers Swift cannot import.
 #ifndef CLUMSY_ALSA_SHIM_H
 #define CLUMSY_ALSA_SHIM_H

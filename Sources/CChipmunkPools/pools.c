@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 #include <math.h>
 #include <chipmunk/chipmunk_private.h>
 #include "chipmunk_pools.h"

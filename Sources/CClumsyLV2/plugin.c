@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 // clumsy.lv2: the LV2 side of the plugin. It owns everything LV2 (the descriptor, URID
 // mapping, port buffers, reading time:Position and writing MIDI atoms with the forge) and
 // hands plain values to the Swift engine (clumsy_lv2.h). Nothing here allocates in run().

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 // Clumsy's JACK shim: a client with MIDI output ports, fed through a lock-free
 // single-producer/single-consumer ring buffer. The process callback (JACK's real-time
 // thread) reads the ring and writes each event at its frame offset in the cycle; it

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 // Clumsy's liblo shim: OSC messages out through lo_address, and OSC packets received on
 // Clumsy's own UDP socket decoded with lo_message_deserialise (so the listening address is
 // exactly the one asked for: 127.0.0.1 unless named otherwise).

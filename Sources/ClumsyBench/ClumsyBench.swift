@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 // clumsy-bench: the in-process half of `make bench`.
 //
 // Steps one preset's world four ways, in the same process, with the same

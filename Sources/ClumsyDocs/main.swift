@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 // `make docs`: writes the settings reference into Presets/README.md and the flag
 // declarations of `clumsy run` into Sources/clumsy/SettingFlags.swift, both from the
 // settings table. Run from the package root.

@@ -1,9 +1,12 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import CClumsyLV2
 import Engine
 import Errors
+import MIDIWire
 import Performance
 import Presets
-import Studio
 
 /// The plugin's engine: a `Simulator` stepped in the host's time, its notes as MIDI messages at
 /// exact frames of the host's blocks.

@@ -1,7 +1,10 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import CClumsyLV2
 import Errors
+import MIDIWire
 import Presets
-import Studio
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// SplitMix64: the session's only source of chance. Small, fast, and the same on every platform.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64

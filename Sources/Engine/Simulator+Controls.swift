@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// Live controls applied to the running session (OSC today; any live control later).
 ///
 /// The simulator polls its `ControlSource` at the start of every step and, when something

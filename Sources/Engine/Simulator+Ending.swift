@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import Performance
 
 /// The ending as it goes: whether the bass ball is heard as going home yet, and whether I's

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// Everything that can stop a session, with the exit status the command line uses.
 ///
 /// Exit statuses follow BSD `sysexits.h`: 64 usage, 65 data, 66 no input, 69 unavailable,

@@ -1,12 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
-/// Text that Clumsy did not choose (a preset's name, a voice's name, a file name, a manifest's
-/// words) on its way into a language Clumsy writes: a LilyPond string, a POSIX shell word, a
-/// Turtle string, XML text or an attribute, a JSON string. The one place that knows each
-/// language's quoting.
-///
-/// Every function works on Unicode scalars, never on `Character`s: `"` followed by U+0301 is
-/// one Swift `Character` that is not equal to `"`, yet the reader of the output (LilyPond's
-/// lexer, the shell, a Turtle or XML parser) sees the quote byte and would end the string there.
 public enum Escape {
     /// True for scalars that steer a terminal or the direction of text rather than show a
     /// glyph: C0 and C1 controls, DEL, line and paragraph separators, bidirectional embeddings,

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// An output file that appears at its final path atomically, or not at all: an
 /// `OutputFile` (the one way Clumsy creates outputs) with a 64 KiB write buffer.
 ///

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import SystemPackage
 
 /// A fixed-size write buffer in front of a file descriptor that someone else owns (and closes).

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// Everything that can go wrong while producing an output file.
 ///
 /// Every case carries the path the caller asked for (never the hidden

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import SystemPackage
 
 /// A file's identity: device and inode. Two names with the same identity are the same file

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// The life of a writer whose output appears only when it finishes: open, then exactly one of
 /// finished (committed), failed with an error, or abandoned. `AtomicFile` and
 /// `MIDIFileWriter` keep one each.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// A 2-D vector: a point or a displacement, in the units its owner states (metres, y up, in
 /// the physics and in a `Scene`; pixels, y down, on a `Canvas`). The one place that turns
 /// one into the other is the `Pictures` module's `Viewport`.

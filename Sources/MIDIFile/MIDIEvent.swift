@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// A MIDI message at an absolute time, in ticks (pulses) from the start of
 /// its track. Seconds follow from the file's ticks per quarter note and its
 /// tempo map (see `MIDITempoMap`).

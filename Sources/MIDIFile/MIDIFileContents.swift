@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// A parsed Standard MIDI File: header fields and every track's events
 /// with absolute ticks, in file order.
 public struct MIDIFileContents: Sendable, Equatable {

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import FileOutput
 
 /// Reads Standard MIDI Files (formats 0, 1 and 2, ticks-per-quarter time

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import FileOutput
 
 /// Writes a format 1 Standard MIDI File, streaming: memory use stays flat

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// One event's content in a Standard MIDI File track: a channel voice
 /// message, a system-exclusive packet, or a meta event.
 ///

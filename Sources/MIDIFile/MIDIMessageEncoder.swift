@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// Encodes messages to Standard MIDI File event bytes (without the delta
 /// time). Always writes full status bytes: no running status, so the output
 /// is simple and deterministic. Out-of-range fields are programmer errors

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// Converts ticks to seconds across tempo changes.
 ///
 /// Before the first tempo event the tempo is the MIDI default of 500000 µs

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// The variable-length quantity (VLQ) used for delta times and lengths in
 /// Standard MIDI Files: 7 bits per byte, most significant group first, the
 /// high bit set on every byte but the last; at most 4 bytes (values up to

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import Theory
 
 /// The one place a session's chords are named: each degree's numeral and chord symbol in a key.

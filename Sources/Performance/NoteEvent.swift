@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// A note starting or ending, or the harmony changing, with the cause of it.
 ///
 /// A flat value (no allocation) so the hot path can produce them by the thousand.

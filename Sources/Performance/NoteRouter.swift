@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// Gives each note its MIDI channel from the voices table: a note-on of a voice with several
 /// channels goes to its key's zone (`Voice.channelIndex(forKey:)`); a note-off goes to the
 /// channel of its note-on (the scheduler never sounds one pitch twice in a voice, so the

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import Geometry
 
 /// A static circle that the bass ball bounces off, tagged with the index of what it stands for.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// An sRGB colour with alpha, each component 0…1.
 public struct Colour: Sendable, Hashable {
     /// Red 0…1.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// The colours of every picture: a dark stage, one hue per scale degree, one per chord tone.
 enum Palette {
     static let background = Colour(hex: 0x12141A)

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import Geometry
 
 /// A piano roll as plain values: lanes (one per voice), notes, chord names, the beat grid.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// What can go wrong while drawing or encoding, with enough detail to act on.
 public enum PictureError: Error, CustomStringConvertible, Equatable {
     /// Cairo reported an error (out of memory, an invalid size, a write that failed).

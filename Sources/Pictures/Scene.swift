@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import Geometry
 
 /// A description of the world to draw, in metres with y up: plain values, nothing of

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// Session lengths as people write them: `90`, `90s`, `1.5`, `5m`, `1h30m`, `2h`, `2:30`, `1:02:03`.
 public enum DurationText {
     /// What `--duration` accepts, for messages.

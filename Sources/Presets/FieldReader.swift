@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import Errors
 
 /// Reads typed values out of a parsed preset; every problem names the file and the field path.

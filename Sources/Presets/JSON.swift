@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// A parsed JSON value; objects keep their members in file order.
 ///
 /// Clumsy parses presets itself rather than through Foundation so that errors can name the

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import Escaping
 import FileOutput
 /// User-supplied text on its way to a terminal or a file that promises plain text: control

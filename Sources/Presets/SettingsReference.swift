@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// Text produced from the settings table: the reference in `Presets/README.md` and the
 /// flag declarations of `clumsy run` (`make docs` writes both; tests compare them).
 public enum SettingsReference {
@@ -29,6 +32,9 @@ public enum SettingsReference {
     /// Swift source of the `SettingFlags` option group of `clumsy run`: one `@Option` per flag.
     public static func flagsSource() -> String {
         var out = """
+        // SPDX-FileCopyrightText: 2026 The Clumsy authors
+        // SPDX-License-Identifier: GPL-3.0-or-later
+
         // Generated from the settings table (Sources/Presets/Settings.swift) by `make docs`; do not edit.
         import ArgumentParser
         import Presets

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// "Did you mean …?": the accepted word nearest to a mistyped one.
 public enum Suggestion {
     /// The word of `candidates` nearest to `word` by edit distance (insertions, deletions,

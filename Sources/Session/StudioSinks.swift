@@ -1,11 +1,15 @@
-import Errors
-import Studio
-import Theory
-import Performance
-import Synchronization
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import Engine
-import Presets
+import Errors
 import FileOutput
+import MIDIWire
+import Performance
+import Presets
+import Studio
+import Synchronization
+import Theory
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// A resonant 12 dB/octave low-pass filter applied to every voice of every channel.
 ///
 /// Implemented with FluidSynth's custom IIR filter (`fluid_synth_set_custom_filter`

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// Sums the synths' blocks into the mix (the second stage of the audio path: `SynthBank` →
 /// mix bus → `MasteringPass`): each part's synths in synth order, then the parts in part
 /// order, block by block on the mixing thread; folds each part to mono when every channel

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import CFluidSynth
 
 /// The synths of a mix and the threads that render them (the first stage of the audio

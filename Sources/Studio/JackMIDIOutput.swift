@@ -1,4 +1,8 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import CJack
+import MIDIWire
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// What can go wrong with a live MIDI port or an OSC socket.
 public enum StudioError: Error, Equatable, CustomStringConvertible {
     /// A flag value that cannot work (bad address or port name).

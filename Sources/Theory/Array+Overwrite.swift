@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 extension Array {
     /// Makes this array hold `other`'s elements in its own buffer: nothing is allocated while
     /// its capacity holds them and the buffer is this array's alone, where an assignment would

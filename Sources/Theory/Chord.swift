@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// A chord as a root pitch class plus semitone intervals of each chord tone above it (root first).
 public struct Chord: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The chord root.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// A chord named from a set of sounding pitches: root, quality, and the bass (inversion or slash bass).
 public struct ChordIdentification: Sendable, Hashable {
     /// The chord (root and catalog intervals).

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// The quality of a chord: its intervals above the root, from the catalog of triads, sixths,
 /// sevenths, added-ninth and ninth chords, or `.other`.
 public enum ChordQuality: String, Sendable, Hashable, CaseIterable, Codable {

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// What chord a bouncer plays, as a preset would write it: its degree's diatonic chord, a Roman
 /// numeral in the session's key, a chord symbol on a fixed root, or intervals above the degree's root.
 public enum ChordSpecification: Sendable, Hashable, CustomStringConvertible {

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// A written chord symbol: a spelled root, a quality from the catalog, and an optional bass ("E♭maj7", "C/E").
 public struct ChordSymbol: Sendable, Hashable, CustomStringConvertible {
     /// The root as written.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// Roman numerals for any chord in a key, the inverse of `RomanNumeral` for triads.
 extension Key {
     /// The degree and accidental of a chord root in this key: the letter of its spelling counted from

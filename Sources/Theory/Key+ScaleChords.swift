@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// Chords built from the scale's own tones.
 extension Key {
     /// The chord on `degree` built only from tones the scale plays, with `toneCount` tones.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// Spelling: how a key writes its tonic, its degrees, other notes and chords.
 ///
 /// The rule (the one notation programs such as music21 and Tonal follow):

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// A tonic paired with a scale, e.g. "C major", "D dorian" or "A minor pentatonic".
 ///
 /// The key also carries how its tonic is written (`spelledTonic`), from which every note, chord

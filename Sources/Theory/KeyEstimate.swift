@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// A key estimated from how long each pitch class sounds (Krumhansl–Schmuckler), with its confidence.
 ///
 /// The pitch-class durations are correlated (Pearson) with the Krumhansl–Kessler probe-tone profiles

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// One of the twelve pitch classes of equal temperament, C = 0 … B = 11.
 public struct PitchClass: Sendable, Hashable, Comparable, CaseIterable, Codable, CustomStringConvertible {
     /// Semitones above C, always in 0…11.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// A chord named by its degree in a key: "V", "ii7", "♭VII", "iv", "vii°7", and secondary chords
 /// "V/V", "V7/vi" (the chord before the slash, in the key of the chord after it).
 ///

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 extension Scale {
     /// Major (Ionian): W W H W W W H.
     public static let major = Scale(catalogName: "major", steps: [0, 2, 4, 5, 7, 9, 11])

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// A scale (mode): seven harmonic degrees given as semitone offsets from the tonic, of which the
 /// scale plays all (the church modes, harmonic and melodic minor) or a subset (pentatonic, blues).
 ///

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// A diatonic scale degree, 1 (tonic) through 7 (leading tone / subtonic).
 public struct ScaleDegree: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     /// Degree number in 1…7.

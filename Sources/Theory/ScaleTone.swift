@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// A scale tone outside the scale's seven harmonic degrees, such as the blues scale's ♭5.
 public struct ScaleTone: Sendable, Hashable, Codable {
     /// Semitones above the tonic, 0…11.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// A parsed letter-plus-accidentals prefix; `semitones` is unwrapped (Cb = -1, B# = 12).
 struct SpelledNote {
     /// Letter index 0 (C) … 6 (B).

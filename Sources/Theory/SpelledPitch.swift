@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// A pitch as written: a spelled pitch class and the octave of its letter (B♯3 sounds as C4, MIDI 60).
 public struct SpelledPitch: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The pitch that sounds.

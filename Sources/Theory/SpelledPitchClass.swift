@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// A pitch class as written: a letter C…B and an accidental (E♭ and D♯ are two spellings of one pitch class).
 ///
 /// Spelling is kept apart from pitch arithmetic: `PitchClass` and `Pitch` compute, this type only names.

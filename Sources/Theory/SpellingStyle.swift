@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// How accidentals are written when a spelled note, chord or key is printed.
 public enum SpellingStyle: String, Sendable, Hashable, CaseIterable, Codable {
     /// Music symbols for people: ♯ ♭ 𝄪 𝄫, ° ø in chord symbols ("E♭maj7", "Bø7"). The terminal uses this.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 extension StringProtocol {
     /// The text without leading and trailing spaces and tabs (Foundation's
     /// `trimmingCharacters(in: .whitespaces)`, which Clumsy's modules do not import).

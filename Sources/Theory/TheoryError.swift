@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// What went wrong reading a chord, numeral or interval list; each message names the text
 /// and what would be accepted.
 public enum TheoryError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// Smooth voice leading: voices each new chord so that the voices move the least total distance
 /// from the previous chord (common tones stay, other tones move by the smallest step), every note
 /// inside a register.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// How a chord's tones are placed as concrete pitches relative to a base pitch.
 public enum Voicing: String, CaseIterable, Codable, Sendable {
     /// Original app voicing: root, 3rd and 5th folded into [base, base + 12); 7th = folded root + its interval.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// How each sample of a WAV or FLAC file is stored (`sound.bitDepth`, `--bit-depth`).
 public enum BitDepth: String, Sendable, CaseIterable, Hashable {
     /// 16-bit integers, with TPDF dither (±1 LSB triangular noise) before rounding.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// A General MIDI drum sound (channel 10): a name a preset can use and its note number.
 public struct Drum: Sendable, Hashable {
     /// The name used in presets ("closed-hat").

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// How a voice is placed between the loudspeakers.
 public enum Pan: Sendable, Hashable {
     /// A fixed place, −1 (left) … 0 (centre) … 1 (right).

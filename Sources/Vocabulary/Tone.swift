@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 /// A named instrument sound: a General MIDI bank and program.
 public struct Tone: Sendable, Hashable {
     /// The name used in presets and on the command line ("marimba").

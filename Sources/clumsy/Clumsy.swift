@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import ArgumentParser
 import Errors
 import FileOutput
@@ -17,7 +20,13 @@ struct ClumsyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clumsy",
         abstract: "A physics world plays an instrument: a bass ball picks the harmony, piano balls play it.",
-        version: "\(Clumsy.name) \(Clumsy.version)",
+        version: """
+            \(Clumsy.name) \(Clumsy.version)
+            Copyright 2026 The Clumsy authors
+            License GPL-3.0-or-later: GNU GPL version 3 or later <https://www.gnu.org/licenses/gpl-3.0.html>.
+            This is free software: you are free to change and redistribute it.
+            There is NO WARRANTY, to the extent permitted by law.
+            """,
         subcommands: [Run.self, Replay.self, Draw.self, Roll.self, Presets.self, Validate.self, Tones.self, Analyze.self, BatchCommand.self],
         defaultSubcommand: nil)
 

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Clumsy authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 """Writes the MIDI fixtures of the analysis tests into the directory given as argument.
 
 Written with mido (another program's MIDI writer), except format0.mid, whose bytes are laid

@@ -1,7 +1,10 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import Foundation
 import Testing
 
-/// `make install-files` of the built binary into a temporary DESTDIR.
+/// `make install-files` of the debug build (program and plugin bundle) into a temporary DESTDIR.
 struct Installed {
     let root: TemporaryDirectory
     var prefix: String { root.path + "/usr/local" }
@@ -9,8 +12,9 @@ struct Installed {
     var manual: String { prefix + "/share/man" }
 
     init() throws {
+        try requireBuilt(config: "debug")
         root = try TemporaryDirectory()
-        let result = try CLI.run(["--no-print-directory", "install-files", "BIN=\(CLI.executable)", "DESTDIR=\(root.path)", "PREFIX=/usr/local"],
+        let result = try CLI.run(["--no-print-directory", "install-files", "CONFIG=debug", "DESTDIR=\(root.path)", "PREFIX=/usr/local"],
                                  executable: "/usr/bin/make", in: projectRoot, timeout: 120)
         try #require(result.status == 0, "make install-files: \(result)")
     }

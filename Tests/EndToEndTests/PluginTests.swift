@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import Foundation
 import MIDIFile
 import Testing
@@ -53,7 +56,7 @@ final class PluginHarness {
     }
 
     /// The modules linked into the library (Package.swift's ClumsyLV2 and what it depends on).
-    static let modules = ["ClumsyLV2", "CClumsyLV2", "Engine", "Performance", "Vocabulary", "Presets", "Studio", "Physics",
+    static let modules = ["ClumsyLV2", "CClumsyLV2", "Engine", "Performance", "Vocabulary", "Presets", "MIDIWire", "Physics",
                           "CChipmunkPools", "Theory", "Geometry", "FileOutput"]
 
     /// The most recently compiled object file of `modules` (what the library is linked from).
@@ -146,7 +149,7 @@ struct PluginTests {
     @Test("lv2_validate passes on the bundle, lv2ls lists it, lv2info shows its ports and presets")
     func bundleIsValid() throws {
         let harness = try PluginHarness()
-        let validate = try CLI.run([harness.bundle + "/manifest.ttl", harness.bundle + "/clumsy.ttl"],
+        let validate = try CLI.run([harness.bundle + "/manifest.ttl", harness.bundle + "/clumsy.ttl", harness.bundle + "/presets.ttl"],
                                    executable: "/usr/bin/lv2_validate", timeout: 120)
         #expect(validate.status == 0, "\(validate)")
         #expect(validate.stdout.contains("Found 0 errors"), "\(validate)")

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Clumsy authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 """Builds small.mid, the golden file for MIDIFileWriter, from hand-written
 bytes (independent of the Swift encoder), then checks with mido that it
 reads as the intended score. Run from Tests/MIDIFileTests: python3 make_small.py

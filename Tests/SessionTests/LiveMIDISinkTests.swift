@@ -1,7 +1,11 @@
-import Testing
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import MIDIWire
 import Performance
-import Vocabulary
 import Studio
+import Testing
+import Vocabulary
 @testable import Session
 import Engine
 

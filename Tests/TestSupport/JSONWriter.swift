@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 import Presets
 
 /// Writes a `JSONValue` back as compact JSON text (used to build and mutate presets in tests and the fuzzer).

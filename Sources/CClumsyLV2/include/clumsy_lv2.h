@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 // The line between the LV2 shim (C: the descriptor, URIDs, atoms) and the engine (Swift:
 // the simulator stepped in the host's time). No LV2 type crosses it.
 #ifndef CLUMSY_LV2_H

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Clumsy authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 """Reduces a session's MIDI file and event log to its notes, for the golden
 `notes-*.txt` files that pin what `original` (the old `default`) plays (NotesGoldenTests).
 
