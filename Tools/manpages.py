@@ -225,14 +225,16 @@ def page(command, path, common, version):
     if subcommands:
         lines.append(".SH COMMANDS")
         for s in subcommands:
-            lines += [".TP", "\\fB%s\\-%s\\fR(1)" % (roff(path), roff(s["commandName"])), inline(s.get("abstract", ""))]
+            lines += [".TP", "\\fB%s\\fR(1)" % roff(name + "-" + s["commandName"]), inline(s.get("abstract", ""))]
     lines.append(options(command))
     for title in SECTION_ORDER:
         text = own.get(title, common.get(title))
         if text:
             lines += [".SH " + title, body(text)]
-    see = ["clumsy(1)"] if path != "clumsy" else []
-    see += ["clumsy-%s(1)" % s["commandName"] for s in subcommands]
+    # The parent command's page (clumsy(1) for clumsy-run(1), clumsy-batch(1) for clumsy-batch-merge(1)),
+    # then a page per subcommand.
+    see = [name.rsplit("-", 1)[0] + "(1)"] if path != "clumsy" else []
+    see += ["%s-%s(1)" % (name, s["commandName"]) for s in subcommands]
     see.append("clumsy-preset(5)")
     lines += [".SH SEE ALSO", ", ".join("\\fB%s\\fR(%s)" % (roff(s[:-3]), s[-2]) for s in see)]
     lines += COPYRIGHT
@@ -268,8 +270,12 @@ def main():
     common = {title: reference[title] for title in ("EXIT STATUS", "FILES", "ENVIRONMENT") if title in reference}
     root = dump["command"]
     os.makedirs(output, exist_ok=True)
-    commands = [(root, "clumsy")] + [(s, "clumsy " + s["commandName"]) for s in root.get("subcommands", [])
-                                      if s.get("shouldDisplay", True) and s["commandName"] != "help"]
+    def shown(command):
+        return [s for s in command.get("subcommands", []) if s.get("shouldDisplay", True) and s["commandName"] != "help"]
+    commands = [(root, "clumsy")]
+    for s in shown(root):   # clumsy run, … and a page for each of theirs (clumsy batch merge)
+        commands.append((s, "clumsy " + s["commandName"]))
+        commands += [(t, "clumsy %s %s" % (s["commandName"], t["commandName"])) for t in shown(s)]
     for command, path in commands:
         name, text = page(command, path, common, version)
         with open(os.path.join(output, name + ".1"), "w", encoding="utf-8") as f:

@@ -40,7 +40,8 @@ struct InstallTests {
     func manualPages() throws {
         let installed = try Installed()
         let pages = try FileManager.default.contentsOfDirectory(atPath: installed.manual + "/man1").sorted()
-        let subcommands = ["analyze", "batch", "draw", "presets", "replay", "roll", "run", "tones", "validate"]
+        let subcommands = ["analyze", "batch", "batch-merge", "draw", "presets", "presets-list", "presets-show", "replay", "roll", "run",
+                           "tones", "validate"]
         #expect(pages == (["clumsy.1"] + subcommands.map { "clumsy-\($0).1" }).sorted(), "\(pages)")
         for page in pages {
             let rendered = try CLI.run(["-k", "-Tutf8", "-man", "-ww", "-z", installed.manual + "/man1/" + page], executable: "/usr/bin/groff")
