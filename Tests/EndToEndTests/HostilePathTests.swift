@@ -170,10 +170,17 @@ struct HostilePathTests {
         let directory = try TemporaryDirectory(prefix: "hostile-paths")
         try FileManager.default.createDirectory(atPath: directory.file("out"), withIntermediateDirectories: true)
         var moved = false
-        // 20 000 simulated seconds take about 9 s of a free core.
+        // 20 000 simulated seconds take about 9 s of a free core. The directory moves once both
+        // outputs' temporaries are there (a busy machine may take longer than half a second to
+        // start the run; moved before, the run rightly fails to create them, with 73).
         let result = try CLI.run(["run", "--duration", "20000", "--quiet", "--midi", "out/x.mid", "--events", "out/x.jsonl"],
                                  in: directory.path, timeout: 300) { _ in
-            usleep(500_000)
+            let start = Date()
+            while Date().timeIntervalSince(start) < 120 {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.file("out"))) ?? []
+                if names.contains(where: { $0.hasPrefix(".x.mid") }) && names.contains(where: { $0.hasPrefix(".x.jsonl") }) { break }
+                usleep(20_000)
+            }
             moved = rename(directory.file("out"), directory.file("moved")) == 0
         }
         #expect(moved)
