@@ -124,14 +124,13 @@ public struct BatchItemList: Sendable {
 
     /// The presets the items name, each once, in order of first use.
     public var presets: [String] {
+        let named: [String]
         switch source {
-        case .grid(let presets, _, _, _):
-            var seen = Set<String>()
-            return presets.filter { seen.insert($0).inserted }
-        case .listed(let items):
-            var seen = Set<String>()
-            return items.map(\.preset).filter { seen.insert($0).inserted }
+        case .grid(let presets, _, _, _): named = presets
+        case .listed(let items): named = items.map(\.preset)
         }
+        var seen = Set<String>()
+        return named.filter { seen.insert($0).inserted }
     }
 
     /// True when `name` is the directory name of one of the items (read back from its index).

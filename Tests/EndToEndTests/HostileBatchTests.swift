@@ -217,11 +217,8 @@ struct HostileBatchSmallTests {
 
     /// Peak resident kilobytes of `clumsy batch` (GNU time's %M) for a batch of `seeds` seeds whose shard renders ten items.
     static func planPeak(seeds: Int, shard: String, in directory: TemporaryDirectory) throws -> Int {
-        let result = try CLI.run(["-f", "%M", CLI.executable, "batch", "-o", "big", "--seeds", "1..\(seeds)", "--shard", shard,
-                                  "--duration", "0.1", "--outputs", "midi", "--jobs", "1", "--quiet"],
-                                 executable: "/usr/bin/time", in: directory.path, timeout: 600)
-        #expect(result.status == 0, "\(result)")
-        return Int(result.stderr.split(separator: "\n").last.map(String.init) ?? "") ?? -1
+        try peakKilobytes(["batch", "-o", "big", "--seeds", "1..\(seeds)", "--shard", shard, "--duration", "0.1", "--outputs", "midi",
+                           "--jobs", "1", "--quiet"], in: directory, timeout: 600)
     }
 
     @Test("A shard plans only its own items: a million-item batch in the memory of a thousand-item one; batch.json is written once")

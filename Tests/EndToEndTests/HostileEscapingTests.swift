@@ -75,10 +75,7 @@ struct HostileReplayMemoryTests {
     /// Peak resident memory of `clumsy replay` of a log with `count` controls, KB.
     static func peak(controls count: Int, in directory: TemporaryDirectory) throws -> Int {
         try directory.write("set\(count).jsonl", log(controls: count))
-        let result = try CLI.run(["-f", "%M", CLI.executable, "replay", "set\(count).jsonl", "--midi", "r\(count).mid", "--quiet"],
-                                 executable: "/usr/bin/time", in: directory.path, timeout: 1200)
-        #expect(result.status == 0, "\(result)")
-        return Int(result.stderr.split(separator: "\n").last.map(String.init) ?? "") ?? -1
+        return try peakKilobytes(["replay", "set\(count).jsonl", "--midi", "r\(count).mid", "--quiet"], in: directory, timeout: 1200)
     }
 
     @Test("Replaying 80 000 and 320 000 control lines takes the same memory (within 8 MB)")

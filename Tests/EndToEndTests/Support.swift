@@ -145,6 +145,13 @@ func firstExecutable(_ candidates: [String]) -> String? {
     candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
 }
 
+/// Peak resident memory in KB (GNU time's %M) of `clumsy arguments…` run in `directory`; expects exit 0.
+func peakKilobytes(_ arguments: [String], in directory: TemporaryDirectory, timeout: Double) throws -> Int {
+    let result = try CLI.run(["-f", "%M", CLI.executable] + arguments, executable: "/usr/bin/time", in: directory.path, timeout: timeout)
+    #expect(result.status == 0, "\(result)")
+    return Int(result.stderr.split(separator: "\n").last.map(String.init) ?? "") ?? -1
+}
+
 /// The one temporary-directory helper (TestSupport), by its short name in every file here.
 typealias TemporaryDirectory = TestSupport.TemporaryDirectory
 

@@ -22,9 +22,6 @@ public final class TemporaryDirectory: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: path)
     }
 
-    /// The directory as a file URL.
-    public var url: URL { URL(fileURLWithPath: path, isDirectory: true) }
-
     /// Path of `name` inside this directory.
     public func file(_ name: String) -> String { path + "/" + name }
 
