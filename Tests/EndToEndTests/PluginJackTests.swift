@@ -26,13 +26,17 @@ struct PluginJackTests {
         let preset = try harness.presetIndex("pulse")
         let (offline, _) = try harness.run(seconds: 5, ["--preset", "\(preset)", "--seed", "3", "--bpm", "90"])
         // A dummy server that loses cycles (an xrun, in its log) moves JACK's frames against the
-        // transport's: a failed attempt with an xrun is tried again, twice at most.
+        // transport's, and one that falls behind drops a slow client (jack_transport exits 1 from
+        // its shutdown callback): such an attempt says nothing about the plugin and is tried
+        // again, twice at most.
         for attempt in 1...3 {
-            let (dumped, xruns) = try play(harness, preset: preset)
-            let found = problems(dumped, offline: offline)
+            let played = try play(harness, preset: preset)
+            var found = problems(played.dumped, offline: offline)
+            if played.transport.status != 0 { found.insert("jack_transport: \(played.transport)", at: 0) }
             guard !found.isEmpty else { return }
-            if xruns == 0 || attempt == 3 {
-                for problem in found { Issue.record("\(problem) (attempt \(attempt), \(xruns) xruns in jackd's log)") }
+            let hostFailed = played.xruns > 0 || played.transport.status != 0
+            if !hostFailed || attempt == 3 {
+                for problem in found { Issue.record("\(problem) (attempt \(attempt), \(played.xruns) xruns in jackd's log)") }
                 return
             }
         }
@@ -40,8 +44,9 @@ struct PluginJackTests {
 
     /// jalv plays pulse (seed 3) while jack_transport, timebase master, sets 90 bpm, starts,
     /// goes to 120 bpm 6 s later and stops 4 s after that. The messages jack_midi_dump read,
-    /// and how many xruns jackd logged.
-    private func play(_ harness: PluginHarness, preset: Int) throws -> (dumped: [PluginMessage], xruns: Int) {
+    /// how many xruns jackd logged, and how jack_transport ended.
+    private func play(_ harness: PluginHarness, preset: Int) throws
+        -> (dumped: [PluginMessage], xruns: Int, transport: RunResult) {
         let jack = try JackServer(directory: harness.directory)
         defer { jack.stop() }
         var environment = jack.fullEnvironment
@@ -56,11 +61,10 @@ struct PluginJackTests {
         #expect(connect.status == 0, "\(connect)")
         let script = "(printf 'master\\ntempo 90\\nplay\\n'; sleep 6; echo 'tempo 120'; sleep 4; echo stop; sleep 1; echo quit) | \(jackTransport!)"
         let transport = try CLI.run(["-c", script], executable: "/bin/sh", environment: jack.fullEnvironment, timeout: 40)
-        #expect(transport.status == 0, "\(transport)")
         usleep(300_000)
         dump.stop()
         let xruns = jack.server.output.components(separatedBy: "XRun").count - 1
-        return (parseDump(dump.output).map { PluginMessage(frame: $0.frame, bytes: $0.bytes) }, xruns)
+        return (parseDump(dump.output).map { PluginMessage(frame: $0.frame, bytes: $0.bytes) }, xruns, transport)
     }
 
     /// What is wrong with `dumped`: the first 4 s against the headless host's notes at 90 bpm
