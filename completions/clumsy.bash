@@ -243,7 +243,7 @@ _clumsy_run() {
         return
         ;;
     '--tone')
-        __clumsy_add_completions -W 'accordion'$'\n''acoustic-bass'$'\n''celesta'$'\n''clarinet'$'\n''clav'$'\n''contrabass'$'\n''electric-piano'$'\n''fiddle'$'\n''finger-bass'$'\n''flute'$'\n''fretless-bass'$'\n''grand-piano'$'\n''harp'$'\n''kalimba'$'\n''marimba'$'\n''music-box'$'\n''muted'$'\n''oboe'$'\n''ocarina'$'\n''pluck'$'\n''recorder'$'\n''synth-bass'$'\n''vibraphone'
+        __clumsy_add_completions -W 'accordion'$'\n''celesta'$'\n''clarinet'$'\n''clav'$'\n''electric-piano'$'\n''fiddle'$'\n''flute'$'\n''grand-piano'$'\n''harp'$'\n''kalimba'$'\n''marimba'$'\n''music-box'$'\n''muted'$'\n''oboe'$'\n''ocarina'$'\n''pluck'$'\n''recorder'$'\n''vibraphone'
         return
         ;;
     '--gain')

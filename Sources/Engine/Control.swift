@@ -3,6 +3,7 @@
 
 import Theory
 import Presets
+import Vocabulary
 
 /// A change to a running session from outside (OSC today, any live control later).
 ///
@@ -164,7 +165,7 @@ public enum Control: Sendable, Equatable {
             return .failure(ControlRejection("\"\(Quote.text(tonic))\" is not a tonic; accepted: \(Settings.acceptedTonics)"))
         }
         guard let scale = Scale.named(mode) else {
-            return .failure(ControlRejection("\"\(Quote.text(mode))\" is not a known mode; accepted: \(Settings.acceptedModes)"))
+            return .failure(ControlRejection("\"\(Quote.text(mode))\" is not a known mode\(Suggestion.didYouMean(mode, in: Settings.modeNames)); accepted: \(Settings.acceptedModes)"))
         }
         return .success(.key(Key(spelledTonic: spelled, scale: scale)))
     }

@@ -93,7 +93,7 @@ extension Preset {
             if let value = member("tone") {
                 tone = try r.string(value, at: path + ".tone")
                 guard Tone.keys(named: tone) != nil else {
-                    throw r.fail(path + ".tone", "\"\(Quote.text(tone))\" is not a tone; expected one of: \(Tone.keysCatalog.map(\.name).joined(separator: ", "))")
+                    throw r.fail(path + ".tone", "\"\(Quote.text(tone))\" is not a tone\(Suggestion.didYouMean(tone, in: Tone.keysCatalog.map(\.name))); expected one of: \(Tone.keysCatalog.map(\.name).joined(separator: ", "))")
                 }
             }
             let level = try member("level").map { value throws(SessionError) in try r.integer(value, at: path + ".level", range: 0...127) } ?? 80

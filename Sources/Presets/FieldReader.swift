@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Errors
+import Vocabulary
 
 /// Reads typed values out of a parsed preset; every problem names the file and the field path.
 struct FieldReader {
@@ -107,7 +108,7 @@ struct FieldReader {
     func choice(_ value: JSONValue, at path: String, choices: [String]) throws(SessionError) -> String {
         let text = try string(value, at: path, expected: "one of \(choices.joined(separator: ", "))")
         guard choices.contains(text) else {
-            throw fail(path, "\"\(Quote.text(text))\" is not accepted; expected one of: \(choices.joined(separator: ", "))")
+            throw fail(path, "\"\(Quote.text(text))\" is not accepted\(Suggestion.didYouMean(text, in: choices)); expected one of: \(choices.joined(separator: ", "))")
         }
         return text
     }

@@ -226,6 +226,16 @@ public struct Setting: Sendable {
                 })
     }
 
+    /// Why a tone name is refused, when a hint helps: the nearest name (did you mean), or for
+    /// the keys' tones the bass tone it is or is nearest to (`--tone` sets the keys' tone).
+    private static func toneHint(_ name: String, _ path: String, _ names: [String]) -> String {
+        let near = Suggestion.didYouMean(name, in: names)
+        guard path != "bass.tone", near.isEmpty else { return near }
+        if Tone.bass(named: name) != nil { return " (it is a bass tone: --set bass.tone=\(name))" }
+        guard let bass = Suggestion.closest(to: name, in: Tone.bassCatalog.map(\.name)) else { return "" }
+        return " (did you mean the bass tone \(bass)? --set bass.tone=\(bass))"
+    }
+
     /// One of an enumeration's raw values (`--quantize 1/8` style when it has a flag).
     static func choice<Value: RawRepresentable & CaseIterable & Sendable>(
         _ path: String, _ keyPath: WritableKeyPath<Preset, Value> & Sendable, default value: Value, flag: String? = nil,
@@ -240,7 +250,7 @@ public struct Setting: Sendable {
                        },
                        parse: { text, preset throws(SessionError) in
                            guard let choice = Value(rawValue: text) else {
-                               throw .usage("--\(flag ?? path) \(Quote.text(text)) is not accepted; expected one of: \(names.joined(separator: ", "))")
+                               throw .usage("--\(flag ?? path) \(Quote.text(text)) is not accepted\(Suggestion.didYouMean(text, in: names)); expected one of: \(names.joined(separator: ", "))")
                            }
                            preset[keyPath: keyPath] = choice
                        })
@@ -250,18 +260,19 @@ public struct Setting: Sendable {
     static func tone(_ path: String, _ keyPath: WritableKeyPath<Preset, String> & Sendable, default value: String,
                      catalog: [Tone], lookup: @escaping @Sendable (String) -> Tone?, what: String, flag: String? = nil,
                      doc: String) -> Setting {
-        let names = catalog.map(\.name).joined(separator: ", ")
+        let catalogNames = catalog.map(\.name)
+        let names = catalogNames.joined(separator: ", ")
         return Setting(
             path: path, flag: flag, type: "string", defaultText: "`\"\(value)\"`", accepted: "see `clumsy tones`",
             doc: doc, valueName: "name",
             setDefault: { $0[keyPath: keyPath] = value },
             read: { json, preset, r throws(SessionError) in
                 let name = try r.string(json, at: path)
-                guard lookup(name) != nil else { throw r.fail(path, "\"\(Quote.text(name))\" is not a \(what); expected one of: \(names)") }
+                guard lookup(name) != nil else { throw r.fail(path, "\"\(Quote.text(name))\" is not a \(what)\(toneHint(name, path, catalogNames)); expected one of: \(names)") }
                 preset[keyPath: keyPath] = name
             },
             parse: { text, preset throws(SessionError) in
-                guard lookup(text) != nil else { throw .usage("--\(flag ?? path) \(Quote.text(text)) is not a \(what); accepted: \(names)") }
+                guard lookup(text) != nil else { throw .usage("--\(flag ?? path) \(Quote.text(text)) is not a \(what)\(toneHint(text, path, catalogNames)); accepted: \(names)") }
                 preset[keyPath: keyPath] = text
             })
     }

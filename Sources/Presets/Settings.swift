@@ -15,6 +15,8 @@ public enum Settings {
 
     /// The tonics `--key` accepts, for messages.
     public static let acceptedTonics = "C, C#/Db, D, D#/Eb, E, F, F#/Gb, G, G#/Ab, A, A#/Bb, B (♯ and ♭ also accepted)"
+    /// Every name `--mode` and `key.scale` take, for "did you mean".
+    public static var modeNames: [String] { Scale.all.map(\.displayName) + Scale.catalogNames + ["ionian", "aeolian"] }
     /// The modes `--mode` and a live key change accept, for their error messages.
     public static var acceptedModes: String { Scale.all.map(\.displayName).joined(separator: ", ") + " (also ionian, aeolian)" }
 
@@ -37,7 +39,7 @@ public enum Settings {
                 },
                 parse: { text, preset throws(SessionError) in
                     guard let meter = Meter(text) else {
-                        throw .usage("--meter \(Quote.text(text)) is not accepted; expected one of: \(Meter.all.map(\.description).joined(separator: ", "))")
+                        throw .usage("--meter \(Quote.text(text)) is not accepted\(Suggestion.didYouMean(text, in: Meter.all.map(\.description))); expected one of: \(Meter.all.map(\.description).joined(separator: ", "))")
                     }
                     preset.meter = meter
                 }),
@@ -50,7 +52,7 @@ public enum Settings {
                 },
                 parse: { text, preset throws(SessionError) in
                     guard let grid = Grid(text) else {
-                        throw .usage("--quantize \(Quote.text(text)) is not accepted; expected one of: \(Grid.all.map(\.description).joined(separator: ", "))")
+                        throw .usage("--quantize \(Quote.text(text)) is not accepted\(Suggestion.didYouMean(text, in: Grid.all.map(\.description))); expected one of: \(Grid.all.map(\.description).joined(separator: ", "))")
                     }
                     preset.time.quantize = grid
                 }),
@@ -95,13 +97,13 @@ public enum Settings {
                 read: { json, preset, r throws(SessionError) in
                     let name = try r.string(json, at: "key.scale", expected: "a scale name")
                     guard let scale = Scale.named(name) else {
-                        throw r.fail("key.scale", "\"\(Quote.text(name))\" is not a known scale; expected one of: \(Scale.catalogNames.joined(separator: ", "))")
+                        throw r.fail("key.scale", "\"\(Quote.text(name))\" is not a known scale\(Suggestion.didYouMean(name, in: modeNames)); expected one of: \(Scale.catalogNames.joined(separator: ", "))")
                     }
                     preset.keyScale = scale
                 },
                 parse: { text, preset throws(SessionError) in
                     guard let scale = Scale.named(text) else {
-                        throw .usage("--mode \(Quote.text(text)) is not a known mode; accepted: \(acceptedModes)")
+                        throw .usage("--mode \(Quote.text(text)) is not a known mode\(Suggestion.didYouMean(text, in: modeNames)); accepted: \(acceptedModes)")
                     }
                     preset.keyScale = scale
                 }),

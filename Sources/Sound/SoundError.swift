@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import FileOutput
+import Vocabulary
 /// Everything that can go wrong in the `Sound` module.
 ///
 /// Each case says what was wrong, which file, driver or field it concerns, what was
@@ -119,7 +120,7 @@ public enum SoundError: Error, CustomStringConvertible, Equatable, Sendable {
             return "The renderer for \(quoted(path)) is already finished or abandoned; "
                 + "create a new renderer to render again."
         case let .unknownAudioDriver(name, available):
-            return "Unknown audio driver \(quoted(name)). This FluidSynth supports: "
+            return "Unknown audio driver \(quoted(name))\(Suggestion.didYouMean(name, in: available)). This FluidSynth supports: "
                 + available.joined(separator: ", ") + "."
         case let .audioDriverFailed(driver, messages, available):
             return "The audio driver \(quoted(driver)) could not start"

@@ -7,6 +7,7 @@ import FileOutput
 import Session
 import Engine
 import Presets
+import Vocabulary
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -22,7 +22,7 @@ enum Completions {
         switch flag {
         case "key": return .list(["C", "C#", "Db", "D", "D#", "Eb", "E", "F", "F#", "Gb", "G", "G#", "Ab", "A", "A#", "Bb", "B"])
         case "mode": return .list(Scale.catalogNames + ["ionian", "aeolian"])
-        case "tone": return .list(Array(Set((ToneCatalog.keys + ToneCatalog.bass).map(\.name))).sorted())
+        case "tone": return .list(Tone.keysCatalog.map(\.name).sorted())   // --tone is the keys' tone
         case "quantize": return .list(Grid.all.map { "\($0)" })
         case "meter": return .list(Meter.all.map { "\($0)" })
         case "chord-change": return .list(["hit", "beat", "bar"])

@@ -14,6 +14,31 @@ struct UserHabitTests {
         #expect(result.status == 66 && result.stderr.contains("did you mean \(meant)?"), "\(result)")
     }
 
+    /// Every enumerated value: the flag's word, a `--set` value and a preset file's field
+    /// name the nearest accepted word; `--tone` (the keys' tone) says where a bass tone goes.
+    @Test("A mistyped enumerated value: 64 or 65 with the nearest accepted word", arguments: [
+        (["--mode", "dorain"], 64, "did you mean dorian?"), (["--quantize", "1/61"], 64, "did you mean 1/16?"),
+        (["--meter", "4/5"], 64, "did you mean"), (["--tone", "vibrafone"], 64, "did you mean vibraphone?"),
+        (["--tone", "contrbass"], 64, "did you mean the bass tone contrabass? --set bass.tone=contrabass"),
+        (["--tone", "contrabass"], 64, "it is a bass tone: --set bass.tone=contrabass"),
+        (["--set", "bass.tone=fretles-bass"], 64, "did you mean fretless-bass?"),
+        (["--set", "layout=rign"], 64, "did you mean ring?"),
+        (["--live", "--audio-driver", "jakc"], 64, "did you mean jack?"),
+        (["FILE:{\"key\": {\"scale\": \"lidian\"}}"], 65, "did you mean lydian?"),
+        (["FILE:{\"voices\": [{\"name\": \"v\", \"interval\": 3, \"tone\": \"celeste\"}]}"], 65, "did you mean celesta?")])
+    func valueDidYouMean(flags: [String], status: Int32, words: String) throws {
+        let directory = try TemporaryDirectory()
+        var arguments = ["run", "default", "--duration", "1"]
+        if let json = flags.first, json.hasPrefix("FILE:") {
+            try Data(json.dropFirst(5).utf8).write(to: URL(fileURLWithPath: directory.file("p.json")))
+            arguments[1] = "./p.json"
+        } else {
+            arguments += flags
+        }
+        let result = try CLI.run(arguments, in: directory.path)
+        #expect(result.status == status && result.stderr.contains(words), "\(result)")
+    }
+
     @Test("A bundled name in any letter case, or with .json, is that preset (when no such file is here)", arguments: ["Polska", "POLSKA", "polska.json"])
     func presetNameTolerated(typed: String) throws {
         let directory = try TemporaryDirectory()
