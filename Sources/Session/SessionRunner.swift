@@ -203,16 +203,19 @@ public enum SessionRunner {
         for output in outputs { try output.verify(run) }
     }
 
+    /// "1 kick", "0 kicks", "2 kicks".
+    static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
     /// The one-line summary.
     public static func describe(_ summary: Summary, plan: SessionPlan, outputs: [String]) -> String {
         var text = summary.wasInterrupted ? "interrupted at " : ""
         text += "\(Format.fixed(summary.duration, decimals: summary.duration < 10 ? 3 : 1)) s of \(Quote.text(plan.name)) (seed \(plan.seed), \(plan.key.description)): "
-        // One count per voice, in table order: "12 bass notes, 300 keys notes, 40 drums notes".
+        // One count per voice, in table order: "1 bass note, 300 key notes, 40 drums notes".
         for (index, voice) in plan.voices.voices.enumerated() {
             let name = voice.source == .pianoBalls ? "key" : voice.logName
-            text += "\(summary.notes[index]) \(name) notes, "
+            text += counted(summary.notes[index], "\(name) note") + ", "
         }
-        text += "\(summary.kicks) kicks, \(summary.drops) drops, \(summary.escapes) escapes"
+        text += [counted(summary.kicks, "kick"), counted(summary.drops, "drop"), counted(summary.escapes, "escape")].joined(separator: ", ")
         if let ending = summary.ending { text += "; " + ending.description }
         if !outputs.isEmpty { text += "; wrote " + outputs.map { Quote.text($0, limit: 2 * Quote.defaultLimit) }.joined(separator: ", ") }
         return text

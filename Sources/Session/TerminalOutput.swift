@@ -14,6 +14,11 @@ import Glibc
 /// SIGPIPE's number, so a session printing into `| head -1` stops at once instead of
 /// simulating into the void; the command then exits 141 (EPIPE) or 74 (anything else).
 /// After a stop signal a write waits at most `StopSignal.writeGrace` for a stalled reader.
+///
+/// Where the locale's character set is not UTF-8 (`LC_ALL=C`, or no locale set at all) the
+/// typography Clumsy itself prints becomes ASCII (`asciiTypography`): `-16.0 LUFS`, `Bb major`,
+/// `->`, `...`, so `grep -- -16.0` finds it. Names that came from the user (a preset's, a
+/// file's) pass through byte for byte.
 public final class TerminalOutput {
     /// Standard output.
     nonisolated(unsafe) public static let standardOutput = TerminalOutput(descriptor: 1)
@@ -40,10 +45,38 @@ public final class TerminalOutput {
     /// True when the descriptor is a terminal.
     public var isTerminal: Bool { isatty(descriptor) == 1 }
 
+    /// True when the locale (`LC_ALL`, else `LC_CTYPE`, else `LANG`, as POSIX orders them)
+    /// names no UTF-8 character set: then the typography written is ASCII.
+    public static let isASCII: Bool = {
+        let names: [String] = ["LC_ALL", "LC_CTYPE", "LANG"]
+        let variables = names.compactMap { name in getenv(name).map { String(cString: $0) } }
+        let locale = (variables.first { !$0.isEmpty } ?? "").uppercased()
+        return !(locale.contains("UTF-8") || locale.contains("UTF8"))
+    }()
+
+    /// Clumsy's own typography and its ASCII spelling.
+    static let asciiTypography: [Character: String] = [
+        "\u{2212}": "-", "\u{2013}": "-", "\u{2014}": "--", "\u{266D}": "b", "\u{266F}": "#", "\u{266E}": "",
+        "\u{2026}": "...", "\u{2192}": "->", "\u{2190}": "<-", "\u{00D7}": "x", "\u{2264}": "<=", "\u{2265}": ">=",
+        "\u{00B1}": "+/-", "\u{221E}": "inf", "\u{00B7}": ".", "\u{00B2}": "2", "\u{00B0}": " deg",
+        "\u{2018}": "'", "\u{2019}": "'", "\u{201C}": "\"", "\u{201D}": "\"", "\u{2009}": " ", "\u{00A0}": " ",
+    ]
+
+    /// `text` with `asciiTypography` applied; everything else as it was.
+    static func ascii(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 >= 0x80 }) else { return text }
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if let spelled = asciiTypography[Character(scalar)] { result += spelled } else { result.unicodeScalars.append(scalar) }
+        }
+        return result
+    }
+
     /// Appends text; flushes when the buffer passes 64 KiB.
     public func write(_ text: String) {
         wasUsed = true
-        buffer.append(contentsOf: text.utf8)
+        buffer.append(contentsOf: (Self.isASCII ? Self.ascii(text) : text).utf8)
         if buffer.count >= 1 << 16 { flush() }
     }
 

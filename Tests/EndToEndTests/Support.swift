@@ -62,6 +62,9 @@ enum CLI {
     static let environment: [String: String] = {
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "CLUMSY_PRESETS")
+        // Clumsy's messages are checked as a UTF-8 terminal shows them (TerminalOutput.isASCII):
+        // the machine running the tests may have no locale set at all.
+        environment["LC_ALL"] = "C.UTF-8"
         return environment
     }()
 

@@ -7,8 +7,8 @@ import Testing
 /// `clumsy run` without output files prints the performance, then a summary.
 @Suite("Text mode")
 struct TextModeTests {
-    /// "5.000 s of original (seed 1, C major): 3 bass notes, 16 key notes, 0 kicks, 0 drops, 0 escapes"
-    static var summaryPattern: Regex<(Substring, Substring, Substring, Substring, Substring, Substring, Substring, Substring, Substring, Substring)> { #/^(\d+\.\d+) s of ([a-z-]+) \(seed (\d+), ([^)]+)\): (\d+) bass notes, (\d+) key notes(?:, \d+ [a-z-]+ notes)*, (\d+) kicks, (\d+) drops, (\d+) escapes$/# }
+    /// "5.000 s of original (seed 1, C major): 1 bass note, 16 key notes, 0 kicks, 0 drops, 0 escapes"
+    static var summaryPattern: Regex<(Substring, Substring, Substring, Substring, Substring, Substring, Substring, Substring, Substring, Substring)> { #/^(\d+\.\d+) s of ([a-z-]+) \(seed (\d+), ([^)]+)\): (\d+) bass notes?, (\d+) key notes?(?:, \d+ [a-z-]+ notes?)*, (\d+) kicks?, (\d+) drops?, (\d+) escapes?$/# }
 
     @Test("Readable lines, then a one-line summary; nothing on stderr; no Chipmunk banner")
     func printsPerformance() throws {
@@ -72,5 +72,26 @@ struct TextModeTests {
         #expect(result.stdout.isEmpty, "stdout: \(result.stdout.prefix(300))")
         #expect(result.stderr.isEmpty, "stderr: \(result.stderr.prefix(300))")
         #expect(directory.entries() == (extra.isEmpty ? [] : ["e.jsonl"]))
+    }
+
+    /// A count of one is singular ("1 bass note"), and where the locale is not UTF-8 the
+    /// summary's typography is ASCII, so `grep -- -16.0` finds the loudness under LC_ALL=C.
+    @Test("The summary: \"1 bass note\"; ASCII typography under LC_ALL=C (or no locale), UTF-8 otherwise",
+          .enabled(if: hasSmallSoundFont), arguments: [("C", true), ("POSIX", true), ("", true), ("C.UTF-8", false), ("en_US.utf8", false)])
+    func summaryWords(locale: String, ascii: Bool) throws {
+        let directory = try TemporaryDirectory()
+        let result = try CLI.run(["run", "original", "--key", "Bb", "--duration", "0.5", "--audio", "x.wav", "--soundfont", smallSoundFont],
+                                 environment: ["LC_ALL": locale, "LC_CTYPE": nil, "LANG": nil], in: directory.path)
+        try #require(result.status == 0, "\(result)")
+        let summary = try #require(result.stdoutLines.last)
+        #expect(summary.contains(": 1 bass note, 0 key notes, 0 kicks, 0 drops, 0 escapes;"), "\(summary)")
+        let loudness = try #require(summary.range(of: #"(-|\x{2212})[0-9]+\.[0-9] LUFS, (-|\x{2212})[0-9]+\.[0-9] dBTP$"#, options: .regularExpression),
+                                    "\(summary)")
+        if ascii {
+            #expect(summary.allSatisfy(\.isASCII) && summary.contains("(seed 1, Bb major)"), "\(summary)")
+            #expect(summary[loudness].hasPrefix("-"), "\(summary)")
+        } else {
+            #expect(summary.contains("(seed 1, B\u{266D} major)") && summary[loudness].hasPrefix("\u{2212}"), "\(summary)")
+        }
     }
 }
