@@ -41,7 +41,8 @@ struct KeyFlagTests {
         (["--key", "H"], "--key H is not a tonic; accepted: C, C#/Db"),
         (["--key", "C#b"], "--key C#b is not a tonic"),
         (["--key", ""], "--key  is not a tonic"),
-        (["--mode", "bluesy"], "--mode bluesy is not a known mode; accepted: major, dorian"),
+        (["--mode", "bluesy"], "--mode bluesy is not a known mode (did you mean blues?); accepted: major, dorian"),
+        (["--mode", "xyzzy"], "--mode xyzzy is not a known mode; accepted: major, dorian"),
     ])
     func badValues(arguments: [String], message: String) throws {
         let directory = try TemporaryDirectory()
