@@ -73,7 +73,8 @@ public struct Configuration: Sendable {
             preset.sound.delayValues.time = seconds
         }
         let asked = overrides.bars.map { Double($0) * Clock(tempo: preset.tempo, meter: preset.meter).barSeconds } ?? duration
-        guard Limits.duration.contains(asked) else {
+        // A replay runs exactly the steps its live run ran: none, when it was stopped before its first.
+        guard Limits.duration.contains(asked) || (overrides.isExact && asked == 0) else {
             let what = overrides.bars.map { "--bars \($0) (\(Format.plain(asked)) s)" } ?? "--duration \(Format.plain(asked))"
             throw .usage("\(what) is out of range; accepted: \(Limits.text(Limits.duration, unit: "s"))")
         }
@@ -212,6 +213,7 @@ public struct Configuration: Sendable {
     /// True when the session has more than `crowdSize` piano balls.
     public var isCrowded: Bool { preset.piano.count > Self.crowdSize }
 
-    /// Number of fixed timesteps in the session.
-    public var stepCount: Int64 { max(1, Int64((duration / preset.timestep).rounded())) }
+    /// Number of fixed timesteps in the session: at least one, except in the replay of a live
+    /// run stopped before its first step (a duration of exactly 0).
+    public var stepCount: Int64 { duration == 0 ? 0 : max(1, Int64((duration / preset.timestep).rounded())) }
 }

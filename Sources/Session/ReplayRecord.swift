@@ -125,7 +125,7 @@ public struct ReplayLog: Sendable, Equatable {
                 if controlCount > heldLimit { held = nil } else { held?.append(timed) }
                 try dependent.add(timed, bad: bad)
             case "end":
-                guard let step = record.step, step >= 1 else { throw bad("the end line needs a whole \"step\" ≥ 1") }
+                guard let step = record.step, step >= 0 else { throw bad("the end line needs a whole \"step\" ≥ 0") }   // 0: stopped before the first step
                 endStep = step
             default:
                 throw bad("a line of kind \(Format.jsonString(record.kind)) where a session, control or end line was expected")

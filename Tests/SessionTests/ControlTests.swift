@@ -302,6 +302,27 @@ private func readAll(_ path: String) -> [UInt8]? {
         #expect(log.endStep == 600 && Int64((log.duration * 240).rounded()) == 600)
     }
 
+    /// A live run stopped before its first step (a busy machine, an early Ctrl-C) ends its log
+    /// at step 0; its replay runs no step at all, where any other session runs at least one.
+    @Test func aLiveLogStoppedBeforeItsFirstStepReplaysNoStep() throws {
+        let path = "/tmp/clumsy-replay-test-\(UInt32.random(in: 0...UInt32.max)).jsonl"
+        defer { _ = unlink(path) }
+        let record = ReplayRecord(arguments: ["original"], presetName: "original", seed: 1, timestep: 1.0 / 240)
+        let voices = SessionPlan(configuration: try Configuration(preset: try bundled("original"), duration: 10)).voices
+        let writer = try EventLogWriter(path: path, voices: voices, replay: record)
+        try writer.finish(at: 0)
+        let log = try ReplayLog.read(path: path)
+        #expect(log.endStep == 0 && log.duration == 0)
+        var exact = Overrides()
+        exact.isExact = true
+        let configuration = try Configuration(preset: try bundled("original"), overrides: exact, duration: log.duration)
+        #expect(configuration.stepCount == 0)
+        let summary = try Simulator(configuration: configuration).run(into: [])
+        #expect(summary.steps == 0 && summary.duration == 0)
+        // Anything but an exact replay still needs a duration of at least a millisecond.
+        #expect(throws: (any Error).self) { try Configuration(preset: try bundled("original"), duration: 0) }
+    }
+
     @Test func logsThatCannotBeReplayedAreRefusedNamingTheLine() throws {
         let cases = [
             "{\"t\":0.000000,\"kind\":\"bass\",\"ball\":0}\n",   // an offline log: no session line
