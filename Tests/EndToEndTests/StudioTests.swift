@@ -462,7 +462,14 @@ struct LiveKeyChangeTests {
                                   "--osc-in", "\(port)", "--osc-out", "127.0.0.1:\(port + 1)",
                                   "--duration", "8", "--midi", "live.mid", "--events", "live.jsonl", "--quiet"],
                                  in: directory.path, timeout: 40) { _ in
-            usleep(3_000_000)
+            // 2.5 s into the session: from its first OSC message (the opening bass note at
+            // t = 0, oscdump writing line by line), not from the launch, which a busy machine
+            // can take a second or two to get through.
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline, ((try? FileManager.default.attributesOfItem(atPath: directory.file("osc.txt"))[.size] as? Int) ?? 0) == 0 {
+                usleep(20_000)
+            }
+            usleep(2_500_000)
             for arguments in [["/clumsy/key", "ss", "Eb", "dorian"],
                               ["/clumsy/key", "ss", "H", "dorian"], ["/clumsy/key", "ss", "H", "dorian"],   // the same problem twice: logged once
                               ["/clumsy/key", "s", "Eb"], ["/clumsy/key", "ii", "3", "2"], ["/clumsy/key", "ss", "C", "doric"],
