@@ -8,7 +8,7 @@ For each item directory given: the JAMS file must validate with the `jams` packa
 the chord, key_mode, beat, tempo and note_midi namespaces); the chords of `<item>.chords.lab`
 are scored by `mir_eval` (root and sevenths, weighted by duration) against two readings of the
 item's MIDI file by `mido`:
-- the chord markers of track 0 (FF 06, the chord symbols as the terminal prints them), turned
+- the chord markers of track 0 (FF 06, the chord symbols in ASCII: "Bbmaj7", "Bm7b5"), turned
   into Harte syntax here;
 - the bass line alone: a chord root at each bass note whose pitch class differs from the one
   before (an approach note, a step from the next bass note and at most half a beat before it,
@@ -28,8 +28,8 @@ import mir_eval
 import numpy as np
 
 NAMES = ["C", "C#", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B"]
-# Chord-symbol suffixes of the markers (as the terminal prints them) and their intervals.
-SUFFIXES = {"": (0, 4, 7), "m": (0, 3, 7), "°": (0, 3, 6), "+": (0, 4, 8), "sus2": (0, 2, 7), "sus4": (0, 5, 7),
+# Chord-symbol suffixes of the markers (ASCII since 0.2, as the terminal prints them before) and their intervals.
+SUFFIXES = {"dim": (0, 3, 6), "m7b5": (0, 3, 6, 10), "dim7": (0, 3, 6, 9), "": (0, 4, 7), "m": (0, 3, 7), "°": (0, 3, 6), "+": (0, 4, 8), "sus2": (0, 2, 7), "sus4": (0, 5, 7),
             "maj7": (0, 4, 7, 11), "m7": (0, 3, 7, 10), "7": (0, 4, 7, 10), "ø7": (0, 3, 6, 10), "°7": (0, 3, 6, 9),
             "mMaj7": (0, 3, 7, 11), "+maj7": (0, 4, 8, 11), "6": (0, 4, 7, 9), "m6": (0, 3, 7, 9),
             "maj9": (0, 4, 7, 11, 14), "m9": (0, 3, 7, 10, 14), "9": (0, 4, 7, 10, 14)}
@@ -87,9 +87,9 @@ def chords_from_midi(path, end):
 
 
 def harte_of_marker(text):
-    """A marker's chord symbol ("F♯m7", "B(0,3,10)") in Harte syntax, written here independently."""
+    """A marker's chord symbol ("F#m7", "Bbm7b5", "F♯m7", "B(0,3,10)") in Harte syntax, written here independently."""
     root, rest = text[0], text[1:]
-    if rest[:1] in ("♯", "#", "♭", "b") and not rest.startswith("b("):
+    if rest[:1] in ("♯", "#", "♭", "b"):  # no suffix starts with b: after the root it is a flat
         root += "#" if rest[0] in "♯#" else "b"
         rest = rest[1:]
     if rest.startswith("("):

@@ -3,6 +3,7 @@
 
 import MIDIFile
 import Presets
+import Theory
 
 /// A chord a Clumsy session played, as its MIDI file marks it: a marker (FF 06) on the
 /// conductor track, named as the session named it ("E7", "F♯m7"), sounding until the next.
@@ -31,7 +32,8 @@ public struct MarkedChord: Sendable, Hashable {
             guard case .marker(let name) = event.message else { continue }
             let start = tempo.seconds(atTick: event.tick)
             if !marks.isEmpty { marks[marks.count - 1].end = start }
-            marks.append(MarkedChord(startTick: event.tick, start: start, end: start, name: name))
+            // Written in ASCII ("Bbmaj7") since 0.2; shown with music symbols, as the session named it.
+            marks.append(MarkedChord(startTick: event.tick, start: start, end: start, name: ChordSymbol.shown(name)))
         }
         if !marks.isEmpty { marks[marks.count - 1].end = max(marks[marks.count - 1].start, tempo.seconds(atTick: end)) }
         return marks

@@ -156,6 +156,8 @@ struct MIDIByteParser {
         case 0x58 where data.count == 4:
             return .timeSignature(numerator: data[0], denominatorPowerOfTwo: data[1],
                                   clocksPerClick: data[2], thirtySecondsPerQuarter: data[3])
+        case 0x59 where data.count == 2 && (-7...7).contains(Int8(bitPattern: data[0])) && data[1] <= 1:
+            return .keySignature(sharps: Int8(bitPattern: data[0]), minor: data[1] == 1)
         default:
             break
         }

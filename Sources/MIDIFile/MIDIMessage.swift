@@ -36,6 +36,9 @@ public enum MIDIMessage: Hashable, Sendable {
     /// (4/4 is 4, 2), MIDI clocks per metronome click (usually 24) and
     /// notated 32nd notes per MIDI quarter note (usually 8).
     case timeSignature(numerator: UInt8, denominatorPowerOfTwo: UInt8, clocksPerClick: UInt8, thirtySecondsPerQuarter: UInt8)
+    /// Key signature meta event (0x59): `sharps` sharps (negative: flats), −7…7, and whether
+    /// the key is minor (A minor is 0 sharps, minor; E♭ major is −3, major).
+    case keySignature(sharps: Int8, minor: Bool)
     /// Text meta event (0x01), UTF-8 encoded.
     case text(String)
     /// Sequence/track name meta event (0x03), UTF-8 encoded.
@@ -50,10 +53,10 @@ public enum MIDIMessage: Hashable, Sendable {
     /// length, or text that is not valid UTF-8).
     case unknownMeta(type: UInt8, data: [UInt8])
 
-    /// True for meta events (tempo, time signature, text, track name, marker, end of track, unknown meta).
+    /// True for meta events (tempo, time and key signature, text, track name, marker, end of track, unknown meta).
     public var isMeta: Bool {
         switch self {
-        case .tempo, .timeSignature, .text, .trackName, .marker, .endOfTrack, .unknownMeta: return true
+        case .tempo, .timeSignature, .keySignature, .text, .trackName, .marker, .endOfTrack, .unknownMeta: return true
         default: return false
         }
     }

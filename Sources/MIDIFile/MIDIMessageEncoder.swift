@@ -42,6 +42,9 @@ enum MIDIMessageEncoder {
                               UInt8(truncatingIfNeeded: microseconds)], into: &bytes)
         case .timeSignature(let numerator, let denominatorPower, let clocks, let thirtySeconds):
             appendMeta(0x58, [numerator, denominatorPower, clocks, thirtySeconds], into: &bytes)
+        case .keySignature(let sharps, let minor):
+            precondition((-7...7).contains(sharps), "a key signature of \(sharps) sharps is outside -7...7")
+            appendMeta(0x59, [UInt8(bitPattern: sharps), minor ? 1 : 0], into: &bytes)
         case .text(let text):
             appendMeta(0x01, Array(text.utf8), into: &bytes)
         case .trackName(let name):

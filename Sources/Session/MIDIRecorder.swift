@@ -6,13 +6,15 @@ import MIDIFile
 import Performance
 import Engine
 import Presets
+import Theory
 
 /// Records a session to a format 1 Standard MIDI File, streaming (flat memory).
 ///
-/// Track 0: the session's tempo and time signature, and a text event naming the program,
-/// preset, seed, gravity, speed and key (with a live tempo change a tempo event, with a live key
-/// change a text event `key <tonic> <mode>`), and a marker (FF 06) named after each chord the
-/// session plays ("E7", spelled as the chord events name it) at the time it takes over: what
+/// Track 0: the session's tempo, time and key signature (FF 59: see `Key.midiKeySignature`),
+/// and a text event naming the program, preset, seed, gravity, speed and key (with a live tempo
+/// change a tempo event, with a live key change a key signature and a text event `key <tonic>
+/// <mode>`), and a marker (FF 06) named after each chord the session plays ("Ebmaj7": the
+/// chord event's symbol in ASCII, as SMF text is by convention) at the time it takes over: what
 /// a DAW shows in its marker lane, and what `clumsy roll` and `clumsy analyze` read back. Then one track per row of the voices table, named after
 /// the voice, on the voice's channels (a voice spread by position has one per pan zone, see
 /// `MixPlan`), each channel opening with bank select (melodic banks only), program change,
@@ -56,6 +58,7 @@ public final class MIDIRecorder: SessionSink {
         let click: UInt8 = clock.meter.unit == 8 ? (clock.meter.beats % 3 == 0 ? 36 : 12) : 24
         try append(.tempo(microsecondsPerQuarter: UInt32((60_000_000 / clock.tempo).rounded())), track: 0, tick: 0)
         try append(.timeSignature(numerator: UInt8(clock.meter.beats), denominatorPowerOfTwo: unitPower, clocksPerClick: click, thirtySecondsPerQuarter: 8), track: 0, tick: 0)
+        try append(Self.keySignature(plan.key), track: 0, tick: 0)
         try append(.text(text), track: 0, tick: 0)
         for (index, recorded) in plan.voices.voices.enumerated() where voice == nil || voice?.rawValue == index {
             let track = self.track(of: VoiceID(rawValue: index))
@@ -76,6 +79,15 @@ public final class MIDIRecorder: SessionSink {
             }
         }
     }
+
+    /// The key signature meta event of `key`.
+    static func keySignature(_ key: Key) -> MIDIMessage {
+        let signature = key.midiKeySignature
+        return .keySignature(sharps: Int8(signature.sharps), minor: signature.minor)
+    }
+
+    /// A chord event's marker text: its symbol in ASCII ("Bbmaj7", "Bm7b5", "C(0,1,7)").
+    static func markerName(_ chord: ChordEvent) -> String { chord.key.symbol(of: chord.chord, style: .ascii) }
 
     /// The track of a voice: its row + 1 in the session's file, 1 in a stem file.
     private func track(of recorded: VoiceID) -> Int { voice == nil ? recorded.rawValue + 1 : 1 }
@@ -116,10 +128,11 @@ public final class MIDIRecorder: SessionSink {
                 ticksPerSecond = bpm / 60 * Double(Self.ticksPerQuarter)
                 try append(.tempo(microsecondsPerQuarter: UInt32((60_000_000 / bpm).rounded())), track: 0, tick: baseTick)
             case .chord(let chord):
-                try append(.marker(chord.name), track: 0, tick: max(tick(chord.time), lastTick[0]))
+                try append(.marker(Self.markerName(chord)), track: 0, tick: max(tick(chord.time), lastTick[0]))
             case .live(let at, _, .key(let key)):
-                // A text event naming the new key, as the opening text names the first
-                // (`clumsy roll` reads both).
+                // Its key signature, and a text event naming the new key as the opening text
+                // names the first (`clumsy roll` reads both).
+                try append(Self.keySignature(key), track: 0, tick: max(tick(at), lastTick[0]))
                 try append(.text("key \(key.name(.ascii))"), track: 0, tick: max(tick(at), lastTick[0]))
             default:
                 continue

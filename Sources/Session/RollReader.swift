@@ -172,7 +172,8 @@ public enum RollReader {
                         if key == nil { key = named } else { keyChanges.append((time, named)) }
                     }
                 case .marker(let name):
-                    marked.append(Roll.ChordMark(time: time, name: Quote.text(name), hue: hue(of: name, in: keyChanges.last?.key ?? key)))
+                    // Clumsy writes the symbol in ASCII ("Bbmaj7"); the roll shows it with music symbols.
+                    marked.append(Roll.ChordMark(time: time, name: Quote.text(ChordSymbol.shown(name)), hue: hue(of: name, in: keyChanges.last?.key ?? key)))
                 case .timeSignature(let numerator, let power, _, _):
                     beatsPerBar = max(1, Int(numerator))
                     beatUnit = 1 << Int(min(power, 6))

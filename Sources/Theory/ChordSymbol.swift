@@ -44,6 +44,13 @@ public struct ChordSymbol: Sendable, Hashable, CustomStringConvertible {
         root.name(style) + (quality.suffix(style) ?? "") + (bass.map { "/" + $0.name(style) } ?? "")
     }
 
+    /// The symbol with music symbols ("B♭maj7") of one Clumsy wrote in ASCII ("Bbmaj7", as in
+    /// its MIDI files' chord markers); any other text as it is.
+    public static func shown(_ text: String) -> String {
+        guard let symbol = try? ChordSymbol(parsing: text), symbol.name(.ascii) == text else { return text }
+        return symbol.name(.unicode)
+    }
+
     /// The unicode symbol.
     public var description: String { name(.unicode) }
 }

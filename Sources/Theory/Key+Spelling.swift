@@ -24,6 +24,19 @@ extension Key {
         }
     }
 
+    /// What a MIDI key-signature event (FF 59) says of this key: the signed accidentals of its
+    /// signature (sharps positive, flats negative; the scale's `signatureSteps` spelled from the
+    /// tonic, so D dorian has none and E♭ harmonic minor six flats), clamped to −7…7, and
+    /// whether it is minor (the natural minor's signature: minor, harmonic and melodic minor,
+    /// minor pentatonic, blues). The event knows only major and minor: another mode is written
+    /// as its signature, major (D dorian as C, E phrygian as C).
+    public var midiKeySignature: (sharps: Int, minor: Bool) {
+        let sum = (0..<7).reduce(0) { sum, index in
+            sum + spelledTonic.transposed(letterSteps: index, semitones: scale.signatureSteps[index]).accidental
+        }
+        return (min(7, max(-7, sum)), scale.signatureSteps == Scale.minor.steps)
+    }
+
     /// The tonic spelling with the fewest key-signature accidentals (sharps on a tie).
     public static func preferredSpelling(of tonic: PitchClass, scale: Scale) -> SpelledPitchClass {
         let candidates = (0..<7).map { SpelledPitchClass(pitchClass: tonic, letter: $0) }.filter { abs($0.accidental) <= 1 }

@@ -36,6 +36,35 @@ struct ChordMarkerTests {
         #expect((object["markedChords"] as? [[String: Any]])?.compactMap { $0["symbol"] as? String } == logged)
     }
 
+    /// Issue 33: other tools read the key and the chords as SMF expects, ASCII text and a key
+    /// signature; Clumsy's own readers show the symbols as the session named them.
+    @Test("ballad-aaba (B\u{266D} major): mido reads a key signature Bb and ASCII chord markers; analyze shows them as B\u{266D}maj7")
+    func keySignatureAndASCIIMarkers() throws {
+        let check = try CLI.run(["-c", "import mido"], executable: "/usr/bin/env", prefix: ["python3"])
+        try #require(check.status == 0, "python3 with mido is needed (make deps installs it)")
+        let directory = try TemporaryDirectory()
+        let run = try CLI.run(["run", "ballad-aaba", "--duration", "20", "--midi", "b.mid", "--events", "b.jsonl", "--quiet"], in: directory.path)
+        try #require(run.status == 0, "\(run)")
+        let script = """
+            import sys, mido
+            for m in mido.MidiFile(sys.argv[1]).tracks[0]:
+                if m.type == "key_signature": print("key", m.key)
+                if m.type == "marker": print("marker", m.text)
+            """
+        let read = try CLI.run(["-c", script, directory.file("b.mid")], executable: "/usr/bin/env", prefix: ["python3"])
+        try #require(read.status == 0, "\(read)")
+        let lines = read.stdoutLines
+        #expect(lines.first == "key Bb", "\(lines.prefix(3))")
+        let markers = lines.filter { $0.hasPrefix("marker ") }.map { String($0.dropFirst(7)) }
+        let logged = try readEventLog(directory.file("b.jsonl")).filter { $0.kind == "chord" }.compactMap(\.name)
+        let ascii = logged.map { $0.replacingOccurrences(of: "\u{266D}", with: "b").replacingOccurrences(of: "\u{266F}", with: "#")
+            .replacingOccurrences(of: "\u{00F8}7", with: "m7b5").replacingOccurrences(of: "\u{00B0}", with: "dim") }
+        #expect(logged.contains { $0.contains("\u{266D}") }, "\(logged)")
+        #expect(!markers.isEmpty && markers == ascii, "markers \(markers), log \(logged)")
+        let text = try CLI.run(["analyze", "b.mid"], in: directory.path)
+        #expect(text.stdout.contains("  B\u{266D}maj7\n"), "\(text.stdout.prefix(800))")
+    }
+
     @Test("A MIDI file from another program: analyze says its chords are estimated, and lists no marked chords")
     func otherFilesAreEstimated() throws {
         let directory = try TemporaryDirectory()

@@ -30,6 +30,7 @@ enum Mido {
             elif t == "sysex": f = [bytes(m.data).hex()]
             elif t == "set_tempo": f = [m.tempo]
             elif t == "time_signature": f = [m.numerator, m.denominator, m.clocks_per_click, m.notated_32nd_notes_per_beat]
+            elif t == "key_signature": f = [m.key]
             elif t in ("text", "track_name", "marker"): f = [(m.name if t == "track_name" else m.text).encode("utf-8").hex()]
             elif t == "end_of_track": f = []
             else: f = ["unexpected"]
@@ -66,6 +67,11 @@ enum Mido {
         case .sysEx(let data): return join("sysex", [hex(data)])
         case .tempo(let t): return join("set_tempo", ["\(t)"])
         case .timeSignature(let n, let d, let c, let t): return join("time_signature", ["\(n)", "\(1 << d)", "\(c)", "\(t)"])
+        case .keySignature(let sharps, let minor):
+            // mido's names: the major key with that many sharps (flats), or its relative minor with "m".
+            let names = minor ? ["Abm", "Ebm", "Bbm", "Fm", "Cm", "Gm", "Dm", "Am", "Em", "Bm", "F#m", "C#m", "G#m", "D#m", "A#m"]
+                : ["Cb", "Gb", "Db", "Ab", "Eb", "Bb", "F", "C", "G", "D", "A", "E", "B", "F#", "C#"]
+            return join("key_signature", [names[Int(sharps) + 7]])
         case .text(let s): return join("text", [hex(s.utf8)])
         case .trackName(let s): return join("track_name", [hex(s.utf8)])
         case .marker(let s): return join("marker", [hex(s.utf8)])
@@ -91,6 +97,7 @@ struct MidoCrossCheckTests {
                 MIDIEvent(tick: tick, message: .trackName("Track \(index) ♩")),
                 MIDIEvent(tick: tick, message: .marker("F♯m7 \(index)")),
                 MIDIEvent(tick: tick + 1, message: .timeSignature(numerator: 7, denominatorPowerOfTwo: 3, clocksPerClick: 24, thirtySecondsPerQuarter: 8)),
+                MIDIEvent(tick: tick + 1, message: .keySignature(sharps: Int8(index % 15) - 7, minor: index % 2 == 1)),
                 MIDIEvent(tick: tick + 1, message: .sysEx(RandomScore.bytes(maxCount: 10, below: 0x80, using: &random))),
                 MIDIEvent(tick: tick + 2, message: .polyphonicPressure(channel: 2, note: 3, pressure: 4)),
                 MIDIEvent(tick: tick + 2, message: .channelPressure(channel: 5, pressure: 6)),

@@ -68,7 +68,7 @@ struct RandomScore {
 
     /// Any message except End of Track.
     static func message(using random: inout SeededGenerator) -> MIDIMessage {
-        switch Int.random(in: 0..<16, using: &random) {
+        switch Int.random(in: 0..<17, using: &random) {
         case 0...6: return commonMessage(using: &random)
         case 7: return .polyphonicPressure(channel: channel(using: &random), note: data(using: &random), pressure: data(using: &random))
         case 8: return .channelPressure(channel: channel(using: &random), pressure: data(using: &random))
@@ -78,11 +78,12 @@ struct RandomScore {
                                        clocksPerClick: data(using: &random), thirtySecondsPerQuarter: data(using: &random))
         case 12: return .trackName(text(using: &random))
         case 13:
-            let types: [UInt8] = [0x00, 0x02, 0x04, 0x05, 0x07, 0x08, 0x20, 0x21, 0x54, 0x59, 0x7F]
+            let types: [UInt8] = [0x00, 0x02, 0x04, 0x05, 0x07, 0x08, 0x20, 0x21, 0x54, 0x7F]
             let count = [0, 1, 2, 127, 128, 200].randomElement(using: &random)!
             return .unknownMeta(type: types.randomElement(using: &random)!,
                                 data: (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) })
         case 14: return .unknownMeta(type: 0x01, data: [0xC3, 0x28]) // text that is not UTF-8 stays raw
+        case 15: return .keySignature(sharps: Int8.random(in: -7...7, using: &random), minor: Bool.random(using: &random))
         default: return .text(String(repeating: "long ", count: Int.random(in: 26...40, using: &random))) // length VLQ ≥ 128
         }
     }

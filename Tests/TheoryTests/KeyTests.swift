@@ -117,4 +117,16 @@ struct KeyTests {
         #expect(aMinor.bassPitch(of: deg(1), base: base).midi == 57)
         #expect(aMinor.bassPitch(of: deg(3), base: base).midi == 48)
     }
+
+    /// The MIDI key signature (FF 59): the signature's accidentals and major or minor; a
+    /// mode is written as its signature, major.
+    @Test("midiKeySignature", arguments: [
+        ("C major", 0, false), ("A minor", 0, true), ("Bb major", -2, false), ("F# major", 6, false),
+        ("Eb harmonic minor", -6, true), ("D dorian", 0, false), ("E phrygian", 0, false), ("F lydian", 0, false),
+        ("G minor pentatonic", -2, true), ("A blues", 0, true), ("Db major", -5, false), ("C# minor", 4, true),
+    ])
+    func midiKeySignature(text: String, sharps: Int, minor: Bool) throws {
+        let key = try #require(Key(parsing: text))
+        #expect(key.midiKeySignature == (sharps, minor), "\(text): \(key.midiKeySignature)")
+    }
 }
