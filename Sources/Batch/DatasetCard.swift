@@ -19,7 +19,8 @@ enum DatasetCard {
                   "the sha256 of every file.", "", "## How it was made", "", "```",
                   "clumsy " + command.map(shellQuoted).joined(separator: " "), "```", ""]
         lines += ["Total length: \(Format.fixed(stats.seconds / 3600, decimals: 2)) hours (\(Format.plain(stats.seconds.rounded())) s).", ""]
-        lines += table("Keys (items)", stats.keys) + table("Chords (seconds)", stats.chords) + table("Tempi, bpm (items)", stats.tempi)
+        lines += table("Keys (items)", stats.keys) + table("Chords (seconds)", stats.chords)
+            + table("Tempi, bpm (items)", stats.tempi, byValue: true)
         lines += ["## Regenerating an item", "", "Every item is deterministic: its `arguments` in `manifest.jsonl` remake it",
                   "byte for byte with the same Clumsy, FluidSynth and SoundFont, e.g.", "", "```"]
         if let first = entries.first, case .array(let arguments)? = JSONText.member("arguments", of: first) {
@@ -30,10 +31,14 @@ enum DatasetCard {
         return lines.joined(separator: "\n")
     }
 
-    private static func table(_ title: String, _ counts: [String: Double]) -> [String] {
+    /// A table of `counts`, the largest amount first; `byValue`: in the order of the values
+    /// as numbers (tempi: 80.808 before 100.363).
+    private static func table(_ title: String, _ counts: [String: Double], byValue: Bool = false) -> [String] {
         guard !counts.isEmpty else { return [] }
         var lines = ["## \(title)", "", "| value | amount |", "|---|---|"]
-        let sorted = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        let sorted = byValue
+            ? counts.sorted { (Double($0.key) ?? .infinity, $0.key) < (Double($1.key) ?? .infinity, $1.key) }
+            : counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
         for (key, value) in sorted.prefix(24) { lines.append("| \(key) | \(Format.plain((value * 10).rounded() / 10)) |") }
         if sorted.count > 24 { lines.append("| (\(sorted.count - 24) more) | |") }
         return lines + [""]
@@ -44,6 +49,20 @@ enum DatasetCard {
 
     /// Keys, chords and tempi over the items' JAMS files.
     struct Statistics {
+        /// The root names the card counts chords under, by pitch class: one spelling per chord,
+        /// whatever key spelled it (`A#:min7` and `Bb:min7` are one row, `Bb:min7`).
+        static let rootNames = ["C", "C#", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B"]
+
+        /// A Harte label with its root respelled by `rootNames` ("A#:min7" → "Bb:min7");
+        /// anything else ("N", "X") as it is.
+        static func oneSpelling(_ label: String) -> String {
+            let letters: [Character: Int] = ["C": 0, "D": 2, "E": 4, "F": 5, "G": 7, "A": 9, "B": 11]
+            guard let first = label.first, var pitch = letters[first] else { return label }
+            let accidentals = label.dropFirst().prefix { $0 == "#" || $0 == "b" }
+            for accidental in accidentals { pitch += accidental == "#" ? 1 : -1 }
+            return rootNames[((pitch % 12) + 12) % 12] + label.dropFirst(1 + accidentals.count)
+        }
+
         var keys: [String: Double] = [:]
         var chords: [String: Double] = [:]
         var tempi: [String: Double] = [:]
@@ -69,7 +88,9 @@ enum DatasetCard {
                 case "tempo": if let first = data.first, let bpm = JSONText.number("value", of: first) { tempi[Format.plain(bpm), default: 0] += 1 }
                 case "chord":
                     for span in data {
-                        if let chord = JSONText.string("value", of: span) { chords[chord, default: 0] += JSONText.number("duration", of: span) ?? 0 }
+                        if let chord = JSONText.string("value", of: span) {
+                            chords[Self.oneSpelling(chord), default: 0] += JSONText.number("duration", of: span) ?? 0
+                        }
                     }
                 default: continue
                 }

@@ -171,6 +171,23 @@ struct BatchTests {
         }
         let card = try String(contentsOfFile: directory.file("out/README.md"), encoding: .utf8)
         #expect(card.contains("## Chords (seconds)") && card.contains("| C:maj7 |") && card.contains("clumsy run --midi item.mid --events item.jsonl --seed 1 --duration 30 -- \(bundledPresetNames()[0])"), "\(card)")
+        // Issue 33: the tempi in the order of their values, not as text; one spelling per chord.
+        func rows(_ title: String) -> [String] {
+            let lines = card.components(separatedBy: "\n")
+            guard let start = lines.firstIndex(of: "## \(title)") else { return [] }
+            return lines[(start + 1)...].drop { !$0.hasPrefix("|---") }.dropFirst().prefix { $0.hasPrefix("| ") }
+                .map { String($0.dropFirst(2).prefix { $0 != " " }) }
+        }
+        let tempi = rows("Tempi, bpm (items)").compactMap(Double.init)
+        #expect(tempi.count >= 5 && tempi == tempi.sorted(), "tempi \(tempi)")
+        let chords = rows("Chords (seconds)").filter { !$0.hasPrefix("(") }
+        let pitchClass: [Character: Int] = ["C": 0, "D": 2, "E": 4, "F": 5, "G": 7, "A": 9, "B": 11]
+        let sounded = chords.map { chord -> String in
+            let accidentals = chord.dropFirst().prefix { $0 == "#" || $0 == "b" }
+            let pitch = accidentals.reduce(pitchClass[chord.first ?? "C"] ?? 0) { $0 + ($1 == "#" ? 1 : -1) }
+            return "\((pitch + 12) % 12)" + chord.dropFirst(1 + accidentals.count)
+        }
+        #expect(chords.count >= 5 && Set(sounded).count == sounded.count, "one chord, two spellings: \(chords)")
     }
 
     /// Polls `condition` every 50 ms for up to two minutes.
