@@ -190,7 +190,7 @@ _clumsy_run() {
     repeating_flags=()
     non_repeating_flags=(--dry --live --clock-out --quiet --version -h --help)
     repeating_options=(--set --connect)
-    non_repeating_options=(--duration --bars --seed --tempo --meter --quantize --strength --swing --chord-change --key --mode --gravity --speed --tone --gain --loudness --true-peak --bit-depth --filter --resonance --delay --feedback --delay-mix --reverb --room --midi --events --audio --sample-rate --soundfont --stems --score --audio-driver --midi-out --osc-out --osc-in --video --fps --size)
+    non_repeating_options=(--duration --bars --seed --tempo --meter --quantize --strength --swing --chord-change --key --mode --gravity --speed --tone --gain --loudness --true-peak --bit-depth --filter --resonance --delay --feedback --delay-mix --reverb --room --midi --events --audio --sample-rate --tail --soundfont --stems --score --audio-driver --midi-out --osc-out --osc-in --video --fps --size)
     __clumsy_offer_flags_options 1
 
     # Offer option value completions
@@ -299,6 +299,9 @@ _clumsy_run() {
     '--sample-rate')
         return
         ;;
+    '--tail')
+        return
+        ;;
     '--soundfont')
         __clumsy_add_completions -o plusdirs -fX '!*.@(sf2|sf3)'
         return
@@ -351,7 +354,7 @@ _clumsy_replay() {
     repeating_flags=()
     non_repeating_flags=(--quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--midi --events --audio --sample-rate --soundfont --stems --score --video --fps --size)
+    non_repeating_options=(--midi --events --audio --sample-rate --tail --soundfont --stems --score --video --fps --size)
     __clumsy_offer_flags_options 1
 
     # Offer option value completions
@@ -369,6 +372,9 @@ _clumsy_replay() {
         return
         ;;
     '--sample-rate')
+        return
+        ;;
+    '--tail')
         return
         ;;
     '--soundfont')

@@ -103,13 +103,17 @@ enum LiveCalibration {
 
 /// Builds a FluidSynth sampler for a session: SoundFont, effects, programs and controllers.
 enum SamplerFactory {
-    /// The sampler configuration of a session (SoundFont already resolved).
-    static func configuration(soundFont: String, sampleRate: Double, polyphony: Int, sound: Preset.Sound) -> SamplerConfiguration {
-        SamplerConfiguration(
+    /// The sampler configuration of a session (SoundFont already resolved); `tail` (`--tail`)
+    /// replaces the estimated tail.
+    static func configuration(soundFont: String, sampleRate: Double, polyphony: Int, sound: Preset.Sound,
+                              tail: Double? = nil) -> SamplerConfiguration {
+        var configuration = SamplerConfiguration(
             soundFont: soundFont, sampleRate: sampleRate, polyphony: polyphony,
             filter: sound.filter.map { LowPassFilter(cutoff: $0.cutoff, resonance: $0.resonance) },
             delay: sound.delay.map { Delay(time: $0.time, feedback: $0.feedback, mix: $0.mix) },
             reverb: sound.reverb.map { Reverb(level: $0.level, roomSize: $0.room) }, gain: sound.gain)
+        configuration.tail = tail
+        return configuration
     }
 
     /// One sampler playing every part's channels, set up as the MIDI file has them (live play).

@@ -38,6 +38,8 @@ public struct RunRequest: Sendable {
     }
     /// Output sample rate, Hz.
     public var sampleRate: Double = 44_100
+    /// Seconds of sound after the session's end (`--tail`); nil: as long as the effects need.
+    public var tail: Double?
     /// SoundFont given with --soundfont.
     public var soundFont: String?
     /// Play live through an audio driver.
@@ -115,7 +117,7 @@ public enum SessionRunner {
         if let soundFont = run.soundFont {
             wiring.samplerConfiguration = SamplerFactory.configuration(
                 soundFont: soundFont, sampleRate: request.sampleRate,
-                polyphony: run.plan.isCrowded ? 128 : 256, sound: run.plan.sound)
+                polyphony: run.plan.isCrowded ? 128 : 256, sound: run.plan.sound, tail: request.tail)
             wiring.mix = request.mix
             if let text = request.environment["CLUMSY_THREADS"], let threads = Int(text), (1...64).contains(threads) {
                 wiring.mix.threads = threads

@@ -27,6 +27,9 @@ public struct SamplerConfiguration: Sendable, Hashable, Codable {
     /// Master gain applied by FluidSynth to the summed voices, 0…10 (default 0.5).
     /// FluidSynth's own default is 0.2; values much above 1 clip when many notes sound.
     public var gain: Double = 0.5
+    /// Seconds rendered after the session's end, 0…`maximumTailDuration` (`--tail`), in place
+    /// of `tailDuration`'s estimate; nil: the estimate.
+    public var tail: Double?
 
     /// A configuration; only `soundFont` has no default.
     public init(
@@ -59,7 +62,7 @@ public struct SamplerConfiguration: Sendable, Hashable, Codable {
     public static let releaseAllowance: Double = 2
 
     /// Seconds to keep rendering after the last event so that released notes, delay
-    /// echoes and the reverb die away, at most `maximumTailDuration` (30 s).
+    /// echoes and the reverb die away, at most `maximumTailDuration` (30 s); `tail` when set.
     ///
     /// `tailDuration = min(30, release + echoes + reverb)` where
     /// - `release` = 2 s for the instruments' release phase;
@@ -71,6 +74,7 @@ public struct SamplerConfiguration: Sendable, Hashable, Codable {
     ///   0 without a reverb or at level 0.
     /// The result grows monotonically with delay time, delay feedback and room size.
     public var tailDuration: Double {
+        if let tail { return min(Self.maximumTailDuration, max(0, tail)) }
         var tail = Self.releaseAllowance
         if let delay, delay.time > 0 {
             let feedback = min(max(delay.feedback, 0), 1)

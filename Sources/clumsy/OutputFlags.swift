@@ -23,6 +23,9 @@ struct OutputFlags: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Audio sample rate in Hz, a whole number (\(Limits.text(Limits.sampleRate)); default 44100).", valueName: "Hz"))
     var sampleRate: String?
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds of sound after the session's end (notes ringing, echoes, reverb), 0…30; default: as long as the effects need, at most 30.", valueName: "s"))
+    var tail: String?
+
     @Option(help: ArgumentHelp("SoundFont file (.sf2/.sf3). Else $CLUMSY_SOUNDFONT, the preset's, then Debian's (FluidR3_GM first).", valueName: "file"), completion: Completions.files("sf2", "sf3"))
     var soundfont: String?
 
@@ -41,10 +44,13 @@ struct OutputFlags: ParsableArguments {
     /// The sample rate: a whole number in `Limits.sampleRate` (checked in `validate()`).
     var sampleRateValue: Int { sampleRate.flatMap { Int($0) } ?? 44_100 }
 
+    /// The tail in seconds, nil for the default (checked in `validate()`).
+    var tailValue: Double? { tail.flatMap(Double.init) }
+
     /// The flags given, as `clumsy run` arguments.
     var arguments: [String] {
         let files = self.files.sorted { $0.key < $1.key }.map { ($0.key, Optional($0.value)) }
-        return ([("--sample-rate", sampleRate), ("--soundfont", soundfont), ("--stems", stems)] + files)
+        return ([("--sample-rate", sampleRate), ("--tail", tail), ("--soundfont", soundfont), ("--stems", stems)] + files)
             .flatMap { flag, value in value.map { [flag, $0] } ?? [] }
     }
 
@@ -52,6 +58,11 @@ struct OutputFlags: ParsableArguments {
         if let sampleRate {
             guard let rate = Int(sampleRate), Limits.sampleRate.contains(rate) else {
                 throw ValidationError("--sample-rate \(sampleRate) is not accepted; expected a whole number of Hz in \(Limits.text(Limits.sampleRate))")
+            }
+        }
+        if let tail {
+            guard let seconds = Double(tail), seconds.isFinite, (0...30).contains(seconds) else {
+                throw ValidationError("--tail \(Quote.text(tail)) is not accepted; expected seconds, a number in 0…30")
             }
         }
     }

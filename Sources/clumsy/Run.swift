@@ -152,6 +152,7 @@ struct Run: ParsableCommand {
                                  overrides: overrides, isQuiet: quiet)
         request.files = outputs.files
         request.sampleRate = Double(outputs.sampleRateValue)
+        request.tail = outputs.tailValue
         request.soundFont = outputs.soundfont
         request.isLive = live
         request.audioDriver = audioDriver

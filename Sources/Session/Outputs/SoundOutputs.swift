@@ -53,7 +53,7 @@ struct AudioOutput: SessionOutput {
         guard let path = run.request.audioPath, run.request.liveFile == nil, let soundFont = run.soundFont else { return }
         let sound = run.configuration.sound
         let tail = SamplerFactory.configuration(soundFont: soundFont, sampleRate: run.request.sampleRate, polyphony: 256,
-                                                sound: sound).tailDuration
+                                                sound: sound, tail: run.request.tail).tailDuration
         try AudioBudget.check(path: path, seconds: run.configuration.duration + tail, rate: run.request.sampleRate,
                               bytesPerSample: sound.bitDepth.bytesPerSample)
     }
