@@ -4,6 +4,7 @@
 import Escaping
 import Engine
 import Presets
+import Theory
 
 /// `OUT/README.md`: what a batch holds, how it was made, the distribution of its keys, chords
 /// and tempi (from the items' JAMS files, when labels were written) and how to remake an item.
@@ -56,11 +57,9 @@ enum DatasetCard {
         /// A Harte label with its root respelled by `rootNames` ("A#:min7" → "Bb:min7");
         /// anything else ("N", "X") as it is.
         static func oneSpelling(_ label: String) -> String {
-            let letters: [Character: Int] = ["C": 0, "D": 2, "E": 4, "F": 5, "G": 7, "A": 9, "B": 11]
-            guard let first = label.first, var pitch = letters[first] else { return label }
-            let accidentals = label.dropFirst().prefix { $0 == "#" || $0 == "b" }
-            for accidental in accidentals { pitch += accidental == "#" ? 1 : -1 }
-            return rootNames[((pitch % 12) + 12) % 12] + label.dropFirst(1 + accidentals.count)
+            let root = label.prefix { $0 != ":" && $0 != "/" }
+            guard let pitch = PitchClass(name: String(root)) else { return label }
+            return rootNames[pitch.value] + label.dropFirst(root.count)
         }
 
         var keys: [String: Double] = [:]

@@ -16,6 +16,9 @@ public enum Limits {
     public static let register: ClosedRange<Int> = 12...96
     /// Output sample rate, Hz (FluidSynth's range), whole numbers only.
     public static let sampleRate: ClosedRange<Int> = 8_000...96_000
+    /// Sound after a session's end (`--tail`), seconds; the sound's own cap on its tail
+    /// (`SamplerConfiguration.maximumTailDuration`) is the upper bound.
+    public static let tail: ClosedRange<Double> = 0...30
     /// Largest preset file read, bytes.
     public static let presetFileSize = 1 << 20
 

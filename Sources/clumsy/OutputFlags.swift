@@ -23,7 +23,7 @@ struct OutputFlags: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Audio sample rate in Hz, a whole number (\(Limits.text(Limits.sampleRate)); default 44100).", valueName: "Hz"))
     var sampleRate: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds of sound after the session's end (notes ringing, echoes, reverb), 0…30; default: as long as the effects need, at most 30.", valueName: "s"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds of sound after the session's end (notes ringing, echoes, reverb), \(Limits.text(Limits.tail)); default: as long as the effects need, at most 30.", valueName: "s"))
     var tail: String?
 
     @Option(help: ArgumentHelp("SoundFont file (.sf2/.sf3). Else $CLUMSY_SOUNDFONT, the preset's, then Debian's (FluidR3_GM first).", valueName: "file"), completion: Completions.files("sf2", "sf3"))
@@ -61,8 +61,8 @@ struct OutputFlags: ParsableArguments {
             }
         }
         if let tail {
-            guard let seconds = Double(tail), seconds.isFinite, (0...30).contains(seconds) else {
-                throw ValidationError("--tail \(Quote.text(tail)) is not accepted; expected seconds, a number in 0…30")
+            guard let seconds = Double(tail), seconds.isFinite, Limits.tail.contains(seconds) else {
+                throw ValidationError("--tail \(Quote.text(tail)) is not accepted; expected seconds, a number in \(Limits.text(Limits.tail))")
             }
         }
     }
