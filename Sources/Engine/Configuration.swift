@@ -63,12 +63,15 @@ public struct Configuration: Sendable {
     public init(preset: Preset, overrides: Overrides = Overrides(), duration: Double, checksScenes: Bool = true) throws(SessionError) {
         var preset = try preset.assigning(overrides.assignments).applying(flags: overrides.flags, dry: overrides.isDry)
         try Self.keepPlayedBouncers(of: &preset, keyFlagged: overrides.flags["key"] != nil || overrides.flags["mode"] != nil)
-        if let note = preset.sound.delayNote, overrides.flags["delay"] == nil {
-            // A note value at the session's tempo: the echoes stay on the grid.
+        if let note = preset.sound.delayNote {
+            // A note value at the session's tempo: the echoes stay on the grid. `--delay` in
+            // seconds cleared it.
             let seconds = note * 4 * 60 / preset.tempo
-            guard seconds <= 5 else {
-                throw .preset(file: preset.source, field: "sound.delay.note",
-                              message: "comes to \(Format.plain(seconds)) s at \(Format.plain(preset.tempo)) bpm; the delay takes at most 5 s")
+            let longest = Settings.setting(at: "sound.delay.time")?.numberRange?.upperBound ?? 5
+            guard seconds <= longest else {
+                let comes = "comes to \(Format.plain(seconds)) s at \(Format.plain(preset.tempo)) bpm; the delay takes at most \(Format.plain(longest)) s"
+                if let flag = overrides.flags["delay"] { throw .usage("--delay \(Quote.text(flag)) \(comes)") }
+                throw .preset(file: preset.source, field: "sound.delay.time", message: "the note value \(comes)")
             }
             preset.sound.delayValues.time = seconds
         }

@@ -151,6 +151,40 @@ public struct Setting: Sendable {
             })
     }
 
+    /// A time in seconds in `range`, or a note value (`"3/16"`) kept at `note` and resolved at the
+    /// session's tempo; seconds clear the note value, so a flag in seconds overrides a preset's note.
+    static func secondsOrNote(_ path: String, _ keyPath: WritableKeyPath<Preset, Double> & Sendable,
+                              note: WritableKeyPath<Preset, Double?> & Sendable, default value: Double,
+                              range: ClosedRange<Double>, flag: String, doc: String) -> Setting {
+        let seconds = number(path, keyPath, unit: "s", default: value, range: range, flag: flag, takesOff: true, doc: doc)
+        let accepted = "\(Limits.text(range)) s, or \(NoteValue.accepted)"
+        return Setting(
+            path: path, flag: flag, type: "number or string", unit: "s", defaultText: seconds.defaultText,
+            accepted: "seconds \(Limits.text(range)), or a note value n/d such as 3/16", doc: doc,
+            valueName: "s|n/d|off", flagTakesOff: true, numberRange: range, setDefault: seconds.setDefault,
+            read: { json, preset, r throws(SessionError) in
+                guard case .string(let text) = json else {
+                    try seconds.read(json, &preset, r)
+                    preset[keyPath: note] = nil
+                    return
+                }
+                guard let wholeNotes = NoteValue.wholeNotes(text) else {
+                    throw r.fail(path, "\"\(Quote.text(text))\" is not accepted; expected \(accepted)")
+                }
+                preset[keyPath: note] = wholeNotes
+            },
+            parse: { text, preset throws(SessionError) in
+                if let wholeNotes = NoteValue.wholeNotes(text) {
+                    preset[keyPath: note] = wholeNotes
+                } else if text.contains("/") {
+                    throw .usage("--\(flag) \(Quote.text(text)) is not accepted; expected \(accepted)")
+                } else {
+                    try seconds.parse(text, &preset)
+                    preset[keyPath: note] = nil
+                }
+            })
+    }
+
     /// The three rows of a velocity curve at `path`: `quiet` and `loud` impact speeds in
     /// `unit` (loud must exceed quiet, see `Preset.checkRules`) and the `exponent`.
     static func curve(_ path: String, _ quiet: WritableKeyPath<Preset, Double> & Sendable,

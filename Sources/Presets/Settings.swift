@@ -334,19 +334,18 @@ public enum Settings {
         .number("sound.filter.resonance", \.sound.filterValues.resonance, unit: "dB", default: 0, range: 0...20,
                 flag: "resonance", doc: "low-pass resonance"),
         .block("sound.delay", \.sound.isDelayOn, default: true, doc: "feedback delay on the mix"),
-        .number("sound.delay.time", \.sound.delayValues.time, unit: "s", default: 0.375, range: 0...5,
-                flag: "delay", takesOff: true, doc: "delay time"),
+        .secondsOrNote("sound.delay.time", \.sound.delayValues.time, note: \.sound.delayNote, default: 0.375,
+                       range: 0...5, flag: "delay",
+                       doc: "delay time, in seconds or as a note value at the session's tempo (\"3/16\": a dotted eighth), so the echoes stay on the grid when the tempo changes"),
         .custom("sound.delay.note", type: "string", defaultText: "none", accepted: "a note value n/d (1…32 / 1, 2, 4, 8, 16, 32), such as \"3/16\"",
-                doc: "the delay time as a note value at the session's tempo (`\"3/16\"`: a dotted eighth, `\"1/4\"`: a quarter note), so the echoes fall on the grid at any tempo; it replaces `sound.delay.time` (unless `--delay` is given), and must come to 5 s or less",
+                doc: "the delay time as a note value, as `sound.delay.time` also takes it (kept for presets that wrote it here); it replaces `sound.delay.time` unless `--delay` gives seconds, and must come to 5 s or less at the session's tempo",
                 setDefault: { $0.sound.delayNote = nil },
                 read: { json, preset, r throws(SessionError) in
                     let text = try r.string(json, at: "sound.delay.note", expected: "a note value such as \"3/16\"")
-                    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-                    guard parts.count == 2, let n = Int(parts[0]), let d = Int(parts[1]), (1...32).contains(n),
-                          [1, 2, 4, 8, 16, 32].contains(d) else {
-                        throw r.fail("sound.delay.note", "\"\(Quote.text(text))\" is not accepted; expected a note value n/d with n 1…32 and d 1, 2, 4, 8, 16 or 32, such as \"3/16\"")
+                    guard let note = NoteValue.wholeNotes(text) else {
+                        throw r.fail("sound.delay.note", "\"\(Quote.text(text))\" is not accepted; expected \(NoteValue.accepted)")
                     }
-                    preset.sound.delayNote = Double(n) / Double(d)
+                    preset.sound.delayNote = note
                 }),
         .number("sound.delay.feedback", \.sound.delayValues.feedback, default: 0.3, range: 0...0.95,
                 flag: "feedback", doc: "delay feedback: each echo's level relative to the one before"),

@@ -89,4 +89,30 @@ import Errors
         #expect(throws: SessionError.self) { try Configuration(preset: long, duration: 1) }
         #expect(presetError(#"{"sound": {"delay": {"note": "3/17"}}}"#)?.description.contains("sound.delay.note") == true)
     }
+
+    /// `sound.delay.time` takes a note value too, and so does `--delay`: a flag's note value
+    /// replaces the preset's seconds, a flag's seconds replace the preset's note value, and a
+    /// malformed fraction is refused naming the field or the flag.
+    @Test func delayTimeAsNoteValue() throws {
+        let noted = try decode(#"{"tempo": 90, "sound": {"delay": {"time": "3/16"}}}"#)
+        #expect(try Configuration(preset: noted, duration: 1).sound.delay?.time == 0.5)
+        let seconds = try decode(#"{"tempo": 90, "sound": {"delay": {"time": 0.3}}}"#)
+        #expect(try Configuration(preset: seconds, duration: 1).sound.delay?.time == 0.3)
+        var quarter = Overrides()
+        quarter.flags["delay"] = "1/4"
+        #expect(try Configuration(preset: seconds, overrides: quarter, duration: 1).sound.delay?.time == 2.0 / 3)
+        var plain = Overrides()
+        plain.flags["delay"] = "0.25"
+        #expect(try Configuration(preset: noted, overrides: plain, duration: 1).sound.delay?.time == 0.25)
+        #expect(presetError(#"{"sound": {"delay": {"time": "3/5"}}}"#)?.description.contains("sound.delay.time") == true)
+        for text in ["3/5", "0/4", "1/", "nan", "3/16/2"] {
+            var bad = Overrides()
+            bad.flags["delay"] = text
+            #expect(throws: SessionError.self, "--delay \(text)") { try Configuration(preset: noted, overrides: bad, duration: 1) }
+        }
+        var long = Overrides()
+        long.flags["delay"] = "32/1"
+        let message = #expect(throws: SessionError.self) { try Configuration(preset: noted, overrides: long, duration: 1) }
+        #expect(message?.description.contains("--delay 32/1") == true)
+    }
 }
