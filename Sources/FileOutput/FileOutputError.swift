@@ -38,6 +38,9 @@ public enum FileOutputError: Error, CustomStringConvertible, Equatable {
         case .cannotCreate(let path, let reason):
             let hint = reason.hasPrefix("the ") || reason.hasPrefix("a ") || reason.hasPrefix("too many") ? "" : " (its directory must exist and be writable)"
             return "cannot create output file '\(path)': \(reason)\(hint)"
+        case .writeFailed(let path, let reason) where StandardOutputName.isStandardOutput(path):
+            let early = reason.contains("Broken pipe") ? " (the program reading it stopped early)" : ""
+            return "cannot write to standard output: \(reason)\(early)"
         case .writeFailed(let path, let reason):
             return "cannot write output file '\(path)': \(reason)"
         case .commitFailed(let path, let reason):

@@ -70,6 +70,19 @@ public struct OutputTarget: Sendable {
         requested = path
         guard !path.isEmpty else { throw .cannotCreate(path: path, reason: "the output path is empty") }
         if path.hasSuffix("/") { throw .cannotCreate(path: path, reason: "the output path names a directory, not a file") }
+        if StandardOutputName.isStandardOutput(path) {
+            // Written in place through the descriptor the shell gave: a pipe, or a file it
+            // opened for `>` (never renamed over, so `>>` and a reader already there keep it).
+            let device = PathBytes.filePath(StandardOutputName.device)
+            let status: Stat
+            do { status = try POSIX.status(device, followingLinks: true) } catch {
+                throw .cannotCreate(path: path, reason: "standard output is closed (\(error.text))")
+            }
+            file = device
+            kind = .special
+            identity = FileIdentity(status)
+            return
+        }
         var current = PathBytes.filePath(path)
         // A link to a special file is written in place through the link (open follows it,
         // also /proc's links to pipes such as /dev/stdout, which readlink cannot name).

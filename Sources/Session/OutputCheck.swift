@@ -5,6 +5,10 @@ import Errors
 import FileOutput
 import Presets
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Refuses, before a command writes anything, any output that would destroy an input or
 /// another output. Every command that writes files calls `verify` (`run` and `replay` through
 /// `SessionRunner`, `draw` and `roll` through `PictureRunner.open`).
@@ -24,6 +28,7 @@ public enum OutputCheck {
     /// - Throws: `SessionError.usage` (64) naming both files, or `.cannotCreate` (73).
     public static func verify(outputs: [Named], inputs: [Named]) throws(SessionError) {
         let inputs = inputs + bundledFiles()
+        try checkStandardOutput(outputs)
         var resolved: [(role: String, path: String, target: OutputTarget)] = []
         for output in outputs {
             let target: OutputTarget
@@ -46,6 +51,20 @@ public enum OutputCheck {
                 }
             }
             resolved.append((output.role, output.path, target))
+        }
+    }
+
+    /// `-` (standard output) names one output at most, and not a terminal: binary bytes on
+    /// a terminal help no one, and two outputs in one stream cannot be told apart.
+    static func checkStandardOutput(_ outputs: [Named], isTerminal: Bool = isatty(1) == 1) throws(SessionError) {
+        let piped = outputs.filter { StandardOutputName.isStandardOutput($0.path) }
+        if piped.count > 1 {
+            throw .usage(piped.map { "\($0.role) \($0.path)" }.joined(separator: " and ")
+                + ": only one output can go to standard output; name a file for the others")
+        }
+        if let output = piped.first, isTerminal {
+            throw .usage("\(output.role) \(output.path): standard output is a terminal; "
+                + "pipe it into a program or redirect it to a file, or name a file")
         }
     }
 

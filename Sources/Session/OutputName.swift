@@ -28,6 +28,9 @@ public enum OutputName {
     /// - Throws: `SessionError.usage` when the extension names no format Clumsy writes.
     public static func audioFormat(_ path: String) throws(SessionError) -> AudioFileFormat {
         guard let format = AudioFileFormat(path: path) else {
+            if StandardOutputName.isStandardOutput(path) {
+                throw .usage("--audio \(path): standard output takes -, wav:-, flac:- or ogg:- (- is WAV)")
+            }
             throw .usage(extensionProblem(path, flag: "--audio", accepted: ".wav, .flac or .ogg"))
         }
         return format

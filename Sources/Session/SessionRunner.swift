@@ -134,8 +134,10 @@ public enum SessionRunner {
         if !request.isQuiet {
             var text = describe(summary, plan: run.plan, outputs: outputs.flatMap { $0.summary(run, wiring) })
             if let report = wiring.audio?.report { text += "; " + report.description }
-            standardOutput.write(text + "\n")
-            standardOutput.flush()
+            // With an output on standard output (`--midi -`), the words go to standard error.
+            let words = request.files.values.contains(where: StandardOutputName.isStandardOutput) ? standardError : standardOutput
+            words.write(text + "\n")
+            words.flush()
         }
         return summary
     }

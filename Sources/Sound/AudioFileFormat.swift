@@ -17,6 +17,12 @@ public enum AudioFileFormat: String, Sendable, CaseIterable, Codable {
     /// The format named by the extension of `path`, case-insensitive: `.wav`/`.wave`,
     /// `.flac`, `.ogg`/`.oga`; nil for anything else.
     public init?(path: String) {
+        if StandardOutputName.isStandardOutput(path) {
+            // `-` is WAV, as sox's default for a pipe; `flac:-` names its format.
+            guard let word = StandardOutputName.format(of: path) else { self = .wav; return }
+            self.init(path: "-." + word)
+            return
+        }
         let name = PathName.name(of: path)
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
         switch name[name.index(after: dot)...].lowercased() {

@@ -104,6 +104,10 @@ public enum SoundError: Error, CustomStringConvertible, Equatable, Sendable {
         case let .openFailed(path, format, messages):
             return "FluidSynth could not open \(quoted(path)) for writing as \(format)"
                 + details(messages) + ". Check that the directory is writable and has free space."
+        case let .writeFailed(path, reason) where StandardOutputName.isStandardOutput(path):
+            // A reader that stops early (`| head -c 1000`) closes the pipe: nothing to free.
+            return "Writing the audio to standard output failed: \(reason)"
+                + (reason.contains("Broken pipe") ? " (the program reading it stopped early)." : ".")
         case let .writeFailed(path, reason):
             return "Writing the audio file \(quoted(path)) failed: \(reason). "
                 + "The partial file was removed. Free some disk space or choose another directory."

@@ -11,13 +11,13 @@ import Presets
 /// here, so a bad one is the user's error (exit 64) in `replay` too, never blamed on the log
 /// it replays; `SessionOutputs.validate` checks the other values.
 struct OutputFlags: ParsableArguments {
-    @Option(help: ArgumentHelp("Write a Standard MIDI File (format 1, a track per voice: Bass, Keys, Drums).", valueName: "file.mid"), completion: Completions.files("mid"))
+    @Option(help: ArgumentHelp("Write a Standard MIDI File (format 1, a track per voice: Bass, Keys, Drums); - writes it to standard output.", valueName: "file.mid"), completion: Completions.files("mid"))
     var midi: String?
 
-    @Option(help: ArgumentHelp("Write the event log as JSON Lines.", valueName: "file.jsonl"), completion: Completions.files("jsonl"))
+    @Option(help: ArgumentHelp("Write the event log as JSON Lines; - writes it to standard output.", valueName: "file.jsonl"), completion: Completions.files("jsonl"))
     var events: String?
 
-    @Option(help: ArgumentHelp("Render audio to a .wav, .flac or .ogg file through FluidSynth.", valueName: "file"), completion: Completions.files("wav", "flac", "ogg"))
+    @Option(help: ArgumentHelp("Render audio to a .wav, .flac or .ogg file through FluidSynth; - writes WAV to standard output (flac:- FLAC, ogg:- Ogg), for a pipe into sox.", valueName: "file"), completion: Completions.files("wav", "flac", "ogg"))
     var audio: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Audio sample rate in Hz, a whole number (\(Limits.text(Limits.sampleRate)); default 44100).", valueName: "Hz"))

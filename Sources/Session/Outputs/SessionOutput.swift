@@ -64,7 +64,9 @@ extension SingleFileOutput {
     func isRequested(_ request: RunRequest) -> Bool { path(request) != nil }
     func writesFiles(_ request: RunRequest) -> Bool { isRequested(request) }
     func paths(_ run: OutputRun) throws(SessionError) -> [OutputCheck.Named] { path(run.request).map { [(flag, $0)] } ?? [] }
-    func summary(_ run: OutputRun, _ wiring: OutputWiring) -> [String] { path(run.request).map { [$0] } ?? [] }
+    func summary(_ run: OutputRun, _ wiring: OutputWiring) -> [String] {
+        path(run.request).map { [StandardOutputName.shown($0)] } ?? []
+    }
 
     /// Refuses an empty name ("--midi needs a file name").
     func requireName(_ request: RunRequest) throws(SessionError) {

@@ -66,7 +66,7 @@ struct AudioOutput: SessionOutput {
     }
 
     func summary(_ run: OutputRun, _ wiring: OutputWiring) -> [String] {
-        (run.request.audioPath ?? run.request.liveFile).map { [$0] } ?? []
+        (run.request.audioPath ?? run.request.liveFile).map { [StandardOutputName.shown($0)] } ?? []
     }
 }
 
