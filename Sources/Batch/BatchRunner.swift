@@ -6,6 +6,7 @@ import Errors
 import FileOutput
 import Presets
 import Session
+import Sound
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -153,8 +154,12 @@ public final class BatchRunner {
         let name = plan.item.name
         FileBytes.removeTree(partial + "/.stderr")
         if request.outputs.contains(.labels) {
+            // The labels cover the audio to its end, tail and all (a 10 s session's FLAC runs 14 s).
+            let audio = partial + "/" + name + "." + request.audioFormat
+            let audioSeconds = FileBytes.kind(audio) == .missing ? nil : SoundFileLength.seconds(of: audio)
             let labels = try ItemLabels(eventsPath: partial + "/" + name + ".jsonl", midiPath: partial + "/" + name + ".mid",
-                                        tempo: plan.tempo, meter: plan.meter, form: plan.form, duration: plan.seconds)
+                                        tempo: plan.tempo, meter: plan.meter, form: plan.form, duration: plan.seconds,
+                                        audioSeconds: audioSeconds)
             try LabelFiles.write(labels, item: name, into: partial)
             if !request.outputs.contains(.midi) { FileBytes.removeTree(partial + "/" + name + ".mid") }
             if !request.outputs.contains(.events) { FileBytes.removeTree(partial + "/" + name + ".jsonl") }

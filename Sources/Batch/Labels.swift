@@ -19,8 +19,10 @@ struct LabelSpan: Equatable {
 /// (notes with their lengths, per voice) and its tempo, meter and form (beats and sections, on
 /// the session's clock, so a scene's tempo change moves them): what the session chose, exactly.
 struct ItemLabels {
-    /// Seconds the labels cover: the session's length (a session with an ending runs on to
-    /// the end of a phrase and its last notes ring, so the MIDI file's end when later).
+    /// Seconds the labels cover: the audio's length when the item has audio (its tail rings
+    /// on after the session), else the session's (a session with an ending runs on to the end
+    /// of a phrase and its last notes ring, so the MIDI file's end when later). Chords, keys,
+    /// tempi and sections last to here; beats stop where the session does.
     var duration: Double
     var chords: [LabelSpan] = []
     var keys: [LabelSpan] = []
@@ -33,13 +35,16 @@ struct ItemLabels {
     /// Per voice (MIDI track name, lower case): value = MIDI note.
     var notes: [(voice: String, spans: [LabelSpan])] = []
 
-    /// Reads the log at `eventsPath` and the MIDI file at `midiPath`.
+    /// Reads the log at `eventsPath` and the MIDI file at `midiPath`; `audioSeconds` is the
+    /// length of the item's audio file, if it has one.
     /// - Throws: `.data` (65) / `.noInput` (66) naming the file.
-    init(eventsPath: String, midiPath: String, tempo: Double, meter: Meter, form: Preset.Form?, duration: Double) throws(SessionError) {
+    init(eventsPath: String, midiPath: String, tempo: Double, meter: Meter, form: Preset.Form?, duration: Double,
+         audioSeconds: Double? = nil) throws(SessionError) {
         let contents: MIDIFileContents
         do { contents = try MIDIFileReader.read(path: midiPath) } catch { throw .data("\(Quote.text(midiPath)): \(error)") }
         let lastTick = contents.tracks.compactMap { $0.last?.tick }.max() ?? 0
-        self.duration = max(duration, contents.tempoMap.seconds(atTick: lastTick))
+        let sessionEnd = max(duration, contents.tempoMap.seconds(atTick: lastTick))
+        self.duration = max(sessionEnd, audioSeconds ?? 0)
         var chordLines: [EventLogRecord] = []
         var tempoChanges: [(time: Double, tempo: Double)] = []
         let bytes = try FileBytes.read(eventsPath, what: "event log")
@@ -52,7 +57,7 @@ struct ItemLabels {
         keys = Self.spans(chordLines.map { ($0.t, JSONValue.string(Harte.key(tonic: $0.tonic ?? "C", mode: $0.mode ?? "major"))) }, end: self.duration)
         tempi = Self.spans([(0, JSONValue.number(tempo))] + tempoChanges.map { ($0.time, JSONValue.number($0.tempo)) }, end: self.duration)
         // An ending's last notes ring past the end of the last phrase: no beat or section starts there.
-        let musicalEnd = self.duration - (form.map { $0.ending } ?? 0) - 1e-3
+        let musicalEnd = sessionEnd - (form.map { $0.ending } ?? 0) - 1e-3
         let times = Self.beatTimes(tempo: tempo, meter: meter, changes: tempoChanges, until: musicalEnd)
         beats = times.enumerated().map { index, time in
             LabelSpan(time: time, duration: 0, value: .number(Double(index % meter.beats + 1)))

@@ -65,4 +65,35 @@ struct BatchBeatTests {
         #expect(beats.count == 4 * bars * 3, "\(beats.count) beats")
         #expect(abs((beats.last ?? 0) - (4 * phrase - 60 / tempo)) < 1e-5, "the last beat at \(beats.last ?? 0)")
     }
+
+    @Test("The labels cover the audio to its end (issue 33): the JAMS duration is the FLAC's, chords, keys, tempi and sections last to it, beats stop with the session",
+          .enabled(if: hasSmallSoundFont))
+    func labelsCoverTheAudio() throws {
+        let directory = try TemporaryDirectory(prefix: "batch-tail")
+        let result = try CLI.run(["batch", "--presets", "lydian-moon,pulse", "--seeds", "1", "--duration", "10", "--audio-format", "flac",
+                                  "--soundfont", smallSoundFont, "--outputs", "audio,midi,labels", "-o", "out", "--quiet"],
+                                 in: directory.path, timeout: 600)
+        try #require(result.status == 0, "\(result)")
+        for (index, preset) in ["lydian-moon", "pulse"].enumerated() {
+            let item = directory.file("out/0000\(index)-\(preset)-s1/0000\(index)-\(preset)-s1")
+            let soxi = try CLI.run(["-D", item + ".flac"], executable: "/usr/bin/soxi")
+            let audio = try #require(Double(soxi.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(soxi)")
+            let jams = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: item + ".jams"))) as? [String: Any])
+            let duration = try #require((jams["file_metadata"] as? [String: Any])?["duration"] as? Double)
+            #expect(audio > 12 && abs(duration - audio) < 1e-3, "\(preset): labels \(duration) s, audio \(audio) s")
+            let annotations = try #require(jams["annotations"] as? [[String: Any]])
+            for namespace in ["chord", "key_mode", "tempo"] + (preset == "pulse" ? ["segment_open"] : []) {
+                let data = try #require(annotations.first { $0["namespace"] as? String == namespace }?["data"] as? [[String: Any]], "\(namespace)")
+                let last = try #require(data.last)
+                let end = (last["time"] as? Double ?? 0) + (last["duration"] as? Double ?? 0)
+                #expect(abs(end - audio) < 1e-3, "\(preset) \(namespace) ends at \(end), the audio at \(audio)")
+            }
+            // The session (10 s, or to the end of its phrase) has beats; its tail does not.
+            let beats = try String(contentsOfFile: item + ".beats.txt", encoding: .utf8).split(separator: "\n").compactMap { Double($0) }
+            let midi = try #require(JSONSerialization.jsonObject(with: Data(CLI.run(["-c", "import mido,json,sys; print(json.dumps(mido.MidiFile(sys.argv[1]).length))", item + ".mid"],
+                                                                                     executable: "/usr/bin/env", prefix: ["python3"]).stdout.utf8),
+                                                                 options: .fragmentsAllowed) as? Double)
+            #expect(!beats.isEmpty && beats.last! < midi && beats.last! > 9, "\(preset): last beat \(beats.last ?? -1), MIDI ends at \(midi)")
+        }
+    }
 }
