@@ -547,8 +547,16 @@ _clumsy_tones() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=()
+    non_repeating_options=(--soundfont)
     __clumsy_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--soundfont')
+        __clumsy_add_completions -o plusdirs -fX '!*.@(sf2|sf3)'
+        return
+        ;;
+    esac
 }
 
 _clumsy_analyze() {

@@ -297,16 +297,17 @@ public struct Setting: Sendable {
         let catalogNames = catalog.map(\.name)
         let names = catalogNames.joined(separator: ", ")
         return Setting(
-            path: path, flag: flag, type: "string", defaultText: "`\"\(value)\"`", accepted: "see `clumsy tones`",
+            path: path, flag: flag, type: "string", defaultText: "`\"\(value)\"`",
+            accepted: "see `clumsy tones`, or the SoundFont's bank:program (`0:65`)",
             doc: doc, valueName: "name",
             setDefault: { $0[keyPath: keyPath] = value },
             read: { json, preset, r throws(SessionError) in
                 let name = try r.string(json, at: path)
-                guard lookup(name) != nil else { throw r.fail(path, "\"\(Quote.text(name))\" is not a \(what)\(toneHint(name, path, catalogNames)); expected one of: \(names)") }
+                guard lookup(name) != nil else { throw r.fail(path, "\"\(Quote.text(name))\" is not a \(what)\(toneHint(name, path, catalogNames)); expected one of: \(names), or the SoundFont's bank:program (bank 0…128, program 0…127, such as \"0:65\")") }
                 preset[keyPath: keyPath] = name
             },
             parse: { text, preset throws(SessionError) in
-                guard lookup(text) != nil else { throw .usage("--\(flag ?? path) \(Quote.text(text)) is not a \(what)\(toneHint(text, path, catalogNames)); accepted: \(names)") }
+                guard lookup(text) != nil else { throw .usage("--\(flag ?? path) \(Quote.text(text)) is not a \(what)\(toneHint(text, path, catalogNames)); accepted: \(names), or the SoundFont's bank:program (bank 0…128, program 0…127, such as 0:65)") }
                 preset[keyPath: keyPath] = text
             })
     }

@@ -7,6 +7,7 @@ import Sound
 import Performance
 import Engine
 import Presets
+import Vocabulary
 
 /// What a user asked `clumsy run` to do, already parsed.
 public struct RunRequest: Sendable {
@@ -112,6 +113,7 @@ public enum SessionRunner {
         for output in outputs { try output.prepare(run, wiring) }
         if outputs.contains(where: { $0.needsSound(request) }) {
             run.soundFont = try locateSoundFont(request, configuration: configuration)
+            if let soundFont = run.soundFont { try checkTones(run.plan, soundFont: soundFont) }
         }
         try checkOutputs(outputs, run)
         if let soundFont = run.soundFont {
@@ -191,6 +193,22 @@ public enum SessionRunner {
             return path
         } catch {
             throw SessionError(error)
+        }
+    }
+
+    /// Refuses a voice whose tone is a `bank:program` the SoundFont lacks (FluidSynth would
+    /// keep the channel's old preset and play the wrong instrument without a word).
+    static func checkTones(_ plan: SessionPlan, soundFont: String) throws(SessionError) {
+        let given = plan.voices.voices.filter { Tone.soundFontPreset($0.tone.name) != nil }
+        guard !given.isEmpty else { return }
+        let presets: [SoundFontPreset]
+        do { presets = try SoundFontPresets.read(soundFont) } catch { throw SessionError(error) }
+        for voice in given where !presets.contains(where: { $0.bank == voice.tone.bank && $0.program == voice.tone.program }) {
+            let banks = Dictionary(grouping: presets, by: \.bank).sorted { $0.key < $1.key }
+                .map { "\($0.key) (\(SessionRunner.counted($0.value.count, "preset")))" }.joined(separator: ", ")
+            throw .usage("the \(voice.name) voice's tone \(voice.tone.name): the SoundFont \(Quote.text(soundFont)) has no preset at "
+                + "bank \(voice.tone.bank), program \(voice.tone.program); its banks: \(banks). "
+                + "clumsy tones --soundfont \(Quote.text(soundFont)) lists them")
         }
     }
 

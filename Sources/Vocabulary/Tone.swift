@@ -56,14 +56,29 @@ extension Tone {
         Tone(name: "grand-piano", program: 0, summary: "GM 1 Acoustic Grand Piano, left hand"),
     ]
 
-    /// The keys tone named `name` (case-insensitive; spaces and underscores read as hyphens).
+    /// The keys tone named `name` (case-insensitive; spaces and underscores read as hyphens),
+    /// or a SoundFont's `bank:program`.
     public static func keys(named name: String) -> Tone? {
-        keysCatalog.first { $0.name == normalized(name) }
+        keysCatalog.first { $0.name == normalized(name) } ?? soundFontPreset(name)
     }
 
-    /// The bass tone named `name` (case-insensitive; spaces and underscores read as hyphens).
+    /// The bass tone named `name` (case-insensitive; spaces and underscores read as hyphens),
+    /// or a SoundFont's `bank:program`.
     public static func bass(named name: String) -> Tone? {
-        bassCatalog.first { $0.name == normalized(name) }
+        bassCatalog.first { $0.name == normalized(name) } ?? soundFontPreset(name)
+    }
+
+    /// The accepted banks of `bank:program`: the General MIDI banks and 128, the percussion kits.
+    public static let banks = 0...128
+
+    /// A tone given as the SoundFont's `bank:program` (`0:65`, `8:4`, `128:0`), as fluidsynth's
+    /// `select` takes it: bank 0…128 and program 0…127, in decimal digits. Whether the
+    /// SoundFont in use has that preset is checked once it is known (`SoundFontPresets`).
+    public static func soundFontPreset(_ text: String) -> Tone? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ (1...3).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let bank = Int(parts[0]), let program = Int(parts[1]), banks.contains(bank), (0...127).contains(program) else { return nil }
+        return Tone(name: "\(bank):\(program)", bank: bank, program: program, summary: "bank \(bank), program \(program) of the SoundFont")
     }
 
     private static func normalized(_ name: String) -> String {

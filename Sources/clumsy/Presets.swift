@@ -116,14 +116,29 @@ struct Validate: ParsableCommand {
 }
 
 struct Tones: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the tones for the keys and the bass.")
+    static let configuration = CommandConfiguration(abstract: "List the tones for the keys and the bass, and a SoundFont's presets as bank:program.")
+
+    @Option(help: ArgumentHelp("Also list this SoundFont's presets, each as the bank:program that --tone and a voice's tone take.", valueName: "file"),
+            completion: Completions.files("sf2", "sf3"))
+    var soundfont: String?
 
     func run() throws {
+        // Read first: a bad SoundFont prints nothing but its error.
+        let presets: [(tone: String, name: String)]?
+        do throws(SessionError) { presets = try soundfont.map { path throws(SessionError) in try ToneCatalog.soundFontPresets(path) } } catch {
+            throw fail(error)
+        }
         let out = TerminalOutput.standardOutput
         out.write("keys tones (--tone, keys.tone):\n")
         for tone in ToneCatalog.keys { out.write("  \(pad(tone.name))\(tone.summary)\n") }
         out.write("bass tones (bass.tone):\n")
         for tone in ToneCatalog.bass { out.write("  \(pad(tone.name))\(tone.summary)\n") }
+        if let soundfont, let presets {
+            out.write("presets of \(Quote.text(soundfont)) (--tone bank:program, any voice's tone):\n")
+            for preset in presets { out.write("  \(pad(preset.tone))\(Quote.text(preset.name))\n") }
+        } else {
+            out.write("any voice also takes a preset of the SoundFont as bank:program (0:65); clumsy tones --soundfont <file> lists them\n")
+        }
         out.flush()
     }
 

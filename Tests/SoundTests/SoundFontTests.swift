@@ -143,3 +143,59 @@ final class SoundFontTests {
         #expect(SoundDiagnostics.drainMessages().isEmpty)
     }
 }
+
+/// `SoundFontPresets` on SoundFonts made byte by byte: the preset headers it finds, and the
+/// broken ones it refuses without reading past what the file says.
+@Suite("SoundFont preset headers")
+struct SoundFontPresetHeaderTests {
+    /// A RIFF chunk: id, little-endian size, body, a pad byte when odd.
+    static func chunk(_ id: String, _ body: [UInt8]) -> [UInt8] {
+        let size = UInt32(body.count)
+        return Array(id.utf8) + [0, 8, 16, 24].map { UInt8((size >> UInt32($0)) & 0xFF) } + body + (body.count % 2 == 1 ? [0] : [])
+    }
+
+    /// A 38-byte preset header.
+    static func header(_ name: String, program: UInt16, bank: UInt16) -> [UInt8] {
+        let nameBytes = Array(name.utf8.prefix(20)) + [UInt8](repeating: 0, count: 20 - min(20, name.utf8.count))
+        return nameBytes + [UInt8(program & 0xFF), UInt8(program >> 8), UInt8(bank & 0xFF), UInt8(bank >> 8)] + [UInt8](repeating: 0, count: 14)
+    }
+
+    static func soundFont(phdr: [UInt8]) -> [UInt8] {
+        let info = chunk("LIST", Array("INFO".utf8) + chunk("ifil", [2, 0, 1, 0]))
+        let samples = chunk("LIST", Array("sdta".utf8) + chunk("smpl", [UInt8](repeating: 0, count: 1001)))
+        let presets = chunk("LIST", Array("pdta".utf8) + chunk("phdr", phdr) + chunk("pbag", [0, 0, 0, 0]))
+        return chunk("RIFF", Array("sfbk".utf8) + info + samples + presets)
+    }
+
+    func write(_ bytes: [UInt8]) throws -> (TemporaryDirectory, String) {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("made.sf2")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return (directory, path)
+    }
+
+    @Test func readsEveryHeaderButTheTerminal() throws {
+        let phdr = Self.header("Alto Sax  ", program: 65, bank: 0) + Self.header("Kit", program: 0, bank: 128)
+            + Self.header("Strings", program: 48, bank: 8) + Self.header("EOP", program: 0, bank: 0)
+        let (directory, path) = try write(Self.soundFont(phdr: phdr))
+        _ = directory
+        let presets = try SoundFontPresets.read(path)
+        #expect(presets == [SoundFontPreset(bank: 0, program: 65, name: "Alto Sax"), SoundFontPreset(bank: 8, program: 48, name: "Strings"),
+                            SoundFontPreset(bank: 128, program: 0, name: "Kit")])
+    }
+
+    @Test("broken preset data is refused as not a SoundFont", arguments: ["no phdr", "a phdr of 37 bytes", "only the terminal"])
+    func refusesBrokenHeaders(what: String) throws {
+        let bytes: [UInt8]
+        switch what {
+        case "a phdr of 37 bytes": bytes = Self.soundFont(phdr: [UInt8](repeating: 65, count: 37))
+        case "only the terminal": bytes = Self.soundFont(phdr: Self.header("EOP", program: 0, bank: 0))
+        default:
+            let info = Self.chunk("LIST", Array("INFO".utf8) + Self.chunk("ifil", [2, 0, 1, 0]))
+            bytes = Self.chunk("RIFF", Array("sfbk".utf8) + info)
+        }
+        let (directory, path) = try write(bytes)
+        _ = directory
+        #expect(throws: SoundError.self, "\(what)") { try SoundFontPresets.read(path) }
+    }
+}
