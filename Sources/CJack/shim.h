@@ -87,6 +87,21 @@ static void clumsy_jack_shutdown(void *arg) {
 
 static void clumsy_jack_silent(const char *message) { (void)message; }
 
+/* Opens a bare client that only makes connections (never starting a server, never
+   activated), quietly as clumsy_jack_open does. Returns NULL when no server answers. */
+static inline jack_client_t *clumsy_jack_open_bare(const char *name) {
+    jack_set_error_function(clumsy_jack_silent);
+    jack_set_info_function(clumsy_jack_silent);
+    jack_status_t st = 0;
+    int saved = dup(2), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (saved >= 0 && null >= 0) dup2(null, 2);
+    jack_client_t *client = jack_client_open(name, JackNoStartServer, &st);
+    if (saved >= 0 && null >= 0) dup2(saved, 2);
+    if (saved >= 0) close(saved);
+    if (null >= 0) close(null);
+    return client;
+}
+
 /* Opens a client (never starting a server). Returns NULL and sets *status on failure.
    libjack's own chatter on stderr is silenced: Clumsy reports failures in one line. */
 static inline clumsy_jack_state *clumsy_jack_open(const char *name, int *status) {
@@ -155,6 +170,91 @@ static inline jack_port_t *clumsy_jack_port(clumsy_jack_state *s, int index) { r
 /* Closes the client (unless the server is gone) and frees the state. */
 static inline void clumsy_jack_close(clumsy_jack_state *s, int deactivate) {
     if (deactivate) jack_deactivate(s->client);
+    jack_client_close(s->client);
+    free(s);
+}
+
+/* MIDI in: a client with one MIDI input port. The process callback copies each short
+   message (1…3 bytes: channel voice messages) into a ring the session thread drains; it
+   allocates nothing and takes no lock. A full ring drops the message and counts it. */
+#define CLUMSY_JACK_IN_RING 4096u   /* events; a power of two */
+
+typedef struct {
+    jack_client_t *client;
+    jack_port_t *port;
+    _Atomic uint32_t head;          /* next slot the callback writes */
+    _Atomic uint32_t tail;          /* next slot the session reads */
+    _Atomic int is_shut_down;
+    _Atomic uint64_t overflowed;    /* messages a full ring dropped */
+    clumsy_jack_event ring[CLUMSY_JACK_IN_RING];
+} clumsy_jack_input;
+
+static int clumsy_jack_input_process(jack_nframes_t nframes, void *arg) {
+    clumsy_jack_input *s = (clumsy_jack_input *)arg;
+    void *buffer = jack_port_get_buffer(s->port, nframes);
+    jack_nframes_t start = jack_last_frame_time(s->client);
+    uint32_t count = jack_midi_get_event_count(buffer);
+    uint32_t head = atomic_load_explicit(&s->head, memory_order_relaxed);
+    uint32_t tail = atomic_load_explicit(&s->tail, memory_order_acquire);
+    for (uint32_t i = 0; i < count; i++) {
+        jack_midi_event_t event;
+        if (jack_midi_event_get(&event, buffer, i) != 0 || event.size < 1 || event.size > 3) continue;
+        if (head - tail >= CLUMSY_JACK_IN_RING) { atomic_fetch_add_explicit(&s->overflowed, 1, memory_order_relaxed); continue; }
+        clumsy_jack_event *e = &s->ring[head & (CLUMSY_JACK_IN_RING - 1)];
+        e->frame = start + event.time;
+        e->port = 0;
+        e->size = (uint8_t)event.size;
+        e->bytes[0] = event.buffer[0];
+        e->bytes[1] = event.size > 1 ? event.buffer[1] : 0;
+        e->bytes[2] = event.size > 2 ? event.buffer[2] : 0;
+        head++;
+    }
+    atomic_store_explicit(&s->head, head, memory_order_release);
+    return 0;
+}
+
+static void clumsy_jack_input_shutdown(void *arg) {
+    clumsy_jack_input *s = (clumsy_jack_input *)arg;
+    atomic_store_explicit(&s->is_shut_down, 1, memory_order_release);
+}
+
+/* Opens client `name` with MIDI input port `port` and activates it. NULL with *status set
+   (0 when the server answered but the port or activation failed) on failure. */
+static inline clumsy_jack_input *clumsy_jack_open_input(const char *name, const char *port, int *status) {
+    *status = 0;
+    jack_client_t *client = clumsy_jack_open_bare(name);
+    if (!client) { *status = -1; return NULL; }
+    clumsy_jack_input *s = (clumsy_jack_input *)calloc(1, sizeof(clumsy_jack_input));
+    if (!s) { jack_client_close(client); return NULL; }
+    s->client = client;
+    s->port = jack_port_register(client, port, JACK_DEFAULT_MIDI_TYPE, JackPortIsInput, 0);
+    jack_set_process_callback(client, clumsy_jack_input_process, s);
+    jack_on_shutdown(client, clumsy_jack_input_shutdown, s);
+    if (!s->port || jack_activate(client) != 0) { jack_client_close(client); free(s); return NULL; }
+    return s;
+}
+
+/* Takes the oldest message received; returns 0 when there is none. Session thread only. */
+static inline int clumsy_jack_input_pop(clumsy_jack_input *s, clumsy_jack_event *out) {
+    uint32_t tail = atomic_load_explicit(&s->tail, memory_order_relaxed);
+    uint32_t head = atomic_load_explicit(&s->head, memory_order_acquire);
+    if (tail == head) return 0;
+    *out = s->ring[tail & (CLUMSY_JACK_IN_RING - 1)];
+    atomic_store_explicit(&s->tail, tail + 1, memory_order_release);
+    return 1;
+}
+
+static inline int clumsy_jack_input_is_shut_down(clumsy_jack_input *s) {
+    return atomic_load_explicit(&s->is_shut_down, memory_order_acquire);
+}
+
+static inline uint64_t clumsy_jack_input_overflowed(clumsy_jack_input *s) { return atomic_load(&s->overflowed); }
+
+static inline const char *clumsy_jack_input_port_name(clumsy_jack_input *s) { return jack_port_name(s->port); }
+
+/* Deactivates and closes the client (unless the server is gone) and frees the state. */
+static inline void clumsy_jack_input_close(clumsy_jack_input *s) {
+    if (!clumsy_jack_input_is_shut_down(s)) jack_deactivate(s->client);
     jack_client_close(s->client);
     free(s);
 }

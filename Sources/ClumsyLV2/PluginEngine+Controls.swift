@@ -36,19 +36,15 @@ extension PluginEngine {
 
     /// MIDI from the host at `offset` of the block.
     func midi(status: UInt8, data1: UInt8, data2: UInt8, at offset: UInt32) {
-        let kind = status & 0xF0
-        let note = Int(data1 & 127)
-        guard kind == 0x90 || kind == 0x80 else { return }
-        let down = kind == 0x90 && data2 > 0
-        guard held[note] != down else { return }
-        held[note] = down
-        heldCount += down ? 1 : -1
-        guard down else { return }
-        if heldCount == 1 {
+        switch held.receive(status: status, data1: data1, data2: data2) {
+        case nil:
+            return
+        case .drop:
             simulator?.dropIdlestBall()
-        } else if heldCount >= 3, let current = wanted, let key = heldKey() {
+        case .key(let tonic, let scale):
+            guard let current = wanted else { return }
             var new = current
-            (new.key, new.mode) = key
+            (new.key, new.mode) = (tonic.value, Self.modeIndex(scale))
             wanted = new
             // The held chord is the new key's tonic chord: chord I takes over, in the session
             // rebuilt in that key (queued when it takes over) or now if the key stays.
@@ -62,31 +58,6 @@ extension PluginEngine {
         guard let degree = heldChord, let simulator else { return }
         simulator.queue(.chord(degree))
         heldChord = nil
-    }
-
-    /// The key of the held chord: its lowest note the tonic, the mode the one whose tonic chord
-    /// it is: a major third makes major, mixolydian with a minor seventh; a minor third makes
-    /// minor, locrian with a diminished fifth, harmonic minor with a major seventh.
-    private func heldKey() -> (tonic: Int, mode: Int)? {
-        guard let lowest = held.firstIndex(of: true) else { return nil }
-        // A held note `interval` semitones above the lowest, in any octave.
-        func has(_ interval: Int) -> Bool {
-            var note = lowest + interval
-            while note < held.count {
-                if held[note] { return true }
-                note += 12
-            }
-            return false
-        }
-        let mode: Scale
-        if has(4) {
-            mode = has(10) ? .mixolydian : .major
-        } else if has(3) {
-            mode = has(6) && !has(7) ? .locrian : has(11) ? .harmonicMinor : .minor
-        } else {
-            mode = .major
-        }
-        return (lowest % 12, Self.modeIndex(mode))
     }
 
     /// The `mode` port's value of `scale`.

@@ -53,9 +53,8 @@ final class PluginEngine {
     /// note (source channel × 128 + note) the channel its note-on went out on.
     var channelMap: [UInt8]
     var offChannel: [UInt8]
-    /// MIDI in: the notes held down, and how many.
-    var held: [Bool]
-    var heldCount = 0
+    /// MIDI in: the notes held down (the rules shared with `clumsy run --midi-in`).
+    var held = HeldNotes()
     /// The degree whose chord a held chord asked for, waiting for the rebuild in its key.
     var heldChord: Int?
     /// The session a relocation replaced: released by the worker, never on the audio thread.
@@ -86,7 +85,6 @@ final class PluginEngine {
         sounding = [Bool](repeating: false, count: 16 * 128)
         channelMap = (0..<16).map { UInt8($0) }
         offChannel = (0..<16 * 128).map { UInt8($0 / 128) }
-        held = [Bool](repeating: false, count: 128)
     }
 
     /// Messages dropped (a full queue) already reported.
@@ -127,8 +125,7 @@ final class PluginEngine {
         pending.removeAll()
         outbox.removeAll()
         for index in sounding.indices { sounding[index] = false }
-        for note in held.indices { held[note] = false }
-        heldCount = 0
+        held.releaseAll()
     }
 
     /// The session of `controls`, built (and validated) the way `clumsy run` builds it.

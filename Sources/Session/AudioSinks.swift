@@ -7,6 +7,7 @@ import Performance
 import FileOutput
 import Engine
 import Presets
+import Studio
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -267,8 +268,10 @@ public final class LiveSink: SessionSink {
     /// Starts the audio driver (nil = FluidSynth's default). With the `file` driver, `fileName`
     /// receives the sound: FluidSynth writes a temporary file beside it, renamed into place at
     /// the end, and a file shorter than the time played (a full disk) is an error.
+    /// With the `jack` driver, its ports go to the system's playback ports, or to
+    /// `audioConnections` (`none`: nowhere).
     init(samplerConfiguration: SamplerConfiguration, session: SessionPlan, driver: String?, fileName: String?,
-         stop: StopSignal?) throws(SessionError) {
+         stop: StopSignal?, audioConnections: [String] = [], environment: [String: String] = [:]) throws(SessionError) {
         // Live play cannot look ahead: a gain calibrated per bundled preset instead of mastering.
         var calibrated = samplerConfiguration
         calibrated.gain = LiveCalibration.synthGain(preset: session.name, base: samplerConfiguration.gain)
@@ -285,9 +288,19 @@ public final class LiveSink: SessionSink {
             }
         }
         do {
-            live = try LiveAudio(sampler: sampler, driver: driver, fileName: output.map { PathBytes.string($0.writePath) }, format: format)
+            live = try LiveAudio(sampler: sampler, driver: driver, fileName: output.map { PathBytes.string($0.writePath) }, format: format,
+                                 jackAutoconnect: audioConnections.isEmpty)
         } catch {
             throw SessionError(error)
+        }
+        if driver == "jack", !audioConnections.isEmpty, audioConnections != ["none"] {
+            let client = LiveAudio.jackClientName
+            do throws(StudioError) {
+                try JackAudioConnections.connect(sources: [client + ":left", client + ":right"], to: audioConnections, environment: environment)
+            } catch {
+                live.stop()
+                throw SessionError(error)
+            }
         }
         started = WallClockPacer.now()
     }

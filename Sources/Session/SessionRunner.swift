@@ -56,12 +56,19 @@ public struct RunRequest: Sendable {
     /// `--midi-out`: live MIDI ports (with `--live`). The internal synthesizer then plays only
     /// when `--audio-driver` is given too.
     public var midiOut: MIDIOutKind?
-    /// `--connect`: JACK MIDI inputs to connect every port to.
+    /// `--connect`: JACK MIDI inputs to connect every voice's port to.
     public var connections: [String] = []
+    /// `--connect-clock`: JACK MIDI inputs to connect the clock port to.
+    public var clockConnections: [String] = []
+    /// `--connect-audio`: JACK audio inputs for the live synthesizer's left and right (one
+    /// takes both; `none` leaves them unconnected); empty: the system's playback ports.
+    public var audioConnections: [String] = []
     /// `--clock-out`: a `clock` port with MIDI clock, Start and Stop.
     public var sendsClock = false
     /// `--osc-out host:port`.
     public var oscOut: String?
+    /// `--midi-in jack`: a controller steers the session as the plugin's MIDI in does.
+    public var midiIn: String?
     /// `--osc-in [addr:]port`.
     public var oscIn: String?
     /// For live runs: what the event log's `session` line records so that the run can be replayed.
@@ -125,7 +132,10 @@ public enum SessionRunner {
                 wiring.mix.threads = threads
             }
         }
-        defer { wiring.oscIn?.close() }
+        defer {
+            wiring.oscIn?.close()
+            wiring.midiIn?.close()
+        }
         do throws(SessionError) {
             for output in outputs { try output.open(run, wiring) }
         } catch {
@@ -164,6 +174,7 @@ public enum SessionRunner {
         if let replayed { controlSources.append(replayed) }
         if let liveMIDI = wiring.liveMIDI { controlSources.append(liveMIDI) }
         if let oscIn = wiring.oscIn { controlSources.append(oscIn) }
+        if let midiIn = wiring.midiIn { controlSources.append(midiIn) }
         let controls: ControlSource? = controlSources.isEmpty ? nil
             : controlSources.count == 1 ? controlSources[0] : ControlSources(controlSources)
         let pace: ((Double) -> Void)?

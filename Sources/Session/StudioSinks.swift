@@ -69,14 +69,15 @@ public final class LiveMIDISink: SessionSink, ControlSource {
     }
 
     /// Opens `--midi-out kind` for `plan`.
-    public static func open(_ kind: MIDIOutKind, clock: Bool, connections: [String], plan: SessionPlan,
+    public static func open(_ kind: MIDIOutKind, clock: Bool, connections: [String], clockConnections: [String] = [], plan: SessionPlan,
                             environment: [String: String], stop: StopSignal?) throws(SessionError) -> LiveMIDISink {
         let names = portNames(voices: plan.voices, clock: clock)
         let tempo = plan.clock.tempo
         do throws(StudioError) {
             switch kind {
             case .jack:
-                let output = try JackMIDIOutput(ports: names, connections: connections, environment: environment)
+                let output = try JackMIDIOutput(ports: names, connections: connections, clockConnections: clockConnections,
+                                                environment: environment)
                 let server = JackMIDIOutput.serverName(environment: environment)
                 return LiveMIDISink(port: output, voices: plan.voices, clock: clock, tempo: tempo, stop: stop,
                                     what: "the JACK server \"\(server)\"")

@@ -40,7 +40,8 @@ public final class LiveAudio: @unchecked Sendable {
     ///   if the sampler already has an output, and `.audioDriverFailed` naming the driver
     ///   when it cannot start (no device or server). Messages that ALSA or a sound server
     ///   library print to stderr while the driver starts are part of that error instead.
-    public init(sampler: Sampler, driver: String?, fileName: String? = nil, format: AudioFileFormat? = nil) throws(SoundError) {
+    public init(sampler: Sampler, driver: String?, fileName: String? = nil, format: AudioFileFormat? = nil,
+                jackAutoconnect: Bool = true) throws(SoundError) {
         FluidLog.install()
         let settings = sampler.settings
         let available = Self.availableDrivers
@@ -69,6 +70,12 @@ public final class LiveAudio: @unchecked Sendable {
             fluid_settings_setstr(settings, "audio.file.type", (format ?? AudioFileFormat(path: fileName))?.fluidFileType ?? "wav")
             fluid_settings_setstr(settings, "audio.file.format", "s16")
         }
+        if name == "jack" {
+            // One JACK client named for the program (ports clumsy:left and clumsy:right), wired
+            // to the system's playback ports unless the caller connects them itself.
+            fluid_settings_setstr(settings, "audio.jack.id", Self.jackClientName)
+            fluid_settings_setint(settings, "audio.jack.autoconnect", jackAutoconnect ? 1 : 0)
+        }
         fluid_settings_setstr(settings, "audio.driver", name)
         fluid_settings_setint(settings, "audio.period-size", Int32(Sampler.blockSize))
 
@@ -90,6 +97,10 @@ public final class LiveAudio: @unchecked Sendable {
     deinit {
         stop()
     }
+
+    /// The JACK client name of the `jack` driver: its ports are `clumsy:left` and `clumsy:right`
+    /// (JACK appends `-01` when another client has the name).
+    public static let jackClientName = "clumsy"
 
     /// Stops the driver (for the file driver: closes its file) and frees the sampler for
     /// another output. Idempotent.

@@ -40,10 +40,11 @@ public final class JackMIDIOutput: LiveMIDIPort {
         environment["JACK_DEFAULT_SERVER"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
     }
 
-    /// Opens the client, registers `ports`, activates, and connects each port to the
-    /// destinations in `connections` (JACK port names such as `fluidsynth:midi_00`).
+    /// Opens the client, registers `ports`, activates, and connects each port but the clock to
+    /// the destinations in `connections` (JACK port names such as `fluidsynth:midi_00`), and
+    /// the port named `clock` to those in `clockConnections` (a synthesizer has no use for clock).
     /// No server: `.unavailable` naming the server and how to start one.
-    public init(clientName name: String = "clumsy", ports: [String], connections: [String],
+    public init(clientName name: String = "clumsy", ports: [String], connections: [String], clockConnections: [String] = [],
                 environment: [String: String], maximumLag: Double = 0.25) throws(StudioError) {
         let server = Self.serverName(environment: environment)
         var status: Int32 = 0
@@ -70,14 +71,15 @@ public final class JackMIDIOutput: LiveMIDIPort {
             isClosed = true
             throw .unavailable("JACK refused to activate the client \(name) on server \"\(server)\"")
         }
-        for destination in connections {
-            for index in ports.indices {
+        let wanted = connections.map { ("--connect", $0, false) } + clockConnections.map { ("--connect-clock", $0, true) }
+        for (flag, destination, isClock) in wanted {
+            for (index, port) in ports.enumerated() where (port == "clock") == isClock {
                 let source = String(cString: jack_port_name(clumsy_jack_port(state, Int32(index))))
                 let result = jack_connect(state.pointee.client, source, destination)
                 if result != 0 && result != EEXIST {
                     clumsy_jack_close(state, 1)
                     isClosed = true
-                    throw .usage("--connect \(destination): JACK cannot connect \(source) to it (no such MIDI input port on server \"\(server)\"; list them with `jack_lsp -t`)")
+                    throw .usage("\(flag) \(destination): JACK cannot connect \(source) to it (no such MIDI input port on server \"\(server)\"; list them with `jack_lsp -t`)")
                 }
             }
         }

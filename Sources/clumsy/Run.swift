@@ -55,11 +55,20 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("With --live: send each voice's notes to live MIDI ports, `jack` (client clumsy, ports clumsy:bass, clumsy:keys, …; paced by the JACK server's clock) or `alsa` (sequencer client Clumsy). The internal synthesizer then stays silent unless --audio-driver is given.", valueName: "jack|alsa"))
     var midiOut: String?
 
-    @Option(help: ArgumentHelp("With --midi-out jack: connect every port to this JACK MIDI input (repeatable).", valueName: "port"))
+    @Option(help: ArgumentHelp("With --midi-out jack: connect every voice's port to this JACK MIDI input (repeatable); the clock port has --connect-clock.", valueName: "port"))
     var connect: [String] = []
+
+    @Option(help: ArgumentHelp("With --midi-out jack --clock-out: connect the clock port to this JACK MIDI input (repeatable).", valueName: "port"))
+    var connectClock: [String] = []
+
+    @Option(help: ArgumentHelp("With --live --audio-driver jack: connect the synthesizer's clumsy:left and clumsy:right to these JACK audio inputs (given twice: left, then right; once: both) instead of the system's playback ports; `none` connects nothing.", valueName: "port"))
+    var connectAudio: [String] = []
 
     @Flag(help: "With --midi-out: a `clock` port sending MIDI clock (24 per quarter note at the session tempo), Start at the first note, Stop at the end.")
     var clockOut = false
+
+    @Option(help: ArgumentHelp("With --live: play along from JACK MIDI input clumsy-in:midi_in (connect a controller or sequencer to it): a chord of three or more held notes sets the key whose tonic chord it is and plays it, a single note drops a piano ball; logged, so replay plays them again.", valueName: "jack"))
+    var midiIn: String?
 
     @Option(help: ArgumentHelp("With --live: send every event as OSC (/clumsy/note, /clumsy/chord, /clumsy/hit, …) to host:port.", valueName: "host:port"))
     var oscOut: String?
@@ -161,8 +170,11 @@ struct Run: ParsableCommand {
         request.mix.stemsDirectory = outputs.stems
         request.midiOut = midiOut.flatMap(MIDIOutKind.init(rawValue:))
         request.connections = connect
+        request.clockConnections = connectClock
+        request.audioConnections = connectAudio
         request.sendsClock = clockOut
         request.oscOut = oscOut
+        request.midiIn = midiIn
         request.oscIn = oscIn
         if live { request.replay = ReplayRecord(arguments: replayArguments(), presetName: preset, seed: 0, timestep: 0) }
         return request

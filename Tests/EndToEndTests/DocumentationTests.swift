@@ -73,8 +73,12 @@ struct DocumentationTests {
     func blockRuns(_ block: DocumentedCommands) throws {
         let directory = try TemporaryDirectory()
         let path = CLI.productsDirectory + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        // A recipe that starts jackd starts a server of its own name, never a developer's default
+        // (one fixed name: JACK's registry holds eight servers and reclaims a name only on reuse).
+        let server = "clumsy-docs"
         let result = try CLI.run(["-e", "-o", "pipefail", "-c", block.script], executable: "/bin/bash",
-                                 environment: ["PATH": path, "CLUMSY_UNDER_TEST": nil], in: directory.path, timeout: 300)
+                                 environment: ["PATH": path, "CLUMSY_UNDER_TEST": nil, "JACK_DEFAULT_SERVER": server],
+                                 in: directory.path, timeout: 300)
         #expect(result.status == 0 && !result.timedOut, "\(block.place):\n\(block.script)\n\(result)")
         for line in block.quoted {
             #expect((result.stdout + result.stderr).contains(line), "\(block.place) quotes a message the commands do not print:\n\(line)\n\(result)")

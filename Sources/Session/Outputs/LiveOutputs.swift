@@ -7,7 +7,7 @@ import Engine
 /// `--midi-out jack|alsa` (with `--connect`, `--clock-out`): each voice's notes on live MIDI
 /// ports (`LiveMIDISink`); with JACK, the session is paced by the server's clock.
 struct LivePortsOutput: SessionOutput {
-    let flags = ["--midi-out", "--connect", "--clock-out"]
+    let flags = ["--midi-out", "--connect", "--clock-out", "--connect-clock"]
 
     func isRequested(_ request: RunRequest) -> Bool { request.midiOut != nil }
 
@@ -16,11 +16,16 @@ struct LivePortsOutput: SessionOutput {
         if !request.connections.isEmpty && request.midiOut != .jack { throw .usage("--connect only applies with --midi-out jack") }
         if request.sendsClock && request.midiOut == nil { throw .usage("--clock-out needs --midi-out jack or alsa") }
         if request.connections.contains(where: \.isEmpty) { throw .usage("--connect needs a JACK port name, e.g. fluidsynth:midi_00") }
+        if !request.clockConnections.isEmpty && (request.midiOut != .jack || !request.sendsClock) {
+            throw .usage("--connect-clock only applies with --midi-out jack --clock-out")
+        }
+        if request.clockConnections.contains(where: \.isEmpty) { throw .usage("--connect-clock needs a JACK port name, e.g. a sequencer's midi_in") }
     }
 
     func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {
         guard let kind = run.request.midiOut else { return }
         let sink = try LiveMIDISink.open(kind, clock: run.request.sendsClock, connections: run.request.connections,
+                                         clockConnections: run.request.clockConnections,
                                          plan: run.plan, environment: run.request.environment, stop: run.stop)
         wiring.liveMIDI = sink
         wiring.sinks.append(sink)
@@ -47,6 +52,27 @@ struct OSCOutput: SessionOutput {
         if let listen = run.request.oscIn {
             wiring.oscIn = try OSCControlSource(listen: listen, plan: run.plan)
         }
+    }
+}
+
+/// `--midi-in jack`: a controller or sequencer playing into JACK port `clumsy-in:midi_in`
+/// steers the session as the plugin's MIDI in does (`MIDIInControlSource`).
+struct MIDIInOutput: SessionOutput {
+    let flags = ["--midi-in"]
+
+    func isRequested(_ request: RunRequest) -> Bool { request.midiIn != nil }
+
+    func validate(_ request: RunRequest) throws(SessionError) {
+        guard let kind = request.midiIn else { return }
+        if !request.isLive { throw .usage("--midi-in only applies with --live") }
+        guard kind == "jack" else {
+            throw .usage("--midi-in \(Quote.text(kind)) is not accepted; expected jack (an ALSA controller reaches JACK through a2jmidid)")
+        }
+    }
+
+    func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {
+        guard run.request.midiIn != nil else { return }
+        wiring.midiIn = try MIDIInControlSource(plan: run.plan, environment: run.request.environment)
     }
 }
 

@@ -116,6 +116,8 @@ final class OutputWiring {
     var liveMIDI: LiveMIDISink?
     /// OSC controls coming in.
     var oscIn: OSCControlSource?
+    /// MIDI played in (`--midi-in`).
+    var midiIn: MIDIInControlSource?
     /// The stems' MIDI files written.
     var stemMIDIPaths: [String] = []
 

@@ -14,6 +14,7 @@ public enum SessionOutputs {
         EventLogOutput(),
         LivePortsOutput(),
         OSCOutput(),
+        MIDIInOutput(),
         AudioOutput(),
         VideoOutput(),
         StemsOutput(),

@@ -161,18 +161,26 @@ struct VideoOutput: SessionOutput {
 /// `--live` (with `--audio-driver`): the synthesizer played live through an audio driver
 /// (`LiveSink`), unless live MIDI ports take the notes instead.
 struct LiveSoundOutput: SessionOutput {
-    let flags = ["--live", "--audio-driver"]
+    let flags = ["--live", "--audio-driver", "--connect-audio"]
 
     func isRequested(_ request: RunRequest) -> Bool { request.isLive && request.playsInternalSound }
     func needsSound(_ request: RunRequest) -> Bool { isRequested(request) }
 
     func validate(_ request: RunRequest) throws(SessionError) {
         if request.audioDriver != nil && !request.isLive { throw .usage("--audio-driver only applies with --live") }
+        let connections = request.audioConnections
+        if !connections.isEmpty && !(request.isLive && request.audioDriver == "jack") {
+            throw .usage("--connect-audio only applies with --live --audio-driver jack")
+        }
+        if connections.contains(where: \.isEmpty) || connections.count > 2 || (connections.count > 1 && connections.contains("none")) {
+            throw .usage("--connect-audio takes a JACK audio input once (both channels) or twice (left, then right), or none once")
+        }
     }
 
     func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {
         guard let configuration = wiring.samplerConfiguration else { return }
         wiring.sinks.append(try LiveSink(samplerConfiguration: configuration, session: run.plan,
-                                         driver: run.request.audioDriver, fileName: run.request.liveFile, stop: run.stop))
+                                         driver: run.request.audioDriver, fileName: run.request.liveFile, stop: run.stop,
+                                         audioConnections: run.request.audioConnections, environment: run.request.environment))
     }
 }

@@ -1,0 +1,77 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import Engine
+import Errors
+import Presets
+import Studio
+import Theory
+import Vocabulary
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `--midi-in jack`: a controller or sequencer plays along, by the rules the LV2 plugin follows
+/// (`HeldNotes`): a single note drops a piano ball, a chord of three or more held notes sets the
+/// key whose tonic chord it is and plays that chord. Each becomes a control (`drop`, `key`,
+/// `chord 1`) at the next step, logged like an OSC control, so the set replays exactly.
+public final class MIDIInControlSource: ControlSource {
+    private let input: JackMIDIInput
+    private var held = HeldNotes()
+    private var pending: [Control] = []
+    private let plan: SessionPlan
+    private var saidGone = false
+    private var saidRejected: Set<String> = []
+
+    /// The input port's full JACK name (`clumsy-in:midi_in`).
+    public var portName: String { input.portName }
+
+    /// Opens the JACK input for `plan` on the server the environment names.
+    public init(plan: SessionPlan, environment: [String: String]) throws(SessionError) {
+        self.plan = plan
+        do { input = try JackMIDIInput(environment: environment) } catch { throw SessionError(error) }
+    }
+
+    /// Stops listening.
+    public func close() { input.close() }
+
+    public func poll(step: Int64, into controls: inout [Control]) -> Bool {
+        if input.isGone && !saidGone {
+            saidGone = true
+            say("MIDI in: the JACK server went away; playing on without it")
+        }
+        for message in input.take() where message.count == 3 {
+            switch held.receive(status: message[0], data1: message[1], data2: message[2]) {
+            case nil:
+                break
+            case .drop:
+                pending.append(.drop)
+            case .key(let tonic, let scale):
+                let key = Control.key(Key(tonic: tonic, scale: scale))
+                if let rejection = plan.rejection(of: key) {
+                    if saidRejected.insert(rejection.description).inserted { say("MIDI in: \(rejection.description); ignored") }
+                } else {
+                    pending += [key, .chord(1)]
+                }
+            }
+        }
+        // As OSC's: the first waiting control always, then as many as the step's budget allows.
+        var count = 0, spent = 0
+        let pianoBalls = plan.world.pianoStarts.count
+        while count < min(pending.count, OSCControlSource.perStep) {
+            let cost = pending[count].cost(pianoBalls: pianoBalls)
+            guard count == 0 || spent + cost <= OSCControlSource.budget else { break }
+            spent += cost
+            count += 1
+        }
+        controls += pending[0..<count]
+        pending.removeFirst(count)
+        if pending.count > OSCControlSource.capacity { pending.removeLast(pending.count - OSCControlSource.capacity) }
+        return true
+    }
+
+    private func say(_ text: String) {
+        let line = "clumsy: " + Quote.text(text, limit: 5 * Quote.defaultLimit) + "\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+    }
+}

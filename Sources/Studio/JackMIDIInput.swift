@@ -1,0 +1,58 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import CJack
+
+/// A JACK client (`clumsy-in`) with one MIDI input port, `midi_in`: the messages played into
+/// it, in order, for the session thread to take at its steps (`--midi-in jack`). JACK's
+/// process callback (C, in the shim) copies them into a lock-free ring.
+public final class JackMIDIInput {
+    private let state: UnsafeMutablePointer<clumsy_jack_input>
+    private var isClosed = false
+    /// The input port's full name (`clumsy-in:midi_in`), to connect a controller or sequencer to.
+    public let portName: String
+
+    /// Opens the client and its port on the server `$JACK_DEFAULT_SERVER` (else `default`).
+    /// No server: `.unavailable` naming it and how to start one.
+    public init(clientName: String = "clumsy-in", port: String = "midi_in", environment: [String: String]) throws(StudioError) {
+        let server = JackMIDIOutput.serverName(environment: environment)
+        var status: Int32 = 0
+        guard let state = clumsy_jack_open_input(clientName, port, &status) else {
+            if status != 0 {
+                throw .unavailable("no JACK server named \"\(server)\" is running for --midi-in jack; start one, e.g. "
+                    + "`jackd --no-realtime -d dummy -r 48000 -p 256`, or set JACK_DEFAULT_SERVER to the server's name")
+            }
+            throw .unavailable("JACK refused the MIDI input port \(clientName):\(port) on server \"\(server)\"")
+        }
+        self.state = state
+        portName = String(cString: clumsy_jack_input_port_name(state))
+    }
+
+    /// The messages received since the last call, oldest first (status byte and up to two
+    /// data bytes; running status is resolved by JACK).
+    public func take() -> [[UInt8]] {
+        guard !isClosed else { return [] }
+        var messages: [[UInt8]] = []
+        var event = clumsy_jack_event()
+        while clumsy_jack_input_pop(state, &event) != 0 {
+            let bytes = [event.bytes.0, event.bytes.1, event.bytes.2]
+            messages.append(Array(bytes.prefix(Int(event.size))))
+        }
+        return messages
+    }
+
+    /// True when the server went away.
+    public var isGone: Bool { !isClosed && clumsy_jack_input_is_shut_down(state) != 0 }
+
+    /// Messages dropped because the session did not take them in time.
+    public var overflowed: UInt64 { isClosed ? 0 : clumsy_jack_input_overflowed(state) }
+
+    /// Closes the client. Idempotent.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        clumsy_jack_input_close(state)
+    }
+
+    deinit { close() }
+}

@@ -1,0 +1,63 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import Foundation
+import Testing
+
+let jackMIDISeq = firstExecutable(["/usr/bin/jack_midiseq"])
+
+/// `--midi-in jack` (issue 33): a sequencer Clumsy did not write (jackd2's `jack_midiseq`) plays
+/// into `clumsy-in:midi_in`; the plugin's rules (`HeldNotes`) steer the live session, the
+/// controls are logged, and the log replays byte for byte. In `StudioEndToEndTests`: the JACK
+/// phase of `make test`.
+extension StudioEndToEndTests {
+    @Test("Held D F# A C plays D mixolydian with its chord I, a lone note drops a ball; the log replays byte-identically",
+          .enabled(if: jackMIDISeq != nil && jackConnect != nil, "needs jackd2's jack_midiseq and jack_connect"))
+    func midiInSteersTheSession() throws {
+        let directory = try TemporaryDirectory()
+        let jack = try JackServer(directory: directory)
+        defer { jack.stop() }
+        var environment = jack.fullEnvironment
+        environment["CLUMSY_UNDER_TEST"] = nil
+        let session = try Background(CLI.executable, ["run", "default", "--live", "--midi-in", "jack", "--midi-out", "jack", "--duration", "6",
+                                                      "--events", directory.file("live.jsonl"), "--midi", directory.file("live.mid")],
+                                     environment: environment, output: directory.file("clumsy.log"))
+        defer { session.stop(signal: SIGINT) }
+        // A 2 s loop at 48 kHz: D3 F#3 A3 C4 held for 1 s, then E3 alone for 0.2 s.
+        let sequencer = try Background(jackMIDISeq!, ["seq", "96000", "0", "50", "48000", "0", "54", "48000", "0", "57", "48000",
+                                                      "0", "60", "48000", "60000", "52", "9600"],
+                                       environment: jack.fullEnvironment, output: directory.file("seq.log"))
+        defer { sequencer.stop() }
+        var connected = false
+        let deadline = Date().addingTimeInterval(15)
+        while !connected && Date() < deadline && session.isRunning {
+            connected = try CLI.run(["seq:out", "clumsy-in:midi_in"], executable: jackConnect!, environment: jack.environment, timeout: 5).status == 0
+            if !connected { usleep(100_000) }
+        }
+        #expect(connected, "could not connect seq:out to clumsy-in:midi_in: \(session.output.suffix(500))")
+        let end = Date().addingTimeInterval(20)
+        while session.isRunning && Date() < end { usleep(100_000) }
+        sequencer.stop()
+        #expect(!session.isRunning, "the 6 s session did not end")
+        let controls = try liveLog(directory.file("live.jsonl")).filter { $0.kind == "control" }
+        let keys = controls.filter { $0.control == "key" }.map { "\($0.tonic ?? "?") \($0.mode ?? "?")" }
+        #expect(keys.contains("D mixolydian"), "keys set: \(keys); \(session.output.suffix(500))")
+        #expect(controls.contains { $0.control == "chord" && $0.value == 1 }, "\(controls.map(\.control))")
+        #expect(controls.contains { $0.control == "drop" }, "\(controls.map(\.control))")
+        let replay = try CLI.run(["replay", "live.jsonl", "--midi", "replay.mid", "--quiet"], in: directory.path)
+        try #require(replay.status == 0, "\(replay)")
+        let live = try Data(contentsOf: URL(fileURLWithPath: directory.file("live.mid")))
+        #expect(live == (try Data(contentsOf: URL(fileURLWithPath: directory.file("replay.mid")))), "the replay's MIDI differs from the live set's")
+    }
+
+    @Test("--midi-in needs --live and takes jack: 64 naming the flag; no server: 69")
+    func midiInRefusals() throws {
+        let notLive = try CLI.run(["run", "default", "--midi-in", "jack", "--duration", "1"])
+        #expect(notLive.status == 64 && notLive.stderr.contains("--midi-in only applies with --live"), "\(notLive)")
+        let alsa = try CLI.run(["run", "default", "--live", "--midi-in", "alsa", "--duration", "1"])
+        #expect(alsa.status == 64 && alsa.stderr.contains("--midi-in alsa is not accepted"), "\(alsa)")
+        let noServer = try CLI.run(["run", "default", "--live", "--midi-in", "jack", "--midi-out", "jack", "--duration", "1"],
+                                   environment: ["JACK_DEFAULT_SERVER": "nothing-here"], timeout: 20)
+        #expect(noServer.status == 69, "\(noServer)")
+    }
+}
