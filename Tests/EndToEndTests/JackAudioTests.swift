@@ -87,3 +87,12 @@ extension StudioEndToEndTests {
         #expect(refused.status == 64 && refused.stderr.contains("--connect-clock only applies with --midi-out jack --clock-out"), "\(refused)")
     }
 }
+
+extension StudioEndToEndTests {
+    @Test("The README's and guides' blocks that start a JACK server run as written, from a script")
+    func jackRecipesRun() throws {
+        let blocks = DocumentedCommands.all().filter(\.startsJack)
+        #expect(blocks.contains { $0.place.hasPrefix("README.md") }, "no JACK recipe in the README: \(blocks.map(\.place))")
+        for block in blocks { try DocumentationTests.run(block) }
+    }
+}
