@@ -11,7 +11,7 @@ Default: renders each bundled preset for 60 s with the defaults (mastered to -16
 (integrated loudness, true peak) and pyloudnorm's integrated loudness.
 
 --calibrate: renders each preset unnormalised (seed 1, --loudness off, 32-bit float) and
-prints the live gains table of Sources/Session/AudioSinks.swift (LiveCalibration):
+prints each preset's live gain, the value of its "sound": {"liveGain": …} (LiveCalibration):
 min(-16 - I, -1 - TP) dB, where I and TP are ffmpeg's readings raised by the difference
 between the live synth gain (sound.gain) and the offline one (0.4 x sound.gain): 7.96 dB.
 """
@@ -54,15 +54,13 @@ def pyloudnorm(path):
 with tempfile.TemporaryDirectory() as directory:
     wav = os.path.join(directory, "x.wav")
     if calibrate:
-        print("    static let gains: [String: Double] = [")
         for preset in presets():
             subprocess.run([clumsy, "run", preset, "--duration", "60", "--seed", "1", "--audio", wav,
                             "--loudness", "off", "--bit-depth", "32f", "--quiet"], check=True)
             loudness, peak = ffmpeg(wav)
             live_i, live_tp = loudness + OFFLINE_TO_LIVE_DB, peak + OFFLINE_TO_LIVE_DB
             gain = min(-16 - live_i, -1 - live_tp)
-            print(f'        "{preset}": {gain:.1f},'.ljust(40) + f"// live I {live_i:.1f} LUFS, TP {live_tp:.1f} dBTP")
-        print("    ]")
+            print(f'{preset}: "liveGain": {gain:.1f}'.ljust(44) + f"(live I {live_i:.1f} LUFS, TP {live_tp:.1f} dBTP)")
     else:
         print("| preset (60 s, defaults) | Clumsy's summary | ffmpeg `ebur128=peak=true` | pyloudnorm |")
         print("|---|---|---|---|")

@@ -228,6 +228,9 @@ public struct Preset: Sendable, Equatable {
         public var soundFont: String?
         /// Master gain of the synthesizer.
         public var gain = 0.0
+        /// dB added to the synthesizer's gain when playing live (no mastering pass can look
+        /// ahead there); measured for each bundled preset.
+        public var liveGain = 0.0
         /// Integrated loudness of an audio render, LUFS, or nil to write the synthesizers' level.
         public var loudness: Double? = -16
         /// True-peak ceiling of an audio render, dBTP (with the loudness on).

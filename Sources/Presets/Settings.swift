@@ -302,6 +302,8 @@ public enum Settings {
               doc: "SoundFont used when no `--soundfont` or `CLUMSY_SOUNDFONT` is given; a relative path is relative to the preset file's folder"),
         .number("sound.gain", \.sound.gain, default: 0.5, range: 0...2, flag: "gain",
                 doc: "master gain of the synthesizer (above 1, many notes at once may clip)"),
+        .number("sound.liveGain", \.sound.liveGain, unit: "dB", default: 0, range: -24...24,
+                doc: "dB added to the synthesizer's gain when playing live, where no mastering pass can look ahead; each bundled preset's is measured so that live play reaches -16 LUFS, or stops 1 dB under full scale (Benchmarks/loudness.py --calibrate)"),
         .custom("sound.loudness", type: "number or `\"off\"`", unit: "LUFS", defaultText: "-16", accepted: "-40…0, or \"off\"",
                 flag: "loudness", valueName: "LUFS|off",
                 doc: "integrated loudness of an audio render (one static gain, EBU R128 via libebur128, then the true-peak limiter); off writes the synthesizers' level as rendered",

@@ -62,43 +62,19 @@ struct MixPlan: Sendable {
     }
 }
 
-/// Per-preset gains for live play, which cannot look ahead: min(−16 − I, −1 − TP) dB, from
-/// the integrated loudness I and true peak TP of each bundled preset's 60 s render (seed 1,
-/// default effects, this mix plan, unnormalised), measured by ffmpeg and raised by the
-/// 7.96 dB between the live synth gain (`sound.gain`) and the offline one (0.4 ×):
-/// `Benchmarks/loudness.py --calibrate` renders `clumsy run <preset> --duration 60 --seed 1
-/// --audio x.wav --loudness off --bit-depth 32f`, reads `ffmpeg -i x.wav -af
-/// ebur128=peak=true -f null -` and prints this table. So live play reaches −16 LUFS
-/// where the preset's peaks allow and otherwise stops 1 dB under full scale without a
-/// limiter. Unknown presets (files) get `fallbackLiveGain`. A test checks that every
-/// bundled preset has its gain.
+/// The synthesizer's gain for live play, which cannot look ahead: `sound.gain` raised by the
+/// preset's `sound.liveGain` dB. Each bundled preset's is min(−16 − I, −1 − TP) dB, from the
+/// integrated loudness I and true peak TP of its 60 s render (seed 1, default effects, this
+/// mix plan, unnormalised), measured by ffmpeg and raised by the 7.96 dB between the live
+/// synth gain and the offline one (0.4 ×): `Benchmarks/loudness.py --calibrate` prints them.
+/// So live play reaches −16 LUFS where the preset's peaks allow and otherwise stops 1 dB
+/// under full scale without a limiter. It is the preset's own value, not looked up by its
+/// name: a copy keeps its calibration, and a file of the same name does not borrow one.
 enum LiveCalibration {
-    static let gains: [String: Double] = [
-        "default": 1.6,                 // live I −17.6 LUFS, TP −2.7 dBTP
-        "ambient-drift": -2.1,          // live I −13.9 LUFS, TP −1.2 dBTP
-        "ballad-aaba": 0.8,             // live I −16.8 LUFS, TP −4.8 dBTP
-        "borrowed-chords": -0.9,        // live I −15.1 LUFS, TP −2.6 dBTP
-        "dorian-drift": -0.7,           // live I −15.3 LUFS, TP −3.0 dBTP
-        "fifths-home": 0.7,             // live I −18.7 LUFS, TP −1.7 dBTP
-        "harmonies": 3.5,               // live I −19.5 LUFS, TP −5.8 dBTP
-        "lydian-moon": 0.8,             // live I −16.8 LUFS, TP −3.9 dBTP
-        "melodic-minor-line": 1.3,      // live I −17.3 LUFS, TP −3.1 dBTP
-        "minor-storm": -0.2,            // live I −18.4 LUFS, TP −0.8 dBTP
-        "mixolydian-home": 3.1,         // live I −20.2 LUFS, TP −4.1 dBTP
-        "original": 8.3,                // live I −28.1 LUFS, TP −9.3 dBTP
-        "pentatonic-triads": 1.5,       // live I −17.5 LUFS, TP −3.6 dBTP
-        "phrygian-scatter": 1.0,        // live I −17.5 LUFS, TP −2.0 dBTP
-        "polska": -2.1,                 // live I −16.2 LUFS, TP 1.1 dBTP
-        "polska-aabb": -1.3,            // live I −16.5 LUFS, TP 0.3 dBTP
-        "pulse": 2.1,                   // live I −18.1 LUFS, TP −4.3 dBTP
-        "swarm": 4.8,                   // live I −30.3 LUFS, TP −5.8 dBTP
-    ]
-    /// dB for a preset that was not measured.
-    static let fallbackLiveGain = 0.0
-
-    /// The synth gain for live play of `preset`: `base` (`sound.gain`) raised by its calibrated dB.
-    static func synthGain(preset: String, base: Double) -> Double {
-        min(SamplerConfiguration.gainRange.upperBound, base * pow(10, (gains[preset] ?? fallbackLiveGain) / 20))
+    /// The synth gain for live play: `base` (`sound.gain`) raised by `liveGain` dB, at most the
+    /// sampler's largest gain.
+    static func synthGain(liveGain: Double, base: Double) -> Double {
+        min(SamplerConfiguration.gainRange.upperBound, base * pow(10, liveGain / 20))
     }
 }
 
@@ -274,7 +250,7 @@ public final class LiveSink: SessionSink {
          stop: StopSignal?, audioConnections: [String] = [], environment: [String: String] = [:]) throws(SessionError) {
         // Live play cannot look ahead: a gain calibrated per bundled preset instead of mastering.
         var calibrated = samplerConfiguration
-        calibrated.gain = LiveCalibration.synthGain(preset: session.name, base: samplerConfiguration.gain)
+        calibrated.gain = LiveCalibration.synthGain(liveGain: session.sound.liveGain, base: samplerConfiguration.gain)
         sampler = try SamplerFactory.make(calibrated, plan: MixPlan(session))
         router = NoteRouter(voices: session.voices)
         self.stop = stop
