@@ -252,6 +252,10 @@ static inline uint64_t clumsy_jack_input_overflowed(clumsy_jack_input *s) { retu
 
 static inline const char *clumsy_jack_input_port_name(clumsy_jack_input *s) { return jack_port_name(s->port); }
 
+/* The server's frame time now (an estimate between cycles), and its sample rate. */
+static inline jack_nframes_t clumsy_jack_input_frame_time(clumsy_jack_input *s) { return jack_frame_time(s->client); }
+static inline jack_nframes_t clumsy_jack_input_sample_rate(clumsy_jack_input *s) { return jack_get_sample_rate(s->client); }
+
 /* Deactivates and closes the client (unless the server is gone) and frees the state. */
 static inline void clumsy_jack_input_close(clumsy_jack_input *s) {
     if (!clumsy_jack_input_is_shut_down(s)) jack_deactivate(s->client);

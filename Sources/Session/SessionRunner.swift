@@ -67,6 +67,8 @@ public struct RunRequest: Sendable {
     public var sendsClock = false
     /// `--osc-out host:port`.
     public var oscOut: String?
+    /// `--clock-in jack[:port]`: follow a MIDI clock master.
+    public var clockIn: String?
     /// `--midi-in jack`: a controller steers the session as the plugin's MIDI in does.
     public var midiIn: String?
     /// `--osc-in [addr:]port`.
@@ -135,6 +137,7 @@ public enum SessionRunner {
         defer {
             wiring.oscIn?.close()
             wiring.midiIn?.close()
+            wiring.clockIn?.close()
         }
         do throws(SessionError) {
             for output in outputs { try output.open(run, wiring) }
@@ -175,17 +178,23 @@ public enum SessionRunner {
         if let liveMIDI = wiring.liveMIDI { controlSources.append(liveMIDI) }
         if let oscIn = wiring.oscIn { controlSources.append(oscIn) }
         if let midiIn = wiring.midiIn { controlSources.append(midiIn) }
+        if let clockIn = wiring.clockIn { controlSources.append(clockIn) }
         let controls: ControlSource? = controlSources.isEmpty ? nil
             : controlSources.count == 1 ? controlSources[0] : ControlSources(controlSources)
         let pace: ((Double) -> Void)?
         if let liveMIDI = wiring.liveMIDI, request.isLive {
-            pace = { time in liveMIDI.pace(until: time) }   // JACK: the server's frame time
+            pace = { time in liveMIDI.pace(until: time) }   // JACK: the server's frame time (or the master's clock)
+        } else if let clockIn = wiring.clockIn {
+            let stop = run.stop
+            pace = { time in clockIn.wait(until: time) { stop?.isRaised == true } }
         } else if request.isLive {
             let pacer = WallClockPacer()
             pace = { time in pacer.wait(until: time) }
         } else {
             pace = nil
         }
+        // Following a clock, nothing sounds before the master starts (at its next bar line).
+        if let clockIn = wiring.clockIn { clockIn.wait(until: 0) { run.stop?.isRaised == true } }
         let summary = try simulator.run(into: wiring.sinks, stop: run.stop, progress: request.isLive ? nil : progress,
                                         pacer: pace, controls: controls)
         wiring.oscIn?.close()

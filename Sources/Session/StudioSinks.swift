@@ -69,7 +69,8 @@ public final class LiveMIDISink: SessionSink, ControlSource {
     }
 
     /// Opens `--midi-out kind` for `plan`.
-    public static func open(_ kind: MIDIOutKind, clock: Bool, connections: [String], clockConnections: [String] = [], plan: SessionPlan,
+    public static func open(_ kind: MIDIOutKind, clock: Bool, connections: [String], clockConnections: [String] = [],
+                            follows clockIn: ClockInSync? = nil, plan: SessionPlan,
                             environment: [String: String], stop: StopSignal?) throws(SessionError) -> LiveMIDISink {
         let names = portNames(voices: plan.voices, clock: clock)
         let tempo = plan.clock.tempo
@@ -78,6 +79,10 @@ public final class LiveMIDISink: SessionSink, ControlSource {
             case .jack:
                 let output = try JackMIDIOutput(ports: names, connections: connections, clockConnections: clockConnections,
                                                 environment: environment)
+                if let clockIn {
+                    output.timeline = { time in clockIn.frame(at: time) }
+                    output.gate = { time in clockIn.isDue(time) }
+                }
                 let server = JackMIDIOutput.serverName(environment: environment)
                 return LiveMIDISink(port: output, voices: plan.voices, clock: clock, tempo: tempo, stop: stop,
                                     what: "the JACK server \"\(server)\"")

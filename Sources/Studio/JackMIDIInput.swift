@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import CJack
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A JACK client (`clumsy-in`) with one MIDI input port, `midi_in`: the messages played into
 /// it, in order, for the session thread to take at its steps (`--midi-in jack`). JACK's
@@ -30,15 +33,35 @@ public final class JackMIDIInput {
 
     /// The messages received since the last call, oldest first (status byte and up to two
     /// data bytes; running status is resolved by JACK).
-    public func take() -> [[UInt8]] {
+    public func take() -> [[UInt8]] { takeTimed().map(\.bytes) }
+
+    /// The messages received since the last call, oldest first, each with the server's frame
+    /// time at which it arrived (`frameTime`'s count).
+    public func takeTimed() -> [(frame: UInt32, bytes: [UInt8])] {
         guard !isClosed else { return [] }
-        var messages: [[UInt8]] = []
+        var messages: [(frame: UInt32, bytes: [UInt8])] = []
         var event = clumsy_jack_event()
         while clumsy_jack_input_pop(state, &event) != 0 {
             let bytes = [event.bytes.0, event.bytes.1, event.bytes.2]
-            messages.append(Array(bytes.prefix(Int(event.size))))
+            messages.append((event.frame, Array(bytes.prefix(Int(event.size)))))
         }
         return messages
+    }
+
+    /// The server's frame time now.
+    public var frameTime: UInt32 { isClosed ? 0 : clumsy_jack_input_frame_time(state) }
+
+    /// The server's sample rate, Hz.
+    public var sampleRate: Double { isClosed ? 48_000 : Double(clumsy_jack_input_sample_rate(state)) }
+
+    /// Connects `source` (a JACK MIDI output) to this input.
+    /// - Throws: `.usage` naming the port JACK refused, for `flag`.
+    public func connect(from source: String, flag: String) throws(StudioError) {
+        guard !isClosed else { return }
+        let result = jack_connect(state.pointee.client, source, portName)
+        if result != 0 && result != EEXIST {
+            throw .usage("\(flag): JACK cannot connect \(source) to \(portName) (no such MIDI output port; list them with `jack_lsp -t`)")
+        }
     }
 
     /// True when the server went away.

@@ -95,8 +95,15 @@ public final class JackMIDIOutput: LiveMIDIPort {
 
     deinit { close(timeout: 0) }
 
+    /// When set (`--clock-in`), the frame at which a session time sounds, by a master's clock.
+    public var timeline: ((Double) -> UInt32?)?
+    /// When set (`--clock-in`), whether a session time is due by the master's clock: the session
+    /// waits for it instead of the server's time (and so pauses while the master is stopped).
+    public var gate: ((Double) -> Bool)?
+
     private func frame(_ seconds: Double) -> UInt32 {
-        origin &+ UInt32(truncatingIfNeeded: Int64((seconds * sampleRate).rounded()))
+        if let timeline, let frame = timeline(seconds) { return frame }
+        return origin &+ UInt32(truncatingIfNeeded: Int64((seconds * sampleRate).rounded()))
     }
 
     public var isGone: Bool { isStalled || (!isClosed && clumsy_jack_is_shut_down(state) != 0) }
@@ -141,6 +148,14 @@ public final class JackMIDIOutput: LiveMIDIPort {
     public func wait(until seconds: Double, shouldStop: () -> Bool) {
         guard !isClosed else { return }
         startIfNeeded()
+        if let gate {
+            // Paced by the master's clock; held while it is stopped.
+            while true {
+                checkProgress()
+                if isGone || shouldStop() || gate(seconds) { return }
+                usleep(1000)
+            }
+        }
         let client = state.pointee.client
         while true {
             checkProgress()

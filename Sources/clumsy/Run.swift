@@ -67,6 +67,9 @@ struct Run: ParsableCommand {
     @Flag(help: "With --midi-out: a `clock` port sending MIDI clock (24 per quarter note at the session tempo), Start at the first note, Stop at the end.")
     var clockOut = false
 
+    @Option(help: ArgumentHelp("With --live: follow a MIDI clock master on JACK input clumsy-clock:clock_in (jack:<port> connects that output to it): its tempo, Start, Stop, Continue and song position; the session waits for Start and pauses at Stop.", valueName: "jack[:port]"))
+    var clockIn: String?
+
     @Option(help: ArgumentHelp("With --live: play along from JACK MIDI input clumsy-in:midi_in (connect a controller or sequencer to it): a chord of three or more held notes sets the key whose tonic chord it is and plays it, a single note drops a piano ball; logged, so replay plays them again.", valueName: "jack"))
     var midiIn: String?
 
@@ -175,6 +178,7 @@ struct Run: ParsableCommand {
         request.sendsClock = clockOut
         request.oscOut = oscOut
         request.midiIn = midiIn
+        request.clockIn = clockIn
         request.oscIn = oscIn
         if live { request.replay = ReplayRecord(arguments: replayArguments(), presetName: preset, seed: 0, timestep: 0) }
         return request

@@ -197,7 +197,7 @@ struct StudioEndToEndTests {
         let listener = try Background(oscdump!, ["-L", "\(port + 1)"], environment: CLI.environment, output: directory.file("osc.txt"))
         defer { listener.stop() }
         usleep(200_000)
-        let result = try CLI.run(["run", "original", "--live", "--midi-out", "jack", "--clock-out", "--connect", "reader:input",
+        let result = try CLI.run(["run", "original", "--live", "--midi-out", "jack", "--clock-out", "--connect", "reader:input", "--connect-clock", "reader:input",
                                   "--osc-in", "\(port)", "--osc-out", "127.0.0.1:\(port + 1)",
                                   "--duration", "10", "--midi", "live.mid", "--events", "live.jsonl", "--quiet"],
                                  environment: jack.environment, in: directory.path, timeout: 40) { _ in

@@ -4,6 +4,36 @@
 import Errors
 import Presets
 import Engine
+/// `--clock-in jack[:port]`: the live session follows a MIDI clock master (`ClockInSync`):
+/// opened before the live ports, whose notes it places on the master's beats.
+struct ClockInOutput: SessionOutput {
+    let flags = ["--clock-in"]
+
+    func isRequested(_ request: RunRequest) -> Bool { request.clockIn != nil }
+
+    /// The JACK port to connect from, if `jack:<port>` named one.
+    static func source(_ value: String) -> String? {
+        value.hasPrefix("jack:") && value.count > 5 ? String(value.dropFirst(5)) : nil
+    }
+
+    func validate(_ request: RunRequest) throws(SessionError) {
+        guard let value = request.clockIn else { return }
+        if !request.isLive { throw .usage("--clock-in only applies with --live") }
+        guard value == "jack" || Self.source(value) != nil else {
+            throw .usage("--clock-in \(Quote.text(value)) is not accepted; expected jack or jack:<MIDI output port> (an ALSA master reaches JACK through a2jmidid)")
+        }
+        if request.midiOut == .alsa { throw .usage("--clock-in jack paces the session by JACK's clock: use --midi-out jack, not alsa") }
+        if request.clockConnections.contains("clumsy-clock:clock_in") {
+            throw .usage("--connect-clock clumsy-clock:clock_in would feed the session's clock back into its own clock input")
+        }
+    }
+
+    func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {
+        guard let value = run.request.clockIn else { return }
+        wiring.clockIn = try ClockInSync(plan: run.plan, source: Self.source(value), environment: run.request.environment)
+    }
+}
+
 /// `--midi-out jack|alsa` (with `--connect`, `--clock-out`): each voice's notes on live MIDI
 /// ports (`LiveMIDISink`); with JACK, the session is paced by the server's clock.
 struct LivePortsOutput: SessionOutput {
@@ -25,7 +55,7 @@ struct LivePortsOutput: SessionOutput {
     func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {
         guard let kind = run.request.midiOut else { return }
         let sink = try LiveMIDISink.open(kind, clock: run.request.sendsClock, connections: run.request.connections,
-                                         clockConnections: run.request.clockConnections,
+                                         clockConnections: run.request.clockConnections, follows: wiring.clockIn,
                                          plan: run.plan, environment: run.request.environment, stop: run.stop)
         wiring.liveMIDI = sink
         wiring.sinks.append(sink)

@@ -116,6 +116,8 @@ final class OutputWiring {
     var liveMIDI: LiveMIDISink?
     /// OSC controls coming in.
     var oscIn: OSCControlSource?
+    /// A MIDI clock master followed (`--clock-in`): a control source and the live pace.
+    var clockIn: ClockInSync?
     /// MIDI played in (`--midi-in`).
     var midiIn: MIDIInControlSource?
     /// The stems' MIDI files written.

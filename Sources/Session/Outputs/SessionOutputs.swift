@@ -12,6 +12,7 @@ public enum SessionOutputs {
     static let table: [any SessionOutput] = [
         MIDIOutput(),
         EventLogOutput(),
+        ClockInOutput(),
         LivePortsOutput(),
         OSCOutput(),
         MIDIInOutput(),

@@ -1,0 +1,121 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+/// Follows a MIDI clock master: Start, Stop, Continue, Song Position Pointer and 24 pulses a
+/// quarter note, each with the frame (of a sample clock, such as JACK's) it arrived at.
+///
+/// The position counts pulses since the song's start (Song Position Pointer: sixteenths,
+/// six pulses each); as the MIDI specification says, the first pulse after Start or Continue
+/// marks the position, and each later one moves it a pulse on. The tempo is the slope of a
+/// least-squares line through the frames of the last `window` pulses, so the jitter of any one
+/// pulse (a USB interface's, a busy master's) averages out, and a new tempo is followed within
+/// one beat. Between pulses the position is extrapolated at that tempo, at most one pulse on:
+/// a master that stops sending (a stalled clock) holds the position still.
+public struct MIDIClockFollower: Sendable {
+    /// Pulses per quarter note.
+    public static let pulsesPerQuarter = 24
+    /// The sample rate of the frames, Hz.
+    public let sampleRate: Double
+    /// Pulses the tempo is measured over (one beat).
+    public let window: Int
+    /// True between Start (or Continue) and Stop.
+    public private(set) var isRunning = false
+    /// The song position, in pulses, at the last pulse received.
+    public private(set) var pulses = 0
+    /// Frames of the pulses since the last Start, Continue or locate (the last `window` + 1).
+    private var frames: [Double] = []
+    private var awaitingFirstPulse = false
+
+    /// A follower of frames at `sampleRate`; the tempo over the last `window` pulses.
+    public init(sampleRate: Double, window: Int = 24) {
+        self.sampleRate = sampleRate
+        self.window = max(2, window)
+        frames.reserveCapacity(self.window + 1)
+    }
+
+    /// What a message changed, for the session.
+    public enum Change: Sendable, Equatable {
+        /// Start: the song plays from its beginning.
+        case started
+        /// Continue: the song plays on from its position.
+        case continued
+        /// Stop.
+        case stopped
+        /// Song Position Pointer: the song's position moved (pulses).
+        case located(Int)
+    }
+
+    /// Takes one message (a status byte and its data) that arrived at `frame`; returns what it
+    /// changed, if anything a session must act on.
+    public mutating func receive(_ bytes: [UInt8], at frame: Double) -> Change? {
+        guard let status = bytes.first else { return nil }
+        switch status {
+        case 0xF8:
+            guard isRunning else { return nil }
+            if awaitingFirstPulse { awaitingFirstPulse = false } else { pulses += 1 }
+            if frames.count > window { frames.removeFirst() }
+            frames.append(frame)
+            return nil
+        case 0xFA:
+            (isRunning, pulses, awaitingFirstPulse) = (true, 0, true)
+            frames.removeAll(keepingCapacity: true)
+            return .started
+        case 0xFB:
+            guard !isRunning else { return nil }
+            (isRunning, awaitingFirstPulse) = (true, true)
+            frames.removeAll(keepingCapacity: true)
+            return .continued
+        case 0xFC:
+            guard isRunning else { return nil }
+            isRunning = false
+            return .stopped
+        case 0xF2:
+            guard bytes.count == 3 else { return nil }
+            pulses = (Int(bytes[1] & 127) | Int(bytes[2] & 127) << 7) * 6
+            frames.removeAll(keepingCapacity: true)
+            return .located(pulses)
+        default:
+            return nil
+        }
+    }
+
+    /// Frames per pulse, from the last pulses (nil until three have come since a start).
+    public var framesPerPulse: Double? {
+        let count = frames.count
+        guard count >= 3 else { return nil }
+        // Least squares of frame against pulse index.
+        let meanX = Double(count - 1) / 2
+        let meanY = frames.reduce(0, +) / Double(count)
+        var sxy = 0.0, sxx = 0.0
+        for (index, frame) in frames.enumerated() {
+            let dx = Double(index) - meanX
+            sxy += dx * (frame - meanY)
+            sxx += dx * dx
+        }
+        let slope = sxy / sxx
+        return slope > 0 ? slope : nil
+    }
+
+    /// The master's tempo, quarter notes a minute (nil until three pulses have come).
+    public var tempo: Double? {
+        framesPerPulse.map { 60 * sampleRate / ($0 * Double(Self.pulsesPerQuarter)) }
+    }
+
+    /// The song position, in quarter notes, at `frame`: the last pulse's, extrapolated at the
+    /// tempo by at most one pulse (nil before the first pulse of a run).
+    public func quarters(atFrame frame: Double) -> Double? {
+        guard let last = frames.last else { return nil }
+        var pulse = Double(pulses)
+        if isRunning, let perPulse = framesPerPulse {
+            pulse += min(1, max(0, (frame - last) / perPulse))
+        }
+        return pulse / Double(Self.pulsesPerQuarter)
+    }
+
+    /// The frame at which the song reaches `quarters`, extrapolated from the last pulse at
+    /// the tempo (nil until the tempo is known).
+    public func frame(atQuarters quarters: Double) -> Double? {
+        guard let last = frames.last, let perPulse = framesPerPulse else { return nil }
+        return last + (quarters * Double(Self.pulsesPerQuarter) - Double(pulses)) * perPulse
+    }
+}

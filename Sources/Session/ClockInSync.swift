@@ -1,0 +1,141 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import Engine
+import Errors
+import Presets
+import Studio
+import Vocabulary
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `--clock-in jack[:port]`: the live session follows a MIDI clock master (`MIDIClockFollower`
+/// on JACK input `clumsy-clock:clock_in`).
+///
+/// - **Tempo.** When the master's tempo (measured over its last beat of pulses) differs from
+///   the session's by more than 0.5 %, a `tempo` control takes it at the next step: logged, so
+///   `clumsy replay` renders what was heard. The grid, accents, chord changes and bar lines
+///   follow, as they follow `/clumsy/tempo`.
+/// - **Position.** Session quarter notes map to the master's: a note due at session time t
+///   goes out at the frame where the master's clock reaches t's quarter (plus a whole number
+///   of bars, set at Start, Continue or a locate so that bar lines meet). The session is paced
+///   by that frame, so it waits before Start, pauses at Stop (and when the pulses stop coming:
+///   the position is never extrapolated past one pulse) and goes on at Continue.
+public final class ClockInSync: ControlSource {
+    private let input: JackMIDIInput
+    private var follower: MIDIClockFollower
+    private let barQuarters: Double
+    private let timestep: Double
+    /// The session's quarter notes: `quarters` at `time`, `tempo` since.
+    private var anchor: (time: Double, quarters: Double, tempo: Double)
+    /// Master quarters minus session quarters: whole bars.
+    private var offset = 0.0
+    /// Set by Start and locates (a new place: always the next bar line) and by Continue (the
+    /// place it stopped at, unless the master moved meanwhile).
+    private var needsRebase = true
+    private var keepsPlace = false
+    /// Unwrapping JACK's 32-bit frame counter.
+    private var lastRaw: UInt32?
+    private var wraps = 0.0
+
+    /// The input port's full JACK name.
+    public var portName: String { input.portName }
+
+    /// Opens the clock input for `plan`; connects `source` to it when given.
+    public init(plan: SessionPlan, source: String?, environment: [String: String]) throws(SessionError) {
+        do {
+            input = try JackMIDIInput(clientName: "clumsy-clock", port: "clock_in", environment: environment)
+            if let source { try input.connect(from: source, flag: "--clock-in jack:\(source)") }
+        } catch {
+            throw SessionError(error)
+        }
+        follower = MIDIClockFollower(sampleRate: input.sampleRate)
+        let meter = plan.clock.meter
+        barQuarters = Double(meter.beats) * 4 / Double(meter.unit)
+        timestep = plan.world.timestep
+        anchor = (0, 0, plan.clock.tempo)
+    }
+
+    /// Stops listening.
+    public func close() { input.close() }
+
+    private func unwrap(_ raw: UInt32) -> Double {
+        if let lastRaw, raw < lastRaw, lastRaw - raw > UInt32.max / 2 { wraps += 4_294_967_296 }
+        lastRaw = raw
+        return wraps + Double(raw)
+    }
+
+    /// The session's position in quarter notes at session time `time`.
+    private func sessionQuarters(_ time: Double) -> Double {
+        anchor.quarters + (time - anchor.time) * anchor.tempo / 60
+    }
+
+    /// Takes the messages that came in.
+    private func drain() {
+        for (frame, bytes) in input.takeTimed() {
+            let before = follower.pulses
+            switch follower.receive(bytes, at: unwrap(frame)) {
+            case .started?: (needsRebase, keepsPlace) = (true, false)
+            // A master sends its position before Continue: within a sixteenth of where it
+            // stopped (SPP counts sixteenths), it has not moved.
+            case .located(let pulses)?: (needsRebase, keepsPlace) = (true, keepsPlace && abs(pulses - before) <= 6)
+            case .continued?: needsRebase = true
+            default: break
+            }
+        }
+    }
+
+    /// Sets the offset at a Start, Continue or locate: the session goes on from where it is at
+    /// the master's next bar line still ahead of the lead (a Continue where the master stopped
+    /// keeps its place), so bar lines meet.
+    private func rebaseIfNeeded(session: Double, master: Double) {
+        guard needsRebase else { return }
+        let lead = leadSeconds * anchor.tempo / 60
+        if !keepsPlace || abs(master - (session + offset)) > 0.25 + lead {
+            offset = ((master + lead - session) / barQuarters).rounded(.up) * barQuarters
+        }
+        (needsRebase, keepsPlace) = (false, true)
+    }
+
+    /// Seconds a note is queued before it sounds: enough for the session thread to be late by
+    /// several JACK periods, short enough that a Stop silences the next notes.
+    private let leadSeconds = 0.04
+
+    /// The JACK frame at which session time `time` sounds by the master's clock, extrapolated
+    /// at its tempo (nil until its tempo is known).
+    public func frame(at time: Double) -> UInt32? {
+        drain()
+        guard let frame = follower.frame(atQuarters: sessionQuarters(time) + offset) else { return nil }
+        return UInt32(truncatingIfNeeded: Int64(frame.rounded()))
+    }
+
+    /// True when session time `time` is due: the master runs and its position, `lead` seconds
+    /// from now, has reached it. Never while it is stopped, nor past one pulse after its last
+    /// (a stalled clock holds the session).
+    public func isDue(_ time: Double) -> Bool {
+        drain()
+        // The master's position now (never more than a pulse past its last), plus the lead.
+        guard follower.isRunning, let tempo = follower.tempo, let now = follower.quarters(atFrame: unwrap(input.frameTime)) else { return false }
+        let master = now + leadSeconds * tempo / 60
+        let session = sessionQuarters(time)
+        rebaseIfNeeded(session: session, master: master)
+        return master >= session + offset
+    }
+
+    /// Waits until session time `time` is due by the master's clock, or `shouldStop()` says so.
+    public func wait(until time: Double, shouldStop: () -> Bool) {
+        while !shouldStop() && !isDue(time) { usleep(1000) }
+    }
+
+    public func poll(step: Int64, into controls: inout [Control]) -> Bool {
+        drain()
+        guard follower.isRunning, let tempo = follower.tempo, abs(tempo - anchor.tempo) > 0.005 * anchor.tempo else { return true }
+        let rounded = (tempo * 100).rounded() / 100
+        guard case .success(let control) = Control.make(name: "tempo", value: rounded) else { return true }
+        let time = Double(step) * timestep
+        anchor = (time, sessionQuarters(time), rounded)
+        controls.append(control)
+        return true
+    }
+}

@@ -1,0 +1,132 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import Foundation
+import Testing
+
+let jackMIDIClock = firstExecutable(["/usr/bin/jack_midi_clock"])
+
+/// `--clock-in jack` (issue 33) against a master Clumsy did not write: Debian's
+/// `jack_midi_clock` turns JACK transport (driven by `jack_transport` as timebase master) into
+/// MIDI clock. One `jack_midi_dump` client reads both the master's pulses and Clumsy's notes, so
+/// their frames share one origin. In `StudioEndToEndTests`: the JACK phase of `make test`.
+extension StudioEndToEndTests {
+    @Test("Following jack_midi_clock: notes on the master's sixteenths within one period, 90 then 140 bpm within a beat, none while stopped, on again at Continue; the log replays byte-identically",
+          .enabled(if: jackMIDIClock != nil && jackTransport != nil && jackConnect != nil, "needs jack-midi-clock and jackd2"))
+    func clockInFollowsTheMaster() throws {
+        let directory = try TemporaryDirectory()
+        let jack = try JackServer(directory: directory)
+        defer { jack.stop() }
+        let master = try Background(jackMIDIClock!, [], environment: jack.fullEnvironment, output: directory.file("jack_midi_clock.log"))
+        defer { master.stop() }
+        let dump = try jack.dump(client: "dump", into: directory.file("dump.txt"))
+        defer { dump.stop() }
+        try Self.waitForPorts(["jack_midi_clock:mclk_out"], jack: jack)
+        #expect(try CLI.run(["jack_midi_clock:mclk_out", "dump:input"], executable: jackConnect!, environment: jack.environment).status == 0)
+        var environment = jack.fullEnvironment
+        environment["CLUMSY_UNDER_TEST"] = nil
+        let session = try Background(CLI.executable, ["run", "pulse", "--swing", "0", "--live", "--clock-in", "jack:jack_midi_clock:mclk_out",
+                                                      "--midi-out", "jack", "--connect", "dump:input", "--duration", "9",
+                                                      "--events", directory.file("live.jsonl"), "--midi", directory.file("live.mid")],
+                                     environment: environment, output: directory.file("clumsy.log"))
+        defer { session.stop(signal: SIGINT) }
+        try Self.waitForPorts(["clumsy-clock:clock_in", "clumsy:bass"], jack: jack)
+        let script = "(printf 'master\\ntempo 90\\n'; sleep 1; echo play; sleep 5; echo 'tempo 140'; sleep 5; echo stop; sleep 2; echo play; sleep 7; echo stop; echo quit) | \(jackTransport!)"
+        let transport = try CLI.run(["-c", script], executable: "/bin/sh", environment: jack.fullEnvironment, timeout: 60)
+        #expect(transport.status == 0, "\(transport)")
+        let end = Date().addingTimeInterval(15)
+        while session.isRunning && Date() < end { usleep(100_000) }
+        #expect(!session.isRunning, "the session did not end: \(session.output.suffix(500))")
+        usleep(300_000)
+        dump.stop()
+        let heard = Self.readDump(dump.output)
+        try #require(heard.notes.count > 30 && heard.pulses.count > 400, "dump: \(heard.notes.count) notes, \(heard.pulses.count) pulses")
+        // The master's sixteenths: every sixth pulse counted from the first after Start.
+        let grid = heard.pulses.filter { $0.position % 6 == 0 }.map(\.frame)
+        let change = heard.tempoChange
+        let beat140 = 48_000 * 60 / 140.0
+        var offGrid: [String] = []
+        for note in heard.notes {
+            let nearest = grid.min { abs($0 - note) < abs($1 - note) } ?? 0
+            // Within a beat of the change the tempo is being measured (it is found here up to
+            // half a beat late): those notes may miss.
+            let ramp = note >= change - 48_000 * 60 / 90.0 && note <= change + 2 * beat140
+            if abs(note - nearest) > 256 && !ramp {
+                let position = heard.pulses.min { abs($0.frame - note) < abs($1.frame - note) }?.position ?? -1
+                offGrid.append("\(note) (\(note - nearest) frames, near pulse \(position))")
+            }
+        }
+        #expect(offGrid.isEmpty, "\(offGrid.count) of \(heard.notes.count) notes off the master's sixteenths (tempo change at \(change)): \(offGrid.prefix(8))")
+        // Notes already queued when the master stops (the lead, 40 ms) may still sound; no later one.
+        for stop in heard.stops {
+            let resumed = heard.pulses.first { $0.frame > stop }?.frame ?? .infinity
+            let during = heard.notes.filter { $0 > stop + 0.045 * 48_000 && $0 < resumed }
+            #expect(during.isEmpty, "notes while stopped at \(stop): \(during)")
+        }
+        #expect(heard.notes.contains { $0 > (heard.stops.first ?? .infinity) }, "nothing played after Continue")
+        // The log: the master's tempi, as tempo controls.
+        let tempi = try liveLog(directory.file("live.jsonl")).filter { $0.control == "tempo" }.compactMap(\.value)
+        #expect(tempi.contains { abs($0 - 90) < 0.9 } && tempi.contains { abs($0 - 140) < 1.4 }, "\(tempi)")
+        let replay = try CLI.run(["replay", "live.jsonl", "--midi", "replay.mid", "--quiet"], in: directory.path)
+        try #require(replay.status == 0, "\(replay)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("live.mid"))) == Data(contentsOf: URL(fileURLWithPath: directory.file("replay.mid"))))
+    }
+
+    @Test("--clock-in needs --live and takes jack or jack:<port>: 64 naming the flag; a port that is not there: 64")
+    func clockInRefusals() throws {
+        let notLive = try CLI.run(["run", "default", "--clock-in", "jack", "--duration", "1"])
+        #expect(notLive.status == 64 && notLive.stderr.contains("--clock-in only applies with --live"), "\(notLive)")
+        let alsa = try CLI.run(["run", "default", "--live", "--clock-in", "alsa", "--duration", "1"])
+        #expect(alsa.status == 64 && alsa.stderr.contains("--clock-in alsa is not accepted"), "\(alsa)")
+        let directory = try TemporaryDirectory()
+        let jack = try JackServer(directory: directory)
+        defer { jack.stop() }
+        let missing = try CLI.run(["run", "default", "--live", "--clock-in", "jack:nobody:out", "--midi-out", "jack", "--duration", "1"],
+                                  environment: jack.environment, timeout: 20)
+        #expect(missing.status == 64 && missing.stderr.contains("nobody:out"), "\(missing)")
+    }
+
+    /// Waits up to 15 s for `ports` to be registered.
+    static func waitForPorts(_ ports: [String], jack: JackServer) throws {
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline {
+            let listed = try CLI.run([], executable: jackLsp!, environment: jack.environment, timeout: 5).stdout
+            if ports.allSatisfy({ listed.contains($0) }) { return }
+            usleep(100_000)
+        }
+        Issue.record("the ports \(ports) did not appear")
+    }
+
+    /// What one `jack_midi_dump -a` client heard: the master's pulses with their song positions
+    /// (the first after Start is 0, the first after Continue keeps the count), its stops, and
+    /// the frames of the note-ons.
+    static func readDump(_ text: String) -> (pulses: [(frame: Double, position: Int)], stops: [Double], notes: [Double], tempoChange: Double) {
+        var pulses: [(frame: Double, position: Int)] = []
+        var stops: [Double] = [], notes: [Double] = []
+        var position = 0, awaitingFirst = false, running = false
+        for message in parseDump(text) {
+            let frame = Double(message.frame)
+            switch message.bytes[0] {
+            case 0xFA: (position, awaitingFirst, running) = (0, true, true)
+            case 0xFB: (awaitingFirst, running) = (true, true)
+            case 0xFC:
+                stops.append(frame)
+                running = false
+            case 0xF2 where message.bytes.count == 3: position = (Int(message.bytes[1]) | Int(message.bytes[2]) << 7) * 6
+            case 0xF8 where running:
+                if awaitingFirst { awaitingFirst = false } else { position += 1 }
+                pulses.append((frame, position))
+            case 0x90...0x9F where message.bytes.count == 3 && message.bytes[2] > 0: notes.append(frame)
+            default: break
+            }
+        }
+        // The tempo change: the first pulse from which the next beat of pulses is faster than 110 bpm.
+        let fast = 48_000 * 60 / 110.0 / 24
+        var change = Double.infinity
+        for index in pulses.indices.dropLast(24) {
+            let span = (pulses[index + 24].frame - pulses[index].frame) / 24
+            if span < fast { change = pulses[index].frame; break }
+        }
+        return (pulses, stops, notes, change)
+    }
+}

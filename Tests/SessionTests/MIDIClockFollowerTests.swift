@@ -1,0 +1,80 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import Engine
+import Testing
+
+/// `MIDIClockFollower`: the tempo and position of a MIDI clock master from its messages and
+/// the frames they arrived at, against scripted masters.
+@Suite("Following a MIDI clock")
+struct MIDIClockFollowerTests {
+    /// A seeded generator of the jitter (the test must not depend on a global one).
+    struct Jitter {
+        var state: UInt64
+        mutating func next(within range: Double) -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (Double(state >> 11) / Double(1 << 53) * 2 - 1) * range
+        }
+    }
+
+    @Test("a clock at 120 bpm with ±2 ms of jitter on every pulse reads as 120 bpm ±1 %, beat after beat", arguments: [60.0, 120, 187])
+    func steadyUnderJitter(bpm: Double) {
+        let rate = 48_000.0
+        var follower = MIDIClockFollower(sampleRate: rate)
+        var jitter = Jitter(state: 7)
+        _ = follower.receive([0xFA], at: 0)
+        let perPulse = 60 * rate / bpm / 24
+        var worst = 0.0
+        for pulse in 0..<(24 * 16) {
+            _ = follower.receive([0xF8], at: Double(pulse) * perPulse + jitter.next(within: 0.002 * rate))
+            if pulse >= 24, let tempo = follower.tempo { worst = max(worst, abs(tempo - bpm) / bpm) }
+        }
+        #expect(worst < 0.01, "worst tempo error \(worst * 100) %")
+        #expect(follower.pulses == 24 * 16 - 1)
+        // Position: quarter 15 plus a little, and the frame of quarter 16 near where it falls.
+        let quarters = follower.quarters(atFrame: Double(24 * 16 - 1) * perPulse) ?? -1
+        #expect(abs(quarters - (16 - 1.0 / 24)) < 0.05, "\(quarters)")
+        let frame = follower.frame(atQuarters: 16) ?? -1
+        #expect(abs(frame - 16 * 24 * perPulse) < 0.003 * rate, "\(frame)")
+    }
+
+    @Test("a new tempo is followed within one beat")
+    func tempoChange() {
+        let rate = 48_000.0
+        var follower = MIDIClockFollower(sampleRate: rate)
+        _ = follower.receive([0xFA], at: 0)
+        var frame = 0.0
+        for _ in 0..<48 {
+            _ = follower.receive([0xF8], at: frame)
+            frame += 60 * rate / 90 / 24
+        }
+        #expect(abs((follower.tempo ?? 0) - 90) < 0.01)
+        for _ in 0..<25 {
+            _ = follower.receive([0xF8], at: frame)
+            frame += 60 * rate / 140 / 24
+        }
+        #expect(abs((follower.tempo ?? 0) - 140) < 0.01, "\(follower.tempo ?? 0)")
+    }
+
+    @Test("Start, Stop, Song Position Pointer and Continue; a stalled clock holds the position")
+    func transport() {
+        var follower = MIDIClockFollower(sampleRate: 1000)
+        #expect(follower.receive([0xF8], at: 0) == nil && follower.quarters(atFrame: 0) == nil, "pulses before Start count nothing")
+        #expect(follower.receive([0xFA], at: 0) == .started)
+        for pulse in 0..<48 { _ = follower.receive([0xF8], at: Double(pulse) * 10) }
+        #expect(follower.pulses == 47)
+        // No pulse for a long while: at most one pulse on, never more.
+        #expect(abs((follower.quarters(atFrame: 10_000) ?? 0) - 48.0 / 24) < 1e-9)
+        #expect(follower.receive([0xFC], at: 480) == .stopped && !follower.isRunning)
+        _ = follower.receive([0xF8], at: 490)
+        #expect(follower.pulses == 47, "pulses while stopped move nothing")
+        #expect(follower.receive([0xF2, 0x10, 0x00], at: 500) == .located(96), "SPP 16 sixteenths: 96 pulses")
+        #expect(follower.receive([0xFB], at: 510) == .continued)
+        _ = follower.receive([0xF8], at: 520)
+        #expect(follower.pulses == 96, "the first pulse after Continue marks the position")
+        _ = follower.receive([0xF8], at: 530)
+        #expect(follower.pulses == 97)
+        #expect(follower.receive([0xFA], at: 600) == .started && follower.pulses == 0)
+        #expect(follower.receive([0xF2, 0x10], at: 600) == nil, "a short SPP is ignored")
+    }
+}
