@@ -14,6 +14,24 @@ extension StudioEndToEndTests {
     @Test("Following jack_midi_clock: notes on the master's sixteenths within one period, 90 then 140 bpm within a beat, none while stopped, on again at Continue; the log replays byte-identically",
           .enabled(if: jackMIDIClock != nil && jackTransport != nil && jackConnect != nil, "needs jack-midi-clock and jackd2"))
     func clockInFollowsTheMaster() throws {
+        // A dummy JACK server without real-time priority can skip cycles on a busy machine, and
+        // jack_transport can be dropped by it: such an attempt (jackd logs an xrun, or
+        // jack_transport fails) says nothing about Clumsy and runs again, up to three times.
+        var last: [String] = []
+        for attempt in 1...3 {
+            let (problems, hostTrouble) = try clockInAttempt()
+            last = problems
+            if problems.isEmpty { return }
+            print("clock in: attempt \(attempt) failed\(hostTrouble ? " (the JACK host had trouble)" : ""): \(problems.joined(separator: "; "))")
+            if !hostTrouble { break }
+        }
+        for problem in last { Issue.record(Comment(rawValue: problem)) }
+    }
+
+    /// One run against jack_midi_clock; what was wrong, and whether the JACK host had trouble.
+    private func clockInAttempt() throws -> (problems: [String], hostTrouble: Bool) {
+        var problems: [String] = []
+        func check(_ condition: Bool, _ message: @autoclosure () -> String) { if !condition { problems.append(message()) } }
         let directory = try TemporaryDirectory()
         let jack = try JackServer(directory: directory)
         defer { jack.stop() }
@@ -22,7 +40,8 @@ extension StudioEndToEndTests {
         let dump = try jack.dump(client: "dump", into: directory.file("dump.txt"))
         defer { dump.stop() }
         try Self.waitForPorts(["jack_midi_clock:mclk_out"], jack: jack)
-        #expect(try CLI.run(["jack_midi_clock:mclk_out", "dump:input"], executable: jackConnect!, environment: jack.environment).status == 0)
+        check(try CLI.run(["jack_midi_clock:mclk_out", "dump:input"], executable: jackConnect!, environment: jack.environment).status == 0,
+              "jack_connect jack_midi_clock:mclk_out dump:input failed")
         var environment = jack.fullEnvironment
         environment["CLUMSY_UNDER_TEST"] = nil
         let session = try Background(CLI.executable, ["run", "pulse", "--swing", "0", "--live", "--clock-in", "jack:jack_midi_clock:mclk_out",
@@ -33,14 +52,17 @@ extension StudioEndToEndTests {
         try Self.waitForPorts(["clumsy-clock:clock_in", "clumsy:bass"], jack: jack)
         let script = "(printf 'master\\ntempo 90\\n'; sleep 1; echo play; sleep 5; echo 'tempo 140'; sleep 5; echo stop; sleep 2; echo play; sleep 7; echo stop; echo quit) | \(jackTransport!)"
         let transport = try CLI.run(["-c", script], executable: "/bin/sh", environment: jack.fullEnvironment, timeout: 60)
-        #expect(transport.status == 0, "\(transport)")
+        let hostTrouble = transport.status != 0 || jack.server.output.contains("XRun")
+        check(transport.status == 0, "\(transport)")
         let end = Date().addingTimeInterval(15)
         while session.isRunning && Date() < end { usleep(100_000) }
-        #expect(!session.isRunning, "the session did not end: \(session.output.suffix(500))")
+        check(!session.isRunning, "the session did not end: \(session.output.suffix(500))")
         usleep(300_000)
         dump.stop()
         let heard = Self.readDump(dump.output)
-        try #require(heard.notes.count > 30 && heard.pulses.count > 400, "dump: \(heard.notes.count) notes, \(heard.pulses.count) pulses")
+        guard heard.notes.count > 30 && heard.pulses.count > 400 else {
+            return (problems + ["dump: \(heard.notes.count) notes, \(heard.pulses.count) pulses"], hostTrouble)
+        }
         // The master's sixteenths: every sixth pulse counted from the first after Start.
         let grid = heard.pulses.filter { $0.position % 6 == 0 }.map(\.frame)
         let change = heard.tempoChange
@@ -56,20 +78,22 @@ extension StudioEndToEndTests {
                 offGrid.append("\(note) (\(note - nearest) frames, near pulse \(position))")
             }
         }
-        #expect(offGrid.isEmpty, "\(offGrid.count) of \(heard.notes.count) notes off the master's sixteenths (tempo change at \(change)): \(offGrid.prefix(8))")
+        check(offGrid.isEmpty, "\(offGrid.count) of \(heard.notes.count) notes off the master's sixteenths (tempo change at \(change)): \(offGrid.prefix(8))")
         // Notes already queued when the master stops (the lead, 40 ms) may still sound; no later one.
         for stop in heard.stops {
             let resumed = heard.pulses.first { $0.frame > stop }?.frame ?? .infinity
             let during = heard.notes.filter { $0 > stop + 0.045 * 48_000 && $0 < resumed }
-            #expect(during.isEmpty, "notes while stopped at \(stop): \(during)")
+            check(during.isEmpty, "notes while stopped at \(stop): \(during)")
         }
-        #expect(heard.notes.contains { $0 > (heard.stops.first ?? .infinity) }, "nothing played after Continue")
+        check(heard.notes.contains { $0 > (heard.stops.first ?? .infinity) }, "nothing played after Continue")
         // The log: the master's tempi, as tempo controls.
         let tempi = try liveLog(directory.file("live.jsonl")).filter { $0.control == "tempo" }.compactMap(\.value)
-        #expect(tempi.contains { abs($0 - 90) < 0.9 } && tempi.contains { abs($0 - 140) < 1.4 }, "\(tempi)")
+        check(tempi.contains { abs($0 - 90) < 0.9 } && tempi.contains { abs($0 - 140) < 1.4 }, "\(tempi)")
         let replay = try CLI.run(["replay", "live.jsonl", "--midi", "replay.mid", "--quiet"], in: directory.path)
-        try #require(replay.status == 0, "\(replay)")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("live.mid"))) == Data(contentsOf: URL(fileURLWithPath: directory.file("replay.mid"))))
+        guard replay.status == 0 else { return (problems + ["\(replay)"], hostTrouble) }
+        check(try Data(contentsOf: URL(fileURLWithPath: directory.file("live.mid"))) == Data(contentsOf: URL(fileURLWithPath: directory.file("replay.mid"))),
+              "the replay's MIDI differs from the live set's")
+        return (problems, hostTrouble)
     }
 
     @Test("--clock-in needs --live and takes jack or jack:<port>: 64 naming the flag; a port that is not there: 64")
