@@ -87,28 +87,13 @@ static void clumsy_jack_shutdown(void *arg) {
 
 static void clumsy_jack_silent(const char *message) { (void)message; }
 
-/* Opens a bare client that only makes connections (never starting a server, never
-   activated), quietly as clumsy_jack_open does. Returns NULL when no server answers. */
-static inline jack_client_t *clumsy_jack_open_bare(const char *name) {
+/* Opens a bare client (never starting a server, not activated). Returns NULL and sets
+   *status on failure. libjack's own chatter on stderr is silenced, also the lines it prints
+   straight to stderr when no server answers: Clumsy reports failures in one line. */
+static inline jack_client_t *clumsy_jack_open_bare(const char *name, int *status) {
     jack_set_error_function(clumsy_jack_silent);
     jack_set_info_function(clumsy_jack_silent);
     jack_status_t st = 0;
-    int saved = dup(2), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-    if (saved >= 0 && null >= 0) dup2(null, 2);
-    jack_client_t *client = jack_client_open(name, JackNoStartServer, &st);
-    if (saved >= 0 && null >= 0) dup2(saved, 2);
-    if (saved >= 0) close(saved);
-    if (null >= 0) close(null);
-    return client;
-}
-
-/* Opens a client (never starting a server). Returns NULL and sets *status on failure.
-   libjack's own chatter on stderr is silenced: Clumsy reports failures in one line. */
-static inline clumsy_jack_state *clumsy_jack_open(const char *name, int *status) {
-    jack_set_error_function(clumsy_jack_silent);
-    jack_set_info_function(clumsy_jack_silent);
-    jack_status_t st = 0;
-    /* libjack also prints straight to stderr when no server answers: hide it while opening. */
     int saved = dup(2), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (saved >= 0 && null >= 0) dup2(null, 2);
     jack_client_t *client = jack_client_open(name, JackNoStartServer, &st);
@@ -116,6 +101,13 @@ static inline clumsy_jack_state *clumsy_jack_open(const char *name, int *status)
     if (saved >= 0) close(saved);
     if (null >= 0) close(null);
     *status = (int)st;
+    return client;
+}
+
+/* Opens a client with MIDI output ports to come (never starting a server). Returns NULL and
+   sets *status on failure. */
+static inline clumsy_jack_state *clumsy_jack_open(const char *name, int *status) {
+    jack_client_t *client = clumsy_jack_open_bare(name, status);
     if (!client) return NULL;
     clumsy_jack_state *s = (clumsy_jack_state *)calloc(1, sizeof(clumsy_jack_state));
     if (!s) { jack_client_close(client); return NULL; }
@@ -221,9 +213,9 @@ static void clumsy_jack_input_shutdown(void *arg) {
 /* Opens client `name` with MIDI input port `port` and activates it. NULL with *status set
    (0 when the server answered but the port or activation failed) on failure. */
 static inline clumsy_jack_input *clumsy_jack_open_input(const char *name, const char *port, int *status) {
+    jack_client_t *client = clumsy_jack_open_bare(name, status);
+    if (!client) { if (*status == 0) *status = -1; return NULL; }
     *status = 0;
-    jack_client_t *client = clumsy_jack_open_bare(name);
-    if (!client) { *status = -1; return NULL; }
     clumsy_jack_input *s = (clumsy_jack_input *)calloc(1, sizeof(clumsy_jack_input));
     if (!s) { jack_client_close(client); return NULL; }
     s->client = client;

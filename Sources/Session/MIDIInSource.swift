@@ -55,15 +55,8 @@ public final class MIDIInControlSource: ControlSource {
                 }
             }
         }
-        // As OSC's: the first waiting control always, then as many as the step's budget allows.
-        var count = 0, spent = 0
-        let pianoBalls = plan.world.pianoStarts.count
-        while count < min(pending.count, OSCControlSource.perStep) {
-            let cost = pending[count].cost(pianoBalls: pianoBalls)
-            guard count == 0 || spent + cost <= OSCControlSource.budget else { break }
-            spent += cost
-            count += 1
-        }
+        // OSC's per-step budget: a chord flood spreads over steps instead of stalling one.
+        let count = OSCControlSource.affordable(pending, pianoBalls: plan.world.pianoStarts.count)
         controls += pending[0..<count]
         pending.removeFirst(count)
         if pending.count > OSCControlSource.capacity { pending.removeLast(pending.count - OSCControlSource.capacity) }

@@ -260,6 +260,19 @@ public final class OSCControlSource: ControlSource, @unchecked Sendable {
     /// moved); the first control waiting is always taken, whatever its cost, so one drop into
     /// a session of any size takes effect at once and a flood of them is spread over steps.
     public static let budget = 1024
+    /// How many of the first `waiting` controls one step takes: the first always, whatever its
+    /// cost, then as many as `perStep` and `budget` allow (MIDI in spends the same budget).
+    static func affordable(_ waiting: [Control], pianoBalls: Int) -> Int {
+        var count = 0, spent = 0
+        while count < min(waiting.count, perStep) {
+            let cost = waiting[count].cost(pianoBalls: pianoBalls)
+            guard count == 0 || spent + cost <= budget else { break }
+            spent += cost
+            count += 1
+        }
+        return count
+    }
+
     /// Controls that may wait; more are refused (and logged once).
     public static let capacity = 1024
     /// Distinct problems logged; after that, problems are ignored silently.
@@ -370,13 +383,7 @@ public final class OSCControlSource: ControlSource, @unchecked Sendable {
         guard queued.load(ordering: .acquiring) > 0 else { return true }
         let pianoBalls = plan.world.pianoStarts.count
         let taken = queue.withLock { queue -> Int in
-            var count = 0, spent = 0
-            while count < min(queue.count, Self.perStep) {
-                let cost = queue[count].cost(pianoBalls: pianoBalls)
-                guard count == 0 || spent + cost <= Self.budget else { break }
-                spent += cost
-                count += 1
-            }
+            let count = Self.affordable(queue, pianoBalls: pianoBalls)
             controls.append(contentsOf: queue[0..<count])
             queue.removeFirst(count)
             return count

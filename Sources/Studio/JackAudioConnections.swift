@@ -15,7 +15,8 @@ public enum JackAudioConnections {
     /// - Throws: `.usage` naming the port JACK refused, `.unavailable` with no server.
     public static func connect(sources: [String], to destinations: [String], environment: [String: String]) throws(StudioError) {
         let server = JackMIDIOutput.serverName(environment: environment)
-        guard let client = clumsy_jack_open_bare("clumsy-connect") else {
+        var status: Int32 = 0
+        guard let client = clumsy_jack_open_bare("clumsy-connect", &status) else {
             throw .unavailable("no JACK server named \"\(server)\" is running to connect the audio to")
         }
         defer { jack_client_close(client) }
