@@ -76,9 +76,41 @@ public struct Scheduler: Sendable {
     public var queuedCount: Int { queue.count - head }
 
     /// A live tempo change at `time`: notes placed from now on follow the new tempo's grid,
-    /// beats and bars (notes already queued keep their times).
+    /// beats and bars, and the notes, chord tones and harmony changes queued for after `time`
+    /// keep their place in the bar (a note queued for beat 3 sounds on beat 3 at the new tempo,
+    /// not between two beats). Note lengths are seconds: the note-offs of sounding notes keep
+    /// their times, and a queued note's own comes its length after it sounds.
     public mutating func changeTempo(to tempo: Double, at time: Double) {
+        let stretch = clock.tempo / tempo
         clock.changeTempo(to: tempo, at: time)
+        guard stretch != 1 else { return }
+        var moved = false
+        for index in head..<queue.count where queue[index].time > time && queue[index].kind != .off {
+            queue[index].time = time + (queue[index].time - time) * stretch
+            queue[index].event.time = queue[index].time
+            moved = true
+        }
+        guard moved else { return }
+        // Back in (time, kind, sequence) order among the note-offs that stayed: an insertion
+        // sort, in place (a plugin changes tempo in its audio thread) and short on a queue that
+        // is nearly in order.
+        var index = head + 1
+        while index < queue.count {
+            let entry = queue[index]
+            var place = index
+            while place > head && Self.precedes(entry, queue[place - 1]) {
+                queue[place] = queue[place - 1]
+                place -= 1
+            }
+            queue[place] = entry
+            index += 1
+        }
+    }
+
+    private static func precedes(_ a: Entry, _ b: Entry) -> Bool {
+        if a.time != b.time { return a.time < b.time }
+        if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
+        return a.sequence < b.sequence
     }
 
     /// When a note hit at `time` will sound.
