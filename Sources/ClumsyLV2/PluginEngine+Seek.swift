@@ -95,12 +95,7 @@ extension PluginEngine {
             reportFar(seek.time, reach: reach)
             return
         }
-        if seek.bpm != fresh.plan.clock.tempo { fresh.queue(.tempo(seek.bpm)) }
-        fresh.begin()
-        while fresh.time < seek.time {
-            fresh.step()
-            fresh.clearEvents()
-        }
+        fresh.fastForward(to: seek.time, tempo: seek.bpm)
         prepared = (fresh, NoteRouter(voices: fresh.plan.voices), seek)
     }
 

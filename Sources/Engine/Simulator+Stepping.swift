@@ -10,11 +10,32 @@
 extension Simulator {
     /// Plays the opening (the bass's tonic at time 0): its events join `stepEvents`.
     public func begin() {
+        hasBegun = true
         performer.start(at: 0, scheduler: &scheduler)
         scheduler.deliver(through: 0, into: &notes)
         flush()
         // Like every section line: after what is due at the line has sounded.
         if form != nil { formLine(at: 0) }
+    }
+
+    /// Builds the state at session time `time` (to the step at or after it) by simulating
+    /// from the start with `tempo` held from there, what it plays dropped: a relocation, the
+    /// LV2 plugin's when its host jumps and `--transport jack`'s at a locate. The same position
+    /// always holds the same state under the same seed. The summary counts from here on.
+    public func fastForward(to time: Double, tempo: Double) {
+        if tempo != plan.clock.tempo {
+            // From the first instant, before the opening (its event is not the caller's to play:
+            // a take's sinks or a plugin's host have the tempo already).
+            controls.append(.tempo(tempo))
+            apply(at: 0)
+            clearEvents()
+        }
+        begin()
+        while self.time < time {
+            step()
+            clearEvents()
+        }
+        summary = Summary(voices: plan.voices.count)
     }
 
     /// Applies `control` at the start of the next step, as a live control source would.

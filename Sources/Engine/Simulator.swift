@@ -34,7 +34,9 @@ public final class Simulator {
     var softBalls: [Int] = []
     var stillSince: [Double]
     private let keyTones: [Int]
-    private(set) var summary: Summary
+    var summary: Summary
+    /// True once the opening has played (`begin()`): `run` goes on from where the session is.
+    var hasBegun = false
     /// Looks at the balls after every step (read-only), e.g. to draw video frames.
     public var observer: StepObserver?
     // Live controls (Simulator+Controls.swift): polled at the start of each step.
@@ -101,7 +103,7 @@ public final class Simulator {
         ending = plan.ending.map { EndingProgress(plan: $0) }
     }
 
-    /// Runs the whole session into `sinks`. Stops early (cleanly) when `stop` is raised.
+    /// Runs the session (from its start, or on from where `fastForward` left it) into `sinks`. Stops early (cleanly) when `stop` is raised.
     /// `progress` is called with the fraction done each time it passes a whole per cent.
     /// `pacer` is called after every step with the simulated time (live mode waits there).
     /// `controls` is polled at the start of every step; what it returns takes effect in that step.
@@ -113,10 +115,13 @@ public final class Simulator {
         let total = plan.stepCount
         var percent = -1
         do {
-            begin()
-            try deliver(to: sinks, through: 0)
-            try observer?.observe(BallPositions(world: world), at: 0)
-            var step: Int64 = 0
+            // A session fast-forwarded to a position (`fastForward(to:tempo:)`) runs on from there.
+            if !hasBegun {
+                begin()
+                try deliver(to: sinks, through: 0)
+                try observer?.observe(BallPositions(world: world), at: 0)
+            }
+            var step = world.stepCount
             while step < total {
                 if let stop, stop.isRaised {
                     summary.wasInterrupted = true
