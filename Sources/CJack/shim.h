@@ -10,6 +10,8 @@
 
 #include <jack/jack.h>
 #include <jack/midiport.h>
+#include <jack/transport.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -252,6 +254,115 @@ static inline jack_nframes_t clumsy_jack_input_sample_rate(clumsy_jack_input *s)
 static inline void clumsy_jack_input_close(clumsy_jack_input *s) {
     if (!clumsy_jack_input_is_shut_down(s)) jack_deactivate(s->client);
     jack_client_close(s->client);
+    free(s);
+}
+
+/* JACK transport, read each cycle: a client with no ports whose process callback copies the
+   transport's state and position (with the cycle's start frame) into a snapshot the session
+   thread reads. The callback takes the lock only when it is free (trylock: it never waits),
+   so a cycle the reader overlaps keeps the previous snapshot. It also counts relocations: a
+   cycle whose transport frame is not the last one's plus the frames rolled since. */
+typedef struct {
+    jack_nframes_t cycle;       /* frame time at the start of the cycle */
+    jack_nframes_t frame;       /* transport frame at the start of the cycle */
+    jack_nframes_t frame_rate;
+    int32_t rolling;            /* 1 while JackTransportRolling */
+    int32_t has_bbt;            /* a timebase master gives bar, beat and tick */
+    int32_t bar, beat, tick;
+    double ticks_per_beat, beats_per_bar, beat_type, beats_per_minute;
+    uint64_t relocations;       /* frame jumps seen so far */
+    uint64_t cycles;
+} clumsy_jack_transport_snapshot;
+
+typedef struct {
+    jack_client_t *client;
+    pthread_mutex_t lock;
+    _Atomic int is_shut_down;
+    int has_last;
+    jack_nframes_t last_frame, last_cycle;
+    int32_t last_rolling;
+    uint64_t relocations, cycles;
+    clumsy_jack_transport_snapshot snapshot;
+} clumsy_jack_transport;
+
+static int clumsy_jack_transport_process(jack_nframes_t nframes, void *arg) {
+    (void)nframes;
+    clumsy_jack_transport *s = (clumsy_jack_transport *)arg;
+    jack_position_t pos;
+    jack_transport_state_t state = jack_transport_query(s->client, &pos);
+    jack_nframes_t cycle = jack_last_frame_time(s->client);
+    int32_t rolling = state == JackTransportRolling;
+    if (s->has_last) {
+        jack_nframes_t expected = s->last_frame + (s->last_rolling ? cycle - s->last_cycle : 0);
+        /* A transport that stops may report the frame it stopped at or the cycle's end. */
+        if (pos.frame != expected && !(s->last_rolling && !rolling && pos.frame == s->last_frame)) s->relocations++;
+    }
+    s->has_last = 1;
+    s->last_frame = pos.frame;
+    s->last_cycle = cycle;
+    s->last_rolling = rolling;
+    s->cycles++;
+    if (pthread_mutex_trylock(&s->lock) != 0) return 0;
+    clumsy_jack_transport_snapshot *t = &s->snapshot;
+    t->cycle = cycle;
+    t->frame = pos.frame;
+    t->frame_rate = pos.frame_rate;
+    t->rolling = rolling;
+    t->has_bbt = (pos.valid & JackPositionBBT) != 0 && pos.beats_per_minute > 0 && pos.beats_per_bar > 0
+        && pos.beat_type > 0 && pos.ticks_per_beat > 0;
+    t->bar = pos.bar;
+    t->beat = pos.beat;
+    t->tick = pos.tick;
+    t->ticks_per_beat = pos.ticks_per_beat;
+    t->beats_per_bar = pos.beats_per_bar;
+    t->beat_type = pos.beat_type;
+    t->beats_per_minute = pos.beats_per_minute;
+    t->relocations = s->relocations;
+    t->cycles = s->cycles;
+    pthread_mutex_unlock(&s->lock);
+    return 0;
+}
+
+static void clumsy_jack_transport_shutdown(void *arg) {
+    clumsy_jack_transport *s = (clumsy_jack_transport *)arg;
+    atomic_store_explicit(&s->is_shut_down, 1, memory_order_release);
+}
+
+/* Opens client `name` (no ports) reading the transport, activated. NULL with *status set on
+   failure (-1 when the server answered but activation failed). */
+static inline clumsy_jack_transport *clumsy_jack_open_transport(const char *name, int *status) {
+    jack_client_t *client = clumsy_jack_open_bare(name, status);
+    if (!client) { if (*status == 0) *status = -1; return NULL; }
+    *status = 0;
+    clumsy_jack_transport *s = (clumsy_jack_transport *)calloc(1, sizeof(clumsy_jack_transport));
+    if (!s) { jack_client_close(client); return NULL; }
+    s->client = client;
+    pthread_mutex_init(&s->lock, NULL);
+    jack_set_process_callback(client, clumsy_jack_transport_process, s);
+    jack_on_shutdown(client, clumsy_jack_transport_shutdown, s);
+    if (jack_activate(client) != 0) { jack_client_close(client); pthread_mutex_destroy(&s->lock); free(s); *status = -1; return NULL; }
+    return s;
+}
+
+/* Copies the last cycle's snapshot; returns 0 before the first cycle. Session thread only. */
+static inline int clumsy_jack_transport_read(clumsy_jack_transport *s, clumsy_jack_transport_snapshot *out) {
+    pthread_mutex_lock(&s->lock);
+    *out = s->snapshot;
+    pthread_mutex_unlock(&s->lock);
+    return out->cycles > 0;
+}
+
+static inline int clumsy_jack_transport_is_shut_down(clumsy_jack_transport *s) {
+    return atomic_load_explicit(&s->is_shut_down, memory_order_acquire);
+}
+
+/* The server's frame time now (an estimate between cycles). */
+static inline jack_nframes_t clumsy_jack_transport_frame_time(clumsy_jack_transport *s) { return jack_frame_time(s->client); }
+
+static inline void clumsy_jack_transport_close(clumsy_jack_transport *s) {
+    if (!clumsy_jack_transport_is_shut_down(s)) jack_deactivate(s->client);
+    jack_client_close(s->client);
+    pthread_mutex_destroy(&s->lock);
     free(s);
 }
 

@@ -69,6 +69,8 @@ public struct RunRequest: Sendable {
     public var oscOut: String?
     /// `--clock-in jack[:port]`: follow a MIDI clock master.
     public var clockIn: String?
+    /// `--transport jack`: follow JACK transport.
+    public var transport: String?
     /// `--midi-in jack`: a controller steers the session as the plugin's MIDI in does.
     public var midiIn: String?
     /// `--osc-in [addr:]port`.
@@ -113,12 +115,18 @@ public enum SessionRunner {
                            standardError: TerminalOutput = .standardError) throws(SessionError) -> Summary {
         let presetPath = try PresetLibrary.locate(request.preset)
         let preset = try PresetLibrary.load(presetPath)
+        // Following JACK transport, the timebase master's tempo and meter are the session's.
+        var request = request
+        let transport = try TransportOutput.open(&request)
+        defer { transport?.close() }
         let configuration = try Configuration(preset: preset, overrides: request.overrides, duration: request.duration)
         let outputs = SessionOutputs.requested(request)
         let wiring = OutputWiring()
+        wiring.transport = transport
         var run = OutputRun(request: request, plan: SessionPlan(configuration: configuration), configuration: configuration,
                             presetPath: presetPath, soundFont: nil, stop: stop,
                             standardOutput: standardOutput, standardError: standardError)
+        transport?.follow(run.plan)
         for output in outputs { try output.prepare(run, wiring) }
         if outputs.contains(where: { $0.needsSound(request) }) {
             run.soundFont = try locateSoundFont(request, configuration: configuration)
@@ -192,6 +200,14 @@ public enum SessionRunner {
             pace = { time in pacer.wait(until: time) }
         } else {
             pace = nil
+        }
+        if let transport = wiring.transport {
+            let live = wiring.liveMIDI.map { sink in { (time: Double) in sink.pace(until: time) } }
+            let summary = try TransportTakes.run(run, sync: transport, sinks: wiring.sinks, controls: controlSources,
+                                                 pace: live ?? { time in transport.wait(until: time) { run.stop?.isRaised == true } })
+            wiring.oscIn?.close()
+            if let failure = wiring.liveMIDI?.failure { throw failure }
+            return summary
         }
         // Following a clock, nothing sounds before the master starts (at its next bar line).
         if let clockIn = wiring.clockIn { clockIn.wait(until: 0) { run.stop?.isRaised == true } }

@@ -70,7 +70,7 @@ public final class LiveMIDISink: SessionSink, ControlSource {
 
     /// Opens `--midi-out kind` for `plan`.
     public static func open(_ kind: MIDIOutKind, clock: Bool, connections: [String], clockConnections: [String] = [],
-                            follows clockIn: ClockInSync? = nil, plan: SessionPlan,
+                            follows clockIn: (any MasterClock)? = nil, plan: SessionPlan,
                             environment: [String: String], stop: StopSignal?) throws(SessionError) -> LiveMIDISink {
         let names = portNames(voices: plan.voices, clock: clock)
         let tempo = plan.clock.tempo

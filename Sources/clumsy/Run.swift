@@ -70,6 +70,9 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("With --live: follow a MIDI clock master on JACK input clumsy-clock:clock_in (jack:<port> connects that output to it): its tempo, Start, Stop, Continue and song position; the session waits for Start and pauses at Stop.", valueName: "jack[:port]"))
     var clockIn: String?
 
+    @Option(help: ArgumentHelp("With --live: follow JACK transport: its timebase master's tempo and meter, start and stop; a locate plays the session from that bar, in the state it has there.", valueName: "jack"))
+    var transport: String?
+
     @Option(help: ArgumentHelp("With --live: play along from JACK MIDI input clumsy-in:midi_in (connect a controller or sequencer to it): a chord of three or more held notes sets the key whose tonic chord it is and plays it, a single note drops a piano ball; logged, so replay plays them again.", valueName: "jack"))
     var midiIn: String?
 
@@ -179,6 +182,7 @@ struct Run: ParsableCommand {
         request.oscOut = oscOut
         request.midiIn = midiIn
         request.clockIn = clockIn
+        request.transport = transport
         request.oscIn = oscIn
         if live { request.replay = ReplayRecord(arguments: replayArguments(), presetName: preset, seed: 0, timestep: 0) }
         return request

@@ -34,6 +34,35 @@ struct ClockInOutput: SessionOutput {
     }
 }
 
+/// `--transport jack`: the live session follows JACK transport (`TransportSync`), in takes
+/// (`TransportTakes`); opened by the runner before the session is built, so the session has
+/// the timebase master's tempo and meter.
+struct TransportOutput: SessionOutput {
+    let flags = ["--transport"]
+
+    func isRequested(_ request: RunRequest) -> Bool { request.transport != nil }
+
+    func validate(_ request: RunRequest) throws(SessionError) {
+        guard let value = request.transport else { return }
+        if !request.isLive { throw .usage("--transport only applies with --live") }
+        guard value == "jack" else { throw .usage("--transport \(Quote.text(value)) is not accepted; expected jack") }
+        if request.clockIn != nil { throw .usage("--transport jack and --clock-in are two masters: follow one") }
+        if request.midiOut == .alsa { throw .usage("--transport jack paces the session by JACK's clock: use --midi-out jack, not alsa") }
+        if request.replayedControls != nil { throw .usage("--transport jack follows a live transport; a replay plays its log's own time") }
+    }
+
+    /// The transport client, before the session is built: its tempo and meter (with a
+    /// timebase master) become the session's, as `--tempo` and `--meter` would.
+    static func open(_ request: inout RunRequest) throws(SessionError) -> TransportSync? {
+        guard request.transport != nil else { return nil }
+        let sync = try TransportSync(environment: request.environment)
+        let opening = sync.opening()
+        if let meter = opening.meter { request.overrides.flags["meter"] = meter }
+        if let tempo = opening.tempo { request.overrides.flags["tempo"] = Format.plain((tempo * 100).rounded() / 100) }
+        return sync
+    }
+}
+
 /// `--midi-out jack|alsa` (with `--connect`, `--clock-out`): each voice's notes on live MIDI
 /// ports (`LiveMIDISink`); with JACK, the session is paced by the server's clock.
 struct LivePortsOutput: SessionOutput {
@@ -55,7 +84,7 @@ struct LivePortsOutput: SessionOutput {
     func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {
         guard let kind = run.request.midiOut else { return }
         let sink = try LiveMIDISink.open(kind, clock: run.request.sendsClock, connections: run.request.connections,
-                                         clockConnections: run.request.clockConnections, follows: wiring.clockIn,
+                                         clockConnections: run.request.clockConnections, follows: wiring.clockIn ?? wiring.transport,
                                          plan: run.plan, environment: run.request.environment, stop: run.stop)
         wiring.liveMIDI = sink
         wiring.sinks.append(sink)

@@ -13,6 +13,7 @@ public enum SessionOutputs {
         MIDIOutput(),
         EventLogOutput(),
         ClockInOutput(),
+        TransportOutput(),
         LivePortsOutput(),
         OSCOutput(),
         MIDIInOutput(),

@@ -1,0 +1,129 @@
+// SPDX-FileCopyrightText: 2026 The Clumsy authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import Foundation
+import Testing
+
+/// `--transport jack` (issue 33): `jack_transport` is the timebase master; Clumsy follows the
+/// transport itself. Debian's `jack_midi_clock`, which turns the same transport into MIDI
+/// clock, is only the test's ruler: one `jack_midi_dump` client reads its pulses and Clumsy's
+/// notes, so their frames share one origin. In `StudioEndToEndTests`: the JACK phase.
+extension StudioEndToEndTests {
+    @Test("Following JACK transport: notes on the master's sixteenths, 90 then 140 bpm, none while stopped; bar 33 located twice plays the same notes both times",
+          .enabled(if: jackMIDIClock != nil && jackTransport != nil && jackConnect != nil, "needs jack-midi-clock and jackd2"))
+    func transportIsFollowed() throws {
+        // As the clock-in test: an attempt whose JACK host had trouble runs again, up to three times.
+        var last: [String] = []
+        for attempt in 1...3 {
+            let (problems, hostTrouble) = try transportAttempt()
+            last = problems
+            if problems.isEmpty { return }
+            print("transport: attempt \(attempt) failed\(hostTrouble ? " (the JACK host had trouble)" : ""): \(problems.joined(separator: "; "))")
+            if !hostTrouble { break }
+        }
+        for problem in last { Issue.record(Comment(rawValue: problem)) }
+    }
+
+    private func transportAttempt() throws -> (problems: [String], hostTrouble: Bool) {
+        var problems: [String] = []
+        func check(_ condition: Bool, _ message: @autoclosure () -> String) { if !condition { problems.append(message()) } }
+        let directory = try TemporaryDirectory()
+        let jack = try JackServer(directory: directory)
+        defer { jack.stop() }
+        let ruler = try Background(jackMIDIClock!, [], environment: jack.fullEnvironment, output: directory.file("jack_midi_clock.log"))
+        defer { ruler.stop() }
+        let dump = try jack.dump(client: "dump", into: directory.file("dump.txt"))
+        defer { dump.stop() }
+        try Self.waitForPorts(["jack_midi_clock:mclk_out"], jack: jack)
+        check(try CLI.run(["jack_midi_clock:mclk_out", "dump:input"], executable: jackConnect!, environment: jack.environment).status == 0,
+              "jack_connect jack_midi_clock:mclk_out dump:input failed")
+        var environment = jack.fullEnvironment
+        environment["CLUMSY_UNDER_TEST"] = nil
+        let session = try Background(CLI.executable, ["run", "pulse", "--swing", "0", "--live", "--transport", "jack",
+                                                      "--midi-out", "jack", "--connect", "dump:input", "--duration", "120",
+                                                      "--events", directory.file("live.jsonl"), "--midi", directory.file("live.mid")],
+                                     environment: environment, output: directory.file("clumsy.log"))
+        defer { session.stop(signal: SIGINT) }
+        try Self.waitForPorts(["clumsy:bass"], jack: jack)
+        // Bar 33 at 120 bpm in 4/4 is 64 s in: frame 3 072 000 at 48 kHz.
+        let script = "(printf 'master\\ntempo 90\\nlocate 0\\n'; sleep 1; echo play; sleep 5; echo 'tempo 140'; sleep 4; echo stop; sleep 2; "
+            + "echo play; sleep 3; echo stop; sleep 0.5; printf 'tempo 120\\nlocate 3072000\\n'; sleep 2; echo play; sleep 3; echo stop; "
+            + "sleep 0.5; echo 'locate 3072000'; sleep 2; echo play; sleep 3; echo stop; sleep 0.5; echo quit) | \(jackTransport!)"
+        let transport = try CLI.run(["-c", script], executable: "/bin/sh", environment: jack.fullEnvironment, timeout: 60)
+        let hostTrouble = transport.status != 0 || jack.server.output.contains("XRun")
+        check(transport.status == 0, "\(transport)")
+        session.stop(signal: SIGINT)
+        check(!session.isRunning && session.output.contains("wrote"), "the session did not end well: \(session.output.suffix(500))")
+        usleep(300_000)
+        dump.stop()
+        let messages = parseDump(dump.output)
+        let heard = Self.readDump(dump.output)
+        let stops = heard.stops
+        // The ruler's pulses, all of them: after a stop it sends its Continue only a while after its pulses resume.
+        let pulses = messages.filter { $0.bytes[0] == 0xF8 }.map { Double($0.frame) }
+        guard heard.notes.count > 40 && heard.pulses.count > 400 && stops.count >= 4 else {
+            return (problems + ["dump: \(heard.notes.count) notes, \(heard.pulses.count) pulses, \(stops.count) stops"], hostTrouble)
+        }
+        // Until the first stop: every note on the master's sixteenths. Before the tempo change
+        // they are the ruler's; after it, jack_transport recounts its bars from frame 0 at 140
+        // (the ruler keeps its own phase there), so its grid is frame × 140/60/48 000 quarter
+        // notes from the roll. Near the change the session waits for the
+        // master's next bar line: no note there is judged.
+        let grid = heard.pulses.filter { $0.position % 6 == 0 }.map(\.frame)
+        // The roll's frame: where the ruler's pulses at 90 bpm say it was (the median, so one
+        // late pulse does not move it).
+        let change = heard.tempoChange, perPulse90 = 48_000 * 60 / 90.0 / 24
+        let origins = pulses.prefix { $0 < change }.enumerated().map { $0.element - Double($0.offset) * perPulse90 }.sorted()
+        let roll = origins.isEmpty ? 0 : origins[origins.count / 2]
+        let sixteenth140 = 48_000 * 60 / 140.0 / 4
+        var offGrid: [String] = []
+        for note in heard.notes where note < stops[0] {
+            let miss: Double
+            if note < change - 48_000 * 60 / 90.0 {
+                miss = note - (grid.min { abs($0 - note) < abs($1 - note) } ?? 0)
+            } else if note > change + 2 * 48_000 * 60 / 140.0 {
+                let sixteenths = (note - roll) / sixteenth140
+                miss = (sixteenths - sixteenths.rounded()) * sixteenth140
+            } else {
+                continue
+            }
+            if abs(miss) > 256 { offGrid.append("\(note) (\(Int(miss)) frames)") }
+        }
+        check(offGrid.isEmpty, "\(offGrid.count) notes off the master's sixteenths (tempo change at \(change)): \(offGrid.prefix(8))")
+        // Stopped: nothing after the notes already queued (the lead, 40 ms).
+        for (index, stop) in stops.enumerated() {
+            let rolls = pulses.first { $0 > stop } ?? .infinity
+            let during = heard.notes.filter { $0 > stop + 0.045 * 48_000 && $0 < rolls }
+            check(during.isEmpty, "notes while stopped (stop \(index + 1) at \(stop)): \(during.prefix(5))")
+        }
+        check(heard.notes.contains { $0 > stops[0] && $0 < stops[1] }, "nothing played after the transport rolled again")
+        // Bar 33, twice: the same notes at the same places after the transport rolls.
+        func take(after stop: Double, before end: Double) -> [(note: String, frames: Double)] {
+            // The roll's frame by the ruler's first two beats of pulses at 120 bpm (their median).
+            let origins = pulses.filter { $0 > stop }.prefix(48).enumerated().map { $0.element - Double($0.offset) * 48_000 * 60 / 120 / 24 }.sorted()
+            let roll = origins.isEmpty ? 0 : origins[origins.count / 2]
+            return messages.filter { (0x90...0x9F).contains($0.bytes[0]) && $0.bytes.count == 3 && $0.bytes[2] > 0 }
+                // The first 2.5 s of the roll: the shell's `sleep 3` before stop is not exact.
+                .filter { Double($0.frame) > roll && Double($0.frame) < min(end, roll + 2.5 * 48_000) }
+                .map { ("\($0.bytes[0]):\($0.bytes[1]):\($0.bytes[2])", Double($0.frame) - roll) }
+        }
+        let first = take(after: stops[1], before: stops[2]), second = take(after: stops[2], before: stops[3])
+        let differ = Array(zip(first, second)).firstIndex { $0.note != $1.note || abs($0.frames - $1.frames) > 2 }
+        check(first.count > 5 && first.count == second.count && differ == nil,
+              "bar 33 played differently (\(first.count) and \(second.count) notes): from note \(differ ?? -1), "
+              + "\(first.dropFirst(differ ?? 0).prefix(4)) then \(second.dropFirst(differ ?? 0).prefix(4))")
+        let tempi = try liveLog(directory.file("live.jsonl")).filter { $0.control == "tempo" }.compactMap(\.value)
+        check(tempi.contains { abs($0 - 140) < 1.4 }, "\(tempi)")
+        return (problems, hostTrouble)
+    }
+
+    @Test("--transport needs --live and takes jack; with --clock-in: 64 naming both")
+    func transportRefusals() throws {
+        let notLive = try CLI.run(["run", "default", "--transport", "jack", "--duration", "1"])
+        #expect(notLive.status == 64 && notLive.stderr.contains("--transport only applies with --live"), "\(notLive)")
+        let other = try CLI.run(["run", "default", "--live", "--transport", "link", "--duration", "1"])
+        #expect(other.status == 64 && other.stderr.contains("expected jack"), "\(other)")
+        let both = try CLI.run(["run", "default", "--live", "--transport", "jack", "--clock-in", "jack", "--duration", "1"])
+        #expect(both.status == 64 && both.stderr.contains("two masters"), "\(both)")
+    }
+}
