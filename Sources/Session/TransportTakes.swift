@@ -3,6 +3,7 @@
 
 import Engine
 import Errors
+import Presets
 import Performance
 #if canImport(Glibc)
 import Glibc
@@ -20,6 +21,7 @@ enum TransportTakes {
         let plan = run.plan
         let take = TakeSink(sinks, timestep: plan.world.timestep, tempo: plan.clock.tempo)
         var total = Summary(voices: plan.voices.count)
+        var locates: [Double] = []
         let stopped = { run.stop?.isRaised == true }
         do throws(SessionError) {
             while !stopped() && !sync.isGone {
@@ -39,6 +41,7 @@ enum TransportTakes {
                     simulator.clearEvents()
                 }
                 sync.beginTake(at: simulator.time, tempo: position.tempo, recorded: take.recorded)
+                if take.recorded > 0 && locates.last != take.recorded { locates.append(take.recorded) }
                 take.begin(at: simulator.time, tempo: position.tempo)
                 sync.wait(until: take.recorded, shouldStop: stopped)
                 if sync.isRelocated { continue }
@@ -53,6 +56,14 @@ enum TransportTakes {
             total.duration = take.recorded
             total.wasInterrupted = stopped()
             for sink in sinks { try sink.finish(at: take.recorded) }
+            if !locates.isEmpty && run.writesFiles {
+                // Said once, where it was played: a replay runs the session straight through.
+                let times = locates.prefix(4).map { Format.plain(($0 * 10).rounded() / 10) + " s" }.joined(separator: ", ")
+                run.standardError.write("clumsy: the transport was located (the takes begin at \(times)\(locates.count > 4 ? ", …" : "")): "
+                    + "the files hold the takes one after the other; clumsy replay of the event log plays the session straight through, "
+                    + "so it matches them up to \(Format.plain((locates[0] * 10).rounded() / 10)) s\n")
+                run.standardError.flush()
+            }
         } catch {
             for sink in sinks { sink.abandon() }
             throw error

@@ -54,6 +54,7 @@ extension StudioEndToEndTests {
         check(transport.status == 0, "\(transport)")
         session.stop(signal: SIGINT)
         check(!session.isRunning && session.output.contains("wrote"), "the session did not end well: \(session.output.suffix(500))")
+        check(session.output.contains("the transport was located"), "the takes were not said: \(session.output.suffix(500))")
         usleep(300_000)
         dump.stop()
         let messages = parseDump(dump.output)
