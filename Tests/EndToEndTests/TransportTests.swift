@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Foundation
+import MIDIFile
 import Testing
 
 /// `--transport jack` (issue 33): `jack_transport` is the timebase master; Clumsy follows the
@@ -116,6 +117,35 @@ extension StudioEndToEndTests {
         let tempi = try liveLog(directory.file("live.jsonl")).filter { $0.control == "tempo" }.compactMap(\.value)
         check(tempi.contains { abs($0 - 140) < 1.4 }, "\(tempi)")
         return (problems, hostTrouble)
+    }
+
+    @Test("With a timebase master already there, its tempo and meter are the session's: polska (3/4 at its own tempo) plays 4/4 at 100 bpm",
+          .enabled(if: jackTransport != nil, "needs jackd2's jack_transport"))
+    func transportGivesTempoAndMeter() throws {
+        let directory = try TemporaryDirectory()
+        let jack = try JackServer(directory: directory)
+        defer { jack.stop() }
+        // jack_transport stays the timebase master while it reads its input: 4/4 (its default) at 100.
+        let fifo = directory.file("commands")
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let master = try Background("/bin/sh", ["-c", "\(jackTransport!) < \(fifo)"], environment: jack.fullEnvironment,
+                                    output: directory.file("jack_transport.log"))
+        defer { master.stop() }
+        let commands = try FileHandle(forWritingTo: URL(fileURLWithPath: fifo))
+        defer { try? commands.close() }
+        commands.write(Data("master\ntempo 100\nlocate 0\nplay\n".utf8))
+        usleep(500_000)
+        let run = try CLI.run(["run", "polska", "--live", "--transport", "jack", "--audio-driver", "file", "--audio", "live.wav",
+                               "--duration", "3", "--midi", "live.mid", "--quiet"],
+                              environment: jack.environment, in: directory.path, timeout: 60)
+        commands.write(Data("stop\nquit\n".utf8))
+        try #require(run.status == 0, "\(run)")
+        let contents = try MIDIFileReader.read(path: directory.file("live.mid"))
+        let meta = contents.tracks[0].map(\.message)
+        #expect(meta.contains { if case .timeSignature(4, 2, _, _) = $0 { return true } else { return false } }, "\(meta.prefix(6))")
+        #expect(meta.contains(.tempo(microsecondsPerQuarter: 600_000)), "\(meta.prefix(6))")
+        let notes = contents.tracks.joined().filter { if case .noteOn = $0.message { return true } else { return false } }
+        #expect(notes.count > 3, "\(notes.count) notes in 3 s")
     }
 
     @Test("--transport needs --live and takes jack; with --clock-in: 64 naming both")
