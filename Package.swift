@@ -116,6 +116,8 @@ let package = Package(
         .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput", "TestSupport"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
         .testTarget(name: "SoundTests", dependencies: ["Sound", "CFluidSynth", "FileOutput", "TestSupport"]),
         .testTarget(name: "PresetsTests", dependencies: ["Errors", "Presets"]),
+        // The engine without the sinks: its rules, the masters it follows, MIDI in's rules.
+        .testTarget(name: "EngineTests", dependencies: ["Engine", "Theory"]),
         .testTarget(name: "SessionTests", dependencies: ["Errors", "Geometry", "Theory", "Vocabulary", "Physics", "Performance", "Presets", "Engine", "FileOutput", "Session", "TestSupport", "MIDIWire", "Studio", "MIDIFile", "Pictures"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "StudioTests", dependencies: ["MIDIWire", "Studio"]),
         .testTarget(name: "PicturesTests", dependencies: ["Geometry", "Pictures"]),
