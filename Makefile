@@ -17,7 +17,7 @@ DURATION ?= 60
 # libsndfile1-dev and libebur128-dev: writing WAV/FLAC/Ogg and measuring loudness (mix and master);
 # ffmpeg: the independent loudness meter of the mix tests, and the encoder of --video;
 # Cairo and the DejaVu fonts (pictures), rsvg-convert and pdftoppm (the picture tests).
-# Studio: JACK, ALSA and liblo headers; jackd2 (jackd, jack_midi_dump, jack_transport,
+# Studio: JACK, ALSA and liblo headers, and Ableton Link's (header-only C++, with asio); jackd2 (jackd, jack_midi_dump, jack_transport,
 # jack_midiseq), jack-midi-clock (a MIDI clock master that follows JACK transport) and
 # liblo-tools (oscsend, oscdump) for the tests, which start their own dummy-backend JACK
 # server and stop it again.
@@ -27,11 +27,12 @@ DURATION ?= 60
 # console host) and lv2-examples (eg-metro and eg-fifths, reference plugins).
 DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb-soundfont cmt sox fluidsynth valgrind time procps \
   libsndfile1-dev libebur128-dev ffmpeg libcairo2-dev fonts-dejavu-core librsvg2-bin poppler-utils \
-  libjack-jackd2-dev libasound2-dev liblo-dev jackd2 jack-midi-clock liblo-tools man-db groff-base bash-completion \
+  libjack-jackd2-dev libasound2-dev liblo-dev ableton-link-dev jackd2 jack-midi-clock liblo-tools man-db groff-base bash-completion \
   lilypond lv2-dev sordi liblilv-dev lilv-utils jalv lv2-examples parallel slurm-wlm munge \
-  binutils util-linux debhelper dpkg-dev lintian
+  binutils util-linux iproute2 debhelper dpkg-dev lintian
 # (binutils' readelf and util-linux's unshare and setpriv: the tests of what make install ships,
-# run without the Swift toolchain and installed as an ordinary user; debhelper, dpkg-dev and
+# run without the Swift toolchain and installed as an ordinary user; unshare and iproute2's ip: the
+# Link test's own network namespace; debhelper, dpkg-dev and
 # lintian: make deb and its check.)
 # (GNU parallel and a single-node Slurm, slurm-wlm and munge configured in a temporary
 # directory by Tools/slurm_single_node.sh, run the shards of `clumsy batch` in its tests.)

@@ -53,6 +53,8 @@ let package = Package(
         // (measured with callgrind; outputs byte-identical without them). The compiler's static
         // checks still apply; debug builds and tests keep the runtime checks.
         .target(name: "CChipmunkPools"),
+        // Ableton Link (Debian's ableton-link-dev, header-only C++) behind a small C interface.
+        .target(name: "CLink", cxxSettings: [.define("LINK_PLATFORM_LINUX", to: "1")], linkerSettings: [.linkedLibrary("pthread")]),
         .target(name: "Physics", dependencies: ["Geometry", "CChipmunk", "CChipmunkPools"], swiftSettings: uncheckedExclusivityInRelease),
         // The session's vocabulary: the values a preset names and the performer and the sinks
         // play by (meter, grid, clock, tones, drums, velocity curves, pans, performance choices).
@@ -72,7 +74,7 @@ let package = Package(
         // One MIDI message as it goes on the wire, pure Swift without C libraries: Studio's live
         // ports and the LV2 plugin both speak it (the plugin must not link JACK, ALSA or liblo).
         .target(name: "MIDIWire"),
-        .target(name: "Studio", dependencies: ["MIDIWire", "CJack", "CALSA", "CLo"]),
+        .target(name: "Studio", dependencies: ["MIDIWire", "CJack", "CALSA", "CLo", "CLink"]),
         // The preset format, strict JSON, the settings table, validation and the bundled library.
         // `Clumsy.version` comes from the VERSION file, written into Version.swift at build time.
         .target(name: "Presets", dependencies: ["Errors", "Escaping", "Theory", "Vocabulary", "FileOutput"],

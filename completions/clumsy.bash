@@ -188,7 +188,7 @@ _clumsy() {
 
 _clumsy_run() {
     repeating_flags=()
-    non_repeating_flags=(--dry --live --clock-out --quiet --version -h --help)
+    non_repeating_flags=(--dry --live --clock-out --link --quiet --version -h --help)
     repeating_options=(--set --connect --connect-clock --connect-audio)
     non_repeating_options=(--duration --bars --seed --tempo --meter --quantize --strength --swing --chord-change --key --mode --gravity --speed --tone --gain --loudness --true-peak --bit-depth --filter --resonance --delay --feedback --delay-mix --reverb --room --midi --events --audio --sample-rate --tail --soundfont --stems --score --audio-driver --midi-out --clock-in --transport --midi-in --osc-out --osc-in --video --fps --size)
     __clumsy_offer_flags_options 1

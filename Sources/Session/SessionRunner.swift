@@ -71,6 +71,8 @@ public struct RunRequest: Sendable {
     public var clockIn: String?
     /// `--transport jack`: follow JACK transport.
     public var transport: String?
+    /// `--link`: join an Ableton Link session.
+    public var joinsLink = false
     /// `--midi-in jack`: a controller steers the session as the plugin's MIDI in does.
     public var midiIn: String?
     /// `--osc-in [addr:]port`.
@@ -146,6 +148,7 @@ public enum SessionRunner {
             wiring.oscIn?.close()
             wiring.midiIn?.close()
             wiring.clockIn?.close()
+            wiring.link?.close()
         }
         do throws(SessionError) {
             for output in outputs { try output.open(run, wiring) }
@@ -186,15 +189,17 @@ public enum SessionRunner {
         if let liveMIDI = wiring.liveMIDI { controlSources.append(liveMIDI) }
         if let oscIn = wiring.oscIn { controlSources.append(oscIn) }
         if let midiIn = wiring.midiIn { controlSources.append(midiIn) }
-        if let clockIn = wiring.clockIn { controlSources.append(clockIn) }
+        // A master followed: a MIDI clock or a Link session (JACK transport plays in takes, below).
+        let master: (any MasterClock)? = wiring.clockIn ?? wiring.link
+        if let master { controlSources.append(master) }
         let controls: ControlSource? = controlSources.isEmpty ? nil
             : controlSources.count == 1 ? controlSources[0] : ControlSources(controlSources)
         let pace: ((Double) -> Void)?
         if let liveMIDI = wiring.liveMIDI, request.isLive {
             pace = { time in liveMIDI.pace(until: time) }   // JACK: the server's frame time (or the master's clock)
-        } else if let clockIn = wiring.clockIn {
+        } else if let master {
             let stop = run.stop
-            pace = { time in clockIn.wait(until: time) { stop?.isRaised == true } }
+            pace = { time in master.wait(until: time) { stop?.isRaised == true } }
         } else if request.isLive {
             let pacer = WallClockPacer()
             pace = { time in pacer.wait(until: time) }
@@ -209,8 +214,8 @@ public enum SessionRunner {
             if let failure = wiring.liveMIDI?.failure { throw failure }
             return summary
         }
-        // Following a clock, nothing sounds before the master starts (at its next bar line).
-        if let clockIn = wiring.clockIn { clockIn.wait(until: 0) { run.stop?.isRaised == true } }
+        // Following a master, nothing sounds before it starts (at its next bar line).
+        master?.wait(until: 0) { run.stop?.isRaised == true }
         let summary = try simulator.run(into: wiring.sinks, stop: run.stop, progress: request.isLive ? nil : progress,
                                         pacer: pace, controls: controls)
         wiring.oscIn?.close()

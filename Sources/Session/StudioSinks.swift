@@ -80,6 +80,7 @@ public final class LiveMIDISink: SessionSink, ControlSource {
                 let output = try JackMIDIOutput(ports: names, connections: connections, clockConnections: clockConnections,
                                                 environment: environment)
                 if let clockIn {
+                    clockIn.use { [unowned output] micros in output.frame(atMicroseconds: micros) }
                     output.timeline = { time in clockIn.frame(at: time) }
                     output.gate = { time in clockIn.isDue(time) }
                 }

@@ -19,6 +19,13 @@ public protocol MasterClock: ControlSource {
     func wait(until time: Double, shouldStop: () -> Bool)
     /// Stops listening.
     func close()
+    /// Notes go out on JACK: `jackFrame` gives the frame at a CLOCK_MONOTONIC time in
+    /// microseconds (a master that keeps time in microseconds, Link, needs it).
+    func use(jackFrame: @escaping (Int64) -> UInt32)
+}
+
+extension MasterClock {
+    public func use(jackFrame: @escaping (Int64) -> UInt32) {}
 }
 
 extension ClockInSync: MasterClock {}

@@ -101,6 +101,11 @@ public final class JackMIDIOutput: LiveMIDIPort {
     /// waits for it instead of the server's time (and so pauses while the master is stopped).
     public var gate: ((Double) -> Bool)?
 
+    /// The server's frame at `micros`, a CLOCK_MONOTONIC time in microseconds (JACK's clock).
+    public func frame(atMicroseconds micros: Int64) -> UInt32 {
+        jack_time_to_frames(state.pointee.client, jack_time_t(max(0, micros)))
+    }
+
     private func frame(_ seconds: Double) -> UInt32 {
         if let timeline, let frame = timeline(seconds) { return frame }
         return origin &+ UInt32(truncatingIfNeeded: Int64((seconds * sampleRate).rounded()))

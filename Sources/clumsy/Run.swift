@@ -73,6 +73,9 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("With --live: follow JACK transport: its timebase master's tempo and meter, start and stop; a locate plays the session from that bar, in the state it has there.", valueName: "jack"))
     var transport: String?
 
+    @Flag(help: "With --live: join an Ableton Link session on the local network: its tempo (yours, when you are the first), its bars (the session begins at its next bar line) and its start and stop.")
+    var link = false
+
     @Option(help: ArgumentHelp("With --live: play along from JACK MIDI input clumsy-in:midi_in (connect a controller or sequencer to it): a chord of three or more held notes sets the key whose tonic chord it is and plays it, a single note drops a piano ball; logged, so replay plays them again.", valueName: "jack"))
     var midiIn: String?
 
@@ -183,6 +186,7 @@ struct Run: ParsableCommand {
         request.midiIn = midiIn
         request.clockIn = clockIn
         request.transport = transport
+        request.joinsLink = link
         request.oscIn = oscIn
         if live { request.replay = ReplayRecord(arguments: replayArguments(), presetName: preset, seed: 0, timestep: 0) }
         return request

@@ -63,6 +63,27 @@ struct TransportOutput: SessionOutput {
     }
 }
 
+/// `--link`: the live session joins an Ableton Link session (`LinkSync`): its tempo, bars and
+/// start/stop; opened before the live ports, whose notes it places on Link's beats.
+struct LinkOutput: SessionOutput {
+    let flags = ["--link"]
+
+    func isRequested(_ request: RunRequest) -> Bool { request.joinsLink }
+
+    func validate(_ request: RunRequest) throws(SessionError) {
+        guard request.joinsLink else { return }
+        if !request.isLive { throw .usage("--link only applies with --live") }
+        if request.clockIn != nil || request.transport != nil {
+            throw .usage("--link and \(request.clockIn != nil ? "--clock-in" : "--transport") are two masters: follow one")
+        }
+    }
+
+    func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {
+        guard run.request.joinsLink else { return }
+        wiring.link = try LinkSync(plan: run.plan)
+    }
+}
+
 /// `--midi-out jack|alsa` (with `--connect`, `--clock-out`): each voice's notes on live MIDI
 /// ports (`LiveMIDISink`); with JACK, the session is paced by the server's clock.
 struct LivePortsOutput: SessionOutput {
@@ -84,7 +105,7 @@ struct LivePortsOutput: SessionOutput {
     func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {
         guard let kind = run.request.midiOut else { return }
         let sink = try LiveMIDISink.open(kind, clock: run.request.sendsClock, connections: run.request.connections,
-                                         clockConnections: run.request.clockConnections, follows: wiring.clockIn ?? wiring.transport,
+                                         clockConnections: run.request.clockConnections, follows: wiring.clockIn ?? wiring.transport ?? wiring.link,
                                          plan: run.plan, environment: run.request.environment, stop: run.stop)
         wiring.liveMIDI = sink
         wiring.sinks.append(sink)

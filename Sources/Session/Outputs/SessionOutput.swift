@@ -118,6 +118,8 @@ final class OutputWiring {
     var oscIn: OSCControlSource?
     /// A MIDI clock master followed (`--clock-in`): a control source and the live pace.
     var clockIn: ClockInSync?
+    /// An Ableton Link session joined (`--link`): a control source and the live pace.
+    var link: LinkSync?
     /// JACK transport followed (`--transport`): played in takes, paced by the transport.
     var transport: TransportSync?
     /// MIDI played in (`--midi-in`).

@@ -14,6 +14,7 @@ public enum SessionOutputs {
         EventLogOutput(),
         ClockInOutput(),
         TransportOutput(),
+        LinkOutput(),
         LivePortsOutput(),
         OSCOutput(),
         MIDIInOutput(),
