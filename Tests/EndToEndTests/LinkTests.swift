@@ -22,6 +22,24 @@ extension StudioEndToEndTests {
           .enabled(if: ip != nil && hasJack && oscsend != nil && canMakeNetworkNamespace,
                    "needs iproute2, jackd2, liblo-tools and a machine that lets util-linux's unshare make a network namespace"))
     func linkPeersAgree() throws {
+        // As the other JACK tests: an attempt whose dummy JACK server lost cycles (an xrun in its
+        // log moves every frame after it against the clock) says nothing about Clumsy and runs
+        // again, up to three times.
+        for attempt in 1...3 {
+            let (problems, hostTrouble) = try linkAttempt()
+            if problems.isEmpty { return }
+            print("link: attempt \(attempt) failed\(hostTrouble ? " (the JACK host had trouble)" : ""): \(problems.joined(separator: "; "))")
+            if !hostTrouble || attempt == 3 {
+                for problem in problems { Issue.record(Comment(rawValue: problem)) }
+                return
+            }
+        }
+    }
+
+    /// One run of the two peers; what was wrong, and whether the JACK host had trouble.
+    private func linkAttempt() throws -> (problems: [String], hostTrouble: Bool) {
+        var problems: [String] = []
+        func check(_ condition: Bool, _ message: @autoclosure () -> String) { if !condition { problems.append(message()) } }
         let directory = try TemporaryDirectory()
         // A at 100 bpm from the start; B (asking 130) joins 3 s later; 4 s after that A is told 120.
         let script = """
@@ -49,14 +67,15 @@ extension StudioEndToEndTests {
         try directory.write("run.sh", script)
         let run = try CLI.run(["-rn", "/bin/sh", "run.sh"], executable: unshare!, in: directory.path, timeout: 60)
         let logs = ["a.log", "b.log", "jackd.log"].map { (try? String(contentsOfFile: directory.file($0), encoding: .utf8)) ?? "" }
-        try #require(run.status == 0, "\(run) \(logs)")
-        #expect((try? String(contentsOfFile: directory.file("status.txt"), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "0 0",
+        let hostTrouble = logs[2].contains("XRun") || logs[2].contains("xrun")
+        guard run.status == 0 else { return (["\(run) \(logs)"], hostTrouble) }
+        check((try? String(contentsOfFile: directory.file("status.txt"), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "0 0",
                 "\(logs)")
-        #expect((try? String(contentsOfFile: directory.file("interfaces.txt"), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "1",
+        check((try? String(contentsOfFile: directory.file("interfaces.txt"), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "1",
                 "the namespace has more than its loopback")
         // B's tempi: A's 100 from its first step, then the 120 A was given.
         let tempi = try liveLog(directory.file("b.jsonl")).filter { $0.control == "tempo" }
-        #expect(tempi.first?.value == 100 && tempi.first?.step == 0 && tempi.contains { $0.value == 120 }, "\(tempi)")
+        check(tempi.first?.value == 100 && tempi.first?.step == 0 && tempi.contains { $0.value == 120 }, "\(tempi)")
 
         let number = { (name: String) in Double((try? String(contentsOfFile: directory.file(name), encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0 }
@@ -90,10 +109,11 @@ extension StudioEndToEndTests {
             let heard: [(frame: Double, pitchClass: Int)] = notes.filter { window.contains($0.frame) }
             let a = heard.filter { aClasses.contains($0.pitchClass) }.count
             let b = heard.filter { bClasses.contains($0.pitchClass) }.count
-            #expect(a > 2 && b > 2, "\(name): \(a) notes of A's, \(b) of B's")
+            check(a > 2 && b > 2, "\(name): \(a) notes of A's, \(b) of B's")
             let worst = spread(heard.map { $0.frame }, sixteenth: sixteenth)
-            #expect(worst <= 240, "\(name): a note \(Int(worst)) frames off the grid the others share (5 ms is 240)")
+            check(worst <= 240, "\(name): a note \(Int(worst)) frames off the grid the others share (5 ms is 240)")
         }
+        return (problems, hostTrouble)
     }
 
     @Test("--link needs --live, and follows no second master: 64 naming the flags")
