@@ -48,6 +48,7 @@ extension Simulator {
             case .tempo(let bpm):
                 // The grid, beats and bars from here on; the sinks follow it too (the MIDI
                 // clock and the MIDI file's tempo map).
+                performer.changeTempo(stretch: scheduler.clock.tempo / bpm, at: now)
                 scheduler.changeTempo(to: bpm, at: now)
                 // The form's next section line is a bar line of the clock: at the new bar length
                 // (a host's tempo applied at the first step moves the first line, as --tempo would).

@@ -253,6 +253,13 @@ public struct Performer: Sendable {
         melody?.move(by: offset)
     }
 
+    /// A live tempo change at `time`, `stretch` times as many seconds a beat as before: the
+    /// waiting chord change keeps its place in the bar, as the scheduler's queue does
+    /// (`Scheduler.changeTempo`).
+    public mutating func changeTempo(stretch: Double, at time: Double) {
+        if let change = stage.pending, change.time > time { stage.pending = (change.degree, time + (change.time - time) * stretch) }
+    }
+
     /// Opens the session at `time`: chord I becomes active and its root sounds in the bass, loud.
     public mutating func start(at time: Double, scheduler: inout Scheduler) {
         stage.activeDegree = 1

@@ -31,8 +31,9 @@ public final class LinkSync: MasterClock {
     private var wasPlaying = true
     /// The last session time asked about: where a session that plays again goes on from.
     private var lastAsked = 0.0
-    /// CLOCK_MONOTONIC minus Link's clock, microseconds.
-    private let toMonotonic = LinkSession.monotonicOffset()
+    /// CLOCK_MONOTONIC minus Link's clock, microseconds: read again every 240 steps (NTP
+    /// slews one and not the other).
+    private var toMonotonic = LinkSession.monotonicOffset()
     /// A JACK output's frame at a CLOCK_MONOTONIC time, when notes go out on JACK.
     private var jackFrame: ((Int64) -> UInt32)?
 
@@ -77,7 +78,14 @@ public final class LinkSync: MasterClock {
         let now = link.micros + lead
         let state = link.state(at: now, quantum: quantum)
         let bar = (state.beat / quantum).rounded(.up) * quantum
-        let offset = bar - sessionQuarters(session)
+        let offset: Double
+        if let old = self.offset {
+            // Playing again: on at a bar line of Link's still ahead, whole bars on, so that the
+            // session's bars stay Link's.
+            offset = old + ((state.beat - (sessionQuarters(session) + old)) / quantum).rounded(.up) * quantum
+        } else {
+            offset = bar - sessionQuarters(session)
+        }
         if !state.isPlaying { link.start(at: link.micros(atBeat: bar, quantum: quantum), beat: bar, quantum: quantum) }
         self.offset = offset
         wasPlaying = true
@@ -114,6 +122,7 @@ public final class LinkSync: MasterClock {
     /// it differs from the session's by more than 0.5 %, becomes a `tempo` control.
     public func poll(step: Int64, into controls: inout [Control]) -> Bool {
         let time = Double(step) * timestep
+        if step % 240 == 0 { toMonotonic = LinkSession.monotonicOffset() }
         for case .tempo(let proposed) in controls {
             anchor = (time, sessionQuarters(time), proposed)
             link.propose(tempo: proposed)

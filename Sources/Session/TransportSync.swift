@@ -116,8 +116,11 @@ public final class TransportSync: MasterClock {
 
     /// Where the transport is now: quarter notes, the tempo to hold from the session's start,
     /// and whether it rolls (nil before its first cycle).
+    /// Reading it is where a relocation is taken: one that comes after it (while the take is
+    /// built) is the next take's.
     public func position() -> (quarters: Double, tempo: Double, isRolling: Bool)? {
         refresh()
+        isRelocated = false
         guard let quarters = follower.quarters(atFrame: transport.frameTime) else { return nil }
         return (quarters, follower.tempo, follower.isRolling)
     }
@@ -134,12 +137,22 @@ public final class TransportSync: MasterClock {
     /// A take begins: session time `time` (built at `tempo`, held from the session's start)
     /// is recorded at `recorded`.
     public func beginTake(at time: Double, tempo: Double, recorded: Double) {
-        refresh()
         anchor = (0, 0, tempo)
         offset = 0
         shift = recorded - time
-        isRelocated = false
         follower.sessionTempo = tempo
+    }
+
+    /// Waits until the transport is located (again), or `shouldStop()` says so: a transport
+    /// past the session's end plays nothing until it comes back.
+    public func waitForLocate(shouldStop: () -> Bool) {
+        refresh()
+        isRelocated = false
+        while !shouldStop() && !transport.isGone {
+            refresh()
+            if isRelocated { return }
+            usleep(2000)
+        }
     }
 
     /// The take's quarter notes at session time `time`.
@@ -172,6 +185,9 @@ public final class TransportSync: MasterClock {
     public func poll(step: Int64, into controls: inout [Control]) -> Bool {
         refresh()
         if isRelocated || transport.isGone { return false }
+        // The master's tempo is the session's: another tempo (a scene's, `/clumsy/tempo`, polled
+        // before this) would put the notes off its beats.
+        controls.removeAll { if case .tempo = $0 { return true } else { return false } }
         let tempo = follower.tempo
         guard follower.isRolling, abs(tempo - anchor.tempo) > 0.005 * anchor.tempo else { return true }
         let rounded = (tempo * 100).rounded() / 100

@@ -29,19 +29,21 @@ enum TransportTakes {
                 let start = position.quarters * 60 / position.tempo
                 guard start < Double(plan.stepCount) * plan.world.timestep else {
                     // Past the session's end: silent until the transport is located back.
-                    waitForLocate(sync, stopped)
+                    sync.waitForLocate(shouldStop: stopped)
                     continue
                 }
                 let simulator = Simulator(plan: plan)
                 simulator.fastForward(to: max(0, start), tempo: position.tempo)
                 sync.beginTake(at: simulator.time, tempo: position.tempo, recorded: take.recorded)
                 // A take built while the transport rolled catches up with it silently.
-                while sync.lag(behind: simulator.time) > plan.world.timestep {
+                while sync.lag(behind: simulator.time) > plan.world.timestep && !stopped() {
                     simulator.step()
                     simulator.clearEvents()
                 }
+                if sync.isRelocated { continue }   // located again while this take was built
                 sync.beginTake(at: simulator.time, tempo: position.tempo, recorded: take.recorded)
-                if take.recorded > 0 && locates.last != take.recorded { locates.append(take.recorded) }
+                // A take that is not the session from its start is one a replay would not play.
+                if (take.recorded > 0 || simulator.time > 0) && locates.last != take.recorded { locates.append(take.recorded) }
                 take.begin(at: simulator.time, tempo: position.tempo)
                 sync.wait(until: take.recorded, shouldStop: stopped)
                 if sync.isRelocated { continue }
@@ -69,10 +71,6 @@ enum TransportTakes {
             throw error
         }
         return total
-    }
-
-    private static func waitForLocate(_ sync: TransportSync, _ stopped: () -> Bool) {
-        while !stopped() && !sync.isGone && !sync.isRelocated { _ = sync.isDue(0); usleep(2000) }
     }
 }
 
@@ -110,6 +108,7 @@ final class TakeSink: SessionSink {
     /// A take begins at its session time `time`, played at `tempo`: a tempo event when the
     /// sinks' differs.
     func begin(at time: Double, tempo take: Double) {
+        shifted.removeAll(keepingCapacity: true)   // a take abandoned before it played
         shift = recorded - time
         guard take != tempo, case .success(let control) = Control.make(name: "tempo", value: take) else { return }
         shifted = [.live(time: recorded, step: Int64((recorded / timestep).rounded()), control: control)]

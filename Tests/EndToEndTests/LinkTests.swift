@@ -116,11 +116,13 @@ extension StudioEndToEndTests {
         return (problems, hostTrouble)
     }
 
-    @Test("--link needs --live, and follows no second master: 64 naming the flags")
+    @Test("--link needs --live, follows no second master and plays through JACK, not ALSA: 64 naming the flags")
     func linkRefusals() throws {
         let notLive = try CLI.run(["run", "default", "--link", "--duration", "1"])
         #expect(notLive.status == 64 && notLive.stderr.contains("--link only applies with --live"), "\(notLive)")
         let both = try CLI.run(["run", "default", "--live", "--link", "--transport", "jack", "--duration", "1"])
         #expect(both.status == 64 && both.stderr.contains("two masters"), "\(both)")
+        let alsa = try CLI.run(["run", "default", "--live", "--link", "--midi-out", "alsa", "--duration", "1"])
+        #expect(alsa.status == 64 && alsa.stderr.contains("--link places notes"), "\(alsa)")
     }
 }

@@ -136,7 +136,7 @@ extension StudioEndToEndTests {
         commands.write(Data("master\ntempo 100\nlocate 0\nplay\n".utf8))
         usleep(500_000)
         let run = try CLI.run(["run", "polska", "--live", "--transport", "jack", "--audio-driver", "file", "--audio", "live.wav",
-                               "--duration", "3", "--midi", "live.mid", "--quiet"],
+                               "--duration", "3", "--midi", "live.mid", "--events", "live.jsonl", "--quiet"],
                               environment: jack.environment, in: directory.path, timeout: 60)
         commands.write(Data("stop\nquit\n".utf8))
         try #require(run.status == 0, "\(run)")
@@ -146,6 +146,9 @@ extension StudioEndToEndTests {
         #expect(meta.contains(.tempo(microsecondsPerQuarter: 600_000)), "\(meta.prefix(6))")
         let notes = contents.tracks.joined().filter { if case .noteOn = $0.message { return true } else { return false } }
         #expect(notes.count > 3, "\(notes.count) notes in 3 s")
+        // The log's session line holds them, so a replay plays at the master's tempo and meter.
+        let header = try String(contentsOfFile: directory.file("live.jsonl"), encoding: .utf8).prefix { $0 != "\n" }
+        #expect(header.contains(#""--meter","4/4""#) && header.contains(#""--tempo","100""#), "\(header)")
     }
 
     @Test("--transport needs --live and takes jack; with --clock-in: 64 naming both")

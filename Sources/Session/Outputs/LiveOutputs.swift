@@ -57,8 +57,19 @@ struct TransportOutput: SessionOutput {
         guard request.transport != nil else { return nil }
         let sync = try TransportSync(environment: request.environment)
         let opening = sync.opening()
-        if let meter = opening.meter { request.overrides.flags["meter"] = meter }
-        if let tempo = opening.tempo { request.overrides.flags["tempo"] = Format.plain((tempo * 100).rounded() / 100) }
+        var given: [(flag: String, value: String)] = []
+        if let meter = opening.meter { given.append(("meter", meter)) }
+        if let tempo = opening.tempo { given.append(("tempo", Format.plain((tempo * 100).rounded() / 100))) }
+        for (flag, value) in given {
+            request.overrides.flags[flag] = value
+            // The log's session line too, so that a replay plays at the master's tempo and meter.
+            if var replay = request.replay {
+                var arguments = replay.arguments
+                if let index = arguments.firstIndex(of: "--" + flag), index + 1 < arguments.count { arguments.removeSubrange(index...index + 1) }
+                replay.arguments = arguments + ["--" + flag, value]
+                request.replay = replay
+            }
+        }
         return sync
     }
 }
@@ -76,6 +87,7 @@ struct LinkOutput: SessionOutput {
         if request.clockIn != nil || request.transport != nil {
             throw .usage("--link and \(request.clockIn != nil ? "--clock-in" : "--transport") are two masters: follow one")
         }
+        if request.midiOut == .alsa { throw .usage("--link places notes on Link's beats through JACK: use --midi-out jack, not alsa") }
     }
 
     func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {
