@@ -27,8 +27,8 @@ public final class ClockInSync: ControlSource {
     private var follower: MIDIClockFollower
     private let barQuarters: Double
     private let timestep: Double
-    /// The session's quarter notes: `quarters` at `time`, `tempo` since.
-    private var anchor: (time: Double, quarters: Double, tempo: Double)
+    /// The session's quarter notes.
+    private var count: QuarterCount
     /// Master quarters minus session quarters: whole bars.
     private var offset = 0.0
     /// Set by Start and locates (a new place: always the next bar line) and by Continue (the
@@ -54,7 +54,7 @@ public final class ClockInSync: ControlSource {
         let meter = plan.clock.meter
         barQuarters = Double(meter.beats) * 4 / Double(meter.unit)
         timestep = plan.world.timestep
-        anchor = (0, 0, plan.clock.tempo)
+        count = QuarterCount(tempo: plan.clock.tempo)
     }
 
     /// Stops listening.
@@ -67,9 +67,7 @@ public final class ClockInSync: ControlSource {
     }
 
     /// The session's position in quarter notes at session time `time`.
-    private func sessionQuarters(_ time: Double) -> Double {
-        anchor.quarters + (time - anchor.time) * anchor.tempo / 60
-    }
+    private func sessionQuarters(_ time: Double) -> Double { count.at(time) }
 
     /// Takes the messages that came in.
     private func drain() {
@@ -91,7 +89,7 @@ public final class ClockInSync: ControlSource {
     /// keeps its place), so bar lines meet.
     private func rebaseIfNeeded(session: Double, master: Double) {
         guard needsRebase else { return }
-        let lead = leadSeconds * anchor.tempo / 60
+        let lead = leadSeconds * count.tempo / 60
         if !keepsPlace || abs(master - (session + offset)) > 0.25 + lead {
             offset = ((master + lead - session) / barQuarters).rounded(.up) * barQuarters
         }
@@ -130,12 +128,9 @@ public final class ClockInSync: ControlSource {
 
     public func poll(step: Int64, into controls: inout [Control]) -> Bool {
         drain()
-        guard follower.isRunning, let tempo = follower.tempo, abs(tempo - anchor.tempo) > 0.005 * anchor.tempo else { return true }
-        let rounded = (tempo * 100).rounded() / 100
-        guard case .success(let control) = Control.make(name: "tempo", value: rounded) else { return true }
-        let time = Double(step) * timestep
-        anchor = (time, sessionQuarters(time), rounded)
-        controls.append(control)
+        if follower.isRunning, let tempo = follower.tempo, let control = count.follow(tempo, at: Double(step) * timestep) {
+            controls.append(control)
+        }
         return true
     }
 }

@@ -25,7 +25,7 @@ public final class LinkSync: MasterClock {
     private let quantum: Double
     private let timestep: Double
     /// The session's quarter notes: `quarters` at session time `time`, `tempo` since.
-    private var anchor: (time: Double, quarters: Double, tempo: Double)
+    private var count: QuarterCount
     /// Link beats minus session quarters: whole bars, set when the session begins or plays again.
     private var offset: Double?
     private var wasPlaying = true
@@ -51,7 +51,7 @@ public final class LinkSync: MasterClock {
         let meter = plan.clock.meter
         quantum = Double(meter.beats) * 4 / Double(meter.unit)
         timestep = plan.world.timestep
-        anchor = (0, 0, plan.clock.tempo)
+        count = QuarterCount(tempo: plan.clock.tempo)
         var waited = 0.0
         while link.peers == 0 && waited < discovery {
             usleep(20_000)
@@ -66,9 +66,7 @@ public final class LinkSync: MasterClock {
 
     public func use(jackFrame: @escaping (Int64) -> UInt32) { self.jackFrame = jackFrame }
 
-    private func sessionQuarters(_ time: Double) -> Double {
-        anchor.quarters + (time - anchor.time) * anchor.tempo / 60
-    }
+    private func sessionQuarters(_ time: Double) -> Double { count.at(time) }
 
     private var lead: Int64 { Int64(leadSeconds * 1_000_000) }
 
@@ -124,17 +122,12 @@ public final class LinkSync: MasterClock {
         let time = Double(step) * timestep
         if step % 240 == 0 { toMonotonic = LinkSession.monotonicOffset() }
         for case .tempo(let proposed) in controls {
-            anchor = (time, sessionQuarters(time), proposed)
+            count.change(to: proposed, at: time)
             link.propose(tempo: proposed)
             return true
         }
-        let tempo = link.state(at: link.micros, quantum: quantum).tempo
-        guard abs(tempo - anchor.tempo) > 0.005 * anchor.tempo else { return true }
-        let rounded = (tempo * 100).rounded() / 100
-        guard case .success(let control) = Control.make(name: "tempo", value: rounded) else { return true }
         // The session's quarters stay where they are; Link's beats ran at its tempo all along.
-        anchor = (time, sessionQuarters(time), rounded)
-        controls.append(control)
+        if let control = count.follow(link.state(at: link.micros, quantum: quantum).tempo, at: time) { controls.append(control) }
         return true
     }
 }

@@ -51,7 +51,7 @@ public final class TransportSync: MasterClock {
     /// Quarter notes in the session's bar.
     private var barQuarters = 4.0
     /// The take's quarter notes: `quarters` at session time `time`, `tempo` since.
-    private var anchor: (time: Double, quarters: Double, tempo: Double)
+    private var count = QuarterCount(tempo: 120)
     /// Master quarters minus session quarters, whole bars: where a master's beats moved while
     /// its frames ran on, the session plays on from the master's next bar line.
     private var offset = 0.0
@@ -71,7 +71,6 @@ public final class TransportSync: MasterClock {
             throw SessionError(error)
         }
         follower = TransportFollower(sessionTempo: 120)
-        anchor = (0, 0, 120)
     }
 
     /// The session to follow with: its tempo (the position without a timebase master) and step.
@@ -79,7 +78,7 @@ public final class TransportSync: MasterClock {
         timestep = plan.world.timestep
         barQuarters = Double(plan.clock.meter.beats) * 4 / Double(plan.clock.meter.unit)
         follower.sessionTempo = plan.clock.tempo
-        anchor = (0, 0, plan.clock.tempo)
+        count = QuarterCount(tempo: plan.clock.tempo)
     }
 
     public func close() { transport.close() }
@@ -131,13 +130,13 @@ public final class TransportSync: MasterClock {
         refresh()
         guard !isRelocated, follower.isRolling, let now = follower.quarters(atFrame: transport.frameTime) else { return 0 }
         let master = now + leadSeconds * follower.tempo / 60
-        return (master - offset - sessionQuarters(time)) * 60 / anchor.tempo
+        return (master - offset - sessionQuarters(time)) * 60 / count.tempo
     }
 
     /// A take begins: session time `time` (built at `tempo`, held from the session's start)
     /// is recorded at `recorded`.
     public func beginTake(at time: Double, tempo: Double, recorded: Double) {
-        anchor = (0, 0, tempo)
+        count = QuarterCount(tempo: tempo)
         offset = 0
         shift = recorded - time
         follower.sessionTempo = tempo
@@ -156,9 +155,7 @@ public final class TransportSync: MasterClock {
     }
 
     /// The take's quarter notes at session time `time`.
-    private func sessionQuarters(_ time: Double) -> Double {
-        anchor.quarters + (time - anchor.time) * anchor.tempo / 60
-    }
+    private func sessionQuarters(_ time: Double) -> Double { count.at(time) }
 
     public func frame(at time: Double) -> UInt32? {
         refresh()
@@ -188,13 +185,7 @@ public final class TransportSync: MasterClock {
         // The master's tempo is the session's: another tempo (a scene's, `/clumsy/tempo`, polled
         // before this) would put the notes off its beats.
         controls.removeAll { if case .tempo = $0 { return true } else { return false } }
-        let tempo = follower.tempo
-        guard follower.isRolling, abs(tempo - anchor.tempo) > 0.005 * anchor.tempo else { return true }
-        let rounded = (tempo * 100).rounded() / 100
-        guard case .success(let control) = Control.make(name: "tempo", value: rounded) else { return true }
-        let time = Double(step) * timestep
-        anchor = (time, sessionQuarters(time), rounded)
-        controls.append(control)
+        if follower.isRolling, let control = count.follow(follower.tempo, at: Double(step) * timestep) { controls.append(control) }
         return true
     }
 }

@@ -14,18 +14,7 @@ extension StudioEndToEndTests {
     @Test("Following jack_midi_clock: notes on the master's sixteenths within one period, 90 then 140 bpm within a beat, none while stopped, on again at Continue; the log replays byte-identically",
           .enabled(if: jackMIDIClock != nil && jackTransport != nil && jackConnect != nil, "needs jack-midi-clock and jackd2"))
     func clockInFollowsTheMaster() throws {
-        // A dummy JACK server without real-time priority can skip cycles on a busy machine, and
-        // jack_transport can be dropped by it: such an attempt (jackd logs an xrun, or
-        // jack_transport fails) says nothing about Clumsy and runs again, up to three times.
-        var last: [String] = []
-        for attempt in 1...3 {
-            let (problems, hostTrouble) = try clockInAttempt()
-            last = problems
-            if problems.isEmpty { return }
-            print("clock in: attempt \(attempt) failed\(hostTrouble ? " (the JACK host had trouble)" : ""): \(problems.joined(separator: "; "))")
-            if !hostTrouble { break }
-        }
-        for problem in last { Issue.record(Comment(rawValue: problem)) }
+        try Self.retryingOnHostTrouble("clock in", clockInAttempt)
     }
 
     /// One run against jack_midi_clock; what was wrong, and whether the JACK host had trouble.
@@ -108,6 +97,22 @@ extension StudioEndToEndTests {
         let missing = try CLI.run(["run", "default", "--live", "--clock-in", "jack:nobody:out", "--midi-out", "jack", "--duration", "1"],
                                   environment: jack.environment, timeout: 20)
         #expect(missing.status == 64 && missing.stderr.contains("nobody:out"), "\(missing)")
+    }
+
+    /// Runs `attempt` up to three times while it fails with the JACK host in trouble (a dummy
+    /// server without real-time priority skips cycles on a busy machine and logs an xrun, which
+    /// moves every later frame against the clock; `jack_transport` can be dropped): such an
+    /// attempt says nothing about Clumsy. The last attempt's problems are the test's.
+    static func retryingOnHostTrouble(_ name: String, _ attempt: () throws -> (problems: [String], hostTrouble: Bool)) rethrows {
+        var last: [String] = []
+        for number in 1...3 {
+            let (problems, hostTrouble) = try attempt()
+            last = problems
+            if problems.isEmpty { return }
+            print("\(name): attempt \(number) failed\(hostTrouble ? " (the JACK host had trouble)" : ""): \(problems.joined(separator: "; "))")
+            if !hostTrouble { break }
+        }
+        for problem in last { Issue.record(Comment(rawValue: problem)) }
     }
 
     /// Waits up to 15 s for `ports` to be registered.

@@ -22,18 +22,7 @@ extension StudioEndToEndTests {
           .enabled(if: ip != nil && hasJack && oscsend != nil && canMakeNetworkNamespace,
                    "needs iproute2, jackd2, liblo-tools and a machine that lets util-linux's unshare make a network namespace"))
     func linkPeersAgree() throws {
-        // As the other JACK tests: an attempt whose dummy JACK server lost cycles (an xrun in its
-        // log moves every frame after it against the clock) says nothing about Clumsy and runs
-        // again, up to three times.
-        for attempt in 1...3 {
-            let (problems, hostTrouble) = try linkAttempt()
-            if problems.isEmpty { return }
-            print("link: attempt \(attempt) failed\(hostTrouble ? " (the JACK host had trouble)" : ""): \(problems.joined(separator: "; "))")
-            if !hostTrouble || attempt == 3 {
-                for problem in problems { Issue.record(Comment(rawValue: problem)) }
-                return
-            }
-        }
+        try Self.retryingOnHostTrouble("link", linkAttempt)
     }
 
     /// One run of the two peers; what was wrong, and whether the JACK host had trouble.

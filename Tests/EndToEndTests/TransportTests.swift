@@ -13,16 +13,7 @@ extension StudioEndToEndTests {
     @Test("Following JACK transport: notes on the master's sixteenths, 90 then 140 bpm, none while stopped; bar 33 located twice plays the same notes both times",
           .enabled(if: jackMIDIClock != nil && jackTransport != nil && jackConnect != nil, "needs jack-midi-clock and jackd2"))
     func transportIsFollowed() throws {
-        // As the clock-in test: an attempt whose JACK host had trouble runs again, up to three times.
-        var last: [String] = []
-        for attempt in 1...3 {
-            let (problems, hostTrouble) = try transportAttempt()
-            last = problems
-            if problems.isEmpty { return }
-            print("transport: attempt \(attempt) failed\(hostTrouble ? " (the JACK host had trouble)" : ""): \(problems.joined(separator: "; "))")
-            if !hostTrouble { break }
-        }
-        for problem in last { Issue.record(Comment(rawValue: problem)) }
+        try Self.retryingOnHostTrouble("transport", transportAttempt)
     }
 
     private func transportAttempt() throws -> (problems: [String], hostTrouble: Bool) {
