@@ -124,7 +124,7 @@ let package = Package(
         .testTarget(name: "StudioTests", dependencies: ["MIDIWire", "Studio"]),
         .testTarget(name: "PicturesTests", dependencies: ["Geometry", "Pictures"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "Theory", "MIDIFile"], exclude: ["make_fixtures.py"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["Errors", "Presets", "Engine", "Session", "MIDIFile", "Pictures", "TestSupport"], exclude: ["Help"], resources: [.copy("Golden")]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Errors", "Presets", "Engine", "Session", "MIDIFile", "MIDIWire", "Pictures", "Studio", "TestSupport"], exclude: ["Help"], resources: [.copy("Golden")]),
     ],
     swiftLanguageModes: [.v6]
 )

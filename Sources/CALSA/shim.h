@@ -45,6 +45,87 @@ static inline int clumsy_seq_encode(snd_midi_event_t *encoder, const unsigned ch
     return ev.type;
 }
 
+/* Decodes a sequencer event into a whole MIDI message (status byte always written, no
+   running status); returns its length, or <= 0 when the event is no MIDI message. */
+static inline long clumsy_seq_decode(snd_midi_event_t *decoder, const snd_seq_event_t *ev,
+                                     unsigned char *bytes, long max) {
+    snd_midi_event_reset_decode(decoder);
+    snd_midi_event_no_status(decoder, 1);
+    return snd_midi_event_decode(decoder, bytes, max, ev);
+}
+
+/* Encodes `size` bytes into an event and decodes it again, as a message sent by another
+   client reaches an input port: needs no sequencer. Returns the decoded length, or -1. */
+static inline long clumsy_seq_round_trip(snd_midi_event_t *encoder, snd_midi_event_t *decoder,
+                                         const unsigned char *bytes, long size, unsigned char *out, long max) {
+    snd_seq_event_t ev;
+    snd_seq_ev_clear(&ev);
+    snd_midi_event_reset_encode(encoder);
+    if (snd_midi_event_encode(encoder, bytes, size, &ev) != size || ev.type == SND_SEQ_EVENT_NONE) return -1;
+    return clumsy_seq_decode(decoder, &ev, out, max);
+}
+
+/* A writable, subscribable port whose incoming events the queue `queue` stamps in real
+   time (as arecordmidi stamps its own); returns the port number, or a negative error. */
+static inline int clumsy_seq_create_input_port(snd_seq_t *seq, const char *name, int queue) {
+    snd_seq_port_info_t *info;
+    snd_seq_port_info_alloca(&info);
+    snd_seq_port_info_set_name(info, name);
+    snd_seq_port_info_set_capability(info, SND_SEQ_PORT_CAP_WRITE | SND_SEQ_PORT_CAP_SUBS_WRITE);
+    snd_seq_port_info_set_type(info, SND_SEQ_PORT_TYPE_MIDI_GENERIC | SND_SEQ_PORT_TYPE_APPLICATION);
+    snd_seq_port_info_set_timestamping(info, 1);
+    snd_seq_port_info_set_timestamp_real(info, 1);
+    snd_seq_port_info_set_timestamp_queue(info, queue);
+    int result = snd_seq_create_port(seq, info);
+    return result < 0 ? result : snd_seq_port_info_get_port(info);
+}
+
+/* Starts `queue` now. */
+static inline int clumsy_seq_start_queue(snd_seq_t *seq, int queue) {
+    int result = snd_seq_start_queue(seq, queue, NULL);
+    return result < 0 ? result : snd_seq_drain_output(seq);
+}
+
+/* The real time of `queue` now, in microseconds (or -1). */
+static inline long long clumsy_seq_queue_micros(snd_seq_t *seq, int queue) {
+    snd_seq_queue_status_t *status;
+    snd_seq_queue_status_alloca(&status);
+    if (snd_seq_get_queue_status(seq, queue, status) < 0) return -1;
+    const snd_seq_real_time_t *time = snd_seq_queue_status_get_real_time(status);
+    return (long long)time->tv_sec * 1000000 + time->tv_nsec / 1000;
+}
+
+/* Subscribes `port` to the output `address` ("client:port", names or numbers). */
+static inline int clumsy_seq_connect_from(snd_seq_t *seq, int port, const char *address) {
+    snd_seq_addr_t source;
+    int result = snd_seq_parse_address(seq, &source, address);
+    return result < 0 ? result : snd_seq_connect_from(seq, port, source.client, source.port);
+}
+
+/* Takes the next pending event without waiting, decoded into `bytes`: its length (0 when
+   none is pending, negative on an error) and its real-time stamp in microseconds (-1 when
+   it carries none). Events that are no MIDI message (announcements) are passed over; a
+   lost-events overrun is counted in `overruns`. */
+static inline long clumsy_seq_receive(snd_seq_t *seq, snd_midi_event_t *decoder, unsigned char *bytes, long max,
+                                      long long *micros, unsigned long long *overruns) {
+    for (;;) {
+        snd_seq_event_t *ev = NULL;
+        int result = snd_seq_event_input(seq, &ev);
+        if (result == -EAGAIN) return 0;
+        if (result == -ENOSPC) { *overruns += 1; continue; }
+        if (result < 0) return result;
+        if (ev == NULL) continue;
+        long size = clumsy_seq_decode(decoder, ev, bytes, max);
+        if (size <= 0) continue;
+        *micros = (ev->flags & SND_SEQ_TIME_STAMP_MASK) == SND_SEQ_TIME_STAMP_REAL
+            ? (long long)ev->time.time.tv_sec * 1000000 + ev->time.time.tv_nsec / 1000 : -1;
+        return size;
+    }
+}
+
+static inline int clumsy_seq_open_duplex_nonblocking(void) { return SND_SEQ_OPEN_DUPLEX; }
+static inline int clumsy_seq_nonblock(void) { return SND_SEQ_NONBLOCK; }
+
 static inline int clumsy_seq_noteon(void) { return SND_SEQ_EVENT_NOTEON; }
 static inline int clumsy_seq_noteoff(void) { return SND_SEQ_EVENT_NOTEOFF; }
 static inline int clumsy_seq_clock(void) { return SND_SEQ_EVENT_CLOCK; }

@@ -36,6 +36,8 @@ public struct MIDIBytes: Sendable, Hashable {
     public static let clock = MIDIBytes(status: 0xF8, data1: 0, data2: 0, count: 1)
     /// MIDI Start.
     public static let start = MIDIBytes(status: 0xFA, data1: 0, data2: 0, count: 1)
+    /// MIDI Continue.
+    public static let `continue` = MIDIBytes(status: 0xFB, data1: 0, data2: 0, count: 1)
     /// MIDI Stop.
     public static let stop = MIDIBytes(status: 0xFC, data1: 0, data2: 0, count: 1)
 

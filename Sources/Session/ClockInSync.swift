@@ -10,8 +10,9 @@ import Vocabulary
 import Glibc
 #endif
 
-/// `--clock-in jack[:port]`: the live session follows a MIDI clock master (`MIDIClockFollower`
-/// on JACK input `clumsy-clock:clock_in`).
+/// `--clock-in jack[:port]` or `alsa[:client:port]`: the live session follows a MIDI clock
+/// master (`MIDIClockFollower` on JACK input `clumsy-clock:clock_in`, or on ALSA sequencer input
+/// `Clumsy-clock:clock_in`, whose events the kernel stamps in microseconds as they arrive).
 ///
 /// - **Tempo.** When the master's tempo (measured over its last beat of pulses) differs from
 ///   the session's by more than 0.5 %, a `tempo` control takes it at the next step: logged, so
@@ -23,7 +24,7 @@ import Glibc
 ///   by that frame, so it waits before Start, pauses at Stop (and when the pulses stop coming:
 ///   the position is never extrapolated past one pulse) and goes on at Continue.
 public final class ClockInSync: ControlSource {
-    private let input: JackMIDIInput
+    private let input: any LiveMIDIInput
     private var follower: MIDIClockFollower
     private let barQuarters: Double
     private let timestep: Double
@@ -42,11 +43,19 @@ public final class ClockInSync: ControlSource {
     /// The input port's full JACK name.
     public var portName: String { input.portName }
 
-    /// Opens the clock input for `plan`; connects `source` to it when given.
-    public init(plan: SessionPlan, source: String?, environment: [String: String]) throws(SessionError) {
+    /// Opens the clock input for `plan` (`alsa`, else JACK); connects `source` to it when given.
+    public init(plan: SessionPlan, alsa: Bool = false, source: String?, environment: [String: String]) throws(SessionError) {
         do {
-            input = try JackMIDIInput(clientName: "clumsy-clock", port: "clock_in", environment: environment)
-            if let source { try input.connect(from: source, flag: "--clock-in jack:\(source)") }
+            if alsa {
+                input = try ALSASequencerInput(clientName: "Clumsy-clock", port: "clock_in", source: source, flag: "--clock-in")
+                // ALSA's notes go out directly when due (no frame to queue them at): no lead.
+                leadSeconds = 0
+            } else {
+                let jack = try JackMIDIInput(clientName: "clumsy-clock", port: "clock_in", environment: environment)
+                if let source { try jack.connect(from: source, flag: "--clock-in jack:\(source)") }
+                input = jack
+                leadSeconds = 0.04
+            }
         } catch {
             throw SessionError(error)
         }
@@ -96,11 +105,11 @@ public final class ClockInSync: ControlSource {
         (needsRebase, keepsPlace) = (false, true)
     }
 
-    /// Seconds a note is queued before it sounds: enough for the session thread to be late by
-    /// several JACK periods, short enough that a Stop silences the next notes.
-    private let leadSeconds = 0.04
+    /// Seconds a note is queued before it sounds: on JACK, enough for the session thread to be
+    /// late by several periods, short enough that a Stop silences the next notes.
+    private let leadSeconds: Double
 
-    /// The JACK frame at which session time `time` sounds by the master's clock, extrapolated
+    /// The input's frame (JACK's, for a JACK input) at which session time `time` sounds by the master's clock, extrapolated
     /// at its tempo (nil until its tempo is known).
     public func frame(at time: Double) -> UInt32? {
         drain()

@@ -11,25 +11,33 @@ import Vocabulary
 import Glibc
 #endif
 
-/// `--midi-in jack`: a controller or sequencer plays along, by the rules the LV2 plugin follows
+/// `--midi-in jack|alsa`: a controller or sequencer plays along, by the rules the LV2 plugin follows
 /// (`HeldNotes`): a single note drops a piano ball, a chord of three or more held notes sets the
 /// key whose tonic chord it is and plays that chord. Each becomes a control (`drop`, `key`,
 /// `chord 1`) at the next step, logged like an OSC control, so the set replays exactly.
 public final class MIDIInControlSource: ControlSource {
-    private let input: JackMIDIInput
+    private let input: any LiveMIDIInput
     private var held = HeldNotes()
     private var pending: [Control] = []
     private let plan: SessionPlan
     private var saidGone = false
     private var saidRejected: Set<String> = []
 
-    /// The input port's full JACK name (`clumsy-in:midi_in`).
+    /// The input port's full name (`clumsy-in:midi_in` on JACK, `Clumsy-in:midi_in` on ALSA).
     public var portName: String { input.portName }
+    private let what: String
 
-    /// Opens the JACK input for `plan` on the server the environment names.
-    public init(plan: SessionPlan, environment: [String: String]) throws(SessionError) {
+    /// Opens the input for `plan`: an ALSA sequencer port with `alsa`, else a JACK port on the
+    /// server the environment names.
+    public init(plan: SessionPlan, alsa: Bool = false, environment: [String: String]) throws(SessionError) {
         self.plan = plan
-        do { input = try JackMIDIInput(environment: environment) } catch { throw SessionError(error) }
+        what = alsa ? "the ALSA sequencer" : "the JACK server"
+        do {
+            input = alsa ? try ALSASequencerInput(clientName: "Clumsy-in", port: "midi_in", flag: "--midi-in")
+                : try JackMIDIInput(environment: environment)
+        } catch {
+            throw SessionError(error)
+        }
     }
 
     /// Stops listening.
@@ -38,7 +46,7 @@ public final class MIDIInControlSource: ControlSource {
     public func poll(step: Int64, into controls: inout [Control]) -> Bool {
         if input.isGone && !saidGone {
             saidGone = true
-            say("MIDI in: the JACK server went away; playing on without it")
+            say("MIDI in: \(what) went away; playing on without it")
         }
         for message in input.take() where message.count == 3 {
             switch held.receive(status: message[0], data1: message[1], data2: message[2]) {

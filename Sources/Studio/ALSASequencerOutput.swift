@@ -59,6 +59,10 @@ public final class ALSASequencerOutput: LiveMIDIPort {
 
     public var isGone: Bool { false }
 
+    /// When set (`--clock-in alsa`), whether a session time is due by the master's clock: the
+    /// session waits for it instead of the wall clock (and so pauses while the master is stopped).
+    public var gate: ((Double) -> Bool)?
+
     public func send(_ message: MIDIBytes, port: Int, at seconds: Double) -> Bool {
         guard !isClosed else { return false }
         var bytes = (message.status, message.data1, message.data2)   // no allocation per event
@@ -70,6 +74,10 @@ public final class ALSASequencerOutput: LiveMIDIPort {
     }
 
     public func wait(until seconds: Double, shouldStop: () -> Bool) {
+        if let gate {
+            while !shouldStop() && !gate(seconds) { usleep(1000) }
+            return
+        }
         while !shouldStop() {
             var spec = timespec()
             clock_gettime(CLOCK_MONOTONIC, &spec)

@@ -9,7 +9,7 @@ import Glibc
 /// A JACK client (`clumsy-in`) with one MIDI input port, `midi_in`: the messages played into
 /// it, in order, for the session thread to take at its steps (`--midi-in jack`). JACK's
 /// process callback (C, in the shim) copies them into a lock-free ring.
-public final class JackMIDIInput {
+public final class JackMIDIInput: LiveMIDIInput {
     private let state: UnsafeMutablePointer<clumsy_jack_input>
     private var isClosed = false
     /// The input port's full name (`clumsy-in:midi_in`), to connect a controller or sequencer to.
@@ -30,10 +30,6 @@ public final class JackMIDIInput {
         self.state = state
         portName = String(cString: clumsy_jack_input_port_name(state))
     }
-
-    /// The messages received since the last call, oldest first (status byte and up to two
-    /// data bytes; running status is resolved by JACK).
-    public func take() -> [[UInt8]] { takeTimed().map(\.bytes) }
 
     /// The messages received since the last call, oldest first, each with the server's frame
     /// time at which it arrived (`frameTime`'s count).

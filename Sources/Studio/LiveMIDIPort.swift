@@ -20,3 +20,26 @@ public protocol LiveMIDIPort: AnyObject {
     /// One line describing lateness and drops, or nil when every event went out on time.
     var deliveryReport: String? { get }
 }
+
+/// A MIDI input the session reads at its steps (`--clock-in`, `--midi-in`): a JACK client or
+/// an ALSA sequencer client. Each message carries the time it arrived, in the input's own
+/// frames (JACK's frame counter; an ALSA queue's microseconds), 32 bits wide and wrapping.
+public protocol LiveMIDIInput: AnyObject {
+    /// The input port's full name, to connect a controller or a master to.
+    var portName: String { get }
+    /// The messages received since the last call, oldest first, each with its arrival frame.
+    func takeTimed() -> [(frame: UInt32, bytes: [UInt8])]
+    /// The input's frame now.
+    var frameTime: UInt32 { get }
+    /// Frames per second.
+    var sampleRate: Double { get }
+    /// True once the server or sequencer went away.
+    var isGone: Bool { get }
+    /// Stops listening. Idempotent.
+    func close()
+}
+
+extension LiveMIDIInput {
+    /// The messages received since the last call, oldest first.
+    public func take() -> [[UInt8]] { takeTimed().map(\.bytes) }
+}

@@ -67,7 +67,7 @@ struct Run: ParsableCommand {
     @Flag(help: "With --midi-out: a `clock` port sending MIDI clock (24 per quarter note at the session tempo), Start at the first note, Stop at the end.")
     var clockOut = false
 
-    @Option(help: ArgumentHelp("With --live: follow a MIDI clock master on JACK input clumsy-clock:clock_in (jack:<port> connects that output to it): its tempo, Start, Stop, Continue and song position; the session waits for Start and pauses at Stop.", valueName: "jack[:port]"))
+    @Option(help: ArgumentHelp("With --live: follow a MIDI clock master on JACK input clumsy-clock:clock_in (jack:<port> connects that output to it) or ALSA sequencer input Clumsy-clock:clock_in (alsa:<client:port> subscribes it to that output): its tempo, Start, Stop, Continue and song position; the session waits for Start and pauses at Stop.", valueName: "jack[:port]|alsa[:client:port]"))
     var clockIn: String?
 
     @Option(help: ArgumentHelp("With --live: follow JACK transport: its timebase master's tempo and meter, start and stop; a locate plays the session from that bar, in the state it has there.", valueName: "jack"))
@@ -76,7 +76,7 @@ struct Run: ParsableCommand {
     @Flag(help: "With --live: join an Ableton Link session on the local network: its tempo (yours, when you are the first), its bars (the session begins at its next bar line) and its start and stop.")
     var link = false
 
-    @Option(help: ArgumentHelp("With --live: play along from JACK MIDI input clumsy-in:midi_in (connect a controller or sequencer to it): a chord of three or more held notes sets the key whose tonic chord it is and plays it, a single note drops a piano ball; logged, so replay plays them again.", valueName: "jack"))
+    @Option(help: ArgumentHelp("With --live: play along from JACK MIDI input clumsy-in:midi_in or ALSA sequencer input Clumsy-in:midi_in (connect a controller or sequencer to it): a chord of three or more held notes sets the key whose tonic chord it is and plays it, a single note drops a piano ball; logged, so replay plays them again.", valueName: "jack|alsa"))
     var midiIn: String?
 
     @Option(help: ArgumentHelp("With --live: send every event as OSC (/clumsy/note, /clumsy/chord, /clumsy/hit, …) to host:port.", valueName: "host:port"))

@@ -40,6 +40,37 @@ import Testing
     }
 }
 
+/// `--clock-in alsa` and `--midi-in alsa` read what other clients send through alsa-lib's
+/// decoder: a message becomes a sequencer event in the sender and bytes again in Clumsy.
+/// These must be the bytes the clock follower and the held-notes rules read from JACK.
+@Suite struct ALSADecodingTests {
+    @Test func clockAndNotesReachTheInputAsTheBytesSent() throws {
+        let messages: [[UInt8]] = [
+            [0xF8], [0xFA], [0xFB], [0xFC],            // clock, Start, Continue, Stop
+            [0xF2, 0x10, 0x02],                        // Song Position Pointer: sixteenth 272
+            [0x90, 62, 100], [0x93, 66, 1], [0x80, 62, 64], [0x9F, 69, 127], [0xB0, 64, 127],
+        ]
+        for message in messages {
+            #expect(ALSASequencerInput.roundTrip(message) == message, "\(message.map { String($0, radix: 16) })")
+        }
+    }
+
+    @Test func aNoteOnWithoutVelocityStaysANoteOnWithoutVelocity() {
+        // The held-notes rules read it as a release; ALSA must not turn it into anything else.
+        #expect(ALSASequencerInput.roundTrip([0x90, 60, 0]) == [0x90, 60, 0])
+    }
+
+    @Test func withoutASequencerDeviceOpeningAnInputIsUnavailableNamingTheFlag() {
+        do {
+            let input = try ALSASequencerInput(clientName: "Clumsy-test", port: "in", flag: "--midi-in")
+            input.close()
+        } catch {
+            guard case .unavailable(let message) = error else { Issue.record("expected .unavailable, got \(error)"); return }
+            #expect(message.contains("/dev/snd/seq") && message.contains("--midi-in") && !message.contains("\n"), "\(message)")
+        }
+    }
+}
+
 @Suite struct OSCTests {
     @Test func messagesRoundTripThroughLiblo() throws {
         let message = OSCMessage(path: "/clumsy/note", arguments: [.string("keys"), .int(60), .float(0.5), .number(2.25, type: "d")])

@@ -4,23 +4,38 @@
 import Errors
 import Presets
 import Engine
-/// `--clock-in jack[:port]`: the live session follows a MIDI clock master (`ClockInSync`):
-/// opened before the live ports, whose notes it places on the master's beats.
+import Vocabulary
+/// `--clock-in jack[:port]` or `alsa[:client:port]`: the live session follows a MIDI clock
+/// master (`ClockInSync`): opened before the live ports, whose notes it places on the master's beats.
 struct ClockInOutput: SessionOutput {
     let flags = ["--clock-in"]
 
     func isRequested(_ request: RunRequest) -> Bool { request.clockIn != nil }
 
-    /// The JACK port to connect from, if `jack:<port>` named one.
+    /// The port to connect from, if `jack:<port>` or `alsa:<client:port>` named one.
     static func source(_ value: String) -> String? {
-        value.hasPrefix("jack:") && value.count > 5 ? String(value.dropFirst(5)) : nil
+        for kind in ["jack:", "alsa:"] where value.hasPrefix(kind) && value.count > kind.count {
+            return String(value.dropFirst(kind.count))
+        }
+        return nil
     }
+
+    static func isALSA(_ value: String) -> Bool { value == "alsa" || value.hasPrefix("alsa:") }
 
     func validate(_ request: RunRequest) throws(SessionError) {
         guard let value = request.clockIn else { return }
         if !request.isLive { throw .usage("--clock-in only applies with --live") }
-        guard value == "jack" || Self.source(value) != nil else {
-            throw .usage("--clock-in \(Quote.text(value)) is not accepted; expected jack or jack:<MIDI output port> (an ALSA master reaches JACK through a2jmidid)")
+        guard value == "jack" || value == "alsa" || Self.source(value) != nil else {
+            throw .usage("--clock-in \(Quote.text(value)) is not accepted; expected jack, jack:<MIDI output port>, alsa or alsa:<client:port>")
+        }
+        if Self.isALSA(value) {
+            if request.midiOut == .jack {
+                throw .usage("--clock-in alsa paces the session by the ALSA sequencer's clock: use --midi-out alsa, not jack")
+            }
+            if let source = Self.source(value), request.sendsClock, source == "Clumsy:clock" {
+                throw .usage("--clock-in alsa:\(source) would feed the session's own clock back into its clock input")
+            }
+            return
         }
         if request.midiOut == .alsa { throw .usage("--clock-in jack paces the session by JACK's clock: use --midi-out jack, not alsa") }
         if request.clockConnections.contains("clumsy-clock:clock_in") {
@@ -30,7 +45,8 @@ struct ClockInOutput: SessionOutput {
 
     func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {
         guard let value = run.request.clockIn else { return }
-        wiring.clockIn = try ClockInSync(plan: run.plan, source: Self.source(value), environment: run.request.environment)
+        wiring.clockIn = try ClockInSync(plan: run.plan, alsa: Self.isALSA(value), source: Self.source(value),
+                                         environment: run.request.environment)
     }
 }
 
@@ -147,8 +163,8 @@ struct OSCOutput: SessionOutput {
     }
 }
 
-/// `--midi-in jack`: a controller or sequencer playing into JACK port `clumsy-in:midi_in`
-/// steers the session as the plugin's MIDI in does (`MIDIInControlSource`).
+/// `--midi-in jack|alsa`: a controller or sequencer playing into JACK port `clumsy-in:midi_in`
+/// (or ALSA sequencer port `Clumsy-in:midi_in`) steers the session as the plugin's MIDI in does (`MIDIInControlSource`).
 struct MIDIInOutput: SessionOutput {
     let flags = ["--midi-in"]
 
@@ -157,14 +173,14 @@ struct MIDIInOutput: SessionOutput {
     func validate(_ request: RunRequest) throws(SessionError) {
         guard let kind = request.midiIn else { return }
         if !request.isLive { throw .usage("--midi-in only applies with --live") }
-        guard kind == "jack" else {
-            throw .usage("--midi-in \(Quote.text(kind)) is not accepted; expected jack (an ALSA controller reaches JACK through a2jmidid)")
+        guard kind == "jack" || kind == "alsa" else {
+            throw .usage("--midi-in \(Quote.text(kind)) is not accepted; expected jack or alsa\(Suggestion.didYouMean(kind, in: ["jack", "alsa"]))")
         }
     }
 
     func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {
-        guard run.request.midiIn != nil else { return }
-        wiring.midiIn = try MIDIInControlSource(plan: run.plan, environment: run.request.environment)
+        guard let kind = run.request.midiIn else { return }
+        wiring.midiIn = try MIDIInControlSource(plan: run.plan, alsa: kind == "alsa", environment: run.request.environment)
     }
 }
 
