@@ -22,7 +22,9 @@ extension Simulator {
     /// from the start with `tempo` held from there, what it plays dropped: a relocation, the
     /// LV2 plugin's when its host jumps and `--transport jack`'s at a locate. The same position
     /// always holds the same state under the same seed. The summary counts from here on.
-    public func fastForward(to time: Double, tempo: Double) {
+    /// `shouldStop` is asked every 1,024 steps (a few seconds of session), so Ctrl-C during a long way
+    /// ahead is heard at once; the state is then short of `time`.
+    public func fastForward(to time: Double, tempo: Double, shouldStop: () -> Bool = { false }) {
         if tempo != plan.clock.tempo {
             // From the first instant, before the opening (its event is not the caller's to play:
             // a take's sinks or a plugin's host have the tempo already).
@@ -34,6 +36,7 @@ extension Simulator {
         while self.time < time {
             step()
             clearEvents()
+            if world.stepCount % 1024 == 0 && shouldStop() { break }
         }
         summary = Summary(voices: plan.voices.count)
     }

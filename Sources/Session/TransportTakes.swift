@@ -33,7 +33,8 @@ enum TransportTakes {
                     continue
                 }
                 let simulator = Simulator(plan: plan)
-                simulator.fastForward(to: max(0, start), tempo: position.tempo)
+                simulator.fastForward(to: max(0, start), tempo: position.tempo, shouldStop: stopped)
+                if stopped() { break }
                 sync.beginTake(at: simulator.time, tempo: position.tempo, recorded: take.recorded)
                 // A take built while the transport rolled catches up with it silently.
                 while sync.lag(behind: simulator.time) > plan.world.timestep && !stopped() {

@@ -38,6 +38,17 @@ private func readAll(_ path: String) -> [UInt8]? {
 }
 
 @Suite struct ControlTests {
+    @Test func aFastForwardStopsWhenAskedAndOtherwiseReachesItsTime() throws {
+        let plan = SessionPlan(configuration: try Configuration(preset: try bundled("pulse"), duration: 600))
+        var asked = 0
+        let stopped = Simulator(plan: plan)
+        stopped.fastForward(to: 500, tempo: plan.clock.tempo) { asked += 1; return asked >= 2 }
+        #expect(asked == 2 && stopped.time > 0 && stopped.time < 60, "asked \(asked) times, stopped at \(stopped.time) s")
+        let whole = Simulator(plan: plan)
+        whole.fastForward(to: 20, tempo: plan.clock.tempo) { false }
+        #expect(whole.time >= 20 && whole.time < 20 + 2 * plan.world.timestep, "\(whole.time)")
+    }
+
     @Test func controlValuesAreCheckedAgainstTheFlagRanges() throws {
         #expect(try Control.make(name: "gravity", value: 3.5).get() == .gravity(3.5))
         #expect(try Control.make(name: "tempo", value: 90).get() == .tempo(90))
