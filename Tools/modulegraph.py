@@ -48,6 +48,18 @@ def diagram(graph):
     lines.append('```')
     return '\n'.join(lines)
 
+# Modules that must not reach these C libraries, even through another module: `batch` renders
+# in child processes and reads logs, so it links no studio (JACK, ALSA, liblo) and no Cairo.
+MUST_NOT_REACH = {'Batch': {'CJack', 'CALSA', 'CLo', 'CCairo'}}
+
+def reach(graph, name, seen=None):
+    seen = set() if seen is None else seen
+    for d in graph.get(name, (None, None, []))[2]:
+        if d not in seen:
+            seen.add(d)
+            reach(graph, d, seen)
+    return seen
+
 def main():
     graph = targets()
     names = set(graph) | {'SystemPackage', 'ArgumentParser', 'Testing'}
@@ -63,6 +75,9 @@ def main():
             problems.append(f'{name} imports {m} but Package.swift does not list it as a dependency')
         for m in sorted(set(deps) - used):
             problems.append(f'{name} lists {m} in Package.swift but no file imports it')
+    for name, banned in MUST_NOT_REACH.items():
+        for m in sorted(reach(graph, name) & banned):
+            problems.append(f'{name} reaches {m} through its dependencies, which it must not link')
     text = DESIGN.read_text()
     # The module table: | `Name` | owns | imports |
     for row in re.finditer(r'^\| `([\w-]+)`[^|]*\|[^|]*\| ([^|]*) \|$', text, re.M):

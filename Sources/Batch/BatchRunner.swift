@@ -5,7 +5,7 @@ import Engine
 import Errors
 import FileOutput
 import Presets
-import Session
+import EventLog
 import Sound
 #if canImport(Glibc)
 import Glibc

@@ -6,7 +6,7 @@ import Vocabulary
 import MIDIFile
 import Performance
 import Presets
-import Session
+import EventLog
 
 /// One labelled span: seconds from the start, seconds long, a value.
 struct LabelSpan: Equatable {

@@ -6,7 +6,7 @@ import Vocabulary
 import Engine
 import Performance
 import Presets
-import Session
+import EventLog
 import Theory
 
 /// `--vary field=lo..hi`, `--vary field=a,b,c` or `--vary field=*`: a preset field whose value

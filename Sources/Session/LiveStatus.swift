@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 #if canImport(Glibc)
+import EventLog
 import Errors
 import Glibc
 #endif

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import EventLog
 import Presets
 /// The progress line a long render shows on a terminal: simulated time, per cent, elapsed
 /// wall time, speed (× real time) and the time left, then one line per stage after it.

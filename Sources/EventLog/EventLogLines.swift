@@ -13,16 +13,16 @@ import Glibc
 /// not one a clumsy session could write (a megabyte, or a gigabyte without a newline) is
 /// refused (65) as soon as it passes the bound, naming the file and the line.
 /// The file must be a regular file (`InputFile`: a FIFO or a device is refused, never waited on).
-final class EventLogLines {
+public final class EventLogLines {
     /// The longest line read, bytes without the newline. A session writes lines of about 200
     /// bytes; a `session` line with a preset's absolute path stays well under this.
-    static let maximumLine = 64 << 10
+    public static let maximumLine = 64 << 10
     /// The bound as people read it, for messages and the README.
-    static let maximumLineText = "64 KiB"
+    public static let maximumLineText = "64 KiB"
 
-    let path: String
+    public let path: String
     /// The number of the line `next()` returned last (1-based).
-    private(set) var number = 0
+    public private(set) var number = 0
     private let descriptor: Int32
     private var buffer: [UInt8] = []
     private var start = 0
@@ -30,7 +30,7 @@ final class EventLogLines {
     private var atEnd = false
 
     /// Opens `path`. - Throws: `.noInput` (66) if it is missing, unreadable or not a regular file.
-    init(path: String) throws(SessionError) {
+    public init(path: String) throws(SessionError) {
         self.path = path
         descriptor = try InputFile.open(path, what: "event log")
     }
@@ -39,7 +39,7 @@ final class EventLogLines {
 
     /// The next line without its newline, or nil after the last.
     /// - Throws: `.data` (65) for a line over `maximumLine`, `.noInput` (66) for a read error.
-    func next() throws(SessionError) -> ArraySlice<UInt8>? {
+    public func next() throws(SessionError) -> ArraySlice<UInt8>? {
         while true {
             if let newline = buffer[searched...].firstIndex(of: UInt8(ascii: "\n")) {
                 number += 1
