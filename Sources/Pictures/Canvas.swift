@@ -128,15 +128,6 @@ public final class Canvas {
         return try body(UnsafeRawBufferPointer(start: data, count: stride * height))
     }
 
-    /// The colour of one pixel of an image canvas (for tests).
-    public func pixel(x: Int, y: Int) throws(PictureError) -> Colour {
-        try withPixels { (bytes) throws(PictureError) -> Colour in
-            let offset = y * stride + x * 4
-            return Colour(Double(bytes[offset + 2]) / 255, Double(bytes[offset + 1]) / 255, Double(bytes[offset]) / 255,
-                          Double(bytes[offset + 3]) / 255)
-        }
-    }
-
     // MARK: Drawing primitives (pixels, y down)
 
     func setColour(_ c: Colour) {

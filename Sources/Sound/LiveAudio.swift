@@ -113,11 +113,6 @@ public final class LiveAudio: @unchecked Sendable {
         }
     }
 
-    /// Whether the driver is running (started and not stopped); for the tests.
-    var isRunning: Bool {
-        lock.withLock { handle != nil }
-    }
-
     /// The audio drivers this FluidSynth build supports, e.g.
     /// ["alsa", "file", "jack", "oss", "pulseaudio", "sdl2"] on Debian 12.
     public static var availableDrivers: [String] {

@@ -5,6 +5,18 @@ import Geometry
 import Testing
 @testable import Pictures
 
+extension Canvas {
+    /// The colour of one pixel of an image canvas, read from its bytes (Cairo's ARGB32: B, G, R, A).
+    func pixel(x: Int, y: Int) throws(PictureError) -> Colour {
+        let stride = self.stride
+        return try withPixels { (bytes) throws(PictureError) -> Colour in
+            let offset = y * stride + x * 4
+            return Colour(Double(bytes[offset + 2]) / 255, Double(bytes[offset + 1]) / 255, Double(bytes[offset]) / 255,
+                          Double(bytes[offset + 3]) / 255)
+        }
+    }
+}
+
 /// A small scene: one area, one bouncer, two keys, two balls.
 func sampleScene() -> Scene {
     Scene(areas: [Scene.Area(box: Rect(minX: 0, minY: 0, maxX: 4, maxY: 3), name: "area")], fillers: [],
