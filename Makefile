@@ -124,6 +124,7 @@ test: deps lint
 lint:
 	python3 Tools/sizes.py Sources Tests/TestSupport
 	python3 Tools/modulegraph.py
+	python3 Tools/swiftformat.py
 	@if command -v reuse >/dev/null; then reuse lint --quiet && echo "reuse lint: compliant"; \
 	  else echo "note: reuse (pip install reuse) is missing: the licence headers were not checked"; fi
 

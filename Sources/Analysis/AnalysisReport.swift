@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Theory
 import Presets
+import Theory
 
 /// Writes a `MIDIAnalysis` as text for people (unicode spelling) or JSON for programs (ASCII spelling).
 public enum AnalysisReport {

@@ -1,12 +1,12 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Errors
-import Vocabulary
 import Engine
+import Errors
 import Performance
 import Presets
 import Sound
+import Vocabulary
 
 /// What each item writes.
 public enum OutputKind: String, Sendable, CaseIterable, Comparable {

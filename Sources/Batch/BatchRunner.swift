@@ -3,9 +3,9 @@
 
 import Engine
 import Errors
+import EventLog
 import FileOutput
 import Presets
-import EventLog
 import Sound
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
+
 import FileOutput
 #if canImport(Glibc)
 import Glibc

@@ -2,11 +2,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Errors
-import Vocabulary
+import EventLog
 import MIDIFile
 import Performance
 import Presets
-import EventLog
+import Vocabulary
 
 /// One labelled span: seconds from the start, seconds long, a value.
 struct LabelSpan: Equatable {

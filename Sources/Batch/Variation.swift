@@ -1,13 +1,13 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Errors
-import Vocabulary
 import Engine
+import Errors
+import EventLog
 import Performance
 import Presets
-import EventLog
 import Theory
+import Vocabulary
 
 /// `--vary field=lo..hi`, `--vary field=a,b,c` or `--vary field=*`: a preset field whose value
 /// each item draws for itself, from a random stream keyed by the item (its name) and the

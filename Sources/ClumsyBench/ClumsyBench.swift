@@ -31,10 +31,10 @@
 // --trace prints, on stderr, the wall time and sleeping balls at every 5 % of each tier's first run.
 
 import ArgumentParser
-import Physics
-import Session
 import Engine
+import Physics
 import Presets
+import Session
 #if canImport(Glibc)
 import Glibc
 #endif

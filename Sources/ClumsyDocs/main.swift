@@ -4,6 +4,7 @@
 // `make docs`: writes the settings reference into Presets/README.md and the flag
 // declarations of `clumsy run` into Sources/clumsy/SettingFlags.swift, both from the
 // settings table. Run from the package root.
+
 import Presets
 #if canImport(Glibc)
 import Glibc

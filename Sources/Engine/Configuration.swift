@@ -3,10 +3,10 @@
 
 import Errors
 import Geometry
-import Theory
-import Physics
 import Performance
+import Physics
 import Presets
+import Theory
 import Vocabulary
 #if canImport(Glibc)
 import Glibc

@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Theory
 import Presets
+import Theory
 import Vocabulary
 
 /// A change to a running session from outside (OSC today, any live control later).

@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Physics
 import Performance
+import Physics
 
 /// A session's form, resolved from the preset's `form` block: sections of `bars` bars each,
 /// named by letters; a letter heard before returns to the world as its first section began.

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Errors
-import Theory
 import Presets
+import Theory
 
 /// A scene of the preset resolved for the session: the bar line at which its controls take effect.
 public struct SceneCue: Sendable, Equatable {

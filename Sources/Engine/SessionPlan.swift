@@ -1,10 +1,10 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Theory
-import Physics
 import Performance
+import Physics
 import Presets
+import Theory
 import Vocabulary
 
 /// A session resolved: everything downstream (the simulator, the performer, every sink) reads

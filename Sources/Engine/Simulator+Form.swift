@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Geometry
-import Theory
-import Physics
 import Performance
+import Physics
+import Theory
 #if canImport(Glibc)
 import Glibc
 #endif

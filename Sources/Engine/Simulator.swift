@@ -2,12 +2,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Errors
-import Geometry
-import Physics
-import Performance
-import Vocabulary
-import Presets
 import FileOutput
+import Geometry
+import Performance
+import Physics
+import Presets
+import Vocabulary
 #if canImport(Glibc)
 import Glibc
 #endif

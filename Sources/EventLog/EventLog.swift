@@ -1,13 +1,13 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Engine
 import Errors
 import FileOutput
 import Performance
-import Vocabulary
 import Presets
 import Theory
-import Engine
+import Vocabulary
 
 /// One line of an event log, written and read through this one type (the writer below,
 /// `roll`, `replay` and the tests all use it).

@@ -106,7 +106,7 @@ public final class SpoolFile {
                 throw fail(SystemError(code: error.code, step: "reading back the temporary spool"))
             }
             if got == 0 {
-                throw fail(SystemError(code: 5 /* EIO */, step: "the temporary spool ended early"))
+                throw fail(SystemError(code: Errno.ioError.rawValue, step: "the temporary spool ended early"))
             }
             try destination.write(UnsafeRawBufferPointer(rebasing: chunk[0..<got]))
             offset += got

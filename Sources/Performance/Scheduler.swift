@@ -22,7 +22,12 @@ public struct Scheduler: Sendable {
     public let feel: Feel
 
     /// At one time: note-offs, then chord tones ended, then the harmony's change, then note-ons.
-    private enum EntryKind: Int, Sendable { case off = 0, chord = 1, harmony = 2, on = 3 }
+    private enum EntryKind: Int, Sendable {
+        case off = 0
+        case chord = 1
+        case harmony = 2
+        case on = 3
+    }
 
     private struct Entry: Sendable {
         var time: Double

@@ -23,7 +23,6 @@ public struct WorldConfiguration: Sendable, Hashable {
         }
     }
 
-
     /// Where the bass ball lives, metres. Walls surround it.
     public var bassArea: Rect
     /// Where the piano balls live, metres. Walls surround it.

@@ -45,7 +45,6 @@ extension Preset {
             self.section = section
         }
 
-
         /// The most scenes a list may hold.
         public static let maximumCount = 256
         /// Piano balls a scene may put in play (the `piano.count` row's range; at most the

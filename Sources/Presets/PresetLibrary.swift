@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Errors
-import Vocabulary
 import FileOutput
+import Vocabulary
 #if canImport(Glibc)
 import Glibc
 #endif

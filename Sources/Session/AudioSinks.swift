@@ -1,12 +1,12 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Errors
-import Sound
-import Performance
-import FileOutput
 import Engine
+import Errors
+import FileOutput
+import Performance
 import Presets
+import Sound
 import Studio
 #if canImport(Glibc)
 import Glibc

@@ -1,16 +1,16 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-#if canImport(Glibc)
-import EventLog
+import Engine
 import Errors
+import EventLog
+import Performance
+import Presets
+import Theory
+import Vocabulary
+#if canImport(Glibc)
 import Glibc
 #endif
-import Performance
-import Theory
-import Engine
-import Presets
-import Vocabulary
 
 /// The one-line status `--live` shows on a terminal, a few times a second: session time,
 /// bar and beat, the chord and key playing, notes per second and the CPU the process uses.

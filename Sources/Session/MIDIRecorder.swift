@@ -1,10 +1,10 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Engine
 import Errors
 import MIDIFile
 import Performance
-import Engine
 import Presets
 import Theory
 

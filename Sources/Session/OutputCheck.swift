@@ -4,7 +4,6 @@
 import Errors
 import FileOutput
 import Presets
-
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,11 +1,11 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import EventLog
+import Engine
 import Errors
+import EventLog
 import FileOutput
 import Pictures
-import Engine
 import Presets
 
 /// A picture or video size in pixels, parsed from `WIDTHxHEIGHT`.

@@ -1,15 +1,15 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import EventLog
+import Engine
 import Errors
+import EventLog
 import FileOutput
 import MIDIFile
 import Performance
 import Pictures
-import Theory
-import Engine
 import Presets
+import Theory
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,16 +1,16 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Engine
 import Errors
+import FileOutput
 import Geometry
 import Performance
 import Physics
 import Pictures
-import Theory
-import Engine
 import Presets
+import Theory
 import Vocabulary
-import FileOutput
 
 /// Turns a session plan into the plain values the `Pictures` module draws.
 public enum SceneBuilder {

@@ -1,13 +1,13 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import EventLog
-import Errors
-import FileOutput
-import Sound
-import Performance
 import Engine
+import Errors
+import EventLog
+import FileOutput
+import Performance
 import Presets
+import Sound
 import Vocabulary
 
 /// What a user asked `clumsy run` to do, already parsed.

@@ -1,12 +1,12 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import EventLog
-import Errors
-import Theory
-import Performance
 import Engine
+import Errors
+import EventLog
+import Performance
 import Presets
+import Theory
 import Vocabulary
 
 /// Prints the performance as readable lines: time, who hit what, note, velocity, speed, and a

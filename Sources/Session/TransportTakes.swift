@@ -3,8 +3,8 @@
 
 import Engine
 import Errors
-import Presets
 import Performance
+import Presets
 #if canImport(Glibc)
 import Glibc
 #endif

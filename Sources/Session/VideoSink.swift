@@ -1,15 +1,15 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Engine
 import Errors
 import FileOutput
 import Geometry
 import Performance
-import Vocabulary
 import Pictures
-import Theory
-import Engine
 import Presets
+import Theory
+import Vocabulary
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import FileOutput
 import CFluidSynth
+import FileOutput
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

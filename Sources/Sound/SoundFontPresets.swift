@@ -92,8 +92,8 @@ public enum SoundFontPresets {
     }
 }
 
-private extension String {
-    var trimmingSpaces: String {
+extension String {
+    fileprivate var trimmingSpaces: String {
         String(self.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 }

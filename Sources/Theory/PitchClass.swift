@@ -57,6 +57,8 @@ public struct PitchClass: Sendable, Hashable, Comparable, CaseIterable, Codable,
     private static let flatNames = ["C", "Db", "D", "Eb", "E", "F", "Gb", "G", "Ab", "A", "Bb", "B"]
 }
 
+// Note names as musicians write them (C, Db, F#): capitals on purpose.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 extension PitchClass {
     /// C (0).
     public static let C = PitchClass(0)

@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import EventLog
 import Analysis
 import ArgumentParser
+import EventLog
 import FileOutput
 import Presets
 import Session

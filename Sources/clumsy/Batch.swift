@@ -1,10 +1,10 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import EventLog
 import ArgumentParser
 import Batch
 import Errors
+import EventLog
 import Presets
 import Session
 #if canImport(Glibc)

@@ -1,13 +1,13 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import EventLog
 import ArgumentParser
-import Errors
-import FileOutput
-import Session
 import Engine
+import Errors
+import EventLog
+import FileOutput
 import Presets
+import Session
 import Vocabulary
 #if canImport(Glibc)
 import Glibc

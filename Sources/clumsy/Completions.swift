@@ -3,9 +3,9 @@
 
 import ArgumentParser
 import Performance
+import Presets
 import Session
 import Theory
-import Presets
 import Vocabulary
 
 /// What the shell completions offer for an argument: bundled preset names, the values a

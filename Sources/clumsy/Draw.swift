@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import ArgumentParser
+import Engine
 import Presets
 import Session
-import Engine
 
 struct Draw: ParsableCommand {
     static let configuration = CommandConfiguration(

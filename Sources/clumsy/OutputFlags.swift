@@ -3,8 +3,8 @@
 
 import ArgumentParser
 import Errors
-import Session
 import Presets
+import Session
 
 /// The output flags `clumsy run` and `clumsy replay` share, with one help text each (with
 /// `VideoFlags`, which `run`'s help lists after its live flags). The sample rate is checked

@@ -1,12 +1,12 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import EventLog
 import ArgumentParser
-import Errors
-import Session
 import Engine
+import Errors
+import EventLog
 import Presets
+import Session
 
 struct Presets: ParsableCommand {
     static let configuration = CommandConfiguration(

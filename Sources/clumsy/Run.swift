@@ -1,12 +1,12 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import EventLog
 import ArgumentParser
-import FileOutput
-import Session
 import Engine
+import EventLog
+import FileOutput
 import Presets
+import Session
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,15 +1,15 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Engine
 import Errors
 import Foundation
 import Glibc
 import Pictures
-@testable import Session
+import Presets
 import Synchronization
 import Testing
-import Engine
-import Presets
+@testable import Session
 
 /// Issue 20's acceptance: for every bundled preset (30 s, seeds 1 and 2) the text view, the
 /// event log, the OSC output, `draw`'s labels, the video's label, `roll` of the log and `roll`

@@ -3,9 +3,9 @@
 
 import EventLog
 import Foundation
-import TestSupport
 import MIDIFile
 import Session
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc

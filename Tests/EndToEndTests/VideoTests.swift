@@ -1,12 +1,12 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Engine
 import Foundation
 import Pictures
+import Presets
 import Session
 import Testing
-import Engine
-import Presets
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,6 +16,8 @@ let hasFFmpeg = FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg")
 
 /// What ffprobe says about a file's streams and container.
 struct Probe: Decodable {
+    // ffprobe's JSON names.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     struct Stream: Decodable {
         var codec_type: String
         var codec_name: String

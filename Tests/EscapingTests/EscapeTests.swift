@@ -1,11 +1,12 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
+
 import Escaping
 import Foundation
+import Testing
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Testing
 
 /// One test per language Clumsy writes: each escaped string is read back as that language's
 /// reader would (the shell itself, Foundation's JSON and XML parsers, a decoder of LilyPond's

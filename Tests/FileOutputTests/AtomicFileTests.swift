@@ -3,8 +3,8 @@
 
 import FileOutput
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("AtomicFile")
 struct AtomicFileTests {

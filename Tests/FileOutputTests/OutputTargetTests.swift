@@ -3,8 +3,8 @@
 
 import FileOutput
 import Foundation
-import Testing
 import TestSupport
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif

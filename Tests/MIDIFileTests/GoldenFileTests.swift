@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import MIDIFile
-import Testing
 import TestSupport
+import Testing
 
 /// The writer's bytes for a small score must equal Golden/small.mid, which
 /// was built from hand-written hex by make_small.py and checked with

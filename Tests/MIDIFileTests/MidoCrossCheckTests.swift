@@ -3,8 +3,8 @@
 
 import Foundation
 import MIDIFile
-import Testing
 import TestSupport
+import Testing
 
 /// Runs Python with `mido` (an independent MIDI file reader) when it is installed.
 enum Mido {

@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import TestSupport
 import MIDIFile
+import TestSupport
 
 /// Seeded random scores that use every kind of message the writer can encode.
 struct RandomScore {

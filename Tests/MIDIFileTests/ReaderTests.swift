@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import MIDIFile
-import Testing
 import TestSupport
+import Testing
 
 /// Builds a file from a header and raw track bodies, by hand.
 func handMadeFile(format: UInt16 = 0, division: UInt16 = 96, declaredTracks: UInt16? = nil, tracks: [[UInt8]]) -> [UInt8] {

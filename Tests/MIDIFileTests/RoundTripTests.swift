@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import MIDIFile
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Round trip")
 struct RoundTripTests {

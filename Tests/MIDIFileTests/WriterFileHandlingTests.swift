@@ -1,10 +1,10 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import MIDIFile
 import Foundation
-import Testing
+import MIDIFile
 import TestSupport
+import Testing
 
 @Suite("Writer file handling")
 struct WriterFileHandlingTests {

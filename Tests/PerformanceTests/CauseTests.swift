@@ -3,8 +3,8 @@
 
 import Testing
 import Theory
-@testable import Performance
 import Vocabulary
+@testable import Performance
 
 /// Every note says why it sounds (`NoteEvent.Cause`), and derived voices follow their own rules.
 @Suite struct CauseTests {

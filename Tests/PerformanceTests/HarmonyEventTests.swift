@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Testing
-@testable import Performance
 import Theory
 import Vocabulary
+@testable import Performance
 
 /// The harmony's changes as the scheduler delivers them: when the chord takes over, never at
 /// the bass hit when the session waits for a beat or bar line; one per change.

@@ -3,8 +3,8 @@
 
 import Testing
 import Theory
-@testable import Performance
 import Vocabulary
+@testable import Performance
 
 /// Live key changes (`Performer.changeKey`): the harmony follows the new key from the change on.
 @Suite struct KeyChangeTests {

@@ -3,8 +3,8 @@
 
 import Testing
 import Theory
-@testable import Performance
 import Vocabulary
+@testable import Performance
 
 /// The original app's voices with a melody voice on top (monophonic, flute).
 private func melodyVoices() -> VoiceTable {

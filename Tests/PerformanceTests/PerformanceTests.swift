@@ -3,8 +3,8 @@
 
 import Testing
 import Theory
-@testable import Performance
 import Vocabulary
+@testable import Performance
 
 /// The two voices of the original app, C major, and a clock that does nothing unless told.
 func cMajorVoices(keysLength: Double = 0.5, bassLength: Double = 1.0, percussion: Bool = false) -> VoiceTable {

@@ -3,8 +3,8 @@
 
 import Testing
 import Theory
-@testable import Performance
 import Vocabulary
+@testable import Performance
 
 @Suite struct ClockTests {
     @Test func placesOnTheFirstGridLineAtOrAfterTheHit() {

@@ -3,8 +3,8 @@
 
 import Testing
 import Theory
-@testable import Performance
 import Vocabulary
+@testable import Performance
 
 /// A live tempo change and the notes queued across it (a master's new tempo, `/clumsy/tempo`).
 @Suite("Notes queued across a tempo change keep their place in the bar")

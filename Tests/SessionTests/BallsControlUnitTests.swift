@@ -1,11 +1,11 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Testing
+import Engine
 import Geometry
 import Physics
 import Studio
-import Engine
+import Testing
 @testable import Session
 
 // The `balls` control below the command line: its checks, and the world's balls in and out.

@@ -1,14 +1,14 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Engine
 import EventLog
-import Testing
-import Performance
 import MIDIFile
+import Performance
 import Studio
+import Testing
 import Theory
 @testable import Session
-import Engine
 #if canImport(Glibc)
 import Glibc
 #endif

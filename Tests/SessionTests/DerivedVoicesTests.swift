@@ -1,11 +1,11 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Testing
-import Theory
+import Engine
 import Performance
 import Presets
-import Engine
+import Testing
+import Theory
 @testable import Session
 
 /// The preset's `voices` list: rows of the voices table after the second voice.

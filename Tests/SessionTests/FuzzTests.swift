@@ -2,11 +2,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import EventLog
-import Testing
-@testable import Session
-import TestSupport
 import Foundation
 import Presets
+import TestSupport
+import Testing
+@testable import Session
 #if canImport(Glibc)
 import Glibc
 #endif

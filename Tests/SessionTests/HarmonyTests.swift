@@ -1,18 +1,18 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Engine
 import Geometry
+import Performance
+import Physics
+import Presets
 import Testing
 import Theory
-import Performance
 import Vocabulary
-import Physics
+@testable import Session
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import Session
-import Engine
-import Presets
 
 /// The harmony a preset can steer: chords from the scale's own tones, chords per bouncer.
 @Suite struct HarmonyTests {

@@ -2,12 +2,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Errors
-import Testing
 import Geometry
 import Physics
+import Presets
+import Testing
 @testable import Engine
 @testable import Session
-import Presets
 
 /// The flood fill that refuses layouts where the bass ball is shut out of a bouncer.
 @Suite struct UnreachableBouncerTests {

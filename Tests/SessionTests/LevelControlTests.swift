@@ -1,10 +1,10 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Testing
-import Studio
-import Session
 import Engine
+import Session
+import Studio
+import Testing
 
 /// The `level` control: a voice's channel volume (CC7) from OSC, a log or a scene.
 @Suite struct LevelControlTests {

@@ -1,12 +1,12 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Testing
-import Performance
-@testable import Session
 import Engine
-import Presets
 import Errors
+import Performance
+import Presets
+import Testing
+@testable import Session
 
 /// The rules that make a world play music: soft contacts taken up, phrases that cadence on the
 /// tonic, a melody voice on top, a delay in musical time.

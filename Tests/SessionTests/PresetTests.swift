@@ -1,14 +1,14 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Foundation
-import Testing
-import TestSupport
-import Theory
-import Physics
-@testable import Session
 import Engine
+import Foundation
+import Physics
 import Presets
+import TestSupport
+import Testing
+import Theory
+@testable import Session
 
 @Suite struct BundledPresetTests {
     @Test func atLeastFiveDistinctPresetsAllValid() throws {

@@ -1,15 +1,15 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Engine
 import EventLog
-import Testing
-import TestSupport
 import Performance
 import Pictures
+import Presets
+import TestSupport
+import Testing
 import Theory
 @testable import Session
-import Engine
-import Presets
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,13 +1,13 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import EventLog
-import Errors
-import Testing
-import Performance
-@testable import Session
 import Engine
+import Errors
+import EventLog
+import Performance
 import Presets
+import Testing
+@testable import Session
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,11 +1,11 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Engine
 import Errors
+import Presets
 import Testing
 @testable import Session
-import Engine
-import Presets
 
 /// Keeps every event a session produced.
 final class CollectingSink: SessionSink {

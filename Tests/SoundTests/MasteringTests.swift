@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Foundation
-import Testing
 import TestSupport
+import Testing
 @testable import Sound
 
 /// A deterministic test signal: stereo noise in bursts of different levels, with a tone

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Foundation
-import Testing
 import TestSupport
+import Testing
 @testable import Sound
 
 @Suite("Rendering to a file", .serialized, .enabled(if: hasTestSoundFont, "needs \(testSoundFont) (Debian package timgm6mb-soundfont)"))

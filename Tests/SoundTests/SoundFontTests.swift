@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Foundation
-import Testing
 import TestSupport
+import Testing
 @testable import Sound
 
 @Suite("SoundFont checks and lookup", .serialized)

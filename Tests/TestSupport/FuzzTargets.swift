@@ -1,15 +1,15 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import EventLog
 import Analysis
+import Engine
 import Errors
+import EventLog
 import MIDIFile
 import Pictures
 import Presets
 import Session
 import Studio
-import Engine
 
 /// The readers of everything Clumsy takes from outside, as fuzz targets (`make fuzz`; CI runs a
 /// short campaign of each): presets, event logs (as `roll` and as `replay` read them), MIDI

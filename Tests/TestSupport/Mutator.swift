@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Engine
 import Presets
 import Session
-import Engine
 
 /// The one mutation engine of every fuzz target: seeded, so a campaign is repeatable.
 ///

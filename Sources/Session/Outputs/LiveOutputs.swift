@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Engine
 import Errors
 import Presets
-import Engine
 import Vocabulary
 /// `--clock-in jack[:port]` or `alsa[:client:port]`: the live session follows a MIDI clock
 /// master (`ClockInSync`): opened before the live ports, whose notes it places on the master's beats.

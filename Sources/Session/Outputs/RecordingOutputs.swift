@@ -1,10 +1,10 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import EventLog
-import Errors
-import Presets
 import Engine
+import Errors
+import EventLog
+import Presets
 /// `--midi file.mid`: the Standard MIDI File (`MIDIRecorder`).
 struct MIDIOutput: SingleFileOutput {
     let flag = "--midi"

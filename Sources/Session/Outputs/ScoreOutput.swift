@@ -1,14 +1,14 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Engine
 import Errors
 import Escaping
-import Presets
-import Engine
 import FileOutput
 import Performance
-import Vocabulary
+import Presets
 import Theory
+import Vocabulary
 
 /// `--score file.ly`: the session as a LilyPond score (`ScoreWriter`).
 struct ScoreOutput: SingleFileOutput {

@@ -1,11 +1,11 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import EventLog
-import Errors
-import Presets
 import Engine
+import Errors
+import EventLog
 import FileOutput
+import Presets
 import Sound
 
 /// One kind of output a session can have (a MIDI file, the event log, audio, stems, a video,

@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Engine
 import Errors
 import Presets
-import Engine
 /// The table of output kinds. `SessionRunner.run` checks, opens and summarises the outputs a
 /// request asks for by iterating it, in this order (which is also the order of the summary's
 /// "wrote …" and of the sinks); `clumsy run` and `clumsy replay` validate their flags with it.

@@ -1,11 +1,11 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Errors
-import Presets
 import Engine
+import Errors
 import FileOutput
 import Performance
+import Presets
 import Sound
 
 /// `--audio file`: the rendered mix (`AudioFileSink`), or with `--live --audio-driver file`
