@@ -42,16 +42,16 @@ struct MelodyPlayer: Player {
     /// Velocity from impact speed (the keys').
     let curve: VelocityCurve
     let plan: MelodyPlan
-    /// Index into the stage's `melodyNotes` of the last melody note.
+    /// Index into the state's `melodyNotes` of the last melody note.
     private var pointer = 0
     /// When the last melody note sounds, seconds.
     private var last = -Double.infinity
 
-    init(voice: VoiceID, curve: VelocityCurve, plan: MelodyPlan, stage: Stage) {
+    init(voice: VoiceID, curve: VelocityCurve, plan: MelodyPlan, state: HarmonyState) {
         self.voice = voice
         self.curve = curve
         self.plan = plan
-        pointer = Performer.melodyStart(stage.melodyNotes, tonic: stage.configuration.key.tonic)
+        pointer = Performer.melodyStart(state.melodyNotes, tonic: state.configuration.key.tonic)
     }
 
     /// Becomes `other`.
@@ -63,31 +63,31 @@ struct MelodyPlayer: Player {
     /// Form: the last note's time `offset` seconds later (a section played again).
     mutating func move(by offset: Double) { last += offset }
 
-    mutating func start(at time: Double, stage: Stage, scheduler: inout Scheduler) {
-        pointer = Performer.melodyStart(stage.melodyNotes, tonic: stage.configuration.key.tonic)
+    mutating func start(at time: Double, state: HarmonyState, scheduler: inout Scheduler) {
+        pointer = Performer.melodyStart(state.melodyNotes, tonic: state.configuration.key.tonic)
         last = -.infinity
     }
 
     /// The melody takes no hit of its own: it answers the keys' (`answer`).
-    func play(_ hit: Hit, stage: inout Stage, scheduler: inout Scheduler) -> Bool { false }
+    func play(_ hit: Hit, state: inout HarmonyState, scheduler: inout Scheduler) -> Bool { false }
 
     /// A key strike that sounded (key `number`, at `hit.time`): the melody's next note, if the
     /// pace and the phrase leave room for one.
-    mutating func answer(_ hit: Hit, key number: Int, stage: Stage, scheduler: inout Scheduler) {
-        let notes = stage.melodyNotes
+    mutating func answer(_ hit: Hit, key number: Int, state: HarmonyState, scheduler: inout Scheduler) {
+        let notes = state.melodyNotes
         guard !notes.isEmpty else { return }
         let clock = scheduler.clock
         let sounding = scheduler.place(hit.time)
         guard sounding >= last + plan.shortest * clock.quarterSeconds - 1e-6 else { return }
         let bar = Int(((sounding + clock.shift) / clock.barSeconds + 1e-6).rounded(.down))
         let barInPhrase = bar % plan.phraseBars
-        let degree = stage.degree(at: sounding)
-        let mask = stage.chordMasks[degree - 1]
+        let degree = state.degree(at: sounding)
+        let mask = state.chordMasks[degree - 1]
         var target: Int
         var way: Int
         if barInPhrase == plan.phraseBars - 1 {
             // The phrase's last bar: home to the nearest tonic, one step at a time, then rest.
-            let home = Self.nearestTonic(to: pointer, in: notes, tonic: stage.configuration.key.tonic)
+            let home = Self.nearestTonic(to: pointer, in: notes, tonic: state.configuration.key.tonic)
             guard home != pointer else { return }
             way = home > pointer ? 1 : -1
             target = pointer + way
@@ -117,11 +117,11 @@ struct MelodyPlayer: Player {
 
     /// The melody goes on from the new scale's note nearest its last one; queued melody notes
     /// play the nearest note of the new scale.
-    mutating func changeKey(at time: Double, fromScale oldScale: [Int], stage: Stage, scheduler: inout Scheduler) {
-        let notes = stage.melodyNotes
+    mutating func changeKey(at time: Double, fromScale oldScale: [Int], state: HarmonyState, scheduler: inout Scheduler) {
+        let notes = state.melodyNotes
         guard !notes.isEmpty else { return }
         pointer = oldScale.isEmpty || pointer >= oldScale.count
-            ? Performer.melodyStart(notes, tonic: stage.configuration.key.tonic)
+            ? Performer.melodyStart(notes, tonic: state.configuration.key.tonic)
             : Performer.nearest(to: oldScale[pointer], in: notes)
         scheduler.retune(voice: voice) { note, _ in notes[Performer.nearest(to: note.note, in: notes)] }
     }

@@ -124,35 +124,35 @@ extension PerformerConfiguration {
 
 /// Turns hits into note intents for the scheduler, through its players: the bass, the keys
 /// and the drums (`Player`), each the row of the voices table it plays. The harmony in force
-/// (`Stage`) is theirs to share: the bass changes it, the keys and drums play in it.
+/// (`HarmonyState`) is theirs to share: the bass changes it, the keys and drums play in it.
 ///
 /// Pure and deterministic: no clock reading, no randomness, no I/O. Hits must arrive in time
 /// order, with `advance(through:)` after each step's hits.
 public struct Performer: Sendable {
-    private var stage: Stage
+    private var state: HarmonyState
     private var bass: BassPlayer
     private var keys: KeysPlayer
     private var drums: DrumPlayer?
     private var melody: MelodyPlayer?
 
     /// The configuration in use (its key and chords change with a live key change).
-    public var configuration: PerformerConfiguration { stage.configuration }
+    public var configuration: PerformerConfiguration { state.configuration }
     /// Scale degree (1…7) of the active chord; the session starts on 1.
-    public var activeDegree: Int { stage.activeDegree }
+    public var activeDegree: Int { state.activeDegree }
     /// The chord of each degree's bouncer (index 0 = degree 1), in the current key.
-    public var chords: [Chord] { stage.chords }
+    public var chords: [Chord] { state.chords }
 
     /// Creates a performer for a session with these voices (each player plays the first row
     /// of its source); nothing sounds until `start`.
     public init(configuration: PerformerConfiguration, voices: VoiceTable) {
-        stage = Stage(configuration)
+        state = HarmonyState(configuration)
         let bassVoice = voices.id(of: .bassBall)!
         bass = BassPlayer(voice: bassVoice, curve: voices[bassVoice].curve)
         let keysVoice = voices.id(of: .pianoBalls)!
-        keys = KeysPlayer(voice: keysVoice, curve: voices[keysVoice].curve, balls: configuration.pianoBalls, stage: stage)
+        keys = KeysPlayer(voice: keysVoice, curve: voices[keysVoice].curve, balls: configuration.pianoBalls, state: state)
         drums = voices.id(of: .percussion).map { DrumPlayer(voice: $0, curve: voices[$0].curve, bassCurve: voices[bassVoice].curve) }
         if let plan = configuration.melody, let id = voices.id(of: .melody) {
-            melody = MelodyPlayer(voice: id, curve: voices[id].curve, plan: plan, stage: stage)
+            melody = MelodyPlayer(voice: id, curve: voices[id].curve, plan: plan, state: state)
         }
     }
 
@@ -181,18 +181,18 @@ public struct Performer: Sendable {
 
     /// `changeKey(to:at:scheduler:)` with the new key's harmony worked out ahead: allocates nothing.
     public mutating func changeKey(to harmony: Harmony, at time: Double, scheduler: inout Scheduler) {
-        let oldScale = stage.scaleNotes   // not the whole stage: its keys' notes are rewritten in place
-        let oldMelody = stage.melodyNotes
-        stage.adopt(harmony)
+        let oldScale = state.scaleNotes   // not the whole state: its keys' notes are rewritten in place
+        let oldMelody = state.melodyNotes
+        state.adopt(harmony)
         // The chord playing is renamed in the new key from now on (a change still waiting is
         // named when it takes over).
-        scheduler.changeHarmony(to: stage.activeDegree, at: time, always: true)
-        stage.lead(to: stage.activeDegree)   // nothing without a voice leader
-        if let pending = stage.pending, pending.degree != stage.activeDegree { stage.lead(to: pending.degree) }
-        keys.changeKey(at: time, fromScale: oldScale, stage: stage, scheduler: &scheduler)
-        bass.changeKey(at: time, fromScale: oldScale, stage: stage, scheduler: &scheduler)
-        drums?.changeKey(at: time, fromScale: oldScale, stage: stage, scheduler: &scheduler)
-        melody?.changeKey(at: time, fromScale: oldMelody, stage: stage, scheduler: &scheduler)
+        scheduler.changeHarmony(to: state.activeDegree, at: time, always: true)
+        state.lead(to: state.activeDegree)   // nothing without a voice leader
+        if let pending = state.pending, pending.degree != state.activeDegree { state.lead(to: pending.degree) }
+        keys.changeKey(at: time, fromScale: oldScale, state: state, scheduler: &scheduler)
+        bass.changeKey(at: time, fromScale: oldScale, state: state, scheduler: &scheduler)
+        drums?.changeKey(at: time, fromScale: oldScale, state: state, scheduler: &scheduler)
+        melody?.changeKey(at: time, fromScale: oldMelody, state: state, scheduler: &scheduler)
     }
 
     /// The index of the note of `notes` (ascending, not empty) nearest `note`; the lower on a tie.
@@ -216,25 +216,25 @@ public struct Performer: Sendable {
     }
 
     /// The active chord.
-    public var activeChord: Chord { stage.chords[stage.activeDegree - 1] }
+    public var activeChord: Chord { state.chords[state.activeDegree - 1] }
 
     /// The chord event of degree 1…7's chord taking over at `time`, named in the current key.
     public func chordEvent(degree: Int, at time: Double) -> ChordEvent {
-        ChordEvent(time: time, degree: degree, chord: stage.chords[degree - 1], key: stage.configuration.key,
-                   name: stage.names.symbols[degree - 1], numeral: stage.names.numerals[degree - 1])
+        ChordEvent(time: time, degree: degree, chord: state.chords[degree - 1], key: state.configuration.key,
+                   name: state.names.symbols[degree - 1], numeral: state.names.numerals[degree - 1])
     }
 
     /// The bass note (MIDI) of a degree 1…7.
-    public func bassNote(degree: Int) -> Int { stage.bassNotes[degree - 1] }
+    public func bassNote(degree: Int) -> Int { state.bassNotes[degree - 1] }
 
     /// The keys note (MIDI) of chord tone 1…5 of degree 1…7's chord.
-    public func keysNote(degree: Int, tone: Int) -> Int { stage.keysNotes[degree - 1][tone - 1] }
+    public func keysNote(degree: Int, tone: Int) -> Int { state.keysNotes[degree - 1][tone - 1] }
 
     /// Becomes `other` (a form's save of this performer), keeping its own buffers: an
     /// assignment would share `other`'s, and the next hit would copy them (an allocation in a
     /// real-time caller). `other` must be of the same session.
     public mutating func assign(from other: Performer) {
-        stage.assign(from: other.stage)
+        state.assign(from: other.state)
         keys.assign(from: other.keys)
         if drums != nil, let counted = other.drums { drums!.keepCounting(as: counted) }
         if melody != nil, let saved = other.melody { melody!.assign(from: saved) }
@@ -248,7 +248,7 @@ public struct Performer: Sendable {
         let counting = drums
         assign(from: saved)
         drums = counting   // the beat count goes on
-        if let change = stage.pending { stage.pending = (change.degree, change.time + offset) }
+        if let change = state.pending { state.pending = (change.degree, change.time + offset) }
         keys.moveHits(by: offset)
         melody?.move(by: offset)
     }
@@ -257,35 +257,35 @@ public struct Performer: Sendable {
     /// waiting chord change keeps its place in the bar, as the scheduler's queue does
     /// (`Scheduler.changeTempo`).
     public mutating func changeTempo(stretch: Double, at time: Double) {
-        if let change = stage.pending, change.time > time { stage.pending = (change.degree, time + (change.time - time) * stretch) }
+        if let change = state.pending, change.time > time { state.pending = (change.degree, time + (change.time - time) * stretch) }
     }
 
     /// Opens the session at `time`: chord I becomes active and its root sounds in the bass, loud.
     public mutating func start(at time: Double, scheduler: inout Scheduler) {
-        stage.activeDegree = 1
-        stage.pending = nil
-        stage.leader?.reset()
-        stage.lead(to: 1)
+        state.activeDegree = 1
+        state.pending = nil
+        state.leader?.reset()
+        state.lead(to: 1)
         scheduler.changeHarmony(to: 1, at: time)
-        bass.start(at: time, stage: stage, scheduler: &scheduler)
-        keys.start(at: time, stage: stage, scheduler: &scheduler)
-        drums?.start(at: time, stage: stage, scheduler: &scheduler)
-        melody?.start(at: time, stage: stage, scheduler: &scheduler)
+        bass.start(at: time, state: state, scheduler: &scheduler)
+        keys.start(at: time, state: state, scheduler: &scheduler)
+        drums?.start(at: time, state: state, scheduler: &scheduler)
+        melody?.start(at: time, state: state, scheduler: &scheduler)
         advance(through: time, scheduler: &scheduler)
     }
 
     /// Plays a hit: the first player whose hit it is plays it; a chord change it asks for is
     /// then followed by every player.
     public mutating func perform(_ hit: Hit, scheduler: inout Scheduler) {
-        stage.takeOver(dueBy: hit.time)
-        if !bass.play(hit, stage: &stage, scheduler: &scheduler) {
-            if keys.play(hit, stage: &stage, scheduler: &scheduler) {
+        state.takeOver(dueBy: hit.time)
+        if !bass.play(hit, state: &state, scheduler: &scheduler) {
+            if keys.play(hit, state: &state, scheduler: &scheduler) {
                 // The melody answers a key strike that sounded.
                 if keys.sounded, melody != nil, case .key(let number, _) = hit.target {
-                    melody!.answer(hit, key: number, stage: stage, scheduler: &scheduler)
+                    melody!.answer(hit, key: number, state: state, scheduler: &scheduler)
                 }
             } else {
-                _ = drums?.play(hit, stage: &stage, scheduler: &scheduler)
+                _ = drums?.play(hit, state: &state, scheduler: &scheduler)
             }
         }
         followChange(scheduler: &scheduler)
@@ -294,8 +294,8 @@ public struct Performer: Sendable {
     /// An ending's last bar line at `time` (not before the hits performed so far): chord I takes
     /// over there, whatever was waiting for the line, and its root sounds in the bass, loud.
     public mutating func end(at time: Double, scheduler: inout Scheduler) {
-        stage.takeOver(dueBy: time)
-        bass.end(at: time, stage: &stage, scheduler: &scheduler)
+        state.takeOver(dueBy: time)
+        bass.end(at: time, state: &state, scheduler: &scheduler)
         followChange(scheduler: &scheduler)
     }
 
@@ -304,29 +304,29 @@ public struct Performer: Sendable {
     /// every player follows it), replacing a change still waiting for its beat or bar line. No
     /// note is added: the bass plays the root it next strikes.
     public mutating func changeChord(to degree: Int, at time: Double, scheduler: inout Scheduler) {
-        if (stage.pending?.degree ?? stage.activeDegree) != degree { stage.lead(to: degree) }
-        stage.pending = (degree, time)
+        if (state.pending?.degree ?? state.activeDegree) != degree { state.lead(to: degree) }
+        state.pending = (degree, time)
         scheduler.changeHarmony(to: degree, at: time)
-        stage.change = (degree, time)
+        state.change = (degree, time)
         followChange(scheduler: &scheduler)
-        stage.takeOver(dueBy: time)
+        state.takeOver(dueBy: time)
     }
 
     /// Every player follows the chord change the last hit asked for, if any.
     private mutating func followChange(scheduler: inout Scheduler) {
-        guard let change = stage.change else { return }
-        stage.change = nil
-        bass.follow(chordOf: change.degree, at: change.time, stage: stage, scheduler: &scheduler)
-        keys.follow(chordOf: change.degree, at: change.time, stage: stage, scheduler: &scheduler)
-        drums?.follow(chordOf: change.degree, at: change.time, stage: stage, scheduler: &scheduler)
+        guard let change = state.change else { return }
+        state.change = nil
+        bass.follow(chordOf: change.degree, at: change.time, state: state, scheduler: &scheduler)
+        keys.follow(chordOf: change.degree, at: change.time, state: state, scheduler: &scheduler)
+        drums?.follow(chordOf: change.degree, at: change.time, state: state, scheduler: &scheduler)
     }
 
     /// The step ending at `time` is over: a waiting chord change due by then takes over, and the
     /// players play what the clock brings up to `time` (the stomp and metronome).
     public mutating func advance(through time: Double, scheduler: inout Scheduler) {
-        stage.takeOver(dueBy: time)
-        bass.advance(through: time, stage: stage, scheduler: &scheduler)
-        keys.advance(through: time, stage: stage, scheduler: &scheduler)
-        drums?.advance(through: time, stage: stage, scheduler: &scheduler)
+        state.takeOver(dueBy: time)
+        bass.advance(through: time, state: state, scheduler: &scheduler)
+        keys.advance(through: time, state: state, scheduler: &scheduler)
+        drums?.advance(through: time, state: state, scheduler: &scheduler)
     }
 }

@@ -9,28 +9,28 @@ import Vocabulary
 /// The performer hands every hit to its players (bass, then keys, then drums) until one takes
 /// it, then lets each follow a chord change the hit asked for; at the end of each step each
 /// plays what the clock brings, and at a live key change each plays its queued notes in the
-/// new key. A player reads the harmony in force (`Stage`); only the bass changes it.
+/// new key. A player reads the harmony in force (`HarmonyState`); only the bass changes it.
 protocol Player: Sendable {
     /// The row of the voices table it plays.
     var voice: VoiceID { get }
     /// Plays `hit` if it is this player's (even when too soft to sound); false if it is not.
-    mutating func play(_ hit: Hit, stage: inout Stage, scheduler: inout Scheduler) -> Bool
+    mutating func play(_ hit: Hit, state: inout HarmonyState, scheduler: inout Scheduler) -> Bool
     /// The session opens at `time`, on chord I.
-    mutating func start(at time: Double, stage: Stage, scheduler: inout Scheduler)
+    mutating func start(at time: Double, state: HarmonyState, scheduler: inout Scheduler)
     /// The step ending at `time` is over.
-    mutating func advance(through time: Double, stage: Stage, scheduler: inout Scheduler)
+    mutating func advance(through time: Double, state: HarmonyState, scheduler: inout Scheduler)
     /// The chord of `degree` takes over at `time` (asked for by the hit just played).
-    mutating func follow(chordOf degree: Int, at time: Double, stage: Stage, scheduler: inout Scheduler)
-    /// A live key change at `time`: `oldScale` is the melody's scale notes before it, `stage`
+    mutating func follow(chordOf degree: Int, at time: Double, state: HarmonyState, scheduler: inout Scheduler)
+    /// A live key change at `time`: `oldScale` is the melody's scale notes before it, `state`
     /// the new harmony.
-    mutating func changeKey(at time: Double, fromScale oldScale: [Int], stage: Stage, scheduler: inout Scheduler)
+    mutating func changeKey(at time: Double, fromScale oldScale: [Int], state: HarmonyState, scheduler: inout Scheduler)
 }
 
 extension Player {
-    mutating func start(at time: Double, stage: Stage, scheduler: inout Scheduler) {}
-    mutating func advance(through time: Double, stage: Stage, scheduler: inout Scheduler) {}
-    mutating func follow(chordOf degree: Int, at time: Double, stage: Stage, scheduler: inout Scheduler) {}
-    mutating func changeKey(at time: Double, fromScale oldScale: [Int], stage: Stage, scheduler: inout Scheduler) {}
+    mutating func start(at time: Double, state: HarmonyState, scheduler: inout Scheduler) {}
+    mutating func advance(through time: Double, state: HarmonyState, scheduler: inout Scheduler) {}
+    mutating func follow(chordOf degree: Int, at time: Double, state: HarmonyState, scheduler: inout Scheduler) {}
+    mutating func changeKey(at time: Double, fromScale oldScale: [Int], state: HarmonyState, scheduler: inout Scheduler) {}
 }
 
 /// The bass ball's player: a bouncer's degree becomes the chord in force and its root sounds
@@ -40,8 +40,8 @@ struct BassPlayer: Player {
     /// Velocity from impact speed.
     let curve: VelocityCurve
 
-    func start(at time: Double, stage: Stage, scheduler: inout Scheduler) {
-        scheduler.schedule(NoteEvent(time: time, kind: .on, voice: voice, note: stage.bassNotes[0],
+    func start(at time: Double, state: HarmonyState, scheduler: inout Scheduler) {
+        scheduler.schedule(NoteEvent(time: time, kind: .on, voice: voice, note: state.bassNotes[0],
                                      velocity: curve.velocity(forSpeed: curve.loudSpeed), ball: 0, speed: 0, degree: 1,
                                      cause: .opening),
                            at: time)
@@ -49,24 +49,24 @@ struct BassPlayer: Player {
 
     /// An ending's last bar line at `time`: chord I takes over there (replacing a change and a
     /// root queued for the line) and its root sounds, loud, as at the opening.
-    func end(at time: Double, stage: inout Stage, scheduler: inout Scheduler) {
-        if (stage.pending?.degree ?? stage.activeDegree) != 1 { stage.lead(to: 1) }
-        stage.pending = (1, time)
+    func end(at time: Double, state: inout HarmonyState, scheduler: inout Scheduler) {
+        if (state.pending?.degree ?? state.activeDegree) != 1 { state.lead(to: 1) }
+        state.pending = (1, time)
         scheduler.changeHarmony(to: 1, at: time)
-        scheduler.schedule(NoteEvent(time: time, kind: .on, voice: voice, note: stage.bassNotes[0],
+        scheduler.schedule(NoteEvent(time: time, kind: .on, voice: voice, note: state.bassNotes[0],
                                      velocity: curve.velocity(forSpeed: curve.loudSpeed), ball: 0, speed: 0, degree: 1,
                                      cause: .ending, hit: time),
                            at: time, replacesVoice: true)
-        stage.change = (1, time)
+        state.change = (1, time)
     }
 
-    func play(_ hit: Hit, stage: inout Stage, scheduler: inout Scheduler) -> Bool {
+    func play(_ hit: Hit, state: inout HarmonyState, scheduler: inout Scheduler) -> Bool {
         guard case .degree(let degree) = hit.target else { return false }
-        let configuration = stage.configuration
+        let configuration = state.configuration
         guard hit.speed >= configuration.bassMinimumSpeed, (1...7).contains(degree) else { return true }
-        let previous = stage.pending?.degree ?? stage.activeDegree
+        let previous = state.pending?.degree ?? state.activeDegree
         // Under `smooth`, the new chord is voiced from the one it follows (the waiting one, if any).
-        if degree != previous { stage.lead(to: degree) }
+        if degree != previous { state.lead(to: degree) }
         let velocity = curve.velocity(forSpeed: hit.speed)
         let change: Double
         switch configuration.chordChange {
@@ -76,21 +76,21 @@ struct BassPlayer: Player {
         }
         let sounding: Double
         if configuration.chordChange == .hit {
-            stage.activeDegree = degree
+            state.activeDegree = degree
             sounding = scheduler.place(hit.time)
         } else {
-            stage.pending = (degree, change)
+            state.pending = (degree, change)
             sounding = change
         }
         // The chord takes over when its root sounds (a later hit for the same line replaces it).
         scheduler.changeHarmony(to: degree, at: sounding)
         if configuration.approach != .off && degree != previous && scheduler.clock.grid.isOn {
-            approach(degree, sounding: sounding, hit: hit, velocity: velocity, stage: stage, scheduler: &scheduler)
+            approach(degree, sounding: sounding, hit: hit, velocity: velocity, state: state, scheduler: &scheduler)
         }
-        scheduler.schedule(NoteEvent(time: sounding, kind: .on, voice: voice, note: stage.bassNotes[degree - 1], velocity: velocity,
+        scheduler.schedule(NoteEvent(time: sounding, kind: .on, voice: voice, note: state.bassNotes[degree - 1], velocity: velocity,
                                      ball: hit.ball, speed: hit.speed, degree: degree, cause: .bassHit(degree: degree), hit: hit.time),
                            at: sounding, replacesVoice: configuration.chordChange != .hit)
-        stage.change = (degree, change)
+        state.change = (degree, change)
         return true
     }
 
@@ -98,22 +98,22 @@ struct BassPlayer: Player {
     /// when that line is not before the hit. It replaces the approach of a change this hit
     /// overrides (same line); it is left out where a root could sound (a beat line for beat
     /// changes, a bar line for bar changes).
-    private func approach(_ degree: Int, sounding: Double, hit: Hit, velocity: Int, stage: Stage, scheduler: inout Scheduler) {
-        let configuration = stage.configuration
+    private func approach(_ degree: Int, sounding: Double, hit: Hit, velocity: Int, state: HarmonyState, scheduler: inout Scheduler) {
+        let configuration = state.configuration
         let before = scheduler.place(sounding - scheduler.clock.stepSeconds)
         let line = scheduler.clock.beatInBar(at: before)
         let rootsLine = configuration.chordChange == .beat ? line != nil : line == 0
         guard before < sounding && before >= hit.time && !rootsLine else { return }
-        let note = configuration.approach.note(to: stage.bassNotes[degree - 1], in: configuration.key)
+        let note = configuration.approach.note(to: state.bassNotes[degree - 1], in: configuration.key)
         scheduler.schedule(NoteEvent(time: before, kind: .on, voice: voice, note: min(max(note, 0), 127), velocity: velocity,
-                                     ball: hit.ball, speed: hit.speed, degree: stage.degree(at: before),
+                                     ball: hit.ball, speed: hit.speed, degree: state.degree(at: before),
                                      cause: .leadingNote, hit: hit.time),
                            at: before, replacesVoice: true)
     }
 
     /// Roots queued for later play their degree's new root; a leading note the approach to it.
-    func changeKey(at time: Double, fromScale oldScale: [Int], stage: Stage, scheduler: inout Scheduler) {
-        let bass = stage.bassNotes, key = stage.configuration.key, approach = stage.configuration.approach
+    func changeKey(at time: Double, fromScale oldScale: [Int], state: HarmonyState, scheduler: inout Scheduler) {
+        let bass = state.bassNotes, key = state.configuration.key, approach = state.configuration.approach
         scheduler.retune(voice: voice) { note, root in
             if note.cause == .leadingNote {
                 // The approach to the root it leads to: the next bass note queued.
@@ -144,23 +144,23 @@ struct DrumPlayer: Player {
     /// Form: the beat count goes on where `other` (this player before a return) left it.
     mutating func keepCounting(as other: DrumPlayer) { nextBeat = other.nextBeat }
 
-    func play(_ hit: Hit, stage: inout Stage, scheduler: inout Scheduler) -> Bool {
+    func play(_ hit: Hit, state: inout HarmonyState, scheduler: inout Scheduler) -> Bool {
         guard hit.target == .wall || hit.target == .floor else { return false }
-        let plan = stage.configuration.percussion
+        let plan = state.configuration.percussion
         let isBass = hit.ball == 0
         let drum = isBass ? plan.bassWalls : hit.target == .wall ? plan.walls : plan.floor
-        guard let drum, isBass || hit.speed >= stage.configuration.keysMinimumSpeed else { return true }
+        guard let drum, isBass || hit.speed >= state.configuration.keysMinimumSpeed else { return true }
         let sounding = scheduler.place(hit.time)
         scheduler.schedule(NoteEvent(time: sounding, kind: .on, voice: voice, note: drum.note,
                                      velocity: (isBass ? bassCurve : curve).velocity(forSpeed: hit.speed),
-                                     ball: hit.ball, speed: hit.speed, degree: stage.degree(at: sounding),
+                                     ball: hit.ball, speed: hit.speed, degree: state.degree(at: sounding),
                                      cause: .drum(hit.target == .floor ? .floor : .wall), hit: hit.time),
                            at: sounding)
         return true
     }
 
-    mutating func advance(through time: Double, stage: Stage, scheduler: inout Scheduler) {
-        let plan = stage.configuration.percussion
+    mutating func advance(through time: Double, state: HarmonyState, scheduler: inout Scheduler) {
+        let plan = state.configuration.percussion
         guard plan.metronome || !plan.stompBeats.isEmpty else { return }
         let clock = scheduler.clock
         while clock.beatTime(nextBeat) <= time {
@@ -169,11 +169,11 @@ struct DrumPlayer: Player {
             nextBeat += 1
             if plan.stompBeats.contains(beat + 1) {
                 scheduler.schedule(NoteEvent(time: at, kind: .on, voice: voice, note: plan.stomp.note, velocity: plan.stompVelocity,
-                                             degree: stage.degree(at: at), cause: .drum(.stomp)), at: at)
+                                             degree: state.degree(at: at), cause: .drum(.stomp)), at: at)
             }
             if plan.metronome {
                 scheduler.schedule(NoteEvent(time: at, kind: .on, voice: voice, note: beat == 0 ? 76 : 77, velocity: beat == 0 ? 100 : 80,
-                                             degree: stage.degree(at: at), cause: .drum(.metronome)), at: at)
+                                             degree: state.degree(at: at), cause: .drum(.metronome)), at: at)
             }
         }
     }

@@ -24,7 +24,7 @@ public final class VideoFrameRenderer {
     public var positions: [Vector]
     /// The piano roll so far; the caller appends notes and chord marks as they happen.
     public var roll: Roll
-    /// Time of each bouncer's last hit, seconds (index as in the scene).
+    /// Time of each bouncer's last hit, seconds (index as in the drawing).
     public var bouncerHits: [Double]
     /// Time of each key's last hit, seconds.
     public var keyHits: [Double]
@@ -41,21 +41,21 @@ public final class VideoFrameRenderer {
     private var firstVisibleNote = 0
     private var drawnUpTo: [Double] = []
 
-    /// Prepares a `width` × `height` renderer for `scene`.
-    public init(scene: Scene, width: Int, height: Int, roll: Roll) throws(PictureError) {
+    /// Prepares a `width` × `height` renderer for `drawing`.
+    public init(drawing: Drawing, width: Int, height: Int, roll: Roll) throws(PictureError) {
         layout = Composition(width: width, height: height, withRoll: true)
-        painter = WorldPainter(scene: scene, frame: layout.world)
+        painter = WorldPainter(drawing: drawing, frame: layout.world)
         canvas = try Canvas(width: width, height: height)
         background = try Canvas(width: width, height: height)
-        positions = scene.balls.map(\.start)
+        positions = drawing.balls.map(\.start)
         self.roll = roll
-        bouncerHits = Array(repeating: -.infinity, count: scene.bouncers.count)
-        keyHits = Array(repeating: -.infinity, count: scene.keys.count)
-        keyNotes = Array(repeating: "", count: scene.keys.count)
+        bouncerHits = Array(repeating: -.infinity, count: drawing.bouncers.count)
+        keyHits = Array(repeating: -.infinity, count: drawing.keys.count)
+        keyNotes = Array(repeating: "", count: drawing.keys.count)
         let t = layout.textSize
         background.clear(Palette.background)
         painter.drawAreas(on: background, textSize: t)
-        for index in scene.bouncers.indices { painter.drawBouncer(index, on: background, flash: 0, textSize: t) }
+        for index in drawing.bouncers.indices { painter.drawBouncer(index, on: background, flash: 0, textSize: t) }
         var legendPanel = layout.panel
         legendPanel.minY += 7.5 * t   // room for the active chord above the legend
         painter.drawLegend(on: background, in: legendPanel, textSize: 0.9 * t, withVelocityRamp: false)

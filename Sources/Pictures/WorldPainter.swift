@@ -80,31 +80,31 @@ public struct Composition: Sendable {
     }
 }
 
-/// Draws a `Scene` to scale: areas and walls, silent fillers, bouncers, keys, balls.
+/// Paints a `Drawing` to scale: areas and walls, silent fillers, bouncers, keys, balls.
 public struct WorldPainter: Sendable {
     /// What is drawn.
-    public let scene: Scene
+    public let drawing: Drawing
     /// Metres to pixels.
     public let viewport: Viewport
 
-    /// A painter fitting `scene` into `frame` (pixels).
-    public init(scene: Scene, frame: Rect) {
-        self.scene = scene
-        viewport = Viewport(fitting: scene.bounds, into: frame)
+    /// A painter fitting `drawing` into `frame` (pixels).
+    public init(drawing: Drawing, frame: Rect) {
+        self.drawing = drawing
+        viewport = Viewport(fitting: drawing.bounds, into: frame)
     }
 
     /// The pixel rectangle of key `index` (0-based, left to right).
-    public func pixelBox(ofKey index: Int) -> Rect { viewport.map(scene.keys[index].box) }
+    public func pixelBox(ofKey index: Int) -> Rect { viewport.map(drawing.keys[index].box) }
 
     /// The pixel centre and radius of bouncer `index`.
     public func pixelCircle(ofBouncer index: Int) -> (center: Vector, radius: Double) {
-        let b = scene.bouncers[index]
+        let b = drawing.bouncers[index]
         return (viewport.map(b.center), b.radius * viewport.scale)
     }
 
     func drawAreas(on canvas: Canvas, textSize: Double) {
-        let wall = scene.wallThickness * viewport.scale
-        for (index, area) in scene.areas.enumerated() {
+        let wall = drawing.wallThickness * viewport.scale
+        for (index, area) in drawing.areas.enumerated() {
             let box = viewport.map(area.box)
             canvas.fill(box, index == 0 ? Palette.bassArea : Palette.pianoArea)
             canvas.stroke(box.inset(by: -wall / 2), Palette.wall, width: wall)
@@ -112,25 +112,25 @@ public struct WorldPainter: Sendable {
             canvas.text(area.name, at: Vector(box.minX, box.minY - wall - 0.45 * textSize), size: 0.8 * textSize,
                         Palette.dimText)
         }
-        for filler in scene.fillers {
+        for filler in drawing.fillers {
             canvas.fill(viewport.map(filler), Palette.filler)
         }
     }
 
     /// Draws bouncer `index`, lit by `flash` 0…1.
     func drawBouncer(_ index: Int, on canvas: Canvas, flash: Double, textSize: Double) {
-        let b = scene.bouncers[index]
+        let b = drawing.bouncers[index]
         let centre = viewport.map(b.center)
         let radius = b.radius * viewport.scale
         let hue = Palette.degree(b.hue)
         // Bouncers on the walls overhang the area: clip them to the area they stand in.
-        if let area = scene.areas.first { canvas.clip(viewport.map(area.box)) }
+        if let area = drawing.areas.first { canvas.clip(viewport.map(area.box)) }
         canvas.fillCircle(centre, radius: radius, hue.mixed(with: Palette.background, 0.55 - 0.55 * flash).mixed(with: Palette.white, 0.6 * flash))
         canvas.strokeCircle(centre, radius: radius - 1, hue, width: max(1, 0.12 * textSize))
-        if scene.areas.first != nil { canvas.unclip() }
+        if drawing.areas.first != nil { canvas.unclip() }
         // Labels go towards the area's inside when the centre sits on a wall.
         var anchor = centre
-        if let area = scene.areas.first {
+        if let area = drawing.areas.first {
             let box = viewport.map(area.box)
             let half = max(canvas.textWidth(b.detail, size: 0.9 * textSize), canvas.textWidth(b.label, size: 1.25 * textSize, bold: true)) / 2
             let insetX = min(half + 0.3 * textSize, box.width / 2), insetY = min(1.6 * textSize, box.height / 2)
@@ -144,7 +144,7 @@ public struct WorldPainter: Sendable {
 
     /// Draws key `index`, lit by `flash` 0…1, with an optional note name under its label.
     func drawKey(_ index: Int, on canvas: Canvas, flash: Double, note: String?, textSize: Double) {
-        let key = scene.keys[index]
+        let key = drawing.keys[index]
         let box = viewport.map(key.box)
         let hue = Palette.tone(key.hue)
         canvas.fill(box, hue.mixed(with: Palette.background, 0.55 - 0.55 * flash).mixed(with: Palette.white, 0.6 * flash), cornerRadius: 2)
@@ -159,8 +159,8 @@ public struct WorldPainter: Sendable {
     /// Draws the balls at `positions` (metres; index 0 the bass ball); a ball at a position that
     /// is not finite is out of the world, and not drawn.
     func drawBalls(_ positions: UnsafeBufferPointer<Vector>, on canvas: Canvas) {
-        for index in 0..<min(positions.count, scene.balls.count) where positions[index].isFinite {
-            let ball = scene.balls[index]
+        for index in 0..<min(positions.count, drawing.balls.count) where positions[index].isFinite {
+            let ball = drawing.balls[index]
             let p = viewport.map(positions[index])
             let r = max(1.5, ball.radius * viewport.scale)
             canvas.fillCircle(p, radius: r, ball.isBass ? Palette.bassBall : Palette.pianoBall)
@@ -211,10 +211,10 @@ public struct WorldPainter: Sendable {
             y += height
             return Vector(x, y)
         }
-        let title = place(1.6 * textSize, width: canvas.textWidth(scene.title, size: 1.6 * textSize, bold: true))
-        canvas.text(scene.title, at: title, size: 1.6 * textSize, Palette.text, bold: true)
+        let title = place(1.6 * textSize, width: canvas.textWidth(drawing.title, size: 1.6 * textSize, bold: true))
+        canvas.text(drawing.title, at: title, size: 1.6 * textSize, Palette.text, bold: true)
         y += 0.3 * textSize
-        for line in scene.legend + extra {
+        for line in drawing.legend + extra {
             let p = place(1.45 * textSize, width: canvas.textWidth(line, size: textSize))
             canvas.text(line, at: p, size: textSize, Palette.dimText)
         }
@@ -247,20 +247,20 @@ public struct WorldPainter: Sendable {
 
 /// Still pictures of the world.
 public enum WorldPicture {
-    /// The world of `scene` at its start (and with `trace`, the paths and hits of its first
+    /// The world of `drawing` at its start (and with `trace`, the paths and hits of its first
     /// seconds) on a `width` × `height` canvas; returns the file's bytes.
-    public static func render(_ scene: Scene, trace: Trace? = nil, width: Int, height: Int,
+    public static func render(_ drawing: Drawing, trace: Trace? = nil, width: Int, height: Int,
                               format: PictureFormat) throws(PictureError) -> [UInt8] {
         let canvas = try Canvas(width: width, height: height, format: format)
         let layout = Composition(width: width, height: height, withRoll: false)
-        let painter = WorldPainter(scene: scene, frame: layout.world)
+        let painter = WorldPainter(drawing: drawing, frame: layout.world)
         let t = layout.textSize
         canvas.clear(Palette.background)
         painter.drawAreas(on: canvas, textSize: t)
-        for index in scene.bouncers.indices { painter.drawBouncer(index, on: canvas, flash: 0, textSize: t) }
-        for index in scene.keys.indices { painter.drawKey(index, on: canvas, flash: 0, note: nil, textSize: t) }
+        for index in drawing.bouncers.indices { painter.drawBouncer(index, on: canvas, flash: 0, textSize: t) }
+        for index in drawing.keys.indices { painter.drawKey(index, on: canvas, flash: 0, note: nil, textSize: t) }
         if let trace { painter.drawTrace(trace, on: canvas) }
-        let starts = scene.balls.map(\.start)
+        let starts = drawing.balls.map(\.start)
         starts.withUnsafeBufferPointer { painter.drawBalls($0, on: canvas) }
         var extra: [String] = []
         if let trace {

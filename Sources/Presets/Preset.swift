@@ -14,8 +14,9 @@ import Glibc
 /// `Presets/README.md` shows it. Decoding walks the table: it rejects unknown fields, wrong
 /// types and values out of range with the file and JSON field path.
 public struct Preset: Sendable, Equatable {
-    /// How the seven bouncers are arranged in the bass area.
-    public enum Layout: String, Sendable, CaseIterable {
+    /// How the seven bouncers are arranged in the bass area (the preset's `layout` field; the
+    /// geometry built from it is `Layout`, in Engine).
+    public enum Arrangement: String, Sendable, CaseIterable {
         /// The original iPad app's: I in the middle, ii/iii top corners, IV/V edges, vi/vii° bottom corners.
         case original
         /// The seven bouncers on a ring around the middle of the bass area, I at the top, clockwise.
@@ -324,7 +325,7 @@ public struct Preset: Sendable, Equatable {
         }
     }
     /// Bouncer arrangement.
-    public var layout: Layout
+    public var layout: Arrangement
     /// Gravity on the piano balls, m/s².
     public var gravity: Double
     /// Bass ball speed, m/s.

@@ -87,12 +87,12 @@ public enum PictureRunner {
         let configuration = try Configuration(preset: preset, overrides: request.overrides, duration: request.trace ?? 1)
         let file = try open(request.outputPath, inputs: [("the preset", try PresetLibrary.locate(request.preset))])
         do throws(SessionError) {
-            let scene = SceneBuilder.scene(for: SessionPlan(configuration: configuration))
+            let drawing = DrawingBuilder.drawing(for: SessionPlan(configuration: configuration))
             // Progress on stderr (when it is a terminal) for traces long enough to wait for.
             let standardError = TerminalOutput.standardError
             let showsProgress = standardError.isTerminal && (request.trace ?? 0) * Double(configuration.preset.piano.count + 1) >= 200
             let trace = try request.trace.map { (seconds) throws(SessionError) -> Trace in
-                try SceneBuilder.trace(configuration, seconds: seconds, stop: stop, progress: showsProgress ? { fraction in
+                try DrawingBuilder.trace(configuration, seconds: seconds, stop: stop, progress: showsProgress ? { fraction in
                     standardError.write("\r  tracing \(Format.fixed(fraction * seconds, decimals: 1)) / \(Format.fixed(seconds, decimals: 1)) s  [\(Int(fraction * 100 + 1e-6))%]")
                     standardError.flush()
                 } : nil)
@@ -103,7 +103,7 @@ public enum PictureRunner {
             }
             let bytes: [UInt8]
             do {
-                bytes = try WorldPicture.render(scene, trace: trace, width: request.size.width, height: request.size.height, format: format)
+                bytes = try WorldPicture.render(drawing, trace: trace, width: request.size.width, height: request.size.height, format: format)
             } catch {
                 throw SessionError.software("cannot draw \(request.outputPath): \(error)")
             }

@@ -145,18 +145,18 @@ final class VideoSink: SessionSink, StepObserver {
         self.removesAudio = removesAudio
         let container = VideoContainer(path: request.path)!
         self.files = files
-        let scene = SceneBuilder.scene(for: plan)
+        let drawing = DrawingBuilder.drawing(for: plan)
         performer = plan.performer
         keyTones = plan.keyTones
         var index = Array(repeating: -1, count: 8)
         for (i, b) in plan.layout.bouncers.enumerated() { index[b.tag] = i }
         bouncerIndex = index
         // One lane per voice of the table, the bar and beat lines from the session's tempo and meter.
-        let roll = Roll(title: "", legend: [], lanes: SceneBuilder.lanes(for: plan),
+        let roll = Roll(title: "", legend: [], lanes: DrawingBuilder.lanes(for: plan),
                         notes: [], chords: [], secondsPerBeat: plan.clock.beatSeconds, beatsPerBar: plan.clock.meter.beats,
                         duration: plan.duration)
         do {
-            renderer = try VideoFrameRenderer(scene: scene, width: request.size.width, height: request.size.height, roll: roll)
+            renderer = try VideoFrameRenderer(drawing: drawing, width: request.size.width, height: request.size.height, roll: roll)
             renderer.roll.notes.reserveCapacity(4096)
             encoder = try VideoEncoder(ffmpeg: ffmpeg, container: container, video: files.video, log: files.log,
                                        width: request.size.width, height: request.size.height, fps: request.fps,

@@ -91,7 +91,7 @@ final class MasteringPass {
             let writers = try openWriters()
             let result: PassResult?
             do {
-                result = try PassRun(bus: bus, gain: gain, ceiling: ceiling, sampleRate: rate, writers: writers).run(interrupted: interrupted)
+                result = try LimitingPass(bus: bus, gain: gain, ceiling: ceiling, sampleRate: rate, writers: writers).run(interrupted: interrupted)
             } catch {
                 for writer in writers { writer.abandon() }
                 throw error

@@ -17,7 +17,7 @@ import Darwin
 /// 2. `MixBus`: sums the blocks in a fixed order (folding to mono when every channel is
 ///    centred), spools the floats and measures them as they pass.
 /// 3. `MasteringPass`: reads the spool back, applies the loudness gain and the true-peak
-///    limiter (`PassRun`), writes and measures the files.
+///    limiter (`LimitingPass`), writes and measures the files.
 ///
 /// Which thread renders which block never changes a sample (every synth sees its own events
 /// in order, sums are taken in a fixed order), so the output is byte-identical run to run.

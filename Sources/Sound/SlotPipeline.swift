@@ -19,7 +19,7 @@ import Darwin
 ///   busy, instead of both meeting at the end of every block (measured on 600 s of
 ///   `default`: with a meeting point per half second, the two keys synths ran 80 % of the
 ///   render's wall time; the rest was waiting for the slower of the two);
-/// - the helpers of a mastering pass (`PassRun`: the meter, the writers) on a thread
+/// - the helpers of a mastering pass (`LimitingPass`: the meter, the writers) on a thread
 ///   `perUnit`, each at its own pace.
 final class SlotPipeline: @unchecked Sendable {
     /// How the units get threads.

@@ -74,7 +74,7 @@ struct OneTruthAllOutputsTests {
         ].compactMap { $0 }
 
         // draw: each bouncer is labelled with the chord the session played on its degree.
-        let labels = Dictionary(SceneBuilder.scene(for: plan).bouncers.map { ($0.hue + 1, $0.detail) }, uniquingKeysWith: { a, _ in a })
+        let labels = Dictionary(DrawingBuilder.drawing(for: plan).bouncers.map { ($0.hue + 1, $0.detail) }, uniquingKeysWith: { a, _ in a })
         for chord in log where chord.kind == "chord" && labels[chord.degree ?? 0] != chord.name {
             problems.append("draw labels degree \(chord.degree ?? 0) \(labels[chord.degree ?? 0] ?? "-"), the session played \(chord.name ?? "-")")
         }
@@ -167,9 +167,9 @@ struct FiveKeysTests {
         let directory = try TemporaryDirectory()
         let path = try fiveKeyPreset(in: directory)
         let plan = SessionPlan(configuration: try Configuration(preset: try PresetLibrary.load(path), duration: 5))
-        let scene = SceneBuilder.scene(for: plan)
-        let piano = try #require(scene.areas.first { $0.name == "piano" }).box
-        let keys = scene.keys.map(\.box).sorted { $0.minX < $1.minX }
+        let drawing = DrawingBuilder.drawing(for: plan)
+        let piano = try #require(drawing.areas.first { $0.name == "piano" }).box
+        let keys = drawing.keys.map(\.box).sorted { $0.minX < $1.minX }
         #expect(keys.count == 5)
         for key in keys {
             #expect(key.minX >= piano.minX - 1e-9 && key.maxX <= piano.maxX + 1e-9, "key \(key) outside the piano area \(piano)")

@@ -17,13 +17,13 @@ extension Canvas {
     }
 }
 
-/// A small scene: one area, one bouncer, two keys, two balls.
-func sampleScene() -> Scene {
-    Scene(areas: [Scene.Area(box: Rect(minX: 0, minY: 0, maxX: 4, maxY: 3), name: "area")], fillers: [],
-          bouncers: [Scene.Bouncer(center: Vector(2, 2), radius: 0.4, label: "I", detail: "Cmaj7", hue: 0)],
-          keys: [Scene.Key(box: Rect(minX: 0.2, minY: 0, maxX: 1.8, maxY: 0.2), label: "root", hue: 0),
-                 Scene.Key(box: Rect(minX: 2.2, minY: 0, maxX: 3.8, maxY: 0.2), label: "3rd", hue: 1)],
-          balls: [Scene.Ball(start: Vector(1, 1), radius: 0.2, isBass: true), Scene.Ball(start: Vector(3, 2.5), radius: 0.1, isBass: false)],
+/// A small drawing: one area, one bouncer, two keys, two balls.
+func sampleDrawing() -> Drawing {
+    Drawing(areas: [Drawing.Area(box: Rect(minX: 0, minY: 0, maxX: 4, maxY: 3), name: "area")], fillers: [],
+          bouncers: [Drawing.Bouncer(center: Vector(2, 2), radius: 0.4, label: "I", detail: "Cmaj7", hue: 0)],
+          keys: [Drawing.Key(box: Rect(minX: 0.2, minY: 0, maxX: 1.8, maxY: 0.2), label: "root", hue: 0),
+                 Drawing.Key(box: Rect(minX: 2.2, minY: 0, maxX: 3.8, maxY: 0.2), label: "3rd", hue: 1)],
+          balls: [Drawing.Ball(start: Vector(1, 1), radius: 0.2, isBass: true), Drawing.Ball(start: Vector(3, 2.5), radius: 0.1, isBass: false)],
           title: "test", legend: ["seed 1"])
 }
 
@@ -70,7 +70,7 @@ struct PicturesTests {
     func flashes() throws {
         let roll = Roll(title: "", legend: [], lanes: [Roll.Lane(name: "Keys", pitches: 60...72)], notes: [], chords: [],
                         secondsPerBeat: 0.5, beatsPerBar: 4, duration: 10)
-        let renderer = try VideoFrameRenderer(scene: sampleScene(), width: 640, height: 360, roll: roll)
+        let renderer = try VideoFrameRenderer(drawing: sampleDrawing(), width: 640, height: 360, roll: roll)
         let key = renderer.painter.pixelBox(ofKey: 1)
         let probe = (x: Int(key.minX + 3), y: Int(key.center.y))
         renderer.keyHits[1] = 1.0

@@ -272,7 +272,7 @@ import Glibc
     func rollLane() throws {
         let preset = try decode(#"{"second": {"interval": -6}}"#)
         let plan = SessionPlan(configuration: try Configuration(preset: preset, duration: 5))
-        let lanes = SceneBuilder.lanes(for: plan)
+        let lanes = DrawingBuilder.lanes(for: plan)
         #expect(lanes.map(\.name) == ["Bass", "Keys", "Second"])
         let derivation = try #require(plan.voices.voices[2].derived)
         let doubled = (1...7).flatMap { d in plan.keyTones.map { derivation.notes[plan.performer.keysNote(degree: d, tone: $0)] } }

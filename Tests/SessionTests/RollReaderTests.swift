@@ -113,7 +113,7 @@ struct RollReaderTests {
     @Test("The video's roll has a lane per voice covering every note that voice can play")
     func videoLanes() throws {
         let plan = SessionPlan(configuration: try Configuration(preset: try PresetLibrary.load("pulse"), duration: 1))
-        let lanes = SceneBuilder.lanes(for: plan)
+        let lanes = DrawingBuilder.lanes(for: plan)
         #expect(lanes.map(\.name) == plan.voices.voices.map(\.name))
         let drums = try #require(lanes.last)
         for note in [42, 37, 36] { #expect(drums.pitches.contains(note), "drum \(note) outside \(drums.pitches)") }

@@ -20,7 +20,7 @@ struct PassResult {
 /// peak, each at its own pace (up to `MasteringPass.passSlots` chunks behind this thread).
 /// 600 s of `default`: loudness 0.5 s of CPU; writing 0.25 s and the true peak 0.05 s;
 /// this thread's part 0.35 s.
-final class PassRun {
+final class LimitingPass {
     /// Frames read from the spool at a time.
     static let chunk = 65_536
 

@@ -5,7 +5,7 @@ import Geometry
 
 /// A description of the world to draw, in metres with y up: plain values, nothing of
 /// physics engines, MIDI or synthesizers.
-public struct Scene: Sendable {
+public struct Drawing: Sendable {
     /// A walled area (the bass area, the piano area).
     public struct Area: Sendable {
         /// Inside of the walls, metres.
@@ -90,7 +90,7 @@ public struct Scene: Sendable {
     /// Wall thickness drawn around each area, metres.
     public var wallThickness: Double
 
-    /// Creates a scene.
+    /// Creates a drawing.
     public init(areas: [Area], fillers: [Rect], bouncers: [Bouncer], keys: [Key], balls: [Ball],
                 title: String, legend: [String], wallThickness: Double = 0.05) {
         self.areas = areas

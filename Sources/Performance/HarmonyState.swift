@@ -7,7 +7,7 @@ import Vocabulary
 /// The harmony in force, shared by the players: the key's chords, the bass's roots and the
 /// keys' notes of each degree, the active chord and a change waiting for its beat or bar line.
 /// The bass changes it; the keys and drums play in it.
-struct Stage: Sendable {
+struct HarmonyState: Sendable {
     /// The configuration in use (its key and chords change with a live key change).
     private(set) var configuration: PerformerConfiguration
     /// Scale degree (1…7) of the active chord.
@@ -43,10 +43,10 @@ struct Stage: Sendable {
         }
     }
 
-    /// Becomes `other` (a saved stage, or this one's save), keeping its own buffers for what
+    /// Becomes `other` (a saved state, or this one's save), keeping its own buffers for what
     /// changes as it plays (the keys' notes and the voice leader, rewritten at each chord change
     /// under `smooth`); what only a key change replaces is shared.
-    mutating func assign(from other: Stage) {
+    mutating func assign(from other: HarmonyState) {
         adopt(other.harmony)
         activeDegree = other.activeDegree
         pending = other.pending
@@ -54,14 +54,14 @@ struct Stage: Sendable {
         if leader != nil, let saved = other.leader { leader!.assign(from: saved) } else { leader = other.leader }
     }
 
-    /// This stage's tables (their buffers shared).
+    /// This state's tables (their buffers shared).
     private var harmony: Harmony {
         Harmony(configuration: configuration, chords: chords, names: names, bassNotes: bassNotes, keysNotes: keysNotes,
                 chordMasks: chordMasks, scaleNotes: scaleNotes, melodyNotes: melodyNotes)
     }
 
     /// Takes the chords, roots, keys' notes and scale of `harmony` (a new key); the active
-    /// degree and a waiting change stay. The keys' notes are written into this stage's own
+    /// degree and a waiting change stay. The keys' notes are written into this state's own
     /// buffers (rewritten in place at each chord change under `smooth`), so a harmony prepared
     /// ahead is adopted without an allocation (`Harmony`).
     mutating func adopt(_ harmony: Harmony) {
@@ -102,7 +102,7 @@ struct Stage: Sendable {
 /// What the players need of a key, worked out from a performer configuration: each degree's
 /// chord, its name, its bass root, the keys' notes of its tones and its pitch classes, and the
 /// melody's scale notes. Worked out ahead (`SessionPlan.keyChange(to:)`), so that a key change
-/// in a real-time caller (a form's section in another key) allocates nothing (`Stage.adopt`).
+/// in a real-time caller (a form's section in another key) allocates nothing (`HarmonyState.adopt`).
 public struct Harmony: Sendable {
     /// The performer configuration it is worked out from.
     public let configuration: PerformerConfiguration
