@@ -5,6 +5,7 @@ import Engine
 import Geometry
 import Physics
 import Studio
+import TestSupport
 import Testing
 @testable import Session
 

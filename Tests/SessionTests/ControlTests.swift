@@ -6,6 +6,7 @@ import EventLog
 import MIDIFile
 import Performance
 import Studio
+import TestSupport
 import Testing
 import Theory
 @testable import Session

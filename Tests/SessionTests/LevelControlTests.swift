@@ -4,6 +4,7 @@
 import Engine
 import Session
 import Studio
+import TestSupport
 import Testing
 
 /// The `level` control: a voice's channel volume (CC7) from OSC, a log or a scene.

@@ -5,6 +5,7 @@ import Engine
 import MIDIWire
 import Performance
 import Studio
+import TestSupport
 import Testing
 import Vocabulary
 @testable import Session

@@ -6,6 +6,7 @@ import Errors
 import EventLog
 import Performance
 import Presets
+import TestSupport
 import Testing
 @testable import Session
 #if canImport(Glibc)

@@ -6,10 +6,10 @@ import Geometry
 import Performance
 import Physics
 import Presets
+import TestSupport
 import Testing
 import Theory
 import Vocabulary
-@testable import Session
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -266,18 +266,6 @@ import Glibc
         if let drums = table.id(of: .percussion) { #expect(table[drums].channels.map(\.channel) == [9]) }
         // With five keys spread by position, each key has a pan zone of its own, left to right.
         if keys.count > 1 { #expect(table[.keys].keyZones == Array(0..<keys.count)) }
-    }
-
-    @Test("the video's piano roll gives the second voice a lane of its own spanning every note it can double")
-    func rollLane() throws {
-        let preset = try decode(#"{"second": {"interval": -6}}"#)
-        let plan = SessionPlan(configuration: try Configuration(preset: preset, duration: 5))
-        let lanes = DrawingBuilder.lanes(for: plan)
-        #expect(lanes.map(\.name) == ["Bass", "Keys", "Second"])
-        let derivation = try #require(plan.voices.voices[2].derived)
-        let doubled = (1...7).flatMap { d in plan.keyTones.map { derivation.notes[plan.performer.keysNote(degree: d, tone: $0)] } }
-        #expect(doubled.allSatisfy { lanes[2].pitches.contains($0) })
-        #expect(lanes[2].pitches.lowerBound == doubled.min() && lanes[2].pitches.lowerBound < lanes[1].pitches.lowerBound)
     }
 
     @Test("in a pentatonic scale the third and sixth are counted on the parent scale, then moved to a scale tone")

@@ -5,8 +5,8 @@ import Engine
 import Errors
 import Performance
 import Presets
+import TestSupport
 import Testing
-@testable import Session
 
 /// The rules that make a world play music: soft contacts taken up, phrases that cadence on the
 /// tonic, a melody voice on top, a delay in musical time.

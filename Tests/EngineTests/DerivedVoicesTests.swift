@@ -4,9 +4,9 @@
 import Engine
 import Performance
 import Presets
+import TestSupport
 import Testing
 import Theory
-@testable import Session
 
 /// The preset's `voices` list: rows of the voices table after the second voice.
 @Suite struct DerivedVoicesTests {

@@ -5,9 +5,9 @@ import Errors
 import Geometry
 import Physics
 import Presets
+import TestSupport
 import Testing
 @testable import Engine
-@testable import Session
 
 /// The flood fill that refuses layouts where the bass ball is shut out of a bouncer.
 @Suite struct UnreachableBouncerTests {

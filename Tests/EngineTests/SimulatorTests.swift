@@ -4,8 +4,8 @@
 import Engine
 import FileOutput
 import Performance
+import TestSupport
 import Testing
-@testable import Session
 
 @Suite struct SimulatorTests {
     @Test func sameSeedSameSessionOtherSeedAnother() throws {
