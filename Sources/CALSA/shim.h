@@ -95,11 +95,52 @@ static inline long long clumsy_seq_queue_micros(snd_seq_t *seq, int queue) {
     return (long long)time->tv_sec * 1000000 + time->tv_nsec / 1000;
 }
 
-/* Subscribes `port` to the output `address` ("client:port", names or numbers). */
+/* The client whose name is exactly `name` (or whose number it is); -1 when there is none.
+   (alsa-lib's own parser takes a client name as a prefix, and a port only by number.) */
+static inline int clumsy_seq_find_client(snd_seq_t *seq, const char *name) {
+    char *end = NULL;
+    long number = strtol(name, &end, 10);
+    if (end != name && *end == '\0') return number >= 0 && number < 256 ? (int)number : -1;
+    snd_seq_client_info_t *info;
+    snd_seq_client_info_alloca(&info);
+    snd_seq_client_info_set_client(info, -1);
+    while (snd_seq_query_next_client(seq, info) >= 0) {
+        if (strcmp(snd_seq_client_info_get_name(info), name) == 0) return snd_seq_client_info_get_client(info);
+    }
+    return -1;
+}
+
+/* The port of `client` whose name is exactly `name` (or whose number it is); -1 when none. */
+static inline int clumsy_seq_find_port(snd_seq_t *seq, int client, const char *name) {
+    char *end = NULL;
+    long number = strtol(name, &end, 10);
+    if (end != name && *end == '\0') return number >= 0 && number < 256 ? (int)number : -1;
+    snd_seq_port_info_t *info;
+    snd_seq_port_info_alloca(&info);
+    snd_seq_port_info_set_client(info, client);
+    snd_seq_port_info_set_port(info, -1);
+    while (snd_seq_query_next_port(seq, info) >= 0) {
+        if (strcmp(snd_seq_port_info_get_name(info), name) == 0) return snd_seq_port_info_get_port(info);
+    }
+    return -1;
+}
+
+/* Subscribes `port` to the output `address`: "client:port", each an exact name or a number
+   (split at the last colon, so a client name may hold one). Returns 0, -ENOENT when there is
+   no such client or port, or ALSA's error. */
 static inline int clumsy_seq_connect_from(snd_seq_t *seq, int port, const char *address) {
-    snd_seq_addr_t source;
-    int result = snd_seq_parse_address(seq, &source, address);
-    return result < 0 ? result : snd_seq_connect_from(seq, port, source.client, source.port);
+    const char *colon = strrchr(address, ':');
+    if (colon == NULL || colon == address || colon[1] == '\0') return -EINVAL;
+    size_t length = (size_t)(colon - address);
+    char client_name[128];
+    if (length >= sizeof client_name) return -ENOENT;
+    memcpy(client_name, address, length);
+    client_name[length] = '\0';
+    int client = clumsy_seq_find_client(seq, client_name);
+    if (client < 0) return -ENOENT;
+    int source = clumsy_seq_find_port(seq, client, colon + 1);
+    if (source < 0) return -ENOENT;
+    return snd_seq_connect_from(seq, port, client, source);
 }
 
 /* Takes the next pending event without waiting, decoded into `bytes`: its length (0 when

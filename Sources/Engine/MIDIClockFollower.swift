@@ -25,6 +25,10 @@ public struct MIDIClockFollower: Sendable {
     /// Frames of the pulses since the last Start, Continue or locate (the last `window` + 1).
     private var frames: [Double] = []
     private var awaitingFirstPulse = false
+    /// The pulse spacing measured before a Continue or a locate, used until three pulses of the
+    /// new run have come: the position is known from the run's first pulse, so a session that
+    /// sends its notes when due (ALSA) is not late for the first beat after Continue.
+    private var heldPerPulse: Double?
 
     /// A follower of frames at `sampleRate`; the tempo over the last `window` pulses.
     public init(sampleRate: Double, window: Int = 24) {
@@ -59,10 +63,12 @@ public struct MIDIClockFollower: Sendable {
         case 0xFA:
             (isRunning, pulses, awaitingFirstPulse) = (true, 0, true)
             frames.removeAll(keepingCapacity: true)
+            heldPerPulse = nil   // a new song: its tempo is measured afresh
             return .started
         case 0xFB:
             guard !isRunning else { return nil }
             (isRunning, awaitingFirstPulse) = (true, true)
+            heldPerPulse = framesPerPulse ?? heldPerPulse
             frames.removeAll(keepingCapacity: true)
             return .continued
         case 0xFC:
@@ -72,6 +78,7 @@ public struct MIDIClockFollower: Sendable {
         case 0xF2:
             guard bytes.count == 3 else { return nil }
             pulses = (Int(bytes[1] & 127) | Int(bytes[2] & 127) << 7) * 6
+            heldPerPulse = framesPerPulse ?? heldPerPulse
             frames.removeAll(keepingCapacity: true)
             return .located(pulses)
         default:
@@ -79,10 +86,11 @@ public struct MIDIClockFollower: Sendable {
         }
     }
 
-    /// Frames per pulse, from the last pulses (nil until three have come since a start).
+    /// Frames per pulse, from the last pulses (nil until three have come since a Start; after a
+    /// Continue or a locate, the spacing measured before it until three have come again).
     public var framesPerPulse: Double? {
         let count = frames.count
-        guard count >= 3 else { return nil }
+        guard count >= 3 else { return count >= 1 ? heldPerPulse : nil }
         // Least squares of frame against pulse index.
         let meanX = Double(count - 1) / 2
         let meanY = frames.reduce(0, +) / Double(count)

@@ -90,7 +90,7 @@ public final class LiveMIDISink: SessionSink, ControlSource {
             case .alsa:
                 guard connections.isEmpty else { throw .usage("--connect works with --midi-out jack; with ALSA, subscribe with aconnect") }
                 let output = try ALSASequencerOutput(ports: names)
-                if let clockIn { output.gate = { time in clockIn.isDue(time) } }
+                if let clockIn { output.gate = { time in clockIn.isDue(time) || stop?.isRaised == true } }
                 return LiveMIDISink(port: output, voices: plan.voices, clock: clock, tempo: tempo, stop: stop, what: "the ALSA sequencer")
             }
         } catch {

@@ -26,7 +26,7 @@ public final class ALSASequencerInput: LiveMIDIInput {
     public let portName: String
 
     /// Opens the sequencer, its queue and the input port; subscribes it to `source`
-    /// (`client:port`, by name or number) when given.
+    /// (`client:port`, each an exact name or a number) when given.
     /// - Throws: `.unavailable` without a sequencer; `.usage` naming `flag` when `source` is
     ///   no output ALSA knows.
     public init(clientName: String, port name: String, source: String? = nil, flag: String) throws(StudioError) {
@@ -59,7 +59,8 @@ public final class ALSASequencerInput: LiveMIDIInput {
         if let source { try connect(from: source, flag: flag) }
     }
 
-    /// Subscribes the input to the output `source` (`client:port`, by name or number).
+    /// Subscribes the input to the output `source` (`client:port`, each an exact name or a
+    /// number; split at the last colon).
     /// - Throws: `.usage` naming `flag` when ALSA knows no such output.
     public func connect(from source: String, flag: String) throws(StudioError) {
         guard !isClosed else { return }
@@ -75,10 +76,13 @@ public final class ALSASequencerInput: LiveMIDIInput {
     /// The queue's microseconds now, truncated to 32 bits as JACK's frames are (the reader
     /// unwraps them).
     public var frameTime: UInt32 {
-        guard !isClosed else { return 0 }
+        guard !isClosed else { return lastFrame }
         let micros = clumsy_seq_queue_micros(sequencer, queue)
-        return UInt32(truncatingIfNeeded: max(0, micros))
+        // A failed read keeps the last time (a 0 would read as a wrap of the counter).
+        if micros >= 0 { lastFrame = UInt32(truncatingIfNeeded: micros) }
+        return lastFrame
     }
+    private var lastFrame: UInt32 = 0
 
     /// Microseconds: one "frame" a microsecond.
     public var sampleRate: Double { 1_000_000 }

@@ -50,9 +50,7 @@ public final class ALSASequencerOutput: LiveMIDIPort {
             }
             ports.append(port)
         }
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        origin = Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
+        origin = Self.now()
     }
 
     deinit { close(timeout: 0) }
@@ -60,11 +58,17 @@ public final class ALSASequencerOutput: LiveMIDIPort {
     public var isGone: Bool { false }
 
     /// When set (`--clock-in alsa`), whether a session time is due by the master's clock: the
-    /// session waits for it instead of the wall clock (and so pauses while the master is stopped).
+    /// session waits for it instead of the wall clock (and so pauses while the master is stopped;
+    /// the gate says true for a session being stopped, so a send never waits past Ctrl-C).
     public var gate: ((Double) -> Bool)?
 
     public func send(_ message: MIDIBytes, port: Int, at seconds: Double) -> Bool {
         guard !isClosed else { return false }
+        // Unqueued, so each event waits for its own time: the session hands over a step's
+        // events when the step before it is due, up to a step ahead of them. Never longer than
+        // `sendWaitLimit` (the last note-offs of a session, a master that stopped: sent at once).
+        let limit = Self.now() + Self.sendWaitLimit
+        wait(until: seconds, shouldStop: { Self.now() > limit })
         var bytes = (message.status, message.data1, message.data2)   // no allocation per event
         let result = withUnsafeBytes(of: &bytes) { raw in
             clumsy_seq_send(sequencer, encoder, ports[port], raw.bindMemory(to: UInt8.self).baseAddress, message.count)
@@ -73,15 +77,23 @@ public final class ALSASequencerOutput: LiveMIDIPort {
         return true
     }
 
+    /// The longest a send waits for its event's time, seconds (a step is at most 1/60 s).
+    static let sendWaitLimit = 0.05
+
+    /// CLOCK_MONOTONIC, seconds.
+    static func now() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
+    }
+
     public func wait(until seconds: Double, shouldStop: () -> Bool) {
         if let gate {
-            while !shouldStop() && !gate(seconds) { usleep(1000) }
+            while !shouldStop() && !gate(seconds) { usleep(500) }
             return
         }
         while !shouldStop() {
-            var spec = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &spec)
-            let ahead = origin + seconds - (Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9)
+            let ahead = origin + seconds - Self.now()
             if ahead <= 0 { return }
             usleep(UInt32(min(ahead, 0.02) * 1e6))
         }

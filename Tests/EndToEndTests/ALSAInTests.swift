@@ -66,16 +66,20 @@ let hasALSASequencer = fileExists("/dev/snd/seq")
         var position = 0
         // Taken as they come: the kernel keeps only a few hundred events for a client.
         var heard: [(frame: UInt32, bytes: [UInt8])] = []
+        // Counted as the follower counts (and MIDI says): the first pulse after Start or
+        // Continue marks the position, each later one moves it on.
+        var awaitingFirst = true
         func play(_ first: MIDIBytes, seconds: Double) {
             _ = master.send(first, port: 0, at: 0)
+            awaitingFirst = true
             let begin = Date()
             for index in 0..<Int(seconds / interval) {
                 let due = begin.addingTimeInterval(Double(index) * interval)
                 let ahead = due.timeIntervalSinceNow
                 if ahead > 0 { usleep(UInt32(ahead * 1e6)) }
                 _ = master.send(.clock, port: 0, at: 0)
+                if awaitingFirst { awaitingFirst = false } else { position += 1 }
                 pulses.append((Double(ear.frameTime), position))
-                position += 1
                 heard += ear.takeTimed()
             }
             _ = master.send(.stop, port: 0, at: 0)
@@ -97,7 +101,7 @@ let hasALSASequencer = fileExists("/dev/snd/seq")
         #expect(!session.isRunning, "the session did not end: \(session.output.suffix(500))")
         heard += ear.takeTimed()
         let notes = heard.filter { $0.bytes.count == 3 && $0.bytes[0] & 0xF0 == 0x90 && $0.bytes[2] > 0 }.map { Double($0.frame) }
-        try #require(notes.count > 20, "\(notes.count) notes heard")
+        try #require(notes.count > 8, "\(notes.count) notes heard")
         #expect(notes.allSatisfy { $0 > before }, "notes before Start")
         // The session begins a bar after Start; its notes fall on the master's sixteenths.
         let grid = pulses.filter { $0.position % 6 == 0 }.map(\.micros)

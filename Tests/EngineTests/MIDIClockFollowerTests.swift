@@ -72,9 +72,14 @@ struct MIDIClockFollowerTests {
         #expect(follower.receive([0xFB], at: 510) == .continued)
         _ = follower.receive([0xF8], at: 520)
         #expect(follower.pulses == 96, "the first pulse after Continue marks the position")
+        // Its spacing is the one measured before the stop, so the position runs on from the first pulse.
+        #expect(abs((follower.quarters(atFrame: 525) ?? 0) - 96.5 / 24) < 1e-9, "\(follower.quarters(atFrame: 525) ?? -1)")
+        #expect(abs((follower.frame(atQuarters: 97.0 / 24) ?? 0) - 530) < 1e-9)
         _ = follower.receive([0xF8], at: 530)
         #expect(follower.pulses == 97)
         #expect(follower.receive([0xFA], at: 600) == .started && follower.pulses == 0)
+        _ = follower.receive([0xF8], at: 610)
+        #expect(follower.tempo == nil, "after Start the tempo is measured afresh")
         #expect(follower.receive([0xF2, 0x10], at: 600) == nil, "a short SPP is ignored")
     }
 }
