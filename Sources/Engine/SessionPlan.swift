@@ -41,7 +41,7 @@ public struct SessionPlan: Sendable {
     /// The session's rules.
     public var rules: Rules
     /// Effects (SoundFont, filter, delay, reverb).
-    public var sound: Preset.Sound
+    public var sound: SoundPlan
     /// True for crowds (more than `Configuration.crowdSize` piano balls).
     public var isCrowded: Bool
     /// Number of fixed timesteps.
@@ -140,7 +140,7 @@ public struct SessionPlan: Sendable {
         rules = Rules(kickAfter: preset.bass.kickAfter, redropAfter: preset.piano.redropAfter, restAfter: preset.piano.restAfter,
                       pianoRadius: preset.piano.radius, pianoBallsCollide: preset.piano.collide)
         rules.takesUp = preset.piano.takeUp
-        sound = c.sound
+        sound = SoundPlan(c.sound)
         isCrowded = c.isCrowded
         stepCount = c.stepCount
         smallestGap = Configuration.smallestGap(preset)

@@ -82,7 +82,7 @@ enum LiveCalibration {
 enum SamplerFactory {
     /// The sampler configuration of a session (SoundFont already resolved); `tail` (`--tail`)
     /// replaces the estimated tail.
-    static func configuration(soundFont: String, sampleRate: Double, polyphony: Int, sound: Preset.Sound,
+    static func configuration(soundFont: String, sampleRate: Double, polyphony: Int, sound: SoundPlan,
                               tail: Double? = nil) -> SamplerConfiguration {
         var configuration = SamplerConfiguration(
             soundFont: soundFont, sampleRate: sampleRate, polyphony: polyphony,

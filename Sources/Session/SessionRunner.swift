@@ -132,7 +132,7 @@ public enum SessionRunner {
         transport?.follow(run.plan)
         for output in outputs { try output.prepare(run, wiring) }
         if outputs.contains(where: { $0.needsSound(request) }) {
-            run.soundFont = try locateSoundFont(request, configuration: configuration)
+            run.soundFont = try locateSoundFont(request, plan: run.plan)
             if let soundFont = run.soundFont { try checkTones(run.plan, soundFont: soundFont) }
         }
         try checkOutputs(outputs, run)
@@ -227,10 +227,10 @@ public enum SessionRunner {
     }
 
     /// The SoundFont, when sound is asked for.
-    private static func locateSoundFont(_ request: RunRequest, configuration: Configuration) throws(SessionError) -> String? {
+    private static func locateSoundFont(_ request: RunRequest, plan: SessionPlan) throws(SessionError) -> String? {
         do throws(SoundError) {
             let path = try SoundFontLocator.resolve(explicit: request.soundFont, environment: request.environment,
-                                                    preset: configuration.preset.sound.soundFont)
+                                                    preset: plan.sound.soundFont)
             try SoundFontLocator.check(path)
             return path
         } catch {

@@ -51,7 +51,7 @@ struct AudioOutput: SessionOutput {
     /// Refuses a render that cannot fit on its disk (`AudioBudget`).
     func verify(_ run: OutputRun) throws(SessionError) {
         guard let path = run.request.audioPath, run.request.liveFile == nil, let soundFont = run.soundFont else { return }
-        let sound = run.configuration.sound
+        let sound = run.plan.sound
         let tail = SamplerFactory.configuration(soundFont: soundFont, sampleRate: run.request.sampleRate, polyphony: 256,
                                                 sound: sound, tail: run.request.tail).tailDuration
         try AudioBudget.check(path: path, seconds: run.configuration.duration + tail, rate: run.request.sampleRate,
