@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 // Generated from the settings table (Sources/Presets/Settings.swift) by `make docs`; do not edit.
-
 import ArgumentParser
 import Presets
 
