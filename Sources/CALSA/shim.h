@@ -164,7 +164,7 @@ static inline long clumsy_seq_receive(snd_seq_t *seq, snd_midi_event_t *decoder,
     }
 }
 
-static inline int clumsy_seq_open_duplex_nonblocking(void) { return SND_SEQ_OPEN_DUPLEX; }
+static inline int clumsy_seq_open_duplex(void) { return SND_SEQ_OPEN_DUPLEX; }
 static inline int clumsy_seq_nonblock(void) { return SND_SEQ_NONBLOCK; }
 
 static inline int clumsy_seq_noteon(void) { return SND_SEQ_EVENT_NOTEON; }

@@ -32,7 +32,7 @@ public final class ALSASequencerInput: LiveMIDIInput {
     public init(clientName: String, port name: String, source: String? = nil, flag: String) throws(StudioError) {
         clumsy_alsa_quiet()
         var handle: OpaquePointer?
-        let opened = snd_seq_open(&handle, "default", clumsy_seq_open_duplex_nonblocking(), clumsy_seq_nonblock())
+        let opened = snd_seq_open(&handle, "default", clumsy_seq_open_duplex(), clumsy_seq_nonblock())
         guard opened >= 0, let handle else {
             throw .unavailable("\(flag) alsa: the ALSA sequencer cannot be opened (\(String(cString: snd_strerror(opened)))): "
                 + "/dev/snd/seq is missing; load the snd-seq kernel module (`modprobe snd-seq`) or use \(flag) jack")
