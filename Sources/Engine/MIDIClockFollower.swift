@@ -11,6 +11,12 @@
 /// pulse (a USB interface's, a busy master's) averages out, and a new tempo is followed within
 /// one beat. Between pulses the position is extrapolated at that tempo, at most one pulse on:
 /// a master that stops sending (a stalled clock) holds the position still.
+///
+/// A lost pulse (a JACK client that misses a cycle on a busy machine loses that cycle's MIDI)
+/// would put every later note a pulse late. So, once the tempo is settled over a whole window,
+/// a pulse that comes about two pulses after the last (1.6 to 2.4 times the measured spacing)
+/// counts two. If the next one comes as late again, it was the master slowing down, not a
+/// loss: the extra pulse is taken back, and no loss is inferred until a window has passed.
 public struct MIDIClockFollower: Sendable {
     /// Pulses per quarter note.
     public static let pulsesPerQuarter = 24
@@ -22,8 +28,14 @@ public struct MIDIClockFollower: Sendable {
     public private(set) var isRunning = false
     /// The song position, in pulses, at the last pulse received.
     public private(set) var pulses = 0
-    /// Frames of the pulses since the last Start, Continue or locate (the last `window` + 1).
-    private var frames: [Double] = []
+    /// The pulses since the last Start, Continue or locate (the last `window` + 1): their
+    /// positions and frames.
+    private var points: [(pulse: Int, frame: Double)] = []
+    /// The spacing against which the last pulse was counted two (a lost one before it), until
+    /// the next pulse confirms the loss or takes it back.
+    private var inferredLoss: Double?
+    /// No loss is inferred before this position (a window after one was taken back).
+    private var quietUntil = 0
     private var awaitingFirstPulse = false
     /// The pulse spacing measured before a Continue or a locate, used until three pulses of the
     /// new run have come: the position is known from the run's first pulse, so a session that
@@ -34,7 +46,7 @@ public struct MIDIClockFollower: Sendable {
     public init(sampleRate: Double, window: Int = 24) {
         self.sampleRate = sampleRate
         self.window = max(2, window)
-        frames.reserveCapacity(self.window + 1)
+        points.reserveCapacity(self.window + 1)
     }
 
     /// What a message changed, for the session.
@@ -56,20 +68,24 @@ public struct MIDIClockFollower: Sendable {
         switch status {
         case 0xF8:
             guard isRunning else { return nil }
-            if awaitingFirstPulse { awaitingFirstPulse = false } else { pulses += 1 }
-            if frames.count > window { frames.removeFirst() }
-            frames.append(frame)
+            if awaitingFirstPulse {
+                awaitingFirstPulse = false
+            } else {
+                pulses += pulsesSinceLast(at: frame)
+            }
+            if points.count > window { points.removeFirst() }
+            points.append((pulses, frame))
             return nil
         case 0xFA:
             (isRunning, pulses, awaitingFirstPulse) = (true, 0, true)
-            frames.removeAll(keepingCapacity: true)
+            startRun()
             heldPerPulse = nil   // a new song: its tempo is measured afresh
             return .started
         case 0xFB:
             guard !isRunning else { return nil }
             (isRunning, awaitingFirstPulse) = (true, true)
             heldPerPulse = framesPerPulse ?? heldPerPulse
-            frames.removeAll(keepingCapacity: true)
+            startRun()
             return .continued
         case 0xFC:
             guard isRunning else { return nil }
@@ -79,27 +95,54 @@ public struct MIDIClockFollower: Sendable {
             guard bytes.count == 3 else { return nil }
             pulses = (Int(bytes[1] & 127) | Int(bytes[2] & 127) << 7) * 6
             heldPerPulse = framesPerPulse ?? heldPerPulse
-            frames.removeAll(keepingCapacity: true)
+            startRun()
             return .located(pulses)
         default:
             return nil
         }
     }
 
+    private mutating func startRun() {
+        points.removeAll(keepingCapacity: true)
+        (inferredLoss, quietUntil) = (nil, 0)
+    }
+
+    /// How many pulses the one arriving at `frame` moves the position on: one, or two when one
+    /// was lost before it (and one less when the pulse before it was wrongly counted two).
+    private mutating func pulsesSinceLast(at frame: Double) -> Int {
+        guard let last = points.last else { return 1 }
+        let gap = frame - last.frame
+        if let spacing = inferredLoss {
+            inferredLoss = nil
+            if (1.6...2.4).contains(gap / spacing) {
+                // Late twice: the master slowed down. The last pulse was one, not two.
+                points[points.count - 1].pulse -= 1
+                pulses -= 1
+                quietUntil = pulses + window
+                return 1
+            }
+        }
+        guard points.count > window, pulses >= quietUntil, let spacing = framesPerPulse,
+              (1.6...2.4).contains(gap / spacing) else { return 1 }
+        inferredLoss = spacing
+        return 2
+    }
+
     /// Frames per pulse, from the last pulses (nil until three have come since a Start; after a
     /// Continue or a locate, the spacing measured before it until three have come again).
     public var framesPerPulse: Double? {
-        let count = frames.count
+        let count = points.count
         guard count >= 3 else { return count >= 1 ? heldPerPulse : nil }
-        // Least squares of frame against pulse index.
-        let meanX = Double(count - 1) / 2
-        let meanY = frames.reduce(0, +) / Double(count)
+        // Least squares of frame against pulse position.
+        let meanX = Double(points.reduce(0) { $0 + $1.pulse }) / Double(count)
+        let meanY = points.reduce(0) { $0 + $1.frame } / Double(count)
         var sxy = 0.0, sxx = 0.0
-        for (index, frame) in frames.enumerated() {
-            let dx = Double(index) - meanX
-            sxy += dx * (frame - meanY)
+        for point in points {
+            let dx = Double(point.pulse) - meanX
+            sxy += dx * (point.frame - meanY)
             sxx += dx * dx
         }
+        guard sxx > 0 else { return nil }
         let slope = sxy / sxx
         return slope > 0 ? slope : nil
     }
@@ -112,7 +155,7 @@ public struct MIDIClockFollower: Sendable {
     /// The song position, in quarter notes, at `frame`: the last pulse's, extrapolated at the
     /// tempo by at most one pulse (nil before the first pulse of a run).
     public func quarters(atFrame frame: Double) -> Double? {
-        guard let last = frames.last else { return nil }
+        guard let last = points.last?.frame else { return nil }
         var pulse = Double(pulses)
         if isRunning, let perPulse = framesPerPulse {
             pulse += min(1, max(0, (frame - last) / perPulse))
@@ -123,7 +166,7 @@ public struct MIDIClockFollower: Sendable {
     /// The frame at which the song reaches `quarters`, extrapolated from the last pulse at
     /// the tempo (nil until the tempo is known).
     public func frame(atQuarters quarters: Double) -> Double? {
-        guard let last = frames.last, let perPulse = framesPerPulse else { return nil }
+        guard let last = points.last?.frame, let perPulse = framesPerPulse else { return nil }
         return last + (quarters * Double(Self.pulsesPerQuarter) - Double(pulses)) * perPulse
     }
 }

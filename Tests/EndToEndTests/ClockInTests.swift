@@ -50,7 +50,7 @@ extension StudioEndToEndTests {
         dump.stop()
         let heard = Self.readDump(dump.output)
         guard heard.notes.count > 30 && heard.pulses.count > 400 else {
-            return (problems + ["dump: \(heard.notes.count) notes, \(heard.pulses.count) pulses"], hostTrouble)
+            return (problems + ["dump: \(heard.notes.count) notes, \(heard.pulses.count) pulses; \(jack.logs(directory))"], hostTrouble)
         }
         // The master's sixteenths: every sixth pulse counted from the first after Start.
         let grid = heard.pulses.filter { $0.position % 6 == 0 }.map(\.frame)
@@ -130,10 +130,17 @@ extension StudioEndToEndTests {
     /// What one `jack_midi_dump -a` client heard: the master's pulses with their song positions
     /// (the first after Start is 0, the first after Continue keeps the count), its stops, and
     /// the frames of the note-ons.
+    ///
+    /// A pulse's position is counted by time, not only by arrival: a JACK client that misses a
+    /// cycle on a busy machine (an xrun) loses that cycle's MIDI, and `jack_midi_clock` skips a
+    /// pulse that fell into a cycle it missed. A gap of about two pulses (against the spacing of
+    /// the run's last pulses) counts two, and the lost pulse is put back where it would have
+    /// been, so one lost pulse does not move every later position.
     static func readDump(_ text: String) -> (pulses: [(frame: Double, position: Int)], stops: [Double], notes: [Double], tempoChange: Double) {
         var pulses: [(frame: Double, position: Int)] = []
         var stops: [Double] = [], notes: [Double] = []
         var position = 0, awaitingFirst = false, running = false
+        var gaps: [Double] = []
         for message in parseDump(text) {
             let frame = Double(message.frame)
             switch message.bytes[0] {
@@ -144,7 +151,18 @@ extension StudioEndToEndTests {
                 running = false
             case 0xF2 where message.bytes.count == 3: position = (Int(message.bytes[1]) | Int(message.bytes[2]) << 7) * 6
             case 0xF8 where running:
-                if awaitingFirst { awaitingFirst = false } else { position += 1 }
+                if awaitingFirst {
+                    awaitingFirst = false
+                    gaps.removeAll()
+                } else {
+                    let gap = frame - (pulses.last?.frame ?? frame)
+                    let spacing = gaps.count >= 6 ? gaps.suffix(6).sorted()[3] : gap
+                    let step = max(1, Int((gap / spacing).rounded()))
+                    // The lost pulses, where they would have been.
+                    for lost in 1..<step { pulses.append((frame - gap * Double(step - lost) / Double(step), position + lost)) }
+                    position += step
+                    gaps.append(gap / Double(step))
+                }
                 pulses.append((frame, position))
             case 0x90...0x9F where message.bytes.count == 3 && message.bytes[2] > 0: notes.append(frame)
             default: break

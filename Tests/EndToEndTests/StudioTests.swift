@@ -115,6 +115,16 @@ final class JackServer {
     }
 
     func stop() { server.stop() }
+
+    /// The ends of the server's log and of every other `.log` in `directory` (the clients'),
+    /// for a message about a run that heard nothing.
+    func logs(_ directory: TemporaryDirectory) -> String {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.filter { $0.hasSuffix(".log") }.sorted() ?? []
+        return names.map { name in
+            let text = (try? String(contentsOfFile: directory.file(name), encoding: .utf8)) ?? ""
+            return "\(name): \(text.suffix(400))"
+        }.joined(separator: " | ")
+    }
 }
 
 struct JackNotStarted: Error, CustomStringConvertible {

@@ -56,6 +56,43 @@ struct MIDIClockFollowerTests {
         #expect(abs((follower.tempo ?? 0) - 140) < 0.01, "\(follower.tempo ?? 0)")
     }
 
+    @Test("a pulse lost after a settled beat (an xrun) is counted: the position stays the master's; a lost pulse in the first beat is not guessed")
+    func lostPulse() {
+        let rate = 48_000.0, perPulse = 60 * rate / 120 / 24
+        func follow(losing lost: Set<Int>) -> MIDIClockFollower {
+            var follower = MIDIClockFollower(sampleRate: rate)
+            _ = follower.receive([0xFA], at: 0)
+            for pulse in 0..<(24 * 4) where !lost.contains(pulse) {
+                _ = follower.receive([0xF8], at: Double(pulse) * perPulse)
+            }
+            return follower
+        }
+        let losing = follow(losing: [40, 70])
+        #expect(losing.pulses == 24 * 4 - 1)
+        #expect(abs((losing.tempo ?? 0) - 120) < 0.01, "\(losing.tempo ?? 0)")
+        #expect(abs((losing.frame(atQuarters: 4) ?? 0) - 4 * 24 * perPulse) < 1)
+        // Within the first beat the spacing is not yet settled: the loss is not guessed.
+        #expect(follow(losing: [10]).pulses == 24 * 4 - 2)
+    }
+
+    @Test("a master that halves its tempo is not taken for lost pulses: one pulse a pulse, and the new tempo within a beat")
+    func halvedTempo() {
+        let rate = 48_000.0
+        var follower = MIDIClockFollower(sampleRate: rate)
+        _ = follower.receive([0xFA], at: 0)
+        var frame = 0.0
+        for _ in 0..<48 {
+            _ = follower.receive([0xF8], at: frame)
+            frame += 60 * rate / 120 / 24
+        }
+        for _ in 0..<48 {
+            _ = follower.receive([0xF8], at: frame)
+            frame += 60 * rate / 60 / 24
+        }
+        #expect(follower.pulses == 95)
+        #expect(abs((follower.tempo ?? 0) - 60) < 0.01, "\(follower.tempo ?? 0)")
+    }
+
     @Test("Start, Stop, Song Position Pointer and Continue; a stalled clock holds the position")
     func transport() {
         var follower = MIDIClockFollower(sampleRate: 1000)
