@@ -71,8 +71,8 @@ extension PluginEngine {
         if let key = controls.key { overrides.flags["key"] = PortChoices.tonics[key] }
         if let mode = controls.mode { overrides.flags["mode"] = PortChoices.modes[mode] }
         if let grid = controls.quantize { overrides.flags["quantize"] = PortChoices.grids[grid] }
-        if let swing = controls.swing { overrides.flags["swing"] = "\(swing)" }
-        if let balls = controls.balls { overrides.assignments = [try FieldAssignment(parsing: "piano.count=\(balls)")] }
+        if let swing = controls.swing { overrides.assignments.append(FieldAssignment(path: "time.swing", value: .number(swing))) }
+        if let balls = controls.balls { overrides.assignments.append(FieldAssignment(path: "piano.count", value: .number(Double(balls)))) }
         return overrides
     }
 

@@ -28,12 +28,13 @@ public struct Overrides: Sendable, Equatable {
     /// replay runs the steps its log ran: `EndingPlan.length(of:asked:exactly:)`).
     public var isExact = false
 
-    /// Overrides of the seed, gravity, speed and keys tone (nil = keep the preset's).
+    /// Overrides of the seed, gravity, speed and keys tone (nil = keep the preset's), as typed
+    /// field assignments (checked as the preset file's values are).
     public init(seed: UInt64? = nil, gravity: Double? = nil, speed: Double? = nil, keysTone: String? = nil) {
-        if let seed { flags["seed"] = String(seed) }
-        if let gravity { flags["gravity"] = "\(gravity)" }
-        if let speed { flags["speed"] = "\(speed)" }
-        if let keysTone { flags["tone"] = keysTone }
+        if let seed { assignments.append(FieldAssignment(path: "seed", value: .number(Double(seed), exact: seed))) }
+        if let gravity { assignments.append(FieldAssignment(path: "gravity", value: .number(gravity))) }
+        if let speed { assignments.append(FieldAssignment(path: "speed", value: .number(speed))) }
+        if let keysTone { assignments.append(FieldAssignment(path: "keys.tone", value: .string(keysTone))) }
     }
 }
 

@@ -5,14 +5,25 @@ import Errors
 import Vocabulary
 
 /// `--set path=value`: any preset field from the command line, read exactly as the file's.
+/// Code that holds a typed value (the plugin's ports) gives it as a `JSONValue`: nothing is
+/// printed to text to be parsed back.
 public struct FieldAssignment: Sendable, Equatable, CustomStringConvertible {
     /// The field's dotted path in the settings table (`piano.count`).
     public var path: String
+    /// The value as the preset file would hold it.
+    public var value: JSONValue
     /// The value as typed: JSON (`8`, `true`, `[1, 3]`, `"C#"`), else taken as a string (`harp`).
     public var text: String
 
     /// `path=value` as given to `--set`.
     public var description: String { path + "=" + text }
+
+    /// Sets the field at `path` (a row of the settings table; a programming error otherwise)
+    /// to `value`, checked when it is applied as the file's value would be.
+    public init(path: String, value: JSONValue) {
+        precondition(Settings.setting(at: path) != nil, "\(path) is not a row of the settings table")
+        (self.path, self.value, text) = (path, value, value.text)
+    }
 
     /// Reads `path=value`.
     /// - Throws: `SessionError.usage` (64) for a missing `=`, or a path that is no field (with
@@ -23,16 +34,12 @@ public struct FieldAssignment: Sendable, Equatable, CustomStringConvertible {
         }
         path = String(argument[..<equals])
         text = String(argument[argument.index(after: equals)...])
+        value = (try? JSONParser.parse(Array(text.utf8))) ?? .string(text)
         guard Settings.setting(at: path) != nil || !Settings.children(of: path).isEmpty else {
             let paths = Settings.all.map(\.path)
             let hint = FieldReader.otherNames[path].map { " (did you mean \($0)?)" } ?? Suggestion.didYouMean(path, in: paths)
             throw .usage("--set \(Quote.text(path)): no such preset field\(hint); the fields are listed in Presets/README.md and by clumsy run --help")
         }
-    }
-
-    /// The value as the preset file would hold it.
-    var value: JSONValue {
-        (try? JSONParser.parse(Array(text.utf8))) ?? .string(text)
     }
 }
 

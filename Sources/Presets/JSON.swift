@@ -34,6 +34,18 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// The value as JSON text (numbers in their shortest form, strings escaped).
+    public var text: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let value): return value ? "true" : "false"
+        case .number(let value, let exact): return exact.map(String.init) ?? Format.plain(value)
+        case .string(let value): return Format.jsonString(value)
+        case .array(let values): return "[" + values.map(\.text).joined(separator: ", ") + "]"
+        case .object(let members): return "{" + members.map { Format.jsonString($0.key) + ": " + $0.value.text }.joined(separator: ", ") + "}"
+        }
+    }
+
     /// A short name of the value's type for error messages ("a number", "an object").
     public var typeName: String {
         switch self {

@@ -40,7 +40,8 @@ public final class ClockInSync: ControlSource {
     private var lastRaw: UInt32?
     private var wraps = 0.0
 
-    /// The input port's full JACK name.
+    /// The input port's name: JACK's full name (`clumsy-clock:clock_in`), or the ALSA
+    /// sequencer port's (`Clumsy-clock:clock_in`).
     public var portName: String { input.portName }
 
     /// Opens the clock input for `plan` (`alsa`, else JACK); connects `source` to it when given.

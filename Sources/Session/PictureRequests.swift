@@ -90,7 +90,7 @@ public enum PictureRunner {
             let drawing = DrawingBuilder.drawing(for: SessionPlan(configuration: configuration))
             // Progress on stderr (when it is a terminal) for traces long enough to wait for.
             let standardError = TerminalOutput.standardError
-            let showsProgress = standardError.isTerminal && (request.trace ?? 0) * Double(configuration.preset.piano.count + 1) >= 200
+            let showsProgress = standardError.isTerminal && (request.trace ?? 0) * Double(configuration.world.pianoStarts.count + 1) >= 200
             let trace = try request.trace.map { (seconds) throws(SessionError) -> Trace in
                 try DrawingBuilder.trace(configuration, seconds: seconds, stop: stop, progress: showsProgress ? { fraction in
                     standardError.write("\r  tracing \(Format.fixed(fraction * seconds, decimals: 1)) / \(Format.fixed(seconds, decimals: 1)) s  [\(Int(fraction * 100 + 1e-6))%]")

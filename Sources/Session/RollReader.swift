@@ -49,8 +49,7 @@ public enum RollReader {
         let roll: Roll
         let inputs: [OutputCheck.Named]
         if lower.hasSuffix(".jsonl") {
-            let preset = try PresetLibrary.load(request.preset ?? "default")
-            roll = try fromEventLog(path: request.inputPath, preset: preset)
+            roll = try fromEventLog(path: request.inputPath, preset: request.preset ?? "default")
             inputs = [("the event log", request.inputPath), ("the preset", try PresetLibrary.locate(request.preset ?? "default"))]
         } else {
             if request.preset != nil { throw .usage("--preset applies to event logs only; a MIDI file carries its own key and tempo") }
@@ -229,13 +228,14 @@ public enum RollReader {
     /// small enough that every coordinate computed from them is exact and finite.
     static let timeRange: ClosedRange<Double> = 0...1e9
 
-    /// A roll from an event log: one lane per voice of `preset`'s voices table (each note's
+    /// A roll from an event log: one lane per voice of the voices table of `preset` (a bundled
+    /// preset's name or a preset file's path) (each note's
     /// `voice`, or for logs without it its `kind`), each note from when it sounds (`t`). The log
     /// has hits, not note lengths, so the voices' note lengths are used (cut short where the
     /// same pitch is struck again); the key, tempo and meter come from `preset` too, and the
     /// log's live key changes (`control` lines) rename the chords from their time on.
-    public static func fromEventLog(path: String, preset: Preset) throws(SessionError) -> Roll {
-        try fromEventLog(path: path, plan: SessionPlan(configuration: try Configuration(preset: preset, duration: 1)))
+    public static func fromEventLog(path: String, preset: String) throws(SessionError) -> Roll {
+        try fromEventLog(path: path, plan: SessionPlan(configuration: try Configuration(preset: try PresetLibrary.load(preset), duration: 1)))
     }
 
     /// A roll from an event log with the voices, key and clock of `plan` (see `fromEventLog(path:preset:)`).

@@ -57,7 +57,7 @@ struct OneTruthAllOutputsTests {
 
         let plan = SessionPlan(configuration: try Configuration(preset: try PresetLibrary.load(preset), overrides: Overrides(seed: UInt64(seed)), duration: 30))
         let heard = try HeardOutputs.run(plan)
-        let fromLog = try RollReader.fromEventLog(path: directory.file("s.jsonl"), preset: try PresetLibrary.load(preset))
+        let fromLog = try RollReader.fromEventLog(path: directory.file("s.jsonl"), preset: preset)
         let fromMIDI = try RollReader.fromMIDI(path: directory.file("s.mid"))
         // A MIDI tick is 1/960 of a quarter: half of one at the session's tempo, and a little.
         let tick = 60 / plan.clock.tempo / Double(MIDIRecorder.ticksPerQuarter)

@@ -36,7 +36,7 @@ struct RollReaderTests {
         let directory = temporary.path
         let (plan, midi, log) = try Self.record("polska", seconds: 8, in: directory)
         #expect(plan.voices.voices.map(\.name) == ["Bass", "Keys", "Melody", "Drums"])
-        for roll in [try RollReader.fromEventLog(path: log, preset: try PresetLibrary.load("polska")),
+        for roll in [try RollReader.fromEventLog(path: log, preset: "polska"),
                      try RollReader.fromMIDI(path: midi)] {
             #expect(roll.lanes.map(\.name) == ["Bass", "Keys", "Melody", "Drums"])
             #expect(roll.beatsPerBar == 3)
@@ -55,7 +55,7 @@ struct RollReaderTests {
             }
         }
         // The log's notes start at their `t` (quantised), which can be after their hit.
-        let logRoll = try RollReader.fromEventLog(path: log, preset: try PresetLibrary.load("polska"))
+        let logRoll = try RollReader.fromEventLog(path: log, preset: "polska")
         let grid = 60.0 / 112 / 2
         let keys = logRoll.notes.filter { $0.lane == 1 }
         #expect(!keys.isEmpty && keys.allSatisfy { abs($0.start / grid - ($0.start / grid).rounded()) < 0.2 },
@@ -70,9 +70,10 @@ struct RollReaderTests {
         let fromMIDI = try RollReader.fromMIDI(path: midi)
         #expect(fromMIDI.beatsPerBar == 6 && abs(fromMIDI.secondsPerBeat - 60.0 / 90 / 2) < 1e-6)
         #expect(fromMIDI.legend.first == "90 bpm, 6/8")
-        var preset = try PresetLibrary.load("original")
-        preset = try preset.applying(flags: ["meter": "6/8", "tempo": "90"], dry: false)
-        let fromLog = try RollReader.fromEventLog(path: log, preset: preset)
+        var overrides = Overrides()
+        overrides.flags = ["meter": "6/8", "tempo": "90"]
+        let plan = SessionPlan(configuration: try Configuration(preset: try PresetLibrary.load("original"), overrides: overrides, duration: 1))
+        let fromLog = try RollReader.fromEventLog(path: log, plan: plan)
         #expect(fromLog.beatsPerBar == 6 && abs(fromLog.secondsPerBeat - 60.0 / 90 / 2) < 1e-6)
         #expect(fromLog.lanes.map(\.name) == ["Bass", "Keys"])
     }
@@ -88,7 +89,7 @@ struct RollReaderTests {
                                       controls: ReplayControls([TimedControl(step: 1440, control: .key(change))]))
         let eFlat = Set(ScaleDegree.all.map { change.symbol(of: change.seventhChord(on: $0)) })
         let c = Set(ScaleDegree.all.map { plan.key.symbol(of: plan.key.seventhChord(on: $0)) })
-        for roll in [try RollReader.fromMIDI(path: midi), try RollReader.fromEventLog(path: log, preset: try PresetLibrary.load("original"))] {
+        for roll in [try RollReader.fromMIDI(path: midi), try RollReader.fromEventLog(path: log, preset: "original")] {
             let before = roll.chords.filter { $0.time < 6 }, after = roll.chords.filter { $0.time >= 6 }
             #expect(!before.isEmpty && before.allSatisfy { c.contains($0.name) }, "\(before.map(\.name))")
             #expect(!after.isEmpty && after.allSatisfy { eFlat.contains($0.name) }, "\(after.map(\.name))")
@@ -102,7 +103,7 @@ struct RollReaderTests {
         let directory = temporary.path
         let (_, _, log) = try Self.record("polska", seconds: 4, in: directory)
         do {
-            _ = try RollReader.fromEventLog(path: log, preset: try PresetLibrary.load("original"))
+            _ = try RollReader.fromEventLog(path: log, preset: "original")
             Issue.record("a log with drums read against a preset without them")
         } catch {
             guard case .data(let message) = error else { Issue.record("\(error)"); return }
