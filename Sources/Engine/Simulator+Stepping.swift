@@ -12,7 +12,7 @@ extension Simulator {
     public func begin() {
         hasBegun = true
         performer.start(at: 0, scheduler: &scheduler)
-        scheduler.deliver(through: 0, into: &notes)
+        scheduler.deliver(through: 0, into: &scheduled)
         flush()
         // Like every section line: after what is due at the line has sounded.
         if form != nil { formLine(at: 0) }
@@ -81,7 +81,7 @@ extension Simulator {
 
     /// Ends every sounding note and delivers what is queued up to `time` (the session ends).
     public func finish(at time: Double) {
-        scheduler.finish(at: time, into: &notes)
+        scheduler.finish(at: time, into: &scheduled)
         flush()
     }
 }

@@ -26,7 +26,7 @@ public final class Simulator {
     var kicks: SplitMix64
     var drops: SplitMix64
     var events: [SessionEvent] = []
-    var notes: [NoteEvent] = []
+    var scheduled: [ScheduledEvent] = []
     var lastBouncerHit = 0.0
     var recentDegrees: [Int] = []
     var lastKeyHit: [Double]
@@ -88,7 +88,7 @@ public final class Simulator {
         keyTones = plan.keyTones
         summary = Summary(voices: plan.voices.count)
         events.reserveCapacity(256)
-        notes.reserveCapacity(256)
+        scheduled.reserveCapacity(256)
         recentDegrees.reserveCapacity(Self.loopWindow)
         softBalls.reserveCapacity(plan.world.pianoStarts.count + 1)
         controls.reserveCapacity(8)
@@ -147,7 +147,7 @@ public final class Simulator {
             // An ending lets the notes sounding at its end ring.
             let ring = summary.wasInterrupted ? 0 : plan.ending?.ring ?? 0
             let end = world.time + ring
-            scheduler.finish(at: world.time, ringing: ring, into: &notes)
+            scheduler.finish(at: world.time, ringing: ring, into: &scheduled)
             if ring > 0 { summary.ending = ended() }
             flush()
             try deliver(to: sinks, through: end)
@@ -181,19 +181,17 @@ public final class Simulator {
     func flush() {
         // Most steps deliver nothing: return before the loop and the `removeAll`, which on an
         // empty array still goes through the array's generic replace path.
-        guard !notes.isEmpty else { return }
-        for note in notes {
-            switch note.kind {
-            case .on:
-                summary.notes[note.voice.rawValue] += 1
+        guard !scheduled.isEmpty else { return }
+        for event in scheduled {
+            switch event {
+            case .note(let note):
+                if note.kind == .on { summary.notes[note.voice.rawValue] += 1 }
                 events.append(.note(note))
-            case .off:
-                events.append(.note(note))
-            case .chord:
-                events.append(.chord(performer.chordEvent(degree: note.degree, at: note.time)))
+            case .harmony(let time, let degree):
+                events.append(.chord(performer.chordEvent(degree: degree, at: time)))
             }
         }
-        notes.removeAll(keepingCapacity: true)
+        scheduled.removeAll(keepingCapacity: true)
     }
 
     /// One fixed timestep: physics, hits, note-offs, then the session's rules.
@@ -224,7 +222,7 @@ public final class Simulator {
             performer.perform(hit, scheduler: &scheduler)
         }
         performer.advance(through: now, scheduler: &scheduler)
-        scheduler.deliver(through: now, into: &notes)
+        scheduler.deliver(through: now, into: &scheduled)
         flush()
         if !softBalls.isEmpty {
             // A ball too soft to strike is taken up and dropped again: no dribble, no ball at rest.

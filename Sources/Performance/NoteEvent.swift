@@ -1,25 +1,23 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-/// A note starting or ending, or the harmony changing, with the cause of it.
+/// A note starting or ending, with the cause of it. (A change of harmony is not a note:
+/// `ScheduledEvent.harmony`.)
 ///
 /// A flat value (no allocation) so the hot path can produce them by the thousand.
 public struct NoteEvent: Sendable, Hashable {
-    /// Whether a note starts or ends, or the harmony changes. (A voice's controllers are
-    /// `SessionEvent.control`, never notes.)
+    /// Whether a note starts or ends. (A voice's controllers are `SessionEvent.control`,
+    /// never notes.)
     public enum Kind: Sendable, Hashable {
         /// A note starts.
         case on
         /// A note ends.
         case off
-        /// The harmony changes to the chord of scale degree `degree` (no note: the simulator
-        /// turns it into a `ChordEvent` named by the performer).
-        case chord
     }
 
     /// Simulated time at which it sounds, seconds.
     public var time: Double
-    /// Note-on, note-off or chord change.
+    /// Note-on or note-off.
     public var kind: Kind
     /// Which row of the voices table.
     public var voice: VoiceID
@@ -34,7 +32,7 @@ public struct NoteEvent: Sendable, Hashable {
     /// Scale degree 1…7 of the active chord after this event.
     public var degree: Int
     /// Why the note sounds: what was struck, or which note a derived voice doubles
-    /// (`.none` for note-offs, controllers and chord changes).
+    /// (`.none` for note-offs).
     public var cause: Cause
     /// Simulated time of the physical hit, seconds: `time` or earlier (quantised notes sound later).
     public var hit: Double
@@ -128,5 +126,31 @@ public struct Hit: Sendable, Hashable {
         self.ball = ball
         self.target = target
         self.speed = speed
+    }
+}
+
+/// What the scheduler hands out, in time order: a note starting or ending, or the harmony
+/// changing.
+///
+/// A flat value, as `NoteEvent` is: the hot path hands them out by the thousand.
+public enum ScheduledEvent: Sendable, Hashable {
+    /// A note starts or ends.
+    case note(NoteEvent)
+    /// The harmony changes to the chord of scale degree `degree` (1…7) at `time`, seconds
+    /// (no note: the simulator names the chord with the performer, a `ChordEvent`).
+    case harmony(time: Double, degree: Int)
+
+    /// When it happens, simulated seconds.
+    public var time: Double {
+        switch self {
+        case .note(let note): return note.time
+        case .harmony(let time, _): return time
+        }
+    }
+
+    /// The note, if it is one.
+    public var note: NoteEvent? {
+        if case .note(let note) = self { return note }
+        return nil
     }
 }

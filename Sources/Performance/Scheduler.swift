@@ -24,7 +24,7 @@ public struct Scheduler: Sendable {
     /// At one time: note-offs, then chord tones ended, then the harmony's change, then note-ons.
     private enum EntryKind: Int, Sendable {
         case off = 0
-        case chord = 1
+        case endTones = 1
         case harmony = 2
         case on = 3
     }
@@ -33,9 +33,10 @@ public struct Scheduler: Sendable {
         var time: Double
         var kind: EntryKind
         var sequence: Int
+        /// The note (for `.harmony`, only its time and degree are read).
         var event: NoteEvent
         var token: Int
-        /// For `.chord`: the chord's pitch classes as a bit mask; for `.harmony`: 1 to deliver it
+        /// For `.endTones`: the chord's pitch classes as a bit mask; for `.harmony`: 1 to deliver it
         /// even when its degree is the one playing (a key change).
         var extra: Int
     }
@@ -184,14 +185,14 @@ public struct Scheduler: Sendable {
             }
             index -= 1
         }
-        insert(Entry(time: time, kind: .chord, sequence: 0,
+        insert(Entry(time: time, kind: .endTones, sequence: 0,
                      event: NoteEvent(time: time, kind: .off, voice: voice, note: 0, velocity: 0, degree: degree),
                      token: 0, extra: pitchClasses))
     }
 
     /// Queues the harmony's change to the chord of `degree` at `time` (when it takes over).
     /// A change queued earlier for the same time is replaced (a later hit asked for another
-    /// chord on the same line). It is delivered as a `.chord` event only if its degree is not
+    /// chord on the same line). It is delivered (`ScheduledEvent.harmony`) only if its degree is not
     /// the one playing then, or always when `always` (a key change renames the chord playing).
     public mutating func changeHarmony(to degree: Int, at time: Double, always: Bool = false) {
         var index = queue.count - 1
@@ -200,7 +201,7 @@ public struct Scheduler: Sendable {
             index -= 1
         }
         insert(Entry(time: time, kind: .harmony, sequence: 0,
-                     event: NoteEvent(time: time, kind: .chord, voice: .bass, note: 0, velocity: 0, degree: degree),
+                     event: NoteEvent(time: time, kind: .on, voice: .bass, note: 0, velocity: 0, degree: degree),
                      token: 0, extra: always ? 1 : 0))
     }
 
@@ -246,7 +247,7 @@ public struct Scheduler: Sendable {
     /// A live key change: chord changes of `voice` still queued end the notes outside
     /// `pitchClasses(degree)` (bit n = pitch class n) instead of the old key's chord tones.
     public mutating func retuneChordChanges(voice: VoiceID, pitchClasses: (Int) -> Int) {
-        for index in head..<queue.count where queue[index].kind == .chord && queue[index].event.voice == voice {
+        for index in head..<queue.count where queue[index].kind == .endTones && queue[index].event.voice == voice {
             queue[index].extra = pitchClasses(queue[index].event.degree)
         }
     }
@@ -340,7 +341,7 @@ public struct Scheduler: Sendable {
     }
 
     /// Hands out every event due at or before `time`, in time order.
-    public mutating func deliver(through time: Double, into events: inout [NoteEvent]) {
+    public mutating func deliver(through time: Double, into events: inout [ScheduledEvent]) {
         while head < queue.count && queue[head].time <= time {
             let entry = queue[head]
             head += 1
@@ -358,7 +359,7 @@ public struct Scheduler: Sendable {
     /// Ends the session at `time`: delivers what is due, forgets notes queued for later, and
     /// ends every sounding note at `time` (in the order their note-offs were due), or `ringing`
     /// seconds later: an ending lets its last notes ring.
-    public mutating func finish(at time: Double, ringing: Double = 0, into events: inout [NoteEvent]) {
+    public mutating func finish(at time: Double, ringing: Double = 0, into events: inout [ScheduledEvent]) {
         deliver(through: time, into: &events)
         let time = time + ringing
         for entry in queue[head...] where entry.kind == .off {
@@ -391,19 +392,23 @@ public struct Scheduler: Sendable {
         queue.insert(entry, at: index)
     }
 
-    private mutating func append(_ event: NoteEvent, into events: inout [NoteEvent]) {
+    private mutating func append(_ event: NoteEvent, into events: inout [ScheduledEvent]) {
+        append(.note(event), into: &events)
+    }
+
+    private mutating func append(_ event: ScheduledEvent, into events: inout [ScheduledEvent]) {
         precondition(event.time >= lastDelivered, "scheduler delivered an event at \(event.time) s after one at \(lastDelivered) s")
         lastDelivered = event.time
         events.append(event)
     }
 
-    private mutating func emit(_ entry: Entry, into events: inout [NoteEvent]) {
+    private mutating func emit(_ entry: Entry, into events: inout [ScheduledEvent]) {
         switch entry.kind {
         case .off:
             guard let index = sounding.firstIndex(where: { $0.token == entry.token }) else { return }
             sounding.remove(at: index)
             append(entry.event, into: &events)
-        case .chord:
+        case .endTones:
             var index = 0
             while index < sounding.count {
                 let note = sounding[index]
@@ -418,7 +423,7 @@ public struct Scheduler: Sendable {
         case .harmony:
             guard entry.extra == 1 || entry.event.degree != harmonyDegree else { return }
             harmonyDegree = entry.event.degree
-            append(entry.event, into: &events)
+            append(.harmony(time: entry.time, degree: entry.event.degree), into: &events)
         case .on:
             sound(entry, into: &events)
             // Derived voices sound with the note they follow (their notes are never queued).
@@ -435,7 +440,7 @@ public struct Scheduler: Sendable {
 
     /// Sounds a note-on entry: ends the same pitch of the voice if it rings and queues the
     /// note-off.
-    private mutating func sound(_ entry: Entry, into events: inout [NoteEvent]) {
+    private mutating func sound(_ entry: Entry, into events: inout [ScheduledEvent]) {
         let note = entry.event
         // A pitch struck again while sounding is ended first, never doubled; a monophonic
         // voice's new note ends whatever it has sounding.

@@ -30,11 +30,17 @@ func cMajorConfiguration() -> PerformerConfiguration {
 struct Band {
     var performer: Performer
     var scheduler: Scheduler
-    /// Notes and controllers delivered (the harmony's changes are in `chords`).
+    /// A change of harmony delivered: when, and to the chord of which degree.
+    struct HarmonyChange: Equatable {
+        var time: Double
+        var degree: Int
+    }
+
+    /// Notes delivered (the harmony's changes are in `chords`).
     var events: [NoteEvent] = []
-    /// The harmony's changes delivered (`.chord` events: time and degree).
-    var chords: [NoteEvent] = []
-    private var delivered: [NoteEvent] = []
+    /// The harmony's changes delivered.
+    var chords: [HarmonyChange] = []
+    private var delivered: [ScheduledEvent] = []
 
     init(configuration: PerformerConfiguration = cMajorConfiguration(), voices: VoiceTable = cMajorVoices(),
          clock: Clock = Clock(), feel: Feel = Feel()) {
@@ -50,7 +56,12 @@ struct Band {
 
     /// Moves what was delivered into `events` and `chords`.
     private mutating func sort() {
-        for event in delivered { if event.kind == .chord { chords.append(event) } else { events.append(event) } }
+        for event in delivered {
+            switch event {
+            case .note(let note): events.append(note)
+            case .harmony(let time, let degree): chords.append(HarmonyChange(time: time, degree: degree))
+            }
+        }
         delivered.removeAll()
     }
 

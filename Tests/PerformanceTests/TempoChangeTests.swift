@@ -16,13 +16,15 @@ struct TempoChangeTests {
         for (hit, pitch) in [(0.1, 60), (0.6, 64)] {
             scheduler.schedule(SchedulerTests.note(hit, pitch, 80), at: scheduler.place(hit))
         }
-        var early: [NoteEvent] = []
-        scheduler.deliver(through: 0.5, into: &early)
+        var delivered: [ScheduledEvent] = []
+        scheduler.deliver(through: 0.5, into: &delivered)
+        let early = delivered.compactMap(\.note)
         #expect(early.filter { $0.kind == .on }.map(\.time) == [0.5])
         // At 0.75 s (beat 2.5), the tempo becomes 90: beat 3 is a third of a second on.
         scheduler.changeTempo(to: 90, at: 0.75)
-        var later: [NoteEvent] = []
-        scheduler.deliver(through: 10, into: &later)
+        delivered.removeAll()
+        scheduler.deliver(through: 10, into: &delivered)
+        let later = delivered.compactMap(\.note)
         let on = later.first { $0.kind == .on && $0.note == 64 }
         let beat3 = 0.75 + 0.5 * 60 / 90
         #expect(on.map { abs($0.time - beat3) < 1e-9 } == true, "\(String(describing: on?.time)), beat 3 at \(beat3)")
