@@ -38,21 +38,24 @@ struct MIDIClockFollowerTests {
         #expect(abs(frame - 16 * 24 * perPulse) < 0.003 * rate, "\(frame)")
     }
 
+    /// Sends `count` pulses at `bpm`, a pulse apart from `frame` on (48 kHz); returns the frame
+    /// the next would come at.
+    static func pulses(_ follower: inout MIDIClockFollower, _ count: Int, at bpm: Double, from frame: Double) -> Double {
+        var frame = frame
+        for _ in 0..<count {
+            _ = follower.receive([0xF8], at: frame)
+            frame += 60 * 48_000 / bpm / 24
+        }
+        return frame
+    }
+
     @Test("a new tempo is followed within one beat")
     func tempoChange() {
-        let rate = 48_000.0
-        var follower = MIDIClockFollower(sampleRate: rate)
+        var follower = MIDIClockFollower(sampleRate: 48_000)
         _ = follower.receive([0xFA], at: 0)
-        var frame = 0.0
-        for _ in 0..<48 {
-            _ = follower.receive([0xF8], at: frame)
-            frame += 60 * rate / 90 / 24
-        }
+        let frame = Self.pulses(&follower, 48, at: 90, from: 0)
         #expect(abs((follower.tempo ?? 0) - 90) < 0.01)
-        for _ in 0..<25 {
-            _ = follower.receive([0xF8], at: frame)
-            frame += 60 * rate / 140 / 24
-        }
+        _ = Self.pulses(&follower, 25, at: 140, from: frame)
         #expect(abs((follower.tempo ?? 0) - 140) < 0.01, "\(follower.tempo ?? 0)")
     }
 
@@ -77,18 +80,10 @@ struct MIDIClockFollowerTests {
 
     @Test("a master that halves its tempo is not taken for lost pulses: one pulse a pulse, and the new tempo within a beat")
     func halvedTempo() {
-        let rate = 48_000.0
-        var follower = MIDIClockFollower(sampleRate: rate)
+        var follower = MIDIClockFollower(sampleRate: 48_000)
         _ = follower.receive([0xFA], at: 0)
-        var frame = 0.0
-        for _ in 0..<48 {
-            _ = follower.receive([0xF8], at: frame)
-            frame += 60 * rate / 120 / 24
-        }
-        for _ in 0..<48 {
-            _ = follower.receive([0xF8], at: frame)
-            frame += 60 * rate / 60 / 24
-        }
+        let halved = Self.pulses(&follower, 48, at: 120, from: 0)
+        _ = Self.pulses(&follower, 48, at: 60, from: halved)
         #expect(follower.pulses == 95)
         #expect(abs((follower.tempo ?? 0) - 60) < 0.01, "\(follower.tempo ?? 0)")
     }
