@@ -66,10 +66,10 @@ let package = Package(
         .target(name: "FileOutput", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         // The MIDI writer runs inside the stepping loop of every MIDI-only session: its runtime
         // exclusivity checks were a third of its instructions.
-        .target(name: "MIDIFile", dependencies: ["FileOutput"], swiftSettings: uncheckedExclusivityInRelease),
+        .target(name: "MIDIFile", dependencies: ["FileOutput", "MIDIWire"], swiftSettings: uncheckedExclusivityInRelease),
         // `clumsy analyze`: key, chords and statistics of any Standard MIDI File.
         .target(name: "Analysis", dependencies: ["Theory", "MIDIFile", "Presets", "FileOutput"]),
-        .target(name: "Sound", dependencies: ["Vocabulary", "CFluidSynth", "CSndfile", "CEBUR128", "FileOutput"], swiftSettings: uncheckedExclusivityInRelease),
+        .target(name: "Sound", dependencies: ["Vocabulary", "MIDIWire", "CFluidSynth", "CSndfile", "CEBUR128", "FileOutput"], swiftSettings: uncheckedExclusivityInRelease),
         .target(name: "Pictures", dependencies: ["Geometry", "CCairo", "FileOutput"]),
         // One MIDI message as it goes on the wire, pure Swift without C libraries: Studio's live
         // ports and the LV2 plugin both speak it (the plugin must not link JACK, ALSA or liblo).
@@ -82,7 +82,7 @@ let package = Package(
         .executableTarget(name: "clumsy-version", path: "Sources/ClumsyVersion"),
         .plugin(name: "VersionPlugin", capability: .buildTool(), dependencies: ["clumsy-version"]),
         // The engine: the resolved session plan, the fixed-step loop and the session's rules.
-        .target(name: "Engine", dependencies: ["Errors", "Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Presets", "FileOutput"],
+        .target(name: "Engine", dependencies: ["Errors", "Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Presets", "FileOutput", "MIDIWire"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // The outputs (sinks: MIDI file, event log, sound, text) and the runner that wires a plan to them.
         // The event log's format, the replay record and the terminal's lines: no C library beyond
@@ -118,8 +118,8 @@ let package = Package(
         .testTarget(name: "PhysicsTests", dependencies: ["Geometry", "Physics"]),
         .testTarget(name: "PerformanceTests", dependencies: ["Performance", "Vocabulary", "Theory"]),
         .testTarget(name: "FileOutputTests", dependencies: ["FileOutput", "TestSupport"]),
-        .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput", "TestSupport"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
-        .testTarget(name: "SoundTests", dependencies: ["Sound", "CFluidSynth", "FileOutput", "TestSupport"]),
+        .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput", "MIDIWire", "TestSupport"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
+        .testTarget(name: "SoundTests", dependencies: ["Sound", "CFluidSynth", "FileOutput", "MIDIWire", "TestSupport"]),
         .testTarget(name: "PresetsTests", dependencies: ["Errors", "Presets"]),
         // The engine without the sinks: its rules, the masters it follows, MIDI in's rules.
         .testTarget(name: "EngineTests", dependencies: ["Engine", "Errors", "Geometry", "Performance", "Physics", "Presets", "TestSupport", "Theory", "Vocabulary", "FileOutput"]),

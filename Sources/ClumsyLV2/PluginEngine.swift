@@ -212,19 +212,9 @@ final class PluginEngine {
     private func take(_ events: [SessionEvent]) {
         for event in events {
             switch event {
-            case .note(let note):
+            case .note, .control:
                 // Through the optional in place: a copy would copy the router's tables.
-                guard let channel = router?.channel(for: note) else { return }
-                let message: MIDIBytes = note.kind == .on
-                    ? .noteOn(channel: channel, note: note.note, velocity: note.velocity)
-                    : .noteOff(channel: channel, note: note.note)
-                pending.append(PendingMessage(frame: frameOf(note.time), message: message))
-            case .control(let time, let voice, let controller, let value):
-                guard let router else { return }
-                for channel in router.channels(of: voice) {
-                    let message = MIDIBytes.controlChange(channel: channel.channel, controller: controller, value: value)
-                    pending.append(PendingMessage(frame: frameOf(time), message: message))
-                }
+                router?.forEachMessage(of: event) { time, _, message in pending.append(PendingMessage(frame: frameOf(time), message: message)) }
             default:
                 break
             }

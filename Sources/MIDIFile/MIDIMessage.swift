@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import MIDIWire
+
 /// One event's content in a Standard MIDI File track: a channel voice
 /// message, a system-exclusive packet, or a meta event.
 ///
@@ -71,6 +73,20 @@ public enum MIDIMessage: Hashable, Sendable {
             return channel
         default:
             return nil
+        }
+    }
+}
+
+extension MIDIMessage {
+    /// The channel message `bytes` as a file's event: a note-on, note-off (release velocity
+    /// kept) or control change; nil for any other message.
+    public init?(_ bytes: MIDIBytes) {
+        let channel = UInt8(bytes.channel)
+        switch bytes.status & 0xF0 {
+        case 0x90: self = .noteOn(channel: channel, note: bytes.data1, velocity: bytes.data2)
+        case 0x80: self = .noteOff(channel: channel, note: bytes.data1, velocity: bytes.data2)
+        case 0xB0: self = .controlChange(channel: channel, controller: bytes.data1, value: bytes.data2)
+        default: return nil
         }
     }
 }

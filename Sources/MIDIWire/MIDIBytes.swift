@@ -44,3 +44,30 @@ public struct MIDIBytes: Sendable, Hashable {
     /// The bytes as an array (for tests and logs).
     public var bytes: [UInt8] { Array([status, data1, data2].prefix(count)) }
 }
+
+extension MIDIBytes {
+    /// What a channel message does, read from its bytes.
+    public enum Meaning: Sendable, Hashable {
+        /// Note-on with velocity 1…127.
+        case noteOn(note: Int, velocity: Int)
+        /// Note-off (0x80, or a note-on of velocity 0 as on the wire).
+        case noteOff(note: Int)
+        /// Control change `controller` 0…127 to `value` 0…127.
+        case controlChange(controller: Int, value: Int)
+        /// Any other message (program change, system real-time, …).
+        case other
+    }
+
+    /// The channel of a channel message, 0…15.
+    public var channel: Int { Int(status & 0x0F) }
+
+    /// What the message does.
+    public var meaning: Meaning {
+        switch status & 0xF0 {
+        case 0x90 where data2 > 0: return .noteOn(note: Int(data1), velocity: Int(data2))
+        case 0x80, 0x90: return .noteOff(note: Int(data1))
+        case 0xB0: return .controlChange(controller: Int(data1), value: Int(data2))
+        default: return .other
+        }
+    }
+}

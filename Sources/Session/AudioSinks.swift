@@ -193,15 +193,9 @@ public final class AudioFileSink: SessionSink {
     public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
         for event in events {
             switch event {
-            case .note(let note):
-                let channel = router.channel(for: note)
-                let frame = Int64((note.time * rate).rounded())
-                mixer.send(MixEvent(frame: frame, channel: channel,
-                                    kind: note.kind == .on ? .noteOn(note: note.note, velocity: note.velocity) : .noteOff(note: note.note)))
-            case .control(let at, let voice, let controller, let value):
-                let frame = Int64((at * rate).rounded())
-                for channel in router.channels(of: voice) {
-                    mixer.send(MixEvent(frame: frame, channel: channel.channel, kind: .control(controller: controller, value: value)))
+            case .note, .control:
+                router.forEachMessage(of: event) { time, _, message in
+                    mixer.send(MixEvent(frame: Int64((time * rate).rounded()), message: message))
                 }
             default:
                 continue
@@ -293,17 +287,8 @@ public final class LiveSink: SessionSink {
     public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
         for event in events {
             switch event {
-            case .note(let note):
-                let channel = router.channel(for: note)
-                if note.kind == .on {
-                    sampler.noteOn(channel: channel, note: note.note, velocity: note.velocity)
-                } else {
-                    sampler.noteOff(channel: channel, note: note.note)
-                }
-            case .control(_, let voice, let controller, let value):
-                for channel in router.channels(of: voice) {
-                    sampler.controlChange(channel: channel.channel, controller: controller, value: value)
-                }
+            case .note, .control:
+                router.forEachMessage(of: event) { _, _, message in sampler.play(message) }
             default:
                 continue
             }

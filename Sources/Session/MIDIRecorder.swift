@@ -108,18 +108,10 @@ public final class MIDIRecorder: SessionSink {
     public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
         for event in events {
             switch event {
-            case .note(let note):
-                guard voice == nil || note.voice == voice else { continue }
-                let channel = UInt8(router.channel(for: note))
-                let message: MIDIMessage = note.kind == .on
-                    ? .noteOn(channel: channel, note: UInt8(note.note), velocity: UInt8(note.velocity))
-                    : .noteOff(channel: channel, note: UInt8(note.note), velocity: 0)
-                try append(message, track: track(of: note.voice), tick: tick(note.time))
-            case .control(let at, let controlled, let controller, let value):
-                guard voice == nil || controlled == voice else { continue }
-                for channel in router.channels(of: controlled) {
-                    try append(.controlChange(channel: UInt8(channel.channel), controller: UInt8(controller), value: UInt8(value)),
-                               track: track(of: controlled), tick: tick(at))
+            case .note, .control:
+                try router.forEachMessage(of: event, only: voice) { (time, owner, message) throws(SessionError) in
+                    guard let message = MIDIMessage(message) else { return }
+                    try append(message, track: track(of: owner), tick: tick(time))
                 }
             case .live(let at, _, .tempo(let bpm)):
                 // Seconds stay where they were; the bars follow the new tempo from here on.

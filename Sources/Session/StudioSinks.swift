@@ -124,16 +124,10 @@ public final class LiveMIDISink: SessionSink, ControlSource {
                     nextPulse = note.time
                 }
                 clock(through: note.time)
-                let channel = router.channel(for: note)
-                let message: MIDIBytes = note.kind == .on
-                    ? .noteOn(channel: channel, note: note.note, velocity: note.velocity)
-                    : .noteOff(channel: channel, note: note.note)
-                send(message, port: note.voice.rawValue, at: note.time)
-            case .control(let at, let voice, let controller, let value):
+                router.forEachMessage(of: event) { time, voice, message in send(message, port: voice.rawValue, at: time) }
+            case .control:
                 // A voice's controller, on that voice's port and every channel of it (as in the MIDI file).
-                for channel in router.channels(of: voice) {
-                    send(.controlChange(channel: channel.channel, controller: controller, value: value), port: voice.rawValue, at: at)
-                }
+                router.forEachMessage(of: event) { time, voice, message in send(message, port: voice.rawValue, at: time) }
             case .live(let at, _, .tempo(let bpm)):
                 clock(through: at)
                 pulseInterval = 60 / (bpm * 24)

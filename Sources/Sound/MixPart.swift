@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import MIDIWire
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -79,28 +81,18 @@ public struct MixPart: Sendable, Hashable {
 
 /// A channel message for a `MixRenderer`, at a frame of the output.
 public struct MixEvent: Sendable, Hashable {
-    /// What the message does.
-    public enum Kind: Sendable, Hashable {
-        /// Note-on with velocity 1…127.
-        case noteOn(note: Int, velocity: Int)
-        /// Note-off.
-        case noteOff(note: Int)
-        /// Control change `controller` 0…127 to `value` 0…127.
-        case control(controller: Int, value: Int)
-    }
-
     /// The frame (per channel, from 0) at which the message is due; it sounds from the
     /// first 64-frame block boundary at or after it.
     public var frame: Int64
-    /// MIDI channel 0…15; it must belong to one of the renderer's parts.
-    public var channel: Int
-    /// The message.
-    public var kind: Kind
+    /// The message (note-on, note-off or control change; others are ignored), on a channel
+    /// that must belong to one of the renderer's parts.
+    public var message: MIDIBytes
+    /// MIDI channel 0…15.
+    public var channel: Int { message.channel }
 
-    /// A message on `channel` due at `frame`.
-    public init(frame: Int64, channel: Int, kind: Kind) {
+    /// `message` due at `frame`.
+    public init(frame: Int64, message: MIDIBytes) {
         self.frame = frame
-        self.channel = channel
-        self.kind = kind
+        self.message = message
     }
 }

@@ -3,6 +3,7 @@
 
 import CFluidSynth
 import FileOutput
+import MIDIWire
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -229,6 +230,17 @@ public final class Sampler: @unchecked Sendable {
         checkData(controller, "controller")
         checkData(value, "controller value")
         fluid_synth_cc(synth, Int32(channel), Int32(controller), Int32(value))
+    }
+
+    /// Plays a channel message: a note-on, note-off or control change on its channel (any
+    /// other message is ignored).
+    public func play(_ message: MIDIBytes) {
+        switch message.meaning {
+        case let .noteOn(note, velocity): noteOn(channel: message.channel, note: note, velocity: velocity)
+        case let .noteOff(note): noteOff(channel: message.channel, note: note)
+        case let .controlChange(controller, value): controlChange(channel: message.channel, controller: controller, value: value)
+        case .other: break
+        }
     }
 
     /// Releases every sounding note on every channel, including notes held by the

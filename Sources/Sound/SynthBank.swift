@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import CFluidSynth
+import MIDIWire
 
 /// The synths of a mix and the threads that render them (the first stage of the audio
 /// path: synth bank → `MixBus` → `MasteringPass`).
@@ -87,7 +88,7 @@ final class SynthBank {
             units[shards[0]].pending.append(event)
             return
         }
-        switch event.kind {
+        switch event.message.meaning {
         case .noteOn(let note, _):
             let slot = event.channel * 128 + note
             if holder[slot] < 0 {
@@ -99,8 +100,10 @@ final class SynthBank {
             let slot = event.channel * 128 + note
             units[holder[slot] >= 0 ? holder[slot] : shards[0]].pending.append(event)
             holder[slot] = -1
-        case .control:
+        case .controlChange:
             for shard in shards { units[shard].pending.append(event) }
+        case .other:
+            break
         }
     }
 
@@ -230,12 +233,7 @@ final class SynthUnit: @unchecked Sendable {
             }
             for event in batch.events {
                 render(to: min(end, (event.frame + block - 1) / block * block))
-                switch event.kind {
-                case let .noteOn(note, velocity): sampler.noteOn(channel: event.channel, note: note, velocity: velocity)
-                case let .noteOff(note): sampler.noteOff(channel: event.channel, note: note)
-                case let .control(controller, value):
-                    sampler.controlChange(channel: event.channel, controller: controller, value: value)
-                }
+                sampler.play(event.message)
             }
             render(to: end)
         }

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import MIDIFile
+import MIDIWire
 import TestSupport
 import Testing
 
@@ -36,6 +37,17 @@ struct RoundTripTests {
         let second = try score.write(to: directory.file("b.mid"))
         #expect(first == second)
         #expect(try score.write(to: directory.file("a.mid")) == first) // replacing an existing file
+    }
+
+    @Test("a channel message from the wire is the file's event: note-on, note-off with its release velocity, control change; nothing else")
+    func wireMessages() {
+        #expect(MIDIMessage(.noteOn(channel: 2, note: 60, velocity: 99)) == .noteOn(channel: 2, note: 60, velocity: 99))
+        #expect(MIDIMessage(.noteOff(channel: 15, note: 0)) == .noteOff(channel: 15, note: 0, velocity: 0))
+        var released = MIDIBytes.noteOff(channel: 3, note: 5)
+        released.data2 = 64
+        #expect(MIDIMessage(released) == .noteOff(channel: 3, note: 5, velocity: 64))
+        #expect(MIDIMessage(.controlChange(channel: 9, controller: 91, value: 40)) == .controlChange(channel: 9, controller: 91, value: 40))
+        #expect(MIDIMessage(.programChange(channel: 0, program: 4)) == nil && MIDIMessage(.clock) == nil)
     }
 
     @Test("empty tracks get just an End of Track at tick 0")

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Foundation
+import MIDIWire
 import Testing
 @testable import Sound
 
@@ -115,7 +116,7 @@ struct ScratchFileMixTests {
         let short = try mixer(in: disk.path, seconds: 0.1)
         #expect {
             for second in 1...60 {
-                short.send(MixEvent(frame: Int64(second) * 44_100, channel: 0, kind: .noteOn(note: 60, velocity: 100)))
+                short.send(MixEvent(frame: Int64(second) * 44_100, message: .noteOn(channel: 0, note: 60, velocity: 100)))
                 try short.render(toFrame: Int64(second + 1) * 44_100)
             }
             _ = try short.finish(atFrame: 61 * 44_100)

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Foundation
+import MIDIWire
 import TestSupport
 import Testing
 @testable import Sound
@@ -237,8 +238,8 @@ struct MasteringTests {
         for beat in 0..<12 {
             let frame = Int64(Double(beat) * 0.5 * 44_100)
             for note in [60, 64, 67] {
-                mixer.send(MixEvent(frame: frame, channel: 0, kind: .noteOn(note: note, velocity: 40 + 7 * beat)))
-                mixer.send(MixEvent(frame: frame + 15_000, channel: 0, kind: .noteOff(note: note)))
+                mixer.send(MixEvent(frame: frame, message: .noteOn(channel: 0, note: note, velocity: 40 + 7 * beat)))
+                mixer.send(MixEvent(frame: frame + 15_000, message: .noteOff(channel: 0, note: note)))
             }
             try mixer.render(toFrame: frame)
         }

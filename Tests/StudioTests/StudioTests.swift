@@ -13,6 +13,16 @@ import Testing
         #expect(MIDIBytes.programChange(channel: 2, program: 12).bytes == [0xC2, 12])
         #expect(MIDIBytes.clock.bytes == [0xF8] && MIDIBytes.start.bytes == [0xFA] && MIDIBytes.stop.bytes == [0xFC])
     }
+
+    @Test func aMessageReadsBackAsWhatItDoes() {
+        #expect(MIDIBytes.noteOn(channel: 3, note: 64, velocity: 90).meaning == .noteOn(note: 64, velocity: 90))
+        #expect(MIDIBytes.noteOn(channel: 3, note: 64, velocity: 90).channel == 3)
+        // A note-on of velocity 0 is a note-off, as on the wire.
+        #expect(MIDIBytes.noteOn(channel: 0, note: 64, velocity: 0).meaning == .noteOff(note: 64))
+        #expect(MIDIBytes.noteOff(channel: 15, note: 1).meaning == .noteOff(note: 1))
+        #expect(MIDIBytes.controlChange(channel: 9, controller: 7, value: 100).meaning == .controlChange(controller: 7, value: 100))
+        #expect(MIDIBytes.programChange(channel: 2, program: 12).meaning == .other && MIDIBytes.clock.meaning == .other)
+    }
 }
 
 /// The ALSA sequencer cannot be opened here (no /dev/snd/seq), so what is tested is how
