@@ -15,8 +15,10 @@
 /// A lost pulse (a JACK client that misses a cycle on a busy machine loses that cycle's MIDI)
 /// would put every later note a pulse late. So, once the tempo is settled over a whole window,
 /// a pulse that comes about two pulses after the last (1.6 to 2.4 times the measured spacing)
-/// counts two. If the next one comes as late again, it was the master slowing down, not a
-/// loss: the extra pulse is taken back, and no loss is inferred until a window has passed.
+/// counts two, and the next pulse decides: one spacing after it (0.6 to 1.4) confirms the
+/// loss; anything else takes the extra pulse back (late again: the master slowed down; soon
+/// after: that pulse was only late), and no loss is inferred until a window has passed.
+/// Until the next pulse decides, the position may run one pulse ahead.
 public struct MIDIClockFollower: Sendable {
     /// Pulses per quarter note.
     public static let pulsesPerQuarter = 24
@@ -114,8 +116,9 @@ public struct MIDIClockFollower: Sendable {
         let gap = frame - last.frame
         if let spacing = inferredLoss {
             inferredLoss = nil
-            if (1.6...2.4).contains(gap / spacing) {
-                // Late twice: the master slowed down. The last pulse was one, not two.
+            if !(0.6...1.4).contains(gap / spacing) {
+                // No loss: late again (the master slowed down), or soon after a pulse that was
+                // only late. The last pulse was one, not two.
                 points[points.count - 1].pulse -= 1
                 pulses -= 1
                 quietUntil = pulses + window

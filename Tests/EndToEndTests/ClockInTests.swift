@@ -156,8 +156,9 @@ extension StudioEndToEndTests {
                     gaps.removeAll()
                 } else {
                     let gap = frame - (pulses.last?.frame ?? frame)
-                    let spacing = gaps.count >= 6 ? gaps.suffix(6).sorted()[3] : gap
-                    let step = max(1, Int((gap / spacing).rounded()))
+                    // Two pulses for one gap of about two (against the last six's median).
+                    let spacing = gaps.count >= 6 ? gaps.suffix(6).sorted()[3] : 0
+                    let step = spacing > 0 && (1.6...2.4).contains(gap / spacing) ? 2 : 1
                     // The lost pulses, where they would have been.
                     for lost in 1..<step { pulses.append((frame - gap * Double(step - lost) / Double(step), position + lost)) }
                     position += step

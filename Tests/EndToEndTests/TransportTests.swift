@@ -92,8 +92,11 @@ extension StudioEndToEndTests {
         check(heard.notes.contains { $0 > stops[0] && $0 < stops[1] }, "nothing played after the transport rolled again")
         // Bar 33, twice: the same notes at the same places after the transport rolls.
         func take(after stop: Double, before end: Double) -> [(note: String, frames: Double)] {
-            // The roll's frame by the ruler's first two beats of pulses at 120 bpm (their median).
-            let origins = pulses.filter { $0 > stop }.prefix(48).enumerated().map { $0.element - Double($0.offset) * 48_000 * 60 / 120 / 24 }.sorted()
+            // The roll's frame by the ruler's first two beats of pulses at 120 bpm (their median),
+            // each counted by time from the first (a lost pulse does not move the rest).
+            let spacing = 48_000 * 60 / 120.0 / 24, after = pulses.filter { $0 > stop }.prefix(48)
+            let first = after.first ?? 0
+            let origins = after.map { $0 - (($0 - first) / spacing).rounded() * spacing }.sorted()
             let roll = origins.isEmpty ? 0 : origins[origins.count / 2]
             return messages.filter { (0x90...0x9F).contains($0.bytes[0]) && $0.bytes.count == 3 && $0.bytes[2] > 0 }
                 // The first 2.5 s of the roll: the shell's `sleep 3` before stop is not exact.

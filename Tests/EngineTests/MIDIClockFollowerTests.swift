@@ -78,6 +78,18 @@ struct MIDIClockFollowerTests {
         #expect(follow(losing: [10]).pulses == 24 * 4 - 2)
     }
 
+    @Test("a pulse that comes late (0.7 of a pulse) and the next on time is no loss: the position is the master's")
+    func latePulse() {
+        let rate = 48_000.0, perPulse = 60 * rate / 120 / 24
+        var follower = MIDIClockFollower(sampleRate: rate)
+        _ = follower.receive([0xFA], at: 0)
+        for pulse in 0..<(24 * 4) {
+            _ = follower.receive([0xF8], at: (Double(pulse) + (pulse == 50 ? 0.7 : 0)) * perPulse)
+        }
+        #expect(follower.pulses == 24 * 4 - 1)
+        #expect(abs((follower.frame(atQuarters: 4) ?? 0) - 4 * 24 * perPulse) < 1)
+    }
+
     @Test("a master that halves its tempo is not taken for lost pulses: one pulse a pulse, and the new tempo within a beat")
     func halvedTempo() {
         var follower = MIDIClockFollower(sampleRate: 48_000)
