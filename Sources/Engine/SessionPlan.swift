@@ -18,10 +18,10 @@ public struct SessionPlan: Sendable {
     public var seed: UInt64
     /// Key and scale.
     public var key: Key
-    /// Gravity on the piano balls, m/s² (for the MIDI file's text).
-    public var gravity: Double
-    /// Bass ball speed, m/s.
-    public var speed: Double
+    /// Gravity on the piano balls at the start, m/s² (the world's: one value, not a copy).
+    public var gravity: Double { world.gravity }
+    /// Bass ball speed at the start, m/s (the world's).
+    public var speed: Double { world.bassSpeed }
     /// Geometry.
     public var layout: Layout
     /// The physics world.
@@ -94,8 +94,6 @@ public struct SessionPlan: Sendable {
         duration = c.duration
         seed = c.seed
         key = preset.key
-        gravity = preset.gravity
-        speed = preset.speed
         layout = c.layout
         world = c.world
         clock = Clock(tempo: preset.tempo, meter: preset.meter, grid: time.quantize, strength: time.strength, swing: time.swing)

@@ -36,11 +36,9 @@ extension Simulator {
             events.append(.live(time: now, step: step, control: control))
             switch control {
             case .gravity(let value):
-                gravity = value
-                world.retune(gravity: gravity, bassSpeed: speed, substeps: plan.substeps(gravity: gravity, speed: speed))
+                retune(gravity: value, speed: world.configuration.bassSpeed)
             case .speed(let value):
-                speed = value
-                world.retune(gravity: gravity, bassSpeed: speed, substeps: plan.substeps(gravity: gravity, speed: speed))
+                retune(gravity: world.configuration.gravity, speed: value)
             case .kick:
                 kickBass(at: now)
             case .drop:
@@ -68,6 +66,12 @@ extension Simulator {
             }
         }
         controls.removeAll(keepingCapacity: true)
+    }
+
+    /// Gravity (m/s²) and the bass ball's speed (m/s) from now on, with the sub-steps they
+    /// need. The world holds the one copy of each.
+    func retune(gravity: Double, speed: Double) {
+        world.retune(gravity: gravity, bassSpeed: speed, substeps: plan.substeps(gravity: gravity, speed: speed))
     }
 
     /// Piano balls 1…`count` in play, the others out of the world: those beyond leave first,

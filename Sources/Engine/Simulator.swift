@@ -43,8 +43,6 @@ public final class Simulator {
     var controls: [Control] = []
     /// Controls queued from outside between steps (`queue(_:)`), applied after the next step's scenes.
     var queued: [Control] = []
-    var gravity: Double
-    var speed: Double
     /// The form as it goes (Simulator+Form.swift), nil without one.
     var form: FormProgress?
     /// The piano-ball rules run on the steps whose count minus this is a multiple of
@@ -93,8 +91,6 @@ public final class Simulator {
         softBalls.reserveCapacity(plan.world.pianoStarts.count + 1)
         controls.reserveCapacity(8)
         queued.reserveCapacity(8)
-        gravity = plan.gravity
-        speed = plan.speed
         preparedKeys = plan.preparedKeyChanges
         if let form = plan.form {
             self.form = FormProgress(plan: form, nudges: SplitMix64(seed: plan.seed, stream: RandomStream.form.rawValue),
