@@ -81,7 +81,7 @@ struct PluginControls: Equatable {
         preset = c.preset.isNaN ? 0 : min(max(c.preset, 0), Self.presetPortLimit)
         seed = Self.seed(c.seed)
         gravity = c.gravity >= 0 ? Self.decimal(min(c.gravity, Self.gravityLimit)) : nil
-        speed = c.speed > 0 ? Self.decimal(min(c.speed, Self.speedLimit)) : nil
+        speed = c.speed > 0 ? Self.decimal(min(max(c.speed, Self.speedFloor), Self.speedLimit)) : nil
         key = Self.index(c.key, below: 12)
         mode = Self.index(c.mode, below: PortChoices.modes.count)
         quantize = Self.index(c.quantize, below: PortChoices.grids.count)
@@ -116,6 +116,9 @@ struct PluginControls: Equatable {
     /// The upper ends of the gravity and speed ports' ranges (the Turtle's `lv2:maximum`).
     static let gravityLimit: Float = 100
     static let speedLimit: Float = 20
+    /// The slowest bass ball a session takes (the `speed` row's lower bound): a port between 0
+    /// and it is raised to it, as a live change is.
+    static let speedFloor: Float = 0.1
     /// Past any bundle's number of presets; keeps the preset port's value an `Int`.
     static let presetPortLimit: Float = 1_000_000
 

@@ -12,7 +12,8 @@ import Glibc
 /// range, never traps (a trap takes the host down), and bounds what a jump costs.
 @Suite("LV2 plugin, hostile host (round 4)", .serialized)
 struct PluginHostileTests {
-    static let wild = ["1e30", "-1e30", "nan", "inf", "1.9e19"]
+    /// Far out of every range, and one just above zero (below the speed port's 0.1).
+    static let wild = ["1e30", "-1e30", "nan", "inf", "1.9e19", "1e-30"]
     static let ports = ["seed", "preset", "key", "mode", "quantize", "balls", "bass_channel", "keys_channel", "gravity", "speed", "swing"]
 
     @Test("Out-of-range control ports at activate() neither trap nor silence the plugin", arguments: ports)
