@@ -181,7 +181,7 @@ public enum SessionRunner {
         simulator.playsScenes = request.replayedControls == nil
         simulator.observer = wiring.video
         if let line {
-            for sink in wiring.sinks { (sink as? AudioFileSink)?.onStage = { line.stage($0) } }
+            wiring.audio?.onStage = { line.stage($0) }
             wiring.video?.onFinishing = { line.stage("finishing the video: the sound's tail, then muxing") }
         }
         var controlSources: [ControlSource] = []
