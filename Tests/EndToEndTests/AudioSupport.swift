@@ -274,35 +274,3 @@ func programs(_ track: [MIDIEvent], channel: UInt8) -> [UInt8] {
         return nil
     }
 }
-
-// MARK: A tiny file system
-
-/// A tmpfs of `kilobytes` mounted on a fresh directory (needs root); unmounted on `unmount()`.
-final class TinyFileSystem {
-    let directory: TemporaryDirectory
-    var path: String { directory.path }
-    private var isMounted = false
-
-    /// Mounts a tmpfs, or returns nil with `mount`'s complaint when that is not possible.
-    static func mount(kilobytes: Int) throws -> (TinyFileSystem?, String) {
-        let directory = try TemporaryDirectory(prefix: "clumsy-tmpfs")
-        guard let mount = firstExecutable(["/usr/bin/mount", "/bin/mount"]) else { return (nil, "no mount command") }
-        let result = try CLI.run(["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", directory.path], executable: mount, timeout: 10)
-        guard result.status == 0, !result.signalled else {
-            return (nil, "mount -t tmpfs failed (status \(result.status)): \(result.stderr)")
-        }
-        let system = TinyFileSystem(directory: directory)
-        system.isMounted = true
-        return (system, "")
-    }
-
-    private init(directory: TemporaryDirectory) { self.directory = directory }
-
-    func unmount() {
-        guard isMounted, let umount = firstExecutable(["/usr/bin/umount", "/bin/umount"]) else { return }
-        _ = try? CLI.run([directory.path], executable: umount, timeout: 10)
-        isMounted = false
-    }
-
-    deinit { unmount() }
-}

@@ -3,6 +3,7 @@
 
 import Foundation
 import MIDIFile
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -220,7 +221,7 @@ struct MixTests {
         // 12 MB file system (the float scratch of a render this short stays in memory, so the
         // mix's own check counts only the WAV).
         do {
-            let (mounted, reason) = try TinyFileSystem.mount(kilobytes: 12 * 1024)
+            let (mounted, reason) = try TinyFileSystem.mount(kibibytes: 12 * 1024)
             guard let tmpfs = mounted else { try Test.cancel("cannot mount a tmpfs (needs root): \(reason)") }
             defer { tmpfs.unmount() }
             let result = try CLI.run(["run", "original", "--duration", "60", "--audio", tmpfs.path + "/a.wav",
@@ -234,7 +235,7 @@ struct MixTests {
         // While rendering: 30 s dry needs about 17 MB (three outputs; the scratch for the two
         // stems stays in memory) and fits in 64 MB; once the session has started, another file
         // takes the rest of the space.
-        let (mounted, reason) = try TinyFileSystem.mount(kilobytes: 65_536)
+        let (mounted, reason) = try TinyFileSystem.mount(kibibytes: 65_536)
         guard let tmpfs = mounted else { try Test.cancel("cannot mount a tmpfs (needs root): \(reason)") }
         defer { tmpfs.unmount() }
         try FileManager.default.createDirectory(atPath: tmpfs.path + "/stems", withIntermediateDirectories: false)

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Foundation
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -93,7 +94,7 @@ struct DiskFullTests {
     @Test("A disk too small for an audio render is refused up front (73), keeping the earlier file (filling during a render: MixTests)",
           .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"), .timeLimit(.minutes(15)))   // a hang guard, not a speed target: over 3 min while make test shared both cores
     func audioDiskFull() throws {
-        let (mounted, reason) = try TinyFileSystem.mount(kilobytes: 16 * 1024)
+        let (mounted, reason) = try TinyFileSystem.mount(kibibytes: 16 * 1024)
         guard let tmpfs = mounted else { try Test.cancel("cannot mount a tmpfs (needs root): \(reason)") }
         defer { tmpfs.unmount() }
         let target = tmpfs.path + "/full.wav"
@@ -119,7 +120,7 @@ struct DiskFullTests {
     @Test("A full disk under the live file driver exits 74 and keeps the earlier file",
           .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"), .timeLimit(.minutes(15)))   // a hang guard, not a speed target: over 3 min while make test shared both cores
     func liveFileDiskFull() throws {
-        let (mounted, reason) = try TinyFileSystem.mount(kilobytes: 100)
+        let (mounted, reason) = try TinyFileSystem.mount(kibibytes: 100)
         guard let tmpfs = mounted else { try Test.cancel("cannot mount a tmpfs (needs root): \(reason)") }
         defer { tmpfs.unmount() }
         let target = tmpfs.path + "/live.wav"

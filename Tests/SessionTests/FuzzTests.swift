@@ -49,11 +49,10 @@ import Glibc
 
     /// The campaign: regression inputs first, then `iterations` mutated ones.
     func campaign(_ target: FuzzTarget) throws {
-        let directory = NSTemporaryDirectory() + "clumsy-fuzz-\(target.name)-\(getpid())"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = try TemporaryDirectory(prefix: "clumsy-fuzz-\(target.name)")
+        defer { withExtendedLifetime(directory) {} }   // only its path is used below
         // The file each input is written to (read by file readers, and the crashing input after a crash).
-        let scratch = directory + "/input" + (target.name.contains("event-log") ? ".jsonl" : ".mid")
+        let scratch = directory.file("input" + (target.name.contains("event-log") ? ".jsonl" : ".mid"))
         for input in Self.regressions(target.name) + target.seeds {
             FuzzTarget.write(input, to: scratch)
             do { _ = try target.check(input, scratch) } catch { Issue.record("\(target.name) regression input gave \(error)") }
@@ -96,9 +95,10 @@ import Glibc
     @Test func pluginPorts() throws {
         let library = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path + "/libClumsyLV2.so"
         try #require(FileManager.default.fileExists(atPath: library), "no \(library): swift build --product ClumsyLV2 (make test and make fuzz do)")
-        let bundle = NSTemporaryDirectory() + "clumsy-fuzz-bundle-\(getpid())"
+        let temporary = try TemporaryDirectory(prefix: "clumsy-fuzz-bundle")
+        defer { withExtendedLifetime(temporary) {} }   // only its path is used below
+        let bundle = temporary.path
         try FileManager.default.createDirectory(atPath: bundle + "/presets", withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: bundle) }
         let presets = PresetLibrary.bundled()
         for entry in presets { try FileManager.default.copyItem(atPath: entry.path, toPath: bundle + "/presets/\(entry.name).json") }
         try (presets.map(\.name).joined(separator: "\n") + "\n").write(toFile: bundle + "/presets.txt", atomically: true, encoding: .utf8)

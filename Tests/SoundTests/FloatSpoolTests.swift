@@ -3,6 +3,7 @@
 
 import Foundation
 import MIDIWire
+import TestSupport
 import Testing
 @testable import Sound
 
@@ -14,7 +15,9 @@ struct FloatSpoolTests {
     @Test("Floats read back exactly across the end of memory, a block boundary and the file, in any pieces",
           arguments: [Int64(0), 1_000, Int64(FloatSpool.blockFloats + 5), 100_000_000])
     func readsBack(_ memoryCapacity: Int64) throws {
-        let directory = FileManager.default.temporaryDirectory.path
+        let temporary = try TemporaryDirectory(prefix: "clumsy-spool")
+        defer { withExtendedLifetime(temporary) {} }   // only its path is used below
+        let directory = temporary.path
         let spool = try FloatSpool(directory: directory, label: "a test", path: directory + "/none.wav",
                                    memoryCapacity: memoryCapacity)
         let total = FloatSpool.blockFloats + 300_000
@@ -49,44 +52,13 @@ struct FloatSpoolTests {
 
     @Test("Nothing is left in the directory: the scratch file is unlinked at once")
     func leavesNothing() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spool-\(getpid())").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory(prefix: "clumsy-spool")
+        defer { withExtendedLifetime(temporary) {} }   // only its path is used below
+        let directory = temporary.path
         let spool = try FloatSpool(directory: directory, label: "a test", path: directory + "/none.wav", memoryCapacity: 10)
         try ramp(0, 100).withUnsafeBufferPointer { try spool.append($0) }
         try spool.flush()
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
-    }
-}
-
-/// A tmpfs of its own for one test (root only), unmounted and removed by `close()`.
-private final class ScratchFileSystem {
-    let path: String
-
-    init?(kilobytes: Int) {
-        guard getuid() == 0 else { return nil }
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("clumsy-spool-fs-\(UUID().uuidString)").path
-        guard (try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)) != nil else { return nil }
-        guard Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", path]) else {
-            try? FileManager.default.removeItem(atPath: path)
-            return nil
-        }
-    }
-
-    func close() {
-        _ = Self.run("/bin/umount", [path])
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    private static func run(_ tool: String, _ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
     }
 }
 
@@ -100,12 +72,11 @@ struct ScratchFileMixTests {
     }
 
     @Test("Without memory for the samples, the scratch file counts in the space check, and a disk that fills under it is a write failure that leaves nothing",
-          .enabled(if: hasTestSoundFont && getuid() == 0, "needs root to mount a tmpfs"))
+          .enabled(if: hasTestSoundFont && TinyFileSystem.isAvailable, "needs root to mount a tmpfs"))
     func scratchOnDisk() throws {
         // 8 MB: 20 s (and the tail) of 24-bit stereo WAV fit (6 bytes a frame), not with 8 bytes
         // a frame of scratch besides.
-        let disk = try #require(ScratchFileSystem(kilobytes: 8 * 1024))
-        defer { disk.close() }
+        let disk = try #require(TinyFileSystem(kibibytes: 8 * 1024))
         #expect {
             _ = try mixer(in: disk.path, seconds: 20)
         } throws: { error in

@@ -63,10 +63,11 @@ struct LiveAudioTests {
     }
 
     @Test("a full disk mid-render throws writeFailed and removes the partial file",
-          .enabled(if: SmallFilesystem.shared.directory != nil, "needs root to mount a 256 KiB tmpfs"))
+          .enabled(if: TinyFileSystem.isAvailable, "needs root to mount a 256 KiB tmpfs"))
     func diskFull() throws {
-        let directory = try #require(SmallFilesystem.shared.directory)
-        defer { SmallFilesystem.shared.unmount() }
+        let disk = try #require(TinyFileSystem(kibibytes: 256))
+        defer { disk.unmount() }
+        let directory = disk.path
         let output = directory + "/full.wav"
         let sampler = try Sampler(configuration: SamplerConfiguration(soundFont: testSoundFont))
         let renderer = try AudioFileRenderer(sampler: sampler, path: output, format: .wav)
@@ -85,44 +86,5 @@ struct LiveAudioTests {
         #expect(renderer.framesRendered < 441_000)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
         #expect(throws: SoundError.rendererClosed(path: output)) { try renderer.finish() }
-    }
-}
-
-/// A 256 KiB tmpfs mounted once for the disk-full test (root only).
-final class SmallFilesystem: Sendable {
-    static let shared = SmallFilesystem()
-    let directory: String?
-
-    private init() {
-        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/bin/mount") else {
-            directory = nil
-            return
-        }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("clumsy-tiny-\(getpid())").path
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        let mount = Process()
-        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
-        mount.arguments = ["-t", "tmpfs", "-o", "size=256k", "tmpfs", path]
-        mount.standardOutput = FileHandle.nullDevice
-        mount.standardError = FileHandle.nullDevice
-        do {
-            try mount.run()
-            mount.waitUntilExit()
-        } catch {
-            directory = nil
-            return
-        }
-        directory = mount.terminationStatus == 0 ? path : nil
-        if directory == nil { try? FileManager.default.removeItem(atPath: path) }
-    }
-
-    func unmount() {
-        guard let directory else { return }
-        let umount = Process()
-        umount.executableURL = URL(fileURLWithPath: "/bin/umount")
-        umount.arguments = [directory]
-        try? umount.run()
-        umount.waitUntilExit()
-        try? FileManager.default.removeItem(atPath: directory)
     }
 }

@@ -58,27 +58,57 @@ public func writeDirectly(_ bytes: [UInt8], to path: String) throws {
 }
 
 /// A tiny tmpfs mounted on a fresh directory, to make "No space left on
-/// device" happen for real. Needs root (or CAP_SYS_ADMIN) and a kernel that
-/// allows it; `isAvailable` probes that once.
+/// device" happen for real: the one such helper of every test target. Needs root (or
+/// CAP_SYS_ADMIN) and a kernel that allows it; `isAvailable` probes that once. Unmounted by
+/// `unmount()` or when the last reference goes.
 public final class TinyFileSystem {
     public let directory: TemporaryDirectory
     public var path: String { directory.path }
+    private var isMounted = false
 
-    public init?(kibibytes: Int) {
-        guard let directory = try? TemporaryDirectory() else { return nil }
+    /// A tmpfs of `kibibytes` KiB, or nil when it cannot be mounted (`mount(kibibytes:)` says why).
+    public convenience init?(kibibytes: Int) {
+        guard let directory = try? TemporaryDirectory(prefix: "clumsy-tmpfs"), Self.mountTmpfs(at: directory.path, kibibytes: kibibytes) == nil else {
+            return nil
+        }
+        self.init(directory: directory)
+    }
+
+    private init(directory: TemporaryDirectory) {
         self.directory = directory
+        isMounted = true
+    }
+
+    /// Mounts a tmpfs of `kibibytes` KiB, or returns nil with the reason it cannot.
+    public static func mount(kibibytes: Int) throws -> (TinyFileSystem?, String) {
+        let directory = try TemporaryDirectory(prefix: "clumsy-tmpfs")
+        if let failure = mountTmpfs(at: directory.path, kibibytes: kibibytes) { return (nil, failure) }
+        return (TinyFileSystem(directory: directory), "")
+    }
+
+    /// Mounts a tmpfs at `path`; nil when done, else why not.
+    private static func mountTmpfs(at path: String, kibibytes: Int) -> String? {
         #if canImport(Glibc)
-        guard mount("tmpfs", directory.path, "tmpfs", 0, "size=\(kibibytes)k") == 0 else { return nil }
-        #else
+        guard Glibc.mount("tmpfs", path, "tmpfs", 0, "size=\(kibibytes)k") == 0 else {
+            return "mount(2) of a tmpfs failed: \(String(cString: strerror(errno)))"
+        }
         return nil
+        #else
+        return "no tmpfs here"
         #endif
     }
 
-    deinit {
+    /// Unmounts it (lazily: a file still open there does not keep it); the directory goes with
+    /// the last reference.
+    public func unmount() {
+        guard isMounted else { return }
         #if canImport(Glibc)
         _ = umount2(directory.path, Int32(MNT_DETACH))
         #endif
+        isMounted = false
     }
+
+    deinit { unmount() }
 
     /// True if this process may mount a tmpfs (probed once by mounting and unmounting one).
     public static let isAvailable: Bool = TinyFileSystem(kibibytes: 64) != nil
