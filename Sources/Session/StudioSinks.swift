@@ -124,9 +124,10 @@ public final class LiveMIDISink: SessionSink, ControlSource {
                     nextPulse = note.time
                 }
                 clock(through: note.time)
-                router.forEachMessage(of: event) { time, voice, message in send(message, port: voice.rawValue, at: time) }
+                fallthrough
             case .control:
-                // A voice's controller, on that voice's port and every channel of it (as in the MIDI file).
+                // A note on its voice's port; a voice's controller on that port and every channel
+                // of the voice (as in the MIDI file).
                 router.forEachMessage(of: event) { time, voice, message in send(message, port: voice.rawValue, at: time) }
             case .live(let at, _, .tempo(let bpm)):
                 clock(through: at)
