@@ -3,7 +3,8 @@
 
 // `make docs`: writes the settings reference into Presets/README.md and the flag
 // declarations of `clumsy run` into Sources/clumsy/SettingFlags.swift, both from the
-// settings table. Run from the package root.
+// settings table, and the OSC-in table of docs/studio.md from the controls table. Run from
+// the package root.
 
 import Presets
 #if canImport(Glibc)
@@ -48,4 +49,10 @@ guard let readme = readText(readmePath), let updated = SettingsReference.updatin
 }
 writeText(updated, to: readmePath)
 writeText(SettingsReference.flagsSource(), to: "Sources/clumsy/SettingFlags.swift")
-print("wrote \(readmePath) and Sources/clumsy/SettingFlags.swift")
+let studioPath = "docs/studio.md"
+guard let studio = readText(studioPath), let studioUpdated = ControlsReference.updating(studio: studio) else {
+    complain("\(studioPath) is missing or lacks the controls table markers")
+    exit(66)
+}
+writeText(studioUpdated, to: studioPath)
+print("wrote \(readmePath), Sources/clumsy/SettingFlags.swift and \(studioPath)")

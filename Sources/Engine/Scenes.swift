@@ -15,22 +15,6 @@ public struct SceneCue: Sendable, Equatable {
     public var entry: Int
 }
 
-extension Preset.Scene {
-    /// The controls the scene sets, in the order they take effect (`Preset.Scene.controlFields`).
-    public var controls: [Control] {
-        var list: [Control] = []
-        if let gravity { list.append(.gravity(gravity)) }
-        if let speed { list.append(.speed(speed)) }
-        if kick { list.append(.kick) }
-        if drop { list.append(.drop) }
-        if let tempo { list.append(.tempo(tempo)) }
-        if let key { list.append(.key(key)) }
-        list += levels.map { .level(voice: $0.voice, value: $0.value) }
-        if let balls { list.append(.balls(balls)) }
-        return list
-    }
-}
-
 extension SessionPlan {
     /// The scenes of `preset` by bar line (stably: scenes at one bar in the list's order). A
     /// section's bar counts `form.bars` bars a section.

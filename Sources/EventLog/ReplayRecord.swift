@@ -158,16 +158,21 @@ public struct ReplayLog: Sendable, Equatable {
     static func control(_ record: EventLogRecord, bad: (String) -> SessionError) throws(SessionError) -> TimedControl {
         guard let step = record.step, step >= 0 else { throw bad("a control needs a whole \"step\" ≥ 0") }
         guard let name = record.control else { throw bad("a control needs a \"control\" name") }
-        let made: Result<Control, ControlRejection>
-        if name == "key" {
-            guard let tonic = record.tonic, let mode = record.mode else { throw bad("a key control needs a \"tonic\" and a \"mode\" (strings)") }
-            made = Control.key(tonic: tonic, mode: mode)
-        } else if name == "level" {
-            guard let voice = record.voice else { throw bad("a level control needs a \"voice\" (a string)") }
-            made = Control.level(voice: voice, value: record.value)
-        } else {
-            made = Control.make(name: name, value: record.value)
+        guard let row = Control.row(named: name) else {
+            throw bad("unknown control \(name); accepted: \(Control.table.map(\.name).joined(separator: ", "))")
         }
+        let argument: ControlArgument
+        switch row.shape {
+        case .none, .number, .whole:
+            argument = record.value.map(ControlArgument.number) ?? .none
+        case .key:
+            guard let tonic = record.tonic, let mode = record.mode else { throw bad("a key control needs a \"tonic\" and a \"mode\" (strings)") }
+            argument = .key(tonic: tonic, mode: mode)
+        case .level:
+            guard let voice = record.voice else { throw bad("a level control needs a \"voice\" (a string)") }
+            argument = .level(voice: voice, value: record.value)
+        }
+        let made = row.make(argument)
         switch made {
         case .success(let control): return TimedControl(step: step, control: control)
         case .failure(let rejection): throw bad(rejection.description)

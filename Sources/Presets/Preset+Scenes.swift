@@ -14,30 +14,9 @@ extension Preset {
         /// The section (1-based, in the form's order, round and round) whose bar `bar` is; nil:
         /// `bar` counts from the start of the session.
         public var section: Int?
-        /// Gravity on the piano balls from then on, m/s².
-        public var gravity: Double?
-        /// The bass ball's speed from then on, m/s.
-        public var speed: Double?
-        /// Tempo from then on, bpm.
-        public var tempo: Double?
-        /// The key from then on.
-        public var key: Key?
-        /// Drop every piano ball again from the top.
-        public var drop = false
-        /// Kick the bass ball off in a new direction.
-        public var kick = false
-        /// Piano balls in play from then on (0…the session's count; the others leave the world).
-        public var balls: Int?
-        /// Voices' channel volumes from then on, in the order written.
-        public var levels: [Level] = []
-
-        /// A voice's channel volume (MIDI CC7) in a scene: the voice by its event-log name.
-        public struct Level: Sendable, Equatable {
-            /// The voice's event-log name (`bass`, `keys`, `second`, `drums`, a derived voice's).
-            public var voice: String
-            /// CC7, 0…127.
-            public var value: Int
-        }
+        /// The controls the scene sets, in the order they take effect at its bar line (the
+        /// order of `Control.table`; a scene's levels in the order written).
+        public var controls: [Control] = []
 
         /// Creates a scene at `bar` that changes nothing yet.
         public init(bar: Int = 1, section: Int? = nil) {
@@ -52,8 +31,9 @@ extension Preset {
         public static let ballsRange = 0...1000
         /// Bars (and sections) a scene may name: as many as `--bars` runs.
         public static let barRange = 1...100_000
-        /// The controls an entry may set, in the order they take effect at its bar line.
-        public static let controlFields = ["gravity", "speed", "kick", "drop", "tempo", "key", "level", "balls"]
+        /// The controls an entry may set, in the order they take effect at its bar line (the
+        /// controls table's rows that scenes may set).
+        public static let controlFields = Control.table.filter(\.inScenes).map(\.name)
         /// The fields of one entry.
         static let fields = ["bar", "section"] + controlFields
         /// What `scenes` accepts, for the reference and the messages.
@@ -84,17 +64,16 @@ extension Preset {
                     switch name {
                     case "bar": scene.bar = try r.integer(value, at: field, range: barRange)
                     case "section": scene.section = try r.integer(value, at: field, range: barRange)
-                    case "gravity": scene.gravity = try number(value, at: field, setting: "gravity", r)
-                    case "speed": scene.speed = try number(value, at: field, setting: "speed", r)
-                    case "tempo": scene.tempo = try number(value, at: field, setting: "tempo", r)
-                    case "key": scene.key = try key(value, at: field, r)
-                    case "drop": scene.drop = try r.boolean(value, at: field)
-                    case "kick": scene.kick = try r.boolean(value, at: field)
-                    case "balls": scene.balls = try r.integer(value, at: field, range: ballsRange)
-                    default: scene.levels = try levels(value, at: field, r)
+                    default: scene.controls += try controls(Control.row(named: name)!, value, at: field, r)
                     }
                 }
             }
+            // In the table's order, whatever the file's (a stable sort keeps the levels' order).
+            let order = Control.table.map(\.name)
+            scene.controls = scene.controls.enumerated().sorted { a, b in
+                let (x, y) = (order.firstIndex(of: a.element.name)!, order.firstIndex(of: b.element.name)!)
+                return x != y ? x < y : a.offset < b.offset
+            }.map(\.element)
             guard members.contains(where: { $0.key == "bar" || $0.key == "section" }) else {
                 throw r.fail(path + ".bar", "is missing; give \"bar\" (1-based: 1 is the first bar) or \"section\" (1-based, with a form)")
             }
@@ -104,15 +83,28 @@ extension Preset {
             return scene
         }
 
+        /// What the field of `row` sets, read by the row's shape: `true` for a control that takes
+        /// nothing (`false` sets nothing), a number in its setting's range, a whole number in its
+        /// range, a key object, a level object (one control a voice).
+        private static func controls(_ row: ControlRow, _ value: JSONValue, at path: String, _ r: FieldReader) throws(SessionError) -> [Control] {
+            switch row.shape {
+            case .none(let control): return try r.boolean(value, at: path) ? [control] : []
+            case .number(let setting, let make): return [make(try number(value, at: path, setting: setting, r))]
+            case .whole(let range, _, let make): return [make(try r.integer(value, at: path, range: range))]
+            case .key: return try key(value, at: path, r).map { [.key($0)] } ?? []
+            case .level: return try levels(value, at: path, r)
+            }
+        }
+
         /// `level`: an object from voice names (checked against the session's voices later) to CC7.
-        private static func levels(_ value: JSONValue, at path: String, _ r: FieldReader) throws(SessionError) -> [Level] {
+        private static func levels(_ value: JSONValue, at path: String, _ r: FieldReader) throws(SessionError) -> [Control] {
             guard case .object(let members) = value, !members.isEmpty else {
                 throw r.fail(path, "expected an object from voice names to levels 0…127 such as {\"keys\": 90, \"bass\": 60}, found \(value.typeName)")
             }
-            var list: [Level] = []
+            var list: [Control] = []
             for (voice, level) in members {
                 try r.attempt { () throws(SessionError) in
-                    list.append(Level(voice: voice, value: try r.integer(level, at: path + "." + voice, range: 0...127)))
+                    list.append(.level(voice: voice, value: try r.integer(level, at: path + "." + voice, range: Control.levelRange)))
                 }
             }
             return list

@@ -23,10 +23,16 @@ public enum SettingsReference {
     /// `readme` with the text between the markers replaced by `markdownTable()`, or nil when
     /// the markers are missing.
     public static func updating(readme: String) -> String? {
-        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let begin = lines.firstIndex(where: { $0 == beginMarker }),
-              let end = lines.firstIndex(where: { $0 == endMarker }), begin < end else { return nil }
-        return lines[...begin].joined(separator: "\n") + "\n" + markdownTable() + lines[end...].joined(separator: "\n")
+        replacing(in: readme, from: beginMarker, to: endMarker, with: markdownTable())
+    }
+
+    /// `text` with the lines between the marker lines `begin` and `end` replaced by `table`, or
+    /// nil when a marker is missing.
+    static func replacing(in text: String, from begin: String, to end: String, with table: String) -> String? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let first = lines.firstIndex(where: { $0 == begin }),
+              let last = lines.firstIndex(where: { $0 == end }), first < last else { return nil }
+        return lines[...first].joined(separator: "\n") + "\n" + table + lines[last...].joined(separator: "\n")
     }
 
     /// Swift source of the `SettingFlags` option group of `clumsy run`: one `@Option` per flag.
@@ -85,5 +91,30 @@ extension String {
         var out = ""
         for character in self { out += character == "|" ? "\\|" : String(character) }
         return out
+    }
+}
+
+/// The controls table's reference: the OSC-in table of docs/studio.md (`make docs` writes it;
+/// a test compares it).
+public enum ControlsReference {
+    /// The line before the generated table in docs/studio.md.
+    public static let beginMarker = "<!-- controls table: generated from Sources/Presets/Control.swift by `make docs`; do not edit -->"
+    /// The line after it.
+    public static let endMarker = "<!-- end of controls table -->"
+
+    /// The Markdown table, one row per control: the message, what it accepts, what it does and
+    /// whether a scene may set it.
+    public static func markdownTable() -> String {
+        var lines = ["| message | accepted | effect | in scenes |", "|---|---|---|---|"]
+        for row in Control.table {
+            let cells = ["`\(row.message)`", row.accepted, row.effect, row.inScenes ? "`\"\(row.name)\"`" : "no"]
+            lines.append("| " + cells.map { $0.replacingPipes() }.joined(separator: " | ") + " |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `studio` (docs/studio.md) with its controls table regenerated, or nil without the markers.
+    public static func updating(studio: String) -> String? {
+        SettingsReference.replacing(in: studio, from: beginMarker, to: endMarker, with: markdownTable())
     }
 }

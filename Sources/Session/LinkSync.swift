@@ -3,6 +3,7 @@
 
 import Engine
 import Errors
+import Presets
 import Studio
 #if canImport(Glibc)
 import Glibc

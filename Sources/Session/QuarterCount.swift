@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Engine
+import Presets
 
 /// The session's quarter notes against its seconds, across the tempo changes a master gives
 /// (`ClockInSync`, `TransportSync`, `LinkSync`): `quarters` at session time `time`, `tempo`

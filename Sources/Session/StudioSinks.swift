@@ -312,29 +312,33 @@ public final class OSCControlSource: ControlSource, @unchecked Sendable {
             }
         })
         let described = "OSC \(path) (types \"\(types)\")"
-        switch path {
-        case "/clumsy/gravity", "/clumsy/speed", "/clumsy/tempo", "/clumsy/balls", "/clumsy/chord":
-            let name = String(path.dropFirst("/clumsy/".count))
-            guard message.arguments.count == 1, let value = message.arguments[0].number else {
-                return .failure(ControlRejection("\(described): expected one number"))
-            }
-            return Control.make(name: name, value: value).mapError { ControlRejection("\(described): \($0.description)") }
-        case "/clumsy/kick", "/clumsy/drop":
-            guard message.arguments.isEmpty else { return .failure(ControlRejection("\(described): takes no arguments")) }
-            return .success(path == "/clumsy/kick" ? .kick : .drop)
-        case "/clumsy/key":
-            guard message.arguments.count == 2, case .string(let tonic) = message.arguments[0], case .string(let mode) = message.arguments[1] else {
-                return .failure(ControlRejection("\(described): expected a tonic and a mode (two strings)"))
-            }
-            return Control.key(tonic: tonic, mode: mode).mapError { ControlRejection("\(described): \($0.description)") }
-        case "/clumsy/level":
-            guard message.arguments.count == 2, case .string(let voice) = message.arguments[0], let value = message.arguments[1].number else {
-                return .failure(ControlRejection("\(described): expected a voice's name and a level (a string and a number)"))
-            }
-            return Control.level(voice: voice, value: value).mapError { ControlRejection("\(described): \($0.description)") }
-        default:
-            return .failure(ControlRejection("unknown OSC path \(path); accepted: /clumsy/gravity, /clumsy/speed, /clumsy/tempo, /clumsy/kick, /clumsy/drop, /clumsy/key, /clumsy/level, /clumsy/balls, /clumsy/chord"))
+        guard path.hasPrefix("/clumsy/"), let row = Control.row(named: String(path.dropFirst("/clumsy/".count))) else {
+            return .failure(ControlRejection("unknown OSC path \(path); accepted: "
+                + Control.table.map { "/clumsy/" + $0.name }.joined(separator: ", ")))
         }
+        let arguments = message.arguments
+        // The arguments the row's shape takes; a wrong count or type is refused before the row checks values.
+        let argument: ControlArgument?
+        switch row.shape {
+        case .none:
+            argument = arguments.isEmpty ? ControlArgument.none : nil
+        case .number, .whole:
+            argument = arguments.count == 1 ? arguments[0].number.map(ControlArgument.number) : nil
+        case .key:
+            if arguments.count == 2, case .string(let tonic) = arguments[0], case .string(let mode) = arguments[1] {
+                argument = .key(tonic: tonic, mode: mode)
+            } else {
+                argument = nil
+            }
+        case .level:
+            if arguments.count == 2, case .string(let voice) = arguments[0], let value = arguments[1].number {
+                argument = .level(voice: voice, value: value)
+            } else {
+                argument = nil
+            }
+        }
+        guard let argument else { return .failure(ControlRejection("\(described): expected \(row.accepted)")) }
+        return row.make(argument).mapError { ControlRejection("\(described): \($0.description)") }
     }
 
     private func receive(_ result: Result<OSCMessage, StudioError>) {

@@ -83,7 +83,7 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("With --live: send every event as OSC (/clumsy/note, /clumsy/chord, /clumsy/hit, …) to host:port.", valueName: "host:port"))
     var oscOut: String?
 
-    @Option(help: ArgumentHelp("With --live: accept OSC controls (/clumsy/gravity, /clumsy/speed, /clumsy/tempo, /clumsy/kick, /clumsy/drop, /clumsy/key tonic mode, /clumsy/level voice 0-127) on UDP [addr:]port (address 127.0.0.1 unless given).", valueName: "[addr:]port"))
+    @Option(help: ArgumentHelp("With --live: accept OSC controls (\(Control.table.map(\.message).joined(separator: ", "))) on UDP [addr:]port (address 127.0.0.1 unless given).", valueName: "[addr:]port"))
     var oscIn: String?
 
     @OptionGroup

@@ -24,6 +24,14 @@ func readText(_ path: String) -> String? { try? String(contentsOfFile: path, enc
         #expect(updated == readme, "Presets/README.md is out of date: run `make docs`")
     }
 
+    @Test("docs/studio.md holds the OSC-in table generated from the controls table (run `make docs`)")
+    func controlsReferenceIsCurrent() throws {
+        let studio = try #require(readText(packageRoot + "/docs/studio.md"))
+        let updated = try #require(ControlsReference.updating(studio: studio), "the controls table markers are missing")
+        #expect(updated == studio, "docs/studio.md is out of date: run `make docs`")
+        for row in Control.table { #expect(studio.contains("`/clumsy/\(row.name)"), "no row for \(row.name)") }
+    }
+
     @Test("Sources/clumsy/SettingFlags.swift is generated from the table (run `make docs`)")
     func flagsAreCurrent() throws {
         let source = try #require(readText(packageRoot + "/Sources/clumsy/SettingFlags.swift"))

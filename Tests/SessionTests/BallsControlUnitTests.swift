@@ -4,6 +4,7 @@
 import Engine
 import Geometry
 import Physics
+import Presets
 import Studio
 import TestSupport
 import Testing

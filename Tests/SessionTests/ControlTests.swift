@@ -5,6 +5,7 @@ import Engine
 import EventLog
 import MIDIFile
 import Performance
+import Presets
 import Studio
 import TestSupport
 import Testing
