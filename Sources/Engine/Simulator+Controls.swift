@@ -63,6 +63,12 @@ extension Simulator {
                 setBalls(count, at: now)
             case .chord(let degree):
                 performer.changeChord(to: degree, at: now, scheduler: &scheduler)
+            case .lift:
+                var idlest: Int?
+                for ball in 1..<max(lastKeyHit.count, 1) where world.isIn(ball: ball) {
+                    if idlest.map({ lastKeyHit[ball] < lastKeyHit[$0] }) ?? true { idlest = ball }
+                }
+                if let idlest { dropBall(idlest, at: now) }
             }
         }
         controls.removeAll(keepingCapacity: true)

@@ -40,6 +40,9 @@ public enum Control: Sendable, Equatable {
     /// leave the world (out of the Chipmunk space: they strike nothing); a ball coming back in is
     /// dropped from a seeded spot, as a drop places it.
     case balls(Int)
+    /// The piano ball longest without a key hit is lifted back to the top and dropped again from
+    /// a seeded spot, as a drop places it (MIDI in's single note): one ball, where `drop` moves all.
+    case lift
 
     /// The controls, one row each, in the order a scene's controls take effect at its bar line.
     /// OSC in, the scenes' fields, the event log, `clumsy replay`, `--osc-in`'s help and the
@@ -69,6 +72,7 @@ public enum Control: Sendable, Equatable {
                    effect: "the chord of that degree of the key takes over at once, as when the bass ball strikes it (a chord "
                        + "event; the keys play its tones; a change waiting for its beat or bar line is replaced); the bass "
                        + "plays the root it next strikes"),
+        ControlRow("lift", .none(.lift), effect: "the piano ball longest without a key hit dropped again from the top, at a seeded spot"),
     ]
 
     /// The row named `name`, if any.
@@ -86,6 +90,7 @@ public enum Control: Sendable, Equatable {
         case .level: return "level"
         case .chord: return "chord"
         case .balls: return "balls"
+        case .lift: return "lift"
         }
     }
 
@@ -120,7 +125,7 @@ public enum Control: Sendable, Equatable {
         switch self {
         case .gravity(let x), .speed(let x), .tempo(let x): return x
         case .level(_, let value), .chord(let value), .balls(let value): return Double(value)
-        case .kick, .drop, .key: return nil
+        case .kick, .drop, .key, .lift: return nil
         }
     }
 
