@@ -40,7 +40,7 @@ extension PluginEngine {
         case nil:
             return
         case .drop:
-            simulator?.dropIdlestBall()
+            simulator?.queue(.lift)
         case .key(let tonic, let scale):
             guard let current = wanted else { return }
             var new = current

@@ -60,16 +60,6 @@ extension Simulator {
         turn(at: step)
     }
 
-    /// Drops the piano ball longest without a key hit again from a seeded spot, before the next
-    /// step (the LV2 plugin's MIDI in: a note drops a ball). Its `.drop` event joins `stepEvents`.
-    public func dropIdlestBall() {
-        var ball: Int?
-        for other in 1..<max(lastKeyHit.count, 1) where world.isIn(ball: other) {
-            if ball.map({ lastKeyHit[other] < lastKeyHit[$0] }) ?? true { ball = other }
-        }
-        if let ball { dropBall(ball, at: world.time) }
-    }
-
     /// Simulated time after the last step, seconds.
     public var time: Double { world.time }
 

@@ -53,7 +53,7 @@ public final class MIDIInControlSource: ControlSource {
             case nil:
                 break
             case .drop:
-                pending.append(.drop)
+                pending.append(.lift)
             case .key(let tonic, let scale):
                 let key = Control.key(Key(tonic: tonic, scale: scale))
                 if let rejection = plan.rejection(of: key) {

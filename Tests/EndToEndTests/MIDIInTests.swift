@@ -43,7 +43,7 @@ extension StudioEndToEndTests {
         let keys = controls.filter { $0.control == "key" }.map { "\($0.tonic ?? "?") \($0.mode ?? "?")" }
         #expect(keys.contains("D mixolydian"), "keys set: \(keys); \(session.output.suffix(500))")
         #expect(controls.contains { $0.control == "chord" && $0.value == 1 }, "\(controls.map(\.control))")
-        #expect(controls.contains { $0.control == "drop" }, "\(controls.map(\.control))")
+        #expect(controls.contains { $0.control == "lift" } && !controls.contains { $0.control == "drop" }, "\(controls.map(\.control))")
         let replay = try CLI.run(["replay", "live.jsonl", "--midi", "replay.mid", "--quiet"], in: directory.path)
         try #require(replay.status == 0, "\(replay)")
         let live = try Data(contentsOf: URL(fileURLWithPath: directory.file("live.mid")))
