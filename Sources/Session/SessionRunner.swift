@@ -145,12 +145,7 @@ public enum SessionRunner {
                 wiring.mix.threads = threads
             }
         }
-        defer {
-            wiring.oscIn?.close()
-            wiring.midiIn?.close()
-            wiring.clockIn?.close()
-            wiring.link?.close()
-        }
+        defer { wiring.closeInputs() }
         do throws(SessionError) {
             for output in outputs { try output.open(run, wiring) }
         } catch {
@@ -184,15 +179,11 @@ public enum SessionRunner {
             wiring.audio?.onStage = { line.stage($0) }
             wiring.video?.onFinishing = { line.stage("finishing the video: the sound's tail, then muxing") }
         }
-        var controlSources: [ControlSource] = []
+        // A replayed log's controls, the outputs' (table order), then a master's (a MIDI clock or a
+        // Link session; JACK transport plays in takes, below).
         let replayed = try request.replayedControls?.controls()
-        if let replayed { controlSources.append(replayed) }
-        if let liveMIDI = wiring.liveMIDI { controlSources.append(liveMIDI) }
-        if let oscIn = wiring.oscIn { controlSources.append(oscIn) }
-        if let midiIn = wiring.midiIn { controlSources.append(midiIn) }
-        // A master followed: a MIDI clock or a Link session (JACK transport plays in takes, below).
-        let master: (any MasterClock)? = wiring.clockIn ?? wiring.link
-        if let master { controlSources.append(master) }
+        let master = wiring.master
+        let controlSources: [ControlSource] = (replayed.map { [$0] } ?? []) + wiring.controls + (master.map { [$0] } ?? [])
         let controls: ControlSource? = controlSources.isEmpty ? nil
             : controlSources.count == 1 ? controlSources[0] : ControlSources(controlSources)
         let pace: ((Double) -> Void)?
@@ -211,7 +202,7 @@ public enum SessionRunner {
             let live = wiring.liveMIDI.map { sink in { (time: Double) in sink.pace(until: time) } }
             let summary = try TransportTakes.run(run, sync: transport, sinks: wiring.sinks, controls: controlSources,
                                                  pace: live ?? { time in transport.wait(until: time) { run.stop?.isRaised == true } })
-            wiring.oscIn?.close()
+            wiring.closeInputs()
             if let failure = wiring.liveMIDI?.failure { throw failure }
             return summary
         }
@@ -219,7 +210,7 @@ public enum SessionRunner {
         master?.wait(until: 0) { run.stop?.isRaised == true }
         let summary = try simulator.run(into: wiring.sinks, stop: run.stop, progress: request.isLive ? nil : progress,
                                         pacer: pace, controls: controls)
-        wiring.oscIn?.close()
+        wiring.closeInputs()
         if let failure = wiring.liveMIDI?.failure { throw failure }
         if let failure = replayed?.failure { throw failure }
         line?.clear()

@@ -45,8 +45,10 @@ struct ClockInOutput: SessionOutput {
 
     func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {
         guard let value = run.request.clockIn else { return }
-        wiring.clockIn = try ClockInSync(plan: run.plan, alsa: Self.isALSA(value), source: Self.source(value),
-                                         environment: run.request.environment)
+        let sync = try ClockInSync(plan: run.plan, alsa: Self.isALSA(value), source: Self.source(value),
+                                   environment: run.request.environment)
+        wiring.master = sync
+        wiring.closesAtEnd(sync.close)
     }
 }
 
@@ -108,7 +110,9 @@ struct LinkOutput: SessionOutput {
 
     func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {
         guard run.request.joinsLink else { return }
-        wiring.link = try LinkSync(plan: run.plan)
+        let link = try LinkSync(plan: run.plan)
+        wiring.master = link
+        wiring.closesAtEnd(link.close)
     }
 }
 
@@ -133,10 +137,11 @@ struct LivePortsOutput: SessionOutput {
     func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {
         guard let kind = run.request.midiOut else { return }
         let sink = try LiveMIDISink.open(kind, clock: run.request.sendsClock, connections: run.request.connections,
-                                         clockConnections: run.request.clockConnections, follows: wiring.clockIn ?? wiring.transport ?? wiring.link,
+                                         clockConnections: run.request.clockConnections, follows: wiring.master ?? wiring.transport,
                                          plan: run.plan, environment: run.request.environment, stop: run.stop)
         wiring.liveMIDI = sink
         wiring.sinks.append(sink)
+        wiring.controls.append(sink)
     }
 }
 
@@ -158,7 +163,9 @@ struct OSCOutput: SessionOutput {
             wiring.sinks.append(try OSCOutSink(target: target, plan: run.plan))
         }
         if let listen = run.request.oscIn {
-            wiring.oscIn = try OSCControlSource(listen: listen, plan: run.plan)
+            let source = try OSCControlSource(listen: listen, plan: run.plan)
+            wiring.controls.append(source)
+            wiring.closesAtEnd(source.close)
         }
     }
 }
@@ -180,7 +187,9 @@ struct MIDIInOutput: SessionOutput {
 
     func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {
         guard let kind = run.request.midiIn else { return }
-        wiring.midiIn = try MIDIInControlSource(plan: run.plan, alsa: kind == "alsa", environment: run.request.environment)
+        let source = try MIDIInControlSource(plan: run.plan, alsa: kind == "alsa", environment: run.request.environment)
+        wiring.controls.append(source)
+        wiring.closesAtEnd(source.close)
     }
 }
 

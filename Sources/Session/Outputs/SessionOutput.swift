@@ -113,23 +113,33 @@ final class OutputWiring {
     var audio: AudioFileSink?
     /// The video, which also observes the engine's steps.
     var video: VideoSink?
-    /// Live MIDI ports: a control source, and the pace of a JACK session.
+    /// Live MIDI ports: the pace of a JACK session, and its failure.
     var liveMIDI: LiveMIDISink?
-    /// OSC controls coming in.
-    var oscIn: OSCControlSource?
-    /// A MIDI clock master followed (`--clock-in`): a control source and the live pace.
-    var clockIn: ClockInSync?
-    /// An Ableton Link session joined (`--link`): a control source and the live pace.
-    var link: LinkSync?
+    /// The control sources the outputs opened, in table order (the live MIDI ports', OSC in,
+    /// MIDI in): polled each step in this order, after a replayed log's, before the master's.
+    var controls: [ControlSource] = []
+    /// The master followed (`--clock-in`, `--link`): a control source polled last each step,
+    /// and the live pace.
+    var master: (any MasterClock)?
     /// JACK transport followed (`--transport`): played in takes, paced by the transport.
     var transport: TransportSync?
-    /// MIDI played in (`--midi-in`).
-    var midiIn: MIDIInControlSource?
+    /// Closes what listens for the session (OSC in, MIDI in, the master), in the order opened.
+    private var closers: [() -> Void] = []
     /// The stems' MIDI files written.
     var stemMIDIPaths: [String] = []
 
     /// Abandons every sink opened (a later one failed to open).
     func abandon() {
         for sink in sinks { sink.abandon() }
+    }
+
+    /// Keeps `close` to stop an input listening when the session ends (`closeInputs()`).
+    func closesAtEnd(_ close: @escaping () -> Void) { closers.append(close) }
+
+    /// Stops every input listening, once: after the run, and again (doing nothing) on the way out.
+    func closeInputs() {
+        let closing = closers
+        closers = []
+        for close in closing { close() }
     }
 }
