@@ -80,7 +80,6 @@ calc() { awk "BEGIN { print ($1) }"; }
 fmt() { awk -v d="$1" -v v="$2" 'BEGIN { printf "%.*f", d, v }'; }
 median() { sort -g "$1" | awk '{ a[NR] = $1 } END { if (NR == 0) exit 1; print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 maximum() { sort -g "$1" | tail -n 1; }
-minimum() { sort -g "$1" | head -n 1; }
 # shown COMMAND…: the command as printed in the table (tool paths shortened).
 shown() {
   local text="$*"
@@ -140,16 +139,18 @@ tier_text() {
 # Bench values from clumsy-bench output: value FILE TIER KEY
 value() { awk -v tier="tier=$2" -v key="$3" '$1 == tier { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == key) print kv[2] } }' "$1"; }
 
-# The gate's rows (Benchmarks/ratios.py): ratio KEY WHAT VALUE BASELINE UNIT, the baseline
-# measured in this run, alternated with Clumsy's runs; lower is better for every ratio. Each
-# side is its fastest run: another process on the machine only ever slows a run, so the
-# fastest is the one least disturbed (fifteen in-process runs of one build here took 1.16 to
-# 1.89 s, and the slow ones came in bursts).
-fastest() { minimum "$1.wall"; }
-# samples_fastest FILE TIER: the fastest of a clumsy-bench tier's runs.
-samples_fastest() { value "$1" "$2" samples | tr ',' '\n' | sort -g | head -n 1; }
+# The gate's rows (Benchmarks/ratios.py): ratio KEY WHAT VALUE BASELINE UNIT RATIO: the two
+# sides' medians, and their ratio measured pair by pair. Every gated row runs its two sides turn
+# about, and RATIO is the median of each run's ratio to the baseline run beside it: this
+# machine's speed moves in bursts (fifteen in-process runs of one build took 1.16 to 1.89 s), so
+# a block of one side then a block of the other, or the fastest of each, measured the burst.
+# Lower is better for every ratio.
 : >"$WORK/ratios.tsv"
-ratio() { printf '%s\t%s\t%s\t%s\t%s\n' "$@" >>"$WORK/ratios.tsv"; }
+ratio() { printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$WORK/ratios.tsv"; }
+# paired A B: the median of A's i-th run over B's i-th run (files A.wall and B.wall).
+paired() { paste "$1.wall" "$2.wall" | awk '$2 > 0 { print $1 / $2 }' >"$1-$2.ratio" && median "$1-$2.ratio"; }
+# samples FILE TIER: a clumsy-bench tier's runs, one a line (its repetitions interleave the tiers).
+samples() { value "$1" "$2" samples | tr ',' '\n'; }
 
 ROWS=()
 row() {
@@ -191,13 +192,15 @@ row "1 Simulation, MIDI only: ${SIM} s of \`default\`" \
     "bare Chipmunk stepping of the same world, in process: \`$(shown "$BENCH" "${INPROC[@]}")\` tier bare (same bodies, timestep ${TIMESTEP} s, sub-steps per step: ${SUBSTEPS}; no handlers, rules, music or output)" \
     "$(tier_text inproc.txt bare "$SIM")" \
     "Clumsy = $(pct "$BARE_WALL" "$SIM_WALL") % of bare (CPU: $(pct "$(value inproc.txt bare cpu)" "$(cpu sim)") %)" "≥ 80 %"
-ratio 1 "clumsy run default, MIDI only, against bare Chipmunk stepping in process (runs alternated)" "$(fastest sim)" "$(fastest bare1)" s
+ratio 1 "clumsy run default, MIDI only, against bare Chipmunk stepping in process (runs alternated)" "$SIM_WALL" "$(median bare1.wall)" s "$(paired sim bare1)"
 MIDI_WALL=$(value inproc.txt midi wall)
 row "1b the same, in process" \
     "\`$(shown "$BENCH" "${INPROC[@]}")\` tier midi (Simulator + MIDIRecorder)" "$(tier_text inproc.txt midi "$SIM")" \
     "tier bare, as above" "$(fmt 2 "$BARE_WALL") s = $(rate "$SIM" "$BARE_WALL")×" \
     "Clumsy = $(pct "$BARE_WALL" "$MIDI_WALL") % of bare (CPU: $(pct "$(value inproc.txt bare cpu)" "$(value inproc.txt midi cpu)") %)" "≥ 80 %"
-ratio 1b "Simulator + MIDIRecorder in process, against bare Chipmunk stepping (runs interleaved)" "$(samples_fastest inproc.txt midi)" "$(samples_fastest inproc.txt bare)" s
+samples inproc.txt midi >midi1.wall
+samples inproc.txt bare >bare1b.wall
+ratio 1b "Simulator + MIDIRecorder in process, against bare Chipmunk stepping (runs interleaved)" "$MIDI_WALL" "$BARE_WALL" s "$(paired midi1 bare1b)"
 SHARE_WALL=$(value inproc.txt share wall)
 CHIP_WALL=$(value inproc.txt share chipmunk_wall)
 row "1c the same trajectory: time inside Chipmunk" \
@@ -228,7 +231,7 @@ measure filter "$AUDIO_REPS" -- "$CLUMSY" run default --duration "$AUDIO" --audi
 measure delay "$AUDIO_REPS" -- "$CLUMSY" run default --duration "$AUDIO" --audio x.wav --reverb off
 measure reverb "$AUDIO_REPS" -- "$CLUMSY" run default --duration "$AUDIO" --audio x.wav --delay off
 DRY=$(wall dry) FSDRY=$(wall fsdry)
-ratio 2a "dry audio render, against fluidsynth on the same MIDI (runs alternated)" "$(fastest dry)" "$(fastest fsdry)" s
+ratio 2a "dry audio render, against fluidsynth on the same MIDI (runs alternated)" "$DRY" "$FSDRY" s "$(paired dry fsdry)"
 row "2a Audio, dry: ${AUDIO} s of \`default\`" \
     "\`$(cmd dry)\`" "$(seconds dry "$AUDIO")" \
     "\`$(cmd fsdry)\` on the MIDI of that session (\`clumsy run default --duration $AUDIO --dry --audio … --midi session-dry.mid\`)" \
@@ -239,7 +242,7 @@ row "2a' the same without mastering" \
     "fluidsynth, row 2a" "$(fmt 2 "$FSDRY") s" \
     "Clumsy takes $(fmt 2 "$(calc "$(wall dryraw) / $FSDRY")")× fluidsynth's time (CPU $(fmt 2 "$(calc "$(cpu dryraw) / $(cpu fsdry)")")×): mastering costs $(fmt 2 "$(calc "$DRY - $(wall dryraw)")") s" "—"
 FX=$(wall fx) FSFX=$(wall fsfx)
-ratio 2b "audio render with effects, against fluidsynth with reverb (runs alternated)" "$(fastest fx)" "$(fastest fsfx)" s
+ratio 2b "audio render with effects, against fluidsynth with reverb (runs alternated)" "$FX" "$FSFX" s "$(paired fx fsfx)"
 row "2b Audio, effects on (preset's delay + reverb)" \
     "\`$(cmd fx)\`" "$(seconds fx "$AUDIO")" \
     "\`$(cmd fsfx)\` on that session's MIDI (reverb only: the command has no delay)" \
@@ -274,7 +277,7 @@ row "3b Swarm, audio (preset's reverb)" \
     "\`$(cmd swarmaudio)\`" "$(seconds swarmaudio "$SWARM")" \
     "real time" "${SWARM} s" "$(rate "$SWARM" "$SA")× real time" "≥ 1×"
 SW=$(value swarm.txt share wall) SC=$(value swarm.txt share chipmunk_wall)
-ratio 3a "clumsy run swarm, MIDI only, against the time inside cpSpaceStep of the same swarm in process (runs alternated)" "$(fastest swarm)" "$(fastest swarmchip)" s
+ratio 3a "clumsy run swarm, MIDI only, against the time inside cpSpaceStep of the same swarm in process (runs alternated)" "$S" "$(median swarmchip.wall)" s "$(paired swarm swarmchip)"
 row "3c Swarm: time inside Chipmunk" \
     "\`$(shown "$BENCH" "${SWARM_INPROC[@]}")\`" "$(fmt 2 "$SW") s (n=1; $(value swarm.txt share drops) redrops)" \
     "of which inside \`cpSpaceStep\`" "$(fmt 2 "$SC") s" \
@@ -308,8 +311,8 @@ for ((rep = 0; rep < STARTUP_REPS; rep++)); do
 done
 CAP=$CAP_SAVED
 ms() { fmt 1 "$(calc "1000 * $(wall "$1")")"; }
-ratio 5a "clumsy presets, against /bin/true (runs alternated)" "$(fastest presets)" "$(fastest floor)" s
-ratio 5b "a 1 s session, against /bin/true (runs alternated)" "$(fastest short)" "$(fastest floor)" s
+ratio 5a "clumsy presets, against /bin/true (runs alternated)" "$(wall presets)" "$(wall floor)" s "$(paired presets floor)"
+ratio 5b "a 1 s session, against /bin/true (runs alternated)" "$(wall short)" "$(wall floor)" s "$(paired short floor)"
 row "5a Start-up: list presets" "\`$(cmd presets)\`" "$(ms presets) ms (n=$(runs presets))" \
     "\`/bin/true\` (process start floor)" "$(ms floor) ms" "$(fmt 1 "$(calc "$(ms presets) - $(ms floor)")") ms above the floor" "≪ 100 ms"
 row "5b Start-up: 1 s session" "\`$(cmd short)\`" "$(ms short) ms (n=$(runs short))" \

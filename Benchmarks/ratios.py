@@ -22,12 +22,15 @@ def write(out_path, raw_path, mode):
     rows = {}
     with open(raw_path, encoding="utf-8") as raw:
         for line in raw:
-            key, what, value, baseline, unit = line.rstrip("\n").split("\t")
+            # A sixth field, when given, is the ratio measured pair by pair (the median of each
+            # run's ratio to the baseline run beside it); else value / baseline.
+            key, what, value, baseline, unit, *paired = line.rstrip("\n").split("\t")
             value, baseline = float(value), float(baseline)
             if baseline <= 0:
                 sys.exit(f"ratios.py: row {key}: baseline {baseline} {unit} is not positive")
+            ratio = float(paired[0]) if paired else value / baseline
             rows[key] = {"what": what, "value": value, "baseline": baseline, "unit": unit,
-                         "ratio": round(value / baseline, 4)}
+                         "ratio": round(ratio, 4)}
     with open(out_path, "w", encoding="utf-8") as out:
         json.dump({"mode": mode, "rows": rows}, out, indent=2, sort_keys=True)
         out.write("\n")
