@@ -19,11 +19,12 @@ extension StudioEndToEndTests {
         defer { jack.stop() }
         var environment = jack.fullEnvironment
         environment["CLUMSY_UNDER_TEST"] = nil
-        let session = try Background(CLI.executable, ["run", "default", "--live", "--midi-in", "jack", "--midi-out", "jack", "--duration", "6",
+        let session = try Background(CLI.executable, ["run", "default", "--live", "--midi-in", "jack", "--midi-out", "jack", "--duration", "10",
                                                       "--events", directory.file("live.jsonl"), "--midi", directory.file("live.mid")],
                                      environment: environment, output: directory.file("clumsy.log"))
         defer { session.stop(signal: SIGINT) }
-        // A 2 s loop at 48 kHz: D3 F#3 A3 C4 held for 1 s, then E3 alone for 0.2 s.
+        // A 2 s loop at 48 kHz: D3 F#3 A3 C4 held for 1 s, then E3 alone for 0.2 s. The session
+        // runs 10 s so that a connection made late (a slow jack_connect) still hears whole loops.
         let sequencer = try Background(jackMIDISeq!, ["seq", "96000", "0", "50", "48000", "0", "54", "48000", "0", "57", "48000",
                                                       "0", "60", "48000", "60000", "52", "9600"],
                                        environment: jack.fullEnvironment, output: directory.file("seq.log"))
@@ -38,10 +39,11 @@ extension StudioEndToEndTests {
         let end = Date().addingTimeInterval(20)
         while session.isRunning && Date() < end { usleep(100_000) }
         sequencer.stop()
-        #expect(!session.isRunning, "the 6 s session did not end")
+        #expect(!session.isRunning, "the 10 s session did not end")
         let controls = try liveLog(directory.file("live.jsonl")).filter { $0.kind == "control" }
         let keys = controls.filter { $0.control == "key" }.map { "\($0.tonic ?? "?") \($0.mode ?? "?")" }
-        #expect(keys.contains("D mixolydian"), "keys set: \(keys); \(session.output.suffix(500))")
+        let sequenced = (try? String(contentsOfFile: directory.file("seq.log"), encoding: .utf8)) ?? ""
+        #expect(keys.contains("D mixolydian"), "keys set: \(keys); \(session.output.suffix(500)); jack_midiseq: \(sequenced.suffix(500))")
         #expect(controls.contains { $0.control == "chord" && $0.value == 1 }, "\(controls.map(\.control))")
         #expect(controls.contains { $0.control == "lift" } && !controls.contains { $0.control == "drop" }, "\(controls.map(\.control))")
         let replay = try CLI.run(["replay", "live.jsonl", "--midi", "replay.mid", "--quiet"], in: directory.path)
