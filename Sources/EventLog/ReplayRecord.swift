@@ -158,9 +158,7 @@ public struct ReplayLog: Sendable, Equatable {
     static func control(_ record: EventLogRecord, bad: (String) -> SessionError) throws(SessionError) -> TimedControl {
         guard let step = record.step, step >= 0 else { throw bad("a control needs a whole \"step\" ≥ 0") }
         guard let name = record.control else { throw bad("a control needs a \"control\" name") }
-        guard let row = Control.row(named: name) else {
-            throw bad("unknown control \(name); accepted: \(Control.table.map(\.name).joined(separator: ", "))")
-        }
+        guard let row = Control.row(named: name) else { throw bad(Control.unknown(name).description) }
         let argument: ControlArgument
         switch row.shape {
         case .none, .number, .whole:

@@ -133,10 +133,13 @@ public enum Control: Sendable, Equatable {
     /// number against the range of the settings table's row of the same name, the flag's).
     /// Returns a sentence saying what is accepted when the name or value is not.
     public static func make(name: String, value: Double?) -> Result<Control, ControlRejection> {
-        guard let row = row(named: name) else {
-            return .failure(ControlRejection("unknown control \(name); accepted: \(table.map(\.name).joined(separator: ", "))"))
-        }
+        guard let row = row(named: name) else { return .failure(unknown(name)) }
         return row.make(value.map(ControlArgument.number) ?? .none)
+    }
+
+    /// The refusal of a name that is no control's, listing the names there are.
+    public static func unknown(_ name: String) -> ControlRejection {
+        ControlRejection("unknown control \(Quote.text(name)); accepted: \(table.map(\.name).joined(separator: ", "))")
     }
 
     /// `value` as a whole number in `range`; nil when it is missing, not whole or outside it
@@ -149,7 +152,7 @@ public enum Control: Sendable, Equatable {
 
     /// Piano balls a `balls` control may name (the `piano.count` row's range); a session accepts
     /// at most its own count (`SessionPlan.rejection(of:)`).
-    public static let ballsRange = Preset.Scene.ballsRange
+    public static let ballsRange = 0...1000
 
     /// The degrees a `chord` control accepts.
     public static let chordDegrees = 1...7
@@ -295,8 +298,11 @@ public struct ControlRow: Sendable {
         }
     }
 
+    /// The OSC address (`/clumsy/key`).
+    public var path: String { "/clumsy/" + name }
+
     /// The OSC message with its arguments' names (`/clumsy/key tonic mode`).
-    public var message: String { "/clumsy/" + name + (osc.isEmpty ? "" : " " + osc) }
+    public var message: String { path + (osc.isEmpty ? "" : " " + osc) }
 }
 
 /// Why a control was refused: a sentence for the log.

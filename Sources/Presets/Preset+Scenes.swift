@@ -26,9 +26,6 @@ extension Preset {
 
         /// The most scenes a list may hold.
         public static let maximumCount = 256
-        /// Piano balls a scene may put in play (the `piano.count` row's range; at most the
-        /// session's own count, checked with the whole session).
-        public static let ballsRange = 0...1000
         /// Bars (and sections) a scene may name: as many as `--bars` runs.
         public static let barRange = 1...100_000
         /// The controls an entry may set, in the order they take effect at its bar line (the

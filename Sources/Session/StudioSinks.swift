@@ -312,9 +312,8 @@ public final class OSCControlSource: ControlSource, @unchecked Sendable {
             }
         })
         let described = "OSC \(path) (types \"\(types)\")"
-        guard path.hasPrefix("/clumsy/"), let row = Control.row(named: String(path.dropFirst("/clumsy/".count))) else {
-            return .failure(ControlRejection("unknown OSC path \(path); accepted: "
-                + Control.table.map { "/clumsy/" + $0.name }.joined(separator: ", ")))
+        guard let row = Control.table.first(where: { $0.path == path }) else {
+            return .failure(ControlRejection("unknown OSC path \(path); accepted: \(Control.table.map(\.path).joined(separator: ", "))"))
         }
         let arguments = message.arguments
         // The arguments the row's shape takes; a wrong count or type is refused before the row checks values.
