@@ -57,7 +57,8 @@ final class Background {
     deinit { stop() }
 }
 
-/// A JACK server of its own (`jackd --no-realtime -n <name> -d dummy -r 48000 -p 256`).
+/// A JACK server of its own (`jackd --no-realtime -n <name> -d dummy -r 48000 -p <period>`,
+/// 256 frames unless the test asks for more).
 ///
 /// JACK's shared-memory registry holds at most 8 servers, and the entry of a server that was
 /// killed is reclaimed only when a server of the same name starts again. So the tests use a
@@ -76,13 +77,16 @@ final class JackServer {
 
     static let names = (1...4).map { "clumsy-test-\($0)" }
 
-    init(directory: TemporaryDirectory) throws {
+    /// `period`: frames per cycle. Without real-time priority a cycle that starts later than
+    /// one period is lost (an xrun), so a test that only reads frame times from outside can ask
+    /// for a longer one: 1024 frames leave 21 ms of slack where 256 leave 5.3.
+    init(directory: TemporaryDirectory, period: Int = 256) throws {
         var failures: [String] = []
         for name in Self.names {
             var environment = CLI.environment
             environment["JACK_DEFAULT_SERVER"] = name
             environment["JACK_NO_AUDIO_RESERVATION"] = "1"
-            let server = try Background(jackd!, ["--no-realtime", "-n", name, "-d", "dummy", "-r", "48000", "-p", "256"],
+            let server = try Background(jackd!, ["--no-realtime", "-n", name, "-d", "dummy", "-r", "48000", "-p", "\(period)"],
                                         environment: environment, output: directory.file("jackd-\(name).log"))
             // Ready when jack_lsp can talk to it; a server that exits (name taken) is skipped.
             let deadline = Date().addingTimeInterval(10)
