@@ -67,8 +67,10 @@ struct ItemPlan {
     let presetDigest: String
     let tempo: Double
     let meter: Meter
-    /// The preset's form (phrases and section letters), nil without one.
-    let form: Preset.Form?
+    /// The session's form (phrases and section letters), nil without one.
+    let form: FormPlan?
+    /// Seconds an ending's last notes ring after its last bar (0 without an ending).
+    let ring: Double
     /// Seconds the session runs (at least: a session with an ending runs on to a phrase end).
     let seconds: Double
     /// The `clumsy run` arguments, outputs left out: options, then `--` and the preset (outputs
@@ -103,8 +105,14 @@ extension BatchRequest {
             let quarter = 60 / preset.tempo
             let seconds = bars.map { Double($0 * preset.meter.beats) * quarter * 4 / Double(preset.meter.unit) } ?? duration ?? 30
             let length = bars.map { ["--bars", String($0)] } ?? ["--duration", Format.plain(seconds)]
-            plans.append(ItemPlan(item: item, presetDigest: digest, tempo: preset.tempo, meter: preset.meter,
-                                  form: preset.form.isOn ? preset.form : nil, seconds: seconds,
+            // The one resolve step, as `clumsy run` takes it: what the labels need is read from
+            // the plan, and an item the run would refuse is refused here, before any renders.
+            let plan: SessionPlan
+            do { plan = SessionPlan(configuration: try Configuration(preset: preset, duration: seconds)) } catch {
+                throw .usage("item \(item.name): \(error.description)")
+            }
+            plans.append(ItemPlan(item: item, presetDigest: digest, tempo: plan.clock.tempo, meter: plan.clock.meter,
+                                  form: plan.form, ring: plan.ending?.ring ?? 0, seconds: seconds,
                                   arguments: item.runOptions + length + runOptions + ["--", item.preset]))
         }
         return plans

@@ -158,7 +158,7 @@ public final class BatchRunner {
             let audio = partial + "/" + name + "." + request.audioFormat
             let audioSeconds = FileBytes.kind(audio) == .missing ? nil : SoundFileLength.seconds(of: audio)
             let labels = try ItemLabels(eventsPath: partial + "/" + name + ".jsonl", midiPath: partial + "/" + name + ".mid",
-                                        tempo: plan.tempo, meter: plan.meter, form: plan.form, duration: plan.seconds,
+                                        tempo: plan.tempo, meter: plan.meter, form: plan.form, ring: plan.ring, duration: plan.seconds,
                                         audioSeconds: audioSeconds)
             try LabelFiles.write(labels, item: name, into: partial)
             if !request.outputs.contains(.midi) { FileBytes.removeTree(partial + "/" + name + ".mid") }

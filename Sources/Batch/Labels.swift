@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Engine
 import Errors
 import EventLog
 import MIDIFile
@@ -38,7 +39,7 @@ struct ItemLabels {
     /// Reads the log at `eventsPath` and the MIDI file at `midiPath`; `audioSeconds` is the
     /// length of the item's audio file, if it has one.
     /// - Throws: `.data` (65) / `.noInput` (66) naming the file.
-    init(eventsPath: String, midiPath: String, tempo: Double, meter: Meter, form: Preset.Form?, duration: Double,
+    init(eventsPath: String, midiPath: String, tempo: Double, meter: Meter, form: FormPlan?, ring: Double, duration: Double,
          audioSeconds: Double? = nil) throws(SessionError) {
         let contents: MIDIFileContents
         do { contents = try MIDIFileReader.read(path: midiPath) } catch { throw .data("\(Quote.text(midiPath)): \(error)") }
@@ -57,13 +58,13 @@ struct ItemLabels {
         keys = Self.spans(chordLines.map { ($0.t, JSONValue.string(Harte.key(tonic: $0.tonic ?? "C", mode: $0.mode ?? "major"))) }, end: self.duration)
         tempi = Self.spans([(0, JSONValue.number(tempo))] + tempoChanges.map { ($0.time, JSONValue.number($0.tempo)) }, end: self.duration)
         // An ending's last notes ring past the end of the last phrase: no beat or section starts there.
-        let musicalEnd = sessionEnd - (form.map { $0.ending } ?? 0) - 1e-3
+        let musicalEnd = sessionEnd - ring - 1e-3
         let times = Self.beatTimes(tempo: tempo, meter: meter, changes: tempoChanges, until: musicalEnd)
         beats = times.enumerated().map { index, time in
             LabelSpan(time: time, duration: 0, value: .number(Double(index % meter.beats + 1)))
         }
         if let form, !form.sections.isEmpty {
-            let letters = Array(form.sections), phrase = form.bars * meter.beats
+            let letters = Array(form.letters), phrase = form.bars * meter.beats
             let starts = stride(from: 0, to: times.count, by: phrase).map { times[$0] }
             // One span per section, even where a letter follows itself (AABB: A, A, B, B).
             let end = self.duration

@@ -175,7 +175,7 @@ public final class LiveMIDISink: SessionSink, ControlSource {
 /// i:degree s:symbol` at every chord change (the session's chord events, named as the text
 /// view and the event log name them), `/clumsy/hit i:ball s:target f:speed` for every
 /// struck note (`target` is `degree N`, `key N`, or for drums `wall`, `floor` or `bass wall`), and `/clumsy/kick`, `/clumsy/drop
-/// i:ball`, `/clumsy/escape i:ball`, `/clumsy/control s:name f:value` for a live control, and for
+/// i:ball`, `/clumsy/escape i:ball`, `/clumsy/control s:name [f:value]` for a live control, and for
 /// a live key change `/clumsy/key s:tonic s:mode` (the chord playing is then sent again, named in the new key).
 public final class OSCOutSink: SessionSink {
     private let sender: OSCSender
@@ -223,7 +223,9 @@ public final class OSCOutSink: SessionSink {
             case .live(_, _, .level(let voice, let value)):
                 sender.send(OSCMessage(path: "/clumsy/level", arguments: [.string(voice), .int(Int32(value))]))
             case .live(_, _, let control):
-                sender.send(OSCMessage(path: "/clumsy/control", arguments: [.string(control.name), .float(Float(control.value ?? 0))]))
+                // A control without a number (kick, drop, lift) sends its name alone, not a 0.
+                let value = control.value.map { [OSCValue.float(Float($0))] } ?? []
+                sender.send(OSCMessage(path: "/clumsy/control", arguments: [.string(control.name)] + value))
             }
         }
     }
