@@ -119,7 +119,7 @@ let package = Package(
         .testTarget(name: "PerformanceTests", dependencies: ["Performance", "Vocabulary", "Theory"]),
         .testTarget(name: "FileOutputTests", dependencies: ["FileOutput", "TestSupport"]),
         .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput", "MIDIWire", "TestSupport"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
-        .testTarget(name: "SoundTests", dependencies: ["Sound", "CFluidSynth", "FileOutput", "MIDIWire", "TestSupport"]),
+        .testTarget(name: "SoundTests", dependencies: ["Sound", "CFluidSynth", "FileOutput", "MIDIWire", "TestSupport", "Vocabulary"]),
         .testTarget(name: "PresetsTests", dependencies: ["Errors", "Presets"]),
         // The engine without the sinks: its rules, the masters it follows, MIDI in's rules.
         .testTarget(name: "EngineTests", dependencies: ["Engine", "Errors", "Geometry", "Performance", "Physics", "Presets", "TestSupport", "Theory", "Vocabulary", "FileOutput"]),

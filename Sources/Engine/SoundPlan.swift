@@ -12,29 +12,10 @@ import Glibc
 /// value already turned into them), the synthesizer's gains, the mastering targets and the
 /// sample format. What plays and writes the sound reads this, never the preset.
 public struct SoundPlan: Sendable, Equatable {
-    /// A low-pass filter: cutoff, Hz; resonance, dB.
-    public struct Filter: Sendable, Equatable {
-        public var cutoff: Double
-        public var resonance: Double
-    }
-
-    /// A feedback delay: time, seconds; each echo's level relative to the one before; wet mix 0…1.
-    public struct Delay: Sendable, Equatable {
-        public var time: Double
-        public var feedback: Double
-        public var mix: Double
-    }
-
-    /// A reverb: level 0…1; room size 0…1.
-    public struct Reverb: Sendable, Equatable {
-        public var level: Double
-        public var room: Double
-    }
-
     /// The SoundFont the preset names, or nil to search the standard places.
     public var soundFont: String?
     /// The low-pass filter, or nil when off.
-    public var filter: Filter?
+    public var filter: LowPassFilter?
     /// The delay, or nil when off.
     public var delay: Delay?
     /// The reverb, or nil when off.
@@ -53,9 +34,9 @@ public struct SoundPlan: Sendable, Equatable {
     /// The sound of a resolved preset (its flags applied, its delay note value in seconds).
     public init(_ sound: Preset.Sound) {
         soundFont = sound.soundFont
-        filter = sound.filter.map { Filter(cutoff: $0.cutoff, resonance: $0.resonance) }
-        delay = sound.delay.map { Delay(time: $0.time, feedback: $0.feedback, mix: $0.mix) }
-        reverb = sound.reverb.map { Reverb(level: $0.level, room: $0.room) }
+        filter = sound.filter
+        delay = sound.delay
+        reverb = sound.reverb
         gain = sound.gain
         liveGain = sound.liveGain
         loudness = sound.loudness

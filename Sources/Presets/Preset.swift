@@ -199,32 +199,6 @@ public struct Preset: Sendable, Equatable {
     /// Sound settings: SoundFont and effects. Each effect keeps its values while switched off,
     /// so a flag that switches it on (`--delay 0.5`) finds the preset's other values.
     public struct Sound: Sendable, Equatable {
-        /// Low-pass filter values.
-        public struct Filter: Sendable, Equatable {
-            /// Cutoff, Hz.
-            public var cutoff: Double
-            /// Resonance, dB.
-            public var resonance: Double
-        }
-
-        /// Feedback delay values.
-        public struct Delay: Sendable, Equatable {
-            /// Delay time, seconds.
-            public var time: Double
-            /// Each echo's level relative to the one before.
-            public var feedback: Double
-            /// Wet mix 0…1.
-            public var mix: Double
-        }
-
-        /// Reverb values.
-        public struct Reverb: Sendable, Equatable {
-            /// Level 0…1.
-            public var level: Double
-            /// Room size 0…1.
-            public var room: Double
-        }
-
         /// SoundFont path, or nil to search the standard places.
         public var soundFont: String?
         /// Master gain of the synthesizer.
@@ -241,7 +215,7 @@ public struct Preset: Sendable, Equatable {
         /// Whether the low-pass filter is on.
         public var isFilterOn = false
         /// The filter's values (kept while off).
-        public var filterValues = Filter(cutoff: 0, resonance: 0)
+        public var filterValues = LowPassFilter(cutoff: 0, resonance: 0)
         /// Whether the delay is on.
         public var isDelayOn = false
         /// The delay's values (kept while off).
@@ -252,32 +226,32 @@ public struct Preset: Sendable, Equatable {
         /// Whether the reverb is on.
         public var isReverbOn = false
         /// The reverb's values (kept while off).
-        public var reverbValues = Reverb(level: 0, room: 0)
+        public var reverbValues = Reverb(level: 0, roomSize: 0)
 
-        /// Low-pass cutoff (Hz) and resonance (dB), or nil when off.
-        public var filter: (cutoff: Double, resonance: Double)? {
-            get { isFilterOn ? (filterValues.cutoff, filterValues.resonance) : nil }
+        /// The low-pass filter, or nil when off.
+        public var filter: LowPassFilter? {
+            get { isFilterOn ? filterValues : nil }
             set {
                 isFilterOn = newValue != nil
-                if let newValue { filterValues = Filter(cutoff: newValue.cutoff, resonance: newValue.resonance) }
+                if let newValue { filterValues = newValue }
             }
         }
 
-        /// Delay time (s), feedback and wet mix, or nil when off.
-        public var delay: (time: Double, feedback: Double, mix: Double)? {
-            get { isDelayOn ? (delayValues.time, delayValues.feedback, delayValues.mix) : nil }
+        /// The delay (its time in seconds), or nil when off.
+        public var delay: Delay? {
+            get { isDelayOn ? delayValues : nil }
             set {
                 isDelayOn = newValue != nil
-                if let newValue { delayValues = Delay(time: newValue.time, feedback: newValue.feedback, mix: newValue.mix) }
+                if let newValue { delayValues = newValue }
             }
         }
 
-        /// Reverb level and room size, or nil when off.
-        public var reverb: (level: Double, room: Double)? {
-            get { isReverbOn ? (reverbValues.level, reverbValues.room) : nil }
+        /// The reverb, or nil when off.
+        public var reverb: Reverb? {
+            get { isReverbOn ? reverbValues : nil }
             set {
                 isReverbOn = newValue != nil
-                if let newValue { reverbValues = Reverb(level: newValue.level, room: newValue.room) }
+                if let newValue { reverbValues = newValue }
             }
         }
     }

@@ -356,7 +356,7 @@ public enum Settings {
         .block("sound.reverb", \.sound.isReverbOn, default: true, doc: "reverb"),
         .number("sound.reverb.level", \.sound.reverbValues.level, default: 0.25, range: 0...1, flag: "reverb",
                 takesOff: true, doc: "reverb level"),
-        .number("sound.reverb.room", \.sound.reverbValues.room, default: 0.5, range: 0...1, flag: "room",
+        .number("sound.reverb.room", \.sound.reverbValues.roomSize, default: 0.5, range: 0...1, flag: "room",
                 doc: "reverb room size"),
     ]
 

@@ -86,9 +86,7 @@ enum SamplerFactory {
                               tail: Double? = nil) -> SamplerConfiguration {
         var configuration = SamplerConfiguration(
             soundFont: soundFont, sampleRate: sampleRate, polyphony: polyphony,
-            filter: sound.filter.map { LowPassFilter(cutoff: $0.cutoff, resonance: $0.resonance) },
-            delay: sound.delay.map { Delay(time: $0.time, feedback: $0.feedback, mix: $0.mix) },
-            reverb: sound.reverb.map { Reverb(level: $0.level, roomSize: $0.room) }, gain: sound.gain)
+            filter: sound.filter, delay: sound.delay, reverb: sound.reverb, gain: sound.gain)
         configuration.tail = tail
         return configuration
     }

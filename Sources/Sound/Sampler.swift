@@ -5,6 +5,7 @@ import CFluidSynth
 import FileOutput
 import MIDIWire
 import Synchronization
+import Vocabulary
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -54,7 +54,7 @@ func readText(_ path: String) -> String? { try? String(contentsOfFile: path, enc
         let preset = try Preset.decode(Array("{}".utf8), file: "x.json", defaultName: "x")
         #expect(preset == Preset.defaults(name: "x", source: "x.json"))
         #expect(preset.gravity == 9.81 && preset.piano.count == 4 && preset.seed == 1 && preset.keys.tone == "marimba")
-        #expect(preset.sound.filter == nil && preset.sound.delay?.time == 0.375 && preset.sound.reverb?.room == 0.5)
+        #expect(preset.sound.filter == nil && preset.sound.delay?.time == 0.375 && preset.sound.reverb?.roomSize == 0.5)
     }
 
     @Test("Every number row refuses a value just outside its range, naming the path and the range",
@@ -92,7 +92,7 @@ func readText(_ path: String) -> String? { try? String(contentsOfFile: path, enc
         #expect(preset.sound.delay == nil && preset.sound.filter?.resonance == 6)
         let changed = try preset.applying(flags: ["delay": "0.5", "filter": "off", "reverb": "0.1"])
         #expect(changed.sound.delay?.time == 0.5 && changed.sound.delay?.feedback == 0.3 && changed.sound.filter == nil)
-        #expect(changed.sound.reverb?.level == 0.1 && changed.sound.reverb?.room == 0.5)
+        #expect(changed.sound.reverb?.level == 0.1 && changed.sound.reverb?.roomSize == 0.5)
         #expect(throws: SessionError.self) { try preset.applying(flags: ["feedback": "0.5"]) }   // delay off
         #expect(throws: SessionError.self) { try preset.applying(flags: ["room": "0.5"], dry: true) }
         let dry = try preset.applying(flags: ["seed": "7"], dry: true)

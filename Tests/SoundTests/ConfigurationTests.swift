@@ -3,6 +3,7 @@
 
 import Sound
 import Testing
+import Vocabulary
 
 @Suite("Configuration")
 struct ConfigurationTests {

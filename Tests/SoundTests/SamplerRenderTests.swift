@@ -4,6 +4,7 @@
 import Foundation
 import TestSupport
 import Testing
+import Vocabulary
 @testable import Sound
 
 @Suite("Rendering to a file", .serialized, .enabled(if: hasTestSoundFont, "needs \(testSoundFont) (Debian package timgm6mb-soundfont)"))

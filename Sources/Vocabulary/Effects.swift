@@ -3,7 +3,7 @@
 
 /// A resonant 12 dB/octave low-pass filter applied to every voice of every channel.
 ///
-/// Implemented with FluidSynth's custom IIR filter (`fluid_synth_set_custom_filter`
+/// `Sound` implements it with FluidSynth's custom IIR filter (`fluid_synth_set_custom_filter`
 /// plus the `GEN_CUSTOM_FILTERFC`/`GEN_CUSTOM_FILTERQ` generators). That filter is not
 /// part of any SoundFont, so the generator value is absolute: the cutoff comes out in
 /// Hz exactly as given, whatever the instrument's own filter does (the instrument's
@@ -34,7 +34,7 @@ public struct LowPassFilter: Sendable, Hashable, Codable {
 
 /// A feedback echo on the whole mix (before the reverb, so the reverb is not echoed).
 ///
-/// Implemented with FluidSynth's LADSPA host and the `fbdelay_1s` plugin (`fbdelay_5s`
+/// `Sound` implements it with FluidSynth's LADSPA host and the `fbdelay_1s` plugin (`fbdelay_5s`
 /// for times over a second) of the `cmt` collection (`/usr/lib/ladspa/cmt.so`, Debian package `cmt`): one mono instance on
 /// each of the left and right main outputs. Echo *n* (n ≥ 1) arrives `n × time`
 /// seconds after the sound, with amplitude `mix × feedbackⁿ⁻¹` relative to it.
@@ -61,8 +61,8 @@ public struct Delay: Sendable, Hashable, Codable {
     public static let mixRange: ClosedRange<Double> = 0...1
 }
 
-/// FluidSynth's built-in reverb, set for all effect groups through the 2.x group API
-/// (`fluid_synth_set_reverb_group_*`).
+/// A reverb on the mix: in `Sound`, FluidSynth's built-in reverb, set for all effect groups
+/// through the 2.x group API (`fluid_synth_set_reverb_group_*`).
 ///
 /// How much of each channel reaches the reverb is that channel's reverb send: the
 /// instrument's own send plus MIDI CC 91 (default 0; send CC 91 = 127 through
