@@ -7,7 +7,9 @@ import Foundation
 import Glibc
 import Pictures
 import Presets
+import Studio
 import Synchronization
+import TestSupport
 import Testing
 @testable import Session
 
@@ -101,32 +103,20 @@ struct OneTruthAllOutputsTests {
 /// function that labels the video's chord, collecting the chords each names.
 final class HeardOutputs: SessionSink {
     private let osc: OSCOutSink
-    private let socket: Int32
+    private let socket: UDPReader
     private(set) var oscChords: [OneTruthTests.Named] = []
     private(set) var videoChords: [OneTruthTests.Named] = []
 
     /// The chords OSC sent and the video labelled over the whole of `plan`.
     static func run(_ plan: SessionPlan) throws -> (osc: [OneTruthTests.Named], video: [OneTruthTests.Named]) {
         let outputs = try HeardOutputs(plan: plan)
-        defer { close(outputs.socket) }
         try Simulator(plan: plan).run(into: [outputs])
         return (outputs.oscChords, outputs.videoChords)
     }
 
     private init(plan: SessionPlan) throws {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        self.socket = socket
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0   // any free port
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-        }
-        guard socket >= 0, bound else { throw POSIXError(.EADDRNOTAVAIL) }
-        _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
-        osc = try OSCOutSink(target: "127.0.0.1:\(UInt16(bigEndian: address.sin_port))", plan: plan)
+        socket = try UDPReader()
+        osc = try OSCOutSink(target: socket.target, plan: plan)
     }
 
     /// Each step's events go out over OSC and the datagrams are read back at once (loopback
@@ -136,24 +126,11 @@ final class HeardOutputs: SessionSink {
         for case .chord(let chord) in events {
             videoChords.append(.init(time: chord.time, name: VideoSink.label(of: chord).chord))
         }
-        var buffer = [UInt8](repeating: 0, count: 2048)
-        while true {
-            let count = recv(socket, &buffer, buffer.count, 0)
-            guard count > 0 else { break }
-            if let name = Self.chordName(Array(buffer[..<count])) { oscChords.append(.init(time: time, name: name)) }
+        for message in socket.messages() {
+            // `/clumsy/chord i:degree s:symbol`
+            guard message.path == "/clumsy/chord", message.arguments.count == 2, case .string(let name) = message.arguments[1] else { continue }
+            oscChords.append(.init(time: time, name: name))
         }
-    }
-
-    /// The symbol of a `/clumsy/chord i:degree s:symbol` message, nil for any other message.
-    static func chordName(_ packet: [UInt8]) -> String? {
-        func string(at offset: Int) -> (String, next: Int)? {
-            guard let end = packet[offset...].firstIndex(of: 0) else { return nil }
-            return (String(decoding: packet[offset..<end], as: UTF8.self), (end + 4) & ~3)
-        }
-        guard let (path, afterPath) = string(at: 0), path == "/clumsy/chord",
-              let (tags, afterTags) = string(at: afterPath), tags == ",is",
-              let (name, _) = string(at: afterTags + 4) else { return nil }
-        return name
     }
 
     func finish(at time: Double) throws(SessionError) {}
