@@ -104,8 +104,8 @@ lv2: deps
 	@echo "the LV2 plugin is in $(CURDIR)/$(LV2_BUNDLE)"
 
 # The JACK suites (Studio, and the LV2 plugin in jalv) and the stop-latency suite run on their
-# own after the rest: a dummy JACK server without real-time priority skips cycles when the
-# parallel suite loads both cores, and their timing checks (one period, 24 ppqn, a stop within
+# own after the rest: a dummy JACK server skips cycles when the parallel suite loads both
+# cores (the tests ask jackd for real-time priority, which a machine may not permit), and their timing checks (one period, 24 ppqn, a stop within
 # 0.5 s) are about Clumsy and JACK, not about how busy the test machine is. They run one test
 # at a time (--no-parallel): jalv, a JACK session and a 96 kHz render side by side are the load
 # the phase exists to avoid.

@@ -57,8 +57,14 @@ final class Background {
     deinit { stop() }
 }
 
-/// A JACK server of its own (`jackd --no-realtime -n <name> -d dummy -r 48000 -p <period>`,
+/// A JACK server of its own (`jackd --realtime -n <name> -d dummy -r 48000 -p <period>`,
 /// 256 frames unless the test asks for more).
+///
+/// Real-time, as a musician runs JACK: its cycle thread and its clients' (libjack makes them
+/// real-time too) go before the machine's other work, so two busy cores do not make the
+/// server skip cycles (without it, a loaded run failed the clock and Link tests after three
+/// attempts each, every one with xruns). Where real-time scheduling is not permitted, jackd
+/// says so in its log and runs as `--no-realtime` would.
 ///
 /// JACK's shared-memory registry holds at most 8 servers, and the entry of a server that was
 /// killed is reclaimed only when a server of the same name starts again. So the tests use a
@@ -86,7 +92,7 @@ final class JackServer {
             var environment = CLI.environment
             environment["JACK_DEFAULT_SERVER"] = name
             environment["JACK_NO_AUDIO_RESERVATION"] = "1"
-            let server = try Background(jackd!, ["--no-realtime", "-n", name, "-d", "dummy", "-r", "48000", "-p", "\(period)"],
+            let server = try Background(jackd!, ["--realtime", "-n", name, "-d", "dummy", "-r", "48000", "-p", "\(period)"],
                                         environment: environment, output: directory.file("jackd-\(name).log"))
             // Ready when jack_lsp can talk to it; a server that exits (name taken) is skipped.
             let deadline = Date().addingTimeInterval(10)
