@@ -105,8 +105,9 @@ lv2: deps
 
 # The JACK suites (Studio, and the LV2 plugin in jalv) and the stop-latency suite run on their
 # own after the rest: a dummy JACK server skips cycles when the parallel suite loads both
-# cores (the tests ask jackd for real-time priority, which a machine may not permit), and their timing checks (one period, 24 ppqn, a stop within
-# 0.5 s) are about Clumsy and JACK, not about how busy the test machine is. They run one test
+# cores (the tests ask jackd for real-time priority, which a machine may not permit), and
+# their timing checks (one period, 24 ppqn, a stop within 0.5 s) are about Clumsy and JACK,
+# not about how busy the test machine is. They run one test
 # at a time (--no-parallel): jalv, a JACK session and a 96 kHz render side by side are the load
 # the phase exists to avoid.
 test: deps lint
