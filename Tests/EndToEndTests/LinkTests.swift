@@ -36,7 +36,7 @@ extension StudioEndToEndTests {
             \(ip!) link set lo up && \(ip!) link set lo multicast on || exit 3
             \(ip!) -o link | wc -l > interfaces.txt
             export JACK_DEFAULT_SERVER=clumsy-link
-            \(jackd!) -n clumsy-link --realtime -d dummy -r 48000 -p 256 > jackd.log 2>&1 & J=$!
+            \(jackd!) -n clumsy-link --no-realtime -d dummy -r 48000 -p 256 > jackd.log 2>&1 & J=$!
             sleep 1.5
             \(jackMIDIDump!) -a dump > dump.txt 2>&1 & D=$!
             date +%s.%N > dumpstart.txt
@@ -54,10 +54,9 @@ extension StudioEndToEndTests {
             echo "$a $b" > status.txt
             """
         try directory.write("run.sh", script)
-        // As root, a network namespace alone: a user namespace (`-r`) would take away the
-        // real-time scheduling the JACK server and its clients run with (`JackServer`).
-        let namespaces = getuid() == 0 ? "-n" : "-rn"
-        let run = try CLI.run([namespaces, "/bin/sh", "run.sh"], executable: unshare!, in: directory.path, timeout: 60)
+        // Not real-time, unlike `JackServer`: with a real-time server the two peers' notes fell
+        // 900 to 2,800 frames off their shared grid on a busy machine, in all three attempts.
+        let run = try CLI.run(["-rn", "/bin/sh", "run.sh"], executable: unshare!, in: directory.path, timeout: 60)
         let logs = ["a.log", "b.log", "jackd.log"].map { (try? String(contentsOfFile: directory.file($0), encoding: .utf8)) ?? "" }
         let hostTrouble = logs[2].contains("XRun") || logs[2].contains("xrun")
         guard run.status == 0 else { return (["\(run) \(logs)"], hostTrouble) }
