@@ -62,9 +62,10 @@ final class Background {
 ///
 /// Real-time, as a musician runs JACK: its cycle thread and its clients' (libjack makes them
 /// real-time too) go before the machine's other work, so two busy cores do not make the
-/// server skip cycles (without it, a loaded run failed the clock and Link tests after three
-/// attempts each, every one with xruns). Where real-time scheduling is not permitted, jackd
-/// says so in its log and runs as `--no-realtime` would.
+/// server skip cycles (without it, a loaded run failed the MIDI clock and transport tests
+/// after three attempts each, every one with xruns). Where real-time scheduling is not
+/// permitted, jackd says so in its log and runs as `--no-realtime` would. (The Link test
+/// starts its own server, not real-time: see `linkAttempt`.)
 ///
 /// JACK's shared-memory registry holds at most 8 servers, and the entry of a server that was
 /// killed is reclaimed only when a server of the same name starts again. So the tests use a
