@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 
 #define CLUMSY_JACK_RING 16384u   /* events; a power of two */
@@ -106,6 +107,31 @@ static inline jack_client_t *clumsy_jack_open_bare(const char *name, int *status
     return client;
 }
 
+/* A client that opens while another client of the same process is active can be deaf for
+   good. libjack (jackd2 1.9.21) keeps one table of wake-up futexes per process, indexed by
+   client number; when another program's client (a patchbay's probe, `jack_connect`) closes
+   just as Clumsy's second client opens with the number it freed, the new client can keep the
+   departed one's futex, and its thread waits on it forever: the server logs "client = … was
+   not finished, state = Triggered" every cycle and its process callback never runs (seen under
+   load in 6 of 72 starts of `--midi-in jack --midi-out jack`; the stuck thread's futex was the
+   deleted `jack_sem…_jack_connect`). So each client Clumsy activates must run one cycle
+   within `CLUMSY_JACK_FIRST_CYCLE_MS`, or it is closed and opened again, up to
+   `CLUMSY_JACK_OPEN_ATTEMPTS` times (the last attempt is kept: a stalled server is reported
+   later, by the stall check). Connections another program made to the deaf attempt's ports
+   meanwhile are made again to the new ones. */
+#define CLUMSY_JACK_FIRST_CYCLE_MS 1000
+#define CLUMSY_JACK_OPEN_ATTEMPTS 3
+
+/* Waits until an activated client's cycle count is above zero, up to `timeout_ms`; 1 if so. */
+static inline int clumsy_jack_await_cycle(_Atomic uint64_t *cycles, int timeout_ms) {
+    const struct timespec millisecond = {0, 1000000};
+    for (int waited = 0; waited < timeout_ms; waited++) {
+        if (atomic_load_explicit(cycles, memory_order_acquire) > 0) return 1;
+        nanosleep(&millisecond, NULL);
+    }
+    return atomic_load_explicit(cycles, memory_order_acquire) > 0;
+}
+
 /* Opens a client with MIDI output ports to come (never starting a server). Returns NULL and
    sets *status on failure. */
 static inline clumsy_jack_state *clumsy_jack_open(const char *name, int *status) {
@@ -159,6 +185,9 @@ static inline int64_t clumsy_jack_worst_late(clumsy_jack_state *s) { return atom
 
 static inline uint64_t clumsy_jack_cycles(clumsy_jack_state *s) { return atomic_load_explicit(&s->cycles, memory_order_acquire); }
 
+/* After activation: 1 when the process callback has run (see `clumsy_jack_await_cycle`). */
+static inline int clumsy_jack_ran_first_cycle(clumsy_jack_state *s) { return clumsy_jack_await_cycle(&s->cycles, CLUMSY_JACK_FIRST_CYCLE_MS); }
+
 static inline jack_port_t *clumsy_jack_port(clumsy_jack_state *s, int index) { return s->ports[index]; }
 
 /* Closes the client (unless the server is gone) and frees the state. */
@@ -180,6 +209,7 @@ typedef struct {
     _Atomic uint32_t tail;          /* next slot the session reads */
     _Atomic int is_shut_down;
     _Atomic uint64_t overflowed;    /* messages a full ring dropped */
+    _Atomic uint64_t cycles;        /* process cycles run */
     clumsy_jack_event ring[CLUMSY_JACK_IN_RING];
 } clumsy_jack_input;
 
@@ -204,6 +234,7 @@ static int clumsy_jack_input_process(jack_nframes_t nframes, void *arg) {
         head++;
     }
     atomic_store_explicit(&s->head, head, memory_order_release);
+    atomic_fetch_add_explicit(&s->cycles, 1, memory_order_release);
     return 0;
 }
 
@@ -212,9 +243,10 @@ static void clumsy_jack_input_shutdown(void *arg) {
     atomic_store_explicit(&s->is_shut_down, 1, memory_order_release);
 }
 
-/* Opens client `name` with MIDI input port `port` and activates it. NULL with *status set
-   (0 when the server answered but the port or activation failed) on failure. */
-static inline clumsy_jack_input *clumsy_jack_open_input(const char *name, const char *port, int *status) {
+static inline void clumsy_jack_input_close(clumsy_jack_input *s);
+
+/* One attempt of `clumsy_jack_open_input`. */
+static inline clumsy_jack_input *clumsy_jack_open_input_once(const char *name, const char *port, int *status) {
     jack_client_t *client = clumsy_jack_open_bare(name, status);
     if (!client) { if (*status == 0) *status = -1; return NULL; }
     *status = 0;
@@ -226,6 +258,23 @@ static inline clumsy_jack_input *clumsy_jack_open_input(const char *name, const 
     jack_on_shutdown(client, clumsy_jack_input_shutdown, s);
     if (!s->port || jack_activate(client) != 0) { jack_client_close(client); free(s); return NULL; }
     return s;
+}
+
+/* Opens client `name` with MIDI input port `port` and activates it, once its first cycle has
+   run (`clumsy_jack_await_cycle`). NULL with *status set (0 when the server answered but the
+   port or activation failed) on failure. */
+static inline clumsy_jack_input *clumsy_jack_open_input(const char *name, const char *port, int *status) {
+    const char **kept = NULL;   /* connections made to a deaf attempt's port, carried over */
+    for (int attempt = 1; ; attempt++) {
+        clumsy_jack_input *s = clumsy_jack_open_input_once(name, port, status);
+        if (s && kept) {
+            for (int i = 0; kept[i]; i++) jack_connect(s->client, kept[i], jack_port_name(s->port));
+        }
+        if (kept) { jack_free(kept); kept = NULL; }
+        if (!s || attempt == CLUMSY_JACK_OPEN_ATTEMPTS || clumsy_jack_await_cycle(&s->cycles, CLUMSY_JACK_FIRST_CYCLE_MS)) return s;
+        kept = jack_port_get_connections(s->port);
+        clumsy_jack_input_close(s);
+    }
 }
 
 /* Takes the oldest message received; returns 0 when there is none. Session thread only. */
@@ -282,6 +331,7 @@ typedef struct {
     jack_nframes_t last_frame, last_cycle;
     int32_t last_rolling;
     uint64_t relocations, cycles;
+    _Atomic uint64_t cycles_run;    /* `cycles`, for the opening thread to wait on */
     clumsy_jack_transport_snapshot snapshot;
 } clumsy_jack_transport;
 
@@ -302,6 +352,7 @@ static int clumsy_jack_transport_process(jack_nframes_t nframes, void *arg) {
     s->last_cycle = cycle;
     s->last_rolling = rolling;
     s->cycles++;
+    atomic_store_explicit(&s->cycles_run, s->cycles, memory_order_release);
     if (pthread_mutex_trylock(&s->lock) != 0) return 0;
     clumsy_jack_transport_snapshot *t = &s->snapshot;
     t->cycle = cycle;
@@ -328,9 +379,10 @@ static void clumsy_jack_transport_shutdown(void *arg) {
     atomic_store_explicit(&s->is_shut_down, 1, memory_order_release);
 }
 
-/* Opens client `name` (no ports) reading the transport, activated. NULL with *status set on
-   failure (-1 when the server answered but activation failed). */
-static inline clumsy_jack_transport *clumsy_jack_open_transport(const char *name, int *status) {
+static inline void clumsy_jack_transport_close(clumsy_jack_transport *s);
+
+/* One attempt of `clumsy_jack_open_transport`. */
+static inline clumsy_jack_transport *clumsy_jack_open_transport_once(const char *name, int *status) {
     jack_client_t *client = clumsy_jack_open_bare(name, status);
     if (!client) { if (*status == 0) *status = -1; return NULL; }
     *status = 0;
@@ -342,6 +394,17 @@ static inline clumsy_jack_transport *clumsy_jack_open_transport(const char *name
     jack_on_shutdown(client, clumsy_jack_transport_shutdown, s);
     if (jack_activate(client) != 0) { jack_client_close(client); pthread_mutex_destroy(&s->lock); free(s); *status = -1; return NULL; }
     return s;
+}
+
+/* Opens client `name` (no ports) reading the transport, activated, once its first cycle has
+   run (`clumsy_jack_await_cycle`). NULL with *status set on failure (-1 when the server
+   answered but activation failed). */
+static inline clumsy_jack_transport *clumsy_jack_open_transport(const char *name, int *status) {
+    for (int attempt = 1; ; attempt++) {
+        clumsy_jack_transport *s = clumsy_jack_open_transport_once(name, status);
+        if (!s || attempt == CLUMSY_JACK_OPEN_ATTEMPTS || clumsy_jack_await_cycle(&s->cycles_run, CLUMSY_JACK_FIRST_CYCLE_MS)) return s;
+        clumsy_jack_transport_close(s);
+    }
 }
 
 /* Copies the last cycle's snapshot; returns 0 before the first cycle. Session thread only. */

@@ -47,12 +47,7 @@ public final class JackMIDIOutput: LiveMIDIPort {
     public init(clientName name: String = "clumsy", ports: [String], connections: [String], clockConnections: [String] = [],
                 environment: [String: String], maximumLag: Double = 0.25) throws(StudioError) {
         let server = Self.serverName(environment: environment)
-        var status: Int32 = 0
-        guard let state = clumsy_jack_open(name, &status) else {
-            throw .unavailable("no JACK server named \"\(server)\" is running (JACK status 0x\(String(status, radix: 16))); "
-                + "start one, e.g. `jackd -d alsa` with a sound card or `jackd --no-realtime -d dummy -r 48000 -p 256` without, "
-                + "or set JACK_DEFAULT_SERVER to the server's name")
-        }
+        let state = try Self.activated(name: name, ports: ports, server: server)
         self.state = state
         clientName = String(cString: jack_get_client_name(state.pointee.client))
         sampleRate = Double(jack_get_sample_rate(state.pointee.client))
@@ -61,16 +56,6 @@ public final class JackMIDIOutput: LiveMIDIPort {
         self.maximumLag = maximumLag
         portNames = ports
         // Every property is set, so a throw below runs deinit: mark the state closed first.
-        for port in ports where clumsy_jack_add_port(state, port) < 0 {
-            clumsy_jack_close(state, 0)
-            isClosed = true
-            throw .unavailable("JACK refused the MIDI port \(name):\(port)")
-        }
-        guard jack_activate(state.pointee.client) == 0 else {
-            clumsy_jack_close(state, 0)
-            isClosed = true
-            throw .unavailable("JACK refused to activate the client \(name) on server \"\(server)\"")
-        }
         let wanted = connections.map { ("--connect", $0, false) } + clockConnections.map { ("--connect-clock", $0, true) }
         for (flag, destination, isClock) in wanted {
             for (index, port) in ports.enumerated() where (port == "clock") == isClock {
@@ -83,6 +68,51 @@ public final class JackMIDIOutput: LiveMIDIPort {
                 }
             }
         }
+    }
+
+    /// Opens the client with `ports` and activates it, once its first cycle has run: a client
+    /// that did not is deaf for good and is opened again (`clumsy_jack_await_cycle` in the shim
+    /// says why; the last of `CLUMSY_JACK_OPEN_ATTEMPTS` is kept).
+    private static func activated(name: String, ports: [String], server: String) throws(StudioError) -> UnsafeMutablePointer<clumsy_jack_state> {
+        var attempt: Int32 = 1
+        var kept: [[String]] = []   // connections made to a deaf attempt's ports, carried over
+        while true {
+            var status: Int32 = 0
+            guard let state = clumsy_jack_open(name, &status) else {
+                throw .unavailable("no JACK server named \"\(server)\" is running (JACK status 0x\(String(status, radix: 16))); "
+                    + "start one, e.g. `jackd -d alsa` with a sound card or `jackd --no-realtime -d dummy -r 48000 -p 256` without, "
+                    + "or set JACK_DEFAULT_SERVER to the server's name")
+            }
+            for port in ports where clumsy_jack_add_port(state, port) < 0 {
+                clumsy_jack_close(state, 0)
+                throw .unavailable("JACK refused the MIDI port \(name):\(port)")
+            }
+            guard jack_activate(state.pointee.client) == 0 else {
+                clumsy_jack_close(state, 0)
+                throw .unavailable("JACK refused to activate the client \(name) on server \"\(server)\"")
+            }
+            for (index, destinations) in kept.enumerated() {
+                let source = jack_port_name(clumsy_jack_port(state, Int32(index)))
+                for destination in destinations { _ = jack_connect(state.pointee.client, source, destination) }
+            }
+            if attempt == CLUMSY_JACK_OPEN_ATTEMPTS || clumsy_jack_ran_first_cycle(state) != 0 { return state }
+            kept = ports.indices.map { connections(of: clumsy_jack_port(state, Int32($0))) }
+            clumsy_jack_close(state, 1)
+            attempt += 1
+        }
+    }
+
+    /// The full names of the ports connected to `port`.
+    private static func connections(of port: OpaquePointer?) -> [String] {
+        guard let list = jack_port_get_connections(port) else { return [] }
+        defer { jack_free(list) }
+        var names: [String] = []
+        var index = 0
+        while let name = list[index] {
+            names.append(String(cString: name))
+            index += 1
+        }
+        return names
     }
 
     /// Session time 0 is fixed by the first event or wait, not when the client opened: the
