@@ -68,7 +68,7 @@ public struct Configuration: Sendable {
             // A note value at the session's tempo: the echoes stay on the grid. `--delay` in
             // seconds cleared it.
             let seconds = note * 4 * 60 / preset.tempo
-            let longest = Settings.setting(at: "sound.delay.time")?.numberRange?.upperBound ?? 5
+            let longest = Delay.timeRange.upperBound
             guard seconds <= longest else {
                 let comes = "comes to \(Format.plain(seconds)) s at \(Format.plain(preset.tempo)) bpm; the delay takes at most \(Format.plain(longest)) s"
                 if let flag = overrides.flags["delay"] { throw .usage("--delay \(Quote.text(flag)) \(comes)") }
