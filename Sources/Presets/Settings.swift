@@ -340,7 +340,7 @@ public enum Settings {
                        range: Delay.timeRange, flag: "delay",
                        doc: "delay time, in seconds or as a note value at the session's tempo (\"3/16\": a dotted eighth), so the echoes stay on the grid when the tempo changes"),
         .custom("sound.delay.note", type: "string", defaultText: "none", accepted: "a note value n/d (1…32 / 1, 2, 4, 8, 16, 32), such as \"3/16\"",
-                doc: "the delay time as a note value, as `sound.delay.time` also takes it (kept for presets that wrote it here); it replaces `sound.delay.time` unless `--delay` gives seconds, and must come to 5 s or less at the session's tempo",
+                doc: "the delay time as a note value, as `sound.delay.time` also takes it (kept for presets that wrote it here); it replaces `sound.delay.time` unless `--delay` gives seconds, and must come to \(Format.plain(Delay.timeRange.upperBound)) s or less at the session's tempo",
                 setDefault: { $0.sound.delayNote = nil },
                 read: { json, preset, r throws(SessionError) in
                     let text = try r.string(json, at: "sound.delay.note", expected: "a note value such as \"3/16\"")
