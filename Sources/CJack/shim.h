@@ -114,22 +114,63 @@ static inline jack_client_t *clumsy_jack_open_bare(const char *name, int *status
    departed one's futex, and its thread waits on it forever: the server logs "client = … was
    not finished, state = Triggered" every cycle and its process callback never runs (seen under
    load in 6 of 72 starts of `--midi-in jack --midi-out jack`; the stuck thread's futex was the
-   deleted `jack_sem…_jack_connect`). So each client Clumsy activates must run one cycle
-   within `CLUMSY_JACK_FIRST_CYCLE_MS`, or it is closed and opened again, up to
-   `CLUMSY_JACK_OPEN_ATTEMPTS` times (the last attempt is kept: a stalled server is reported
-   later, by the stall check). Connections another program made to the deaf attempt's ports
-   meanwhile are made again to the new ones. */
+   deleted `jack_sem…_jack_connect`). So each client Clumsy activates must run its process
+   callback (first called in the client's second cycle) before the server's clock has moved on
+   by `CLUMSY_JACK_DEAF_PERIODS` periods and `CLUMSY_JACK_FIRST_CYCLE_MS`; a deaf client is
+   closed and, after `CLUMSY_JACK_REOPEN_PAUSE_MS` (for the process's other clients to hear that
+   it left), opened again, up to `CLUMSY_JACK_OPEN_ATTEMPTS` times; connections another program
+   made to a deaf attempt's ports are made again to the new ones. The last attempt, deaf too, is
+   returned with `deaf` set, for the caller to refuse. */
 #define CLUMSY_JACK_FIRST_CYCLE_MS 1000
+#define CLUMSY_JACK_DEAF_PERIODS 8
+#define CLUMSY_JACK_REOPEN_PAUSE_MS 100
 #define CLUMSY_JACK_OPEN_ATTEMPTS 3
 
-/* Waits until an activated client's cycle count is above zero, up to `timeout_ms`; 1 if so. */
-static inline int clumsy_jack_await_cycle(_Atomic uint64_t *cycles, int timeout_ms) {
+/* Waits for an activated client's first process callback (`cycles` above zero): 1 when it
+   ran; 0 when the client is deaf (the server's clock moved on by the periods and milliseconds
+   above without it) or was shut down. A server whose clock stands still is waited for 10 s at
+   most, and then counts as heard: the session's own checks speak for a stalled server. */
+static inline int clumsy_jack_await_cycle(jack_client_t *client, _Atomic uint64_t *cycles, _Atomic int *shut_down) {
     const struct timespec millisecond = {0, 1000000};
-    for (int waited = 0; waited < timeout_ms; waited++) {
+    jack_nframes_t needed = CLUMSY_JACK_DEAF_PERIODS * jack_get_buffer_size(client);
+    jack_nframes_t second = (jack_nframes_t)((uint64_t)jack_get_sample_rate(client) * CLUMSY_JACK_FIRST_CYCLE_MS / 1000);
+    if (needed < second) needed = second;
+    jack_nframes_t start = jack_frame_time(client);
+    for (int waited = 0; waited < 10000; waited++) {
         if (atomic_load_explicit(cycles, memory_order_acquire) > 0) return 1;
+        if (atomic_load_explicit(shut_down, memory_order_acquire)) return 0;
+        if ((jack_nframes_t)(jack_frame_time(client) - start) >= needed) return atomic_load_explicit(cycles, memory_order_acquire) > 0;
         nanosleep(&millisecond, NULL);
     }
-    return atomic_load_explicit(cycles, memory_order_acquire) > 0;
+    return 1;
+}
+
+/* The pause before a deaf client is opened again. */
+static inline void clumsy_jack_reopen_pause(void) {
+    const struct timespec pause = {0, CLUMSY_JACK_REOPEN_PAUSE_MS * 1000000L};
+    nanosleep(&pause, NULL);
+}
+
+/* A copy of the names of the ports connected to `port`, NULL-terminated (NULL when none), for
+   `clumsy_jack_free_names`. A copy: libjack's own list points into the server's shared memory,
+   which the process's last client takes with it when it closes. */
+static inline char **clumsy_jack_copy_connections(jack_port_t *port) {
+    const char **list = jack_port_get_connections(port);
+    if (!list) return NULL;
+    int count = 0;
+    while (list[count]) count++;
+    char **copy = (char **)calloc((size_t)count + 1, sizeof(char *));
+    for (int i = 0; copy && i < count; i++) {
+        if (!(copy[i] = strdup(list[i]))) break;
+    }
+    jack_free(list);
+    return copy;
+}
+
+static inline void clumsy_jack_free_names(char **names) {
+    if (!names) return;
+    for (int i = 0; names[i]; i++) free(names[i]);
+    free(names);
 }
 
 /* Opens a client with MIDI output ports to come (never starting a server). Returns NULL and
@@ -185,8 +226,9 @@ static inline int64_t clumsy_jack_worst_late(clumsy_jack_state *s) { return atom
 
 static inline uint64_t clumsy_jack_cycles(clumsy_jack_state *s) { return atomic_load_explicit(&s->cycles, memory_order_acquire); }
 
-/* After activation: 1 when the process callback has run (see `clumsy_jack_await_cycle`). */
-static inline int clumsy_jack_ran_first_cycle(clumsy_jack_state *s) { return clumsy_jack_await_cycle(&s->cycles, CLUMSY_JACK_FIRST_CYCLE_MS); }
+/* After activation: 1 when the process callback has run, 0 when the client is deaf
+   (`clumsy_jack_await_cycle`). */
+static inline int clumsy_jack_ran_first_cycle(clumsy_jack_state *s) { return clumsy_jack_await_cycle(s->client, &s->cycles, &s->is_shut_down); }
 
 static inline jack_port_t *clumsy_jack_port(clumsy_jack_state *s, int index) { return s->ports[index]; }
 
@@ -210,6 +252,7 @@ typedef struct {
     _Atomic int is_shut_down;
     _Atomic uint64_t overflowed;    /* messages a full ring dropped */
     _Atomic uint64_t cycles;        /* process cycles run */
+    int deaf;                       /* opened, but its process callback never ran */
     clumsy_jack_event ring[CLUMSY_JACK_IN_RING];
 } clumsy_jack_input;
 
@@ -260,20 +303,21 @@ static inline clumsy_jack_input *clumsy_jack_open_input_once(const char *name, c
     return s;
 }
 
-/* Opens client `name` with MIDI input port `port` and activates it, once its first cycle has
-   run (`clumsy_jack_await_cycle`). NULL with *status set (0 when the server answered but the
-   port or activation failed) on failure. */
+/* Opens client `name` with MIDI input port `port` and activates it, opened again while it is
+   deaf (`clumsy_jack_await_cycle`; `deaf` set when the last attempt is). NULL with *status set
+   (0 when the server answered but the port or activation failed) on failure. */
 static inline clumsy_jack_input *clumsy_jack_open_input(const char *name, const char *port, int *status) {
-    const char **kept = NULL;   /* connections made to a deaf attempt's port, carried over */
+    char **kept = NULL;   /* connections made to a deaf attempt's port, carried over */
     for (int attempt = 1; ; attempt++) {
         clumsy_jack_input *s = clumsy_jack_open_input_once(name, port, status);
-        if (s && kept) {
-            for (int i = 0; kept[i]; i++) jack_connect(s->client, kept[i], jack_port_name(s->port));
-        }
-        if (kept) { jack_free(kept); kept = NULL; }
-        if (!s || attempt == CLUMSY_JACK_OPEN_ATTEMPTS || clumsy_jack_await_cycle(&s->cycles, CLUMSY_JACK_FIRST_CYCLE_MS)) return s;
-        kept = jack_port_get_connections(s->port);
+        for (int i = 0; s && kept && kept[i]; i++) jack_connect(s->client, kept[i], jack_port_name(s->port));
+        clumsy_jack_free_names(kept);
+        kept = NULL;
+        if (!s || clumsy_jack_await_cycle(s->client, &s->cycles, &s->is_shut_down)) return s;
+        if (attempt == CLUMSY_JACK_OPEN_ATTEMPTS) { s->deaf = !atomic_load_explicit(&s->is_shut_down, memory_order_acquire); return s; }
+        kept = clumsy_jack_copy_connections(s->port);
         clumsy_jack_input_close(s);
+        clumsy_jack_reopen_pause();
     }
 }
 
@@ -332,6 +376,7 @@ typedef struct {
     int32_t last_rolling;
     uint64_t relocations, cycles;
     _Atomic uint64_t cycles_run;    /* `cycles`, for the opening thread to wait on */
+    int deaf;                       /* opened, but its process callback never ran */
     clumsy_jack_transport_snapshot snapshot;
 } clumsy_jack_transport;
 
@@ -396,14 +441,16 @@ static inline clumsy_jack_transport *clumsy_jack_open_transport_once(const char 
     return s;
 }
 
-/* Opens client `name` (no ports) reading the transport, activated, once its first cycle has
-   run (`clumsy_jack_await_cycle`). NULL with *status set on failure (-1 when the server
-   answered but activation failed). */
+/* Opens client `name` (no ports) reading the transport, activated, opened again while it is
+   deaf (`clumsy_jack_await_cycle`; `deaf` set when the last attempt is). NULL with *status set
+   on failure (-1 when the server answered but activation failed). */
 static inline clumsy_jack_transport *clumsy_jack_open_transport(const char *name, int *status) {
     for (int attempt = 1; ; attempt++) {
         clumsy_jack_transport *s = clumsy_jack_open_transport_once(name, status);
-        if (!s || attempt == CLUMSY_JACK_OPEN_ATTEMPTS || clumsy_jack_await_cycle(&s->cycles_run, CLUMSY_JACK_FIRST_CYCLE_MS)) return s;
+        if (!s || clumsy_jack_await_cycle(s->client, &s->cycles_run, &s->is_shut_down)) return s;
+        if (attempt == CLUMSY_JACK_OPEN_ATTEMPTS) { s->deaf = !atomic_load_explicit(&s->is_shut_down, memory_order_acquire); return s; }
         clumsy_jack_transport_close(s);
+        clumsy_jack_reopen_pause();
     }
 }
 

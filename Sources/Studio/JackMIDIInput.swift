@@ -27,6 +27,10 @@ public final class JackMIDIInput: LiveMIDIInput {
             }
             throw .unavailable("JACK refused the MIDI input port \(clientName):\(port) on server \"\(server)\"")
         }
+        guard state.pointee.deaf == 0 else {
+            clumsy_jack_input_close(state)
+            throw JackMIDIOutput.deaf(clientName, server: server)
+        }
         self.state = state
         portName = String(cString: clumsy_jack_input_port_name(state))
     }

@@ -70,9 +70,11 @@ public final class JackMIDIOutput: LiveMIDIPort {
         }
     }
 
-    /// Opens the client with `ports` and activates it, once its first cycle has run: a client
-    /// that did not is deaf for good and is opened again (`clumsy_jack_await_cycle` in the shim
-    /// says why; the last of `CLUMSY_JACK_OPEN_ATTEMPTS` is kept).
+    /// Opens the client with `ports` and activates it, opened again while it is deaf (its process
+    /// callback never runs: the comment above `CLUMSY_JACK_FIRST_CYCLE_MS` in the shim says why), with the
+    /// connections other programs made to it meanwhile.
+    /// - Throws: `.unavailable` when there is no server, JACK refuses a port or the activation,
+    ///   or every attempt was deaf.
     private static func activated(name: String, ports: [String], server: String) throws(StudioError) -> UnsafeMutablePointer<clumsy_jack_state> {
         var attempt: Int32 = 1
         var kept: [[String]] = []   // connections made to a deaf attempt's ports, carried over
@@ -95,11 +97,22 @@ public final class JackMIDIOutput: LiveMIDIPort {
                 let source = jack_port_name(clumsy_jack_port(state, Int32(index)))
                 for destination in destinations { _ = jack_connect(state.pointee.client, source, destination) }
             }
-            if attempt == CLUMSY_JACK_OPEN_ATTEMPTS || clumsy_jack_ran_first_cycle(state) != 0 { return state }
+            if clumsy_jack_ran_first_cycle(state) != 0 { return state }
+            let isShutDown = clumsy_jack_is_shut_down(state) != 0
             kept = ports.indices.map { connections(of: clumsy_jack_port(state, Int32($0))) }
-            clumsy_jack_close(state, 1)
+            clumsy_jack_close(state, isShutDown ? 0 : 1)
+            guard attempt < CLUMSY_JACK_OPEN_ATTEMPTS else {
+                throw isShutDown ? .unavailable("the JACK server \"\(server)\" shut the client \(name) down as it opened") : deaf(name, server: server)
+            }
+            clumsy_jack_reopen_pause()
             attempt += 1
         }
+    }
+
+    /// The error for a client whose every attempt was deaf (`clumsy_jack_await_cycle`).
+    static func deaf(_ client: String, server: String) -> StudioError {
+        .unavailable("the JACK server \"\(server)\" ran no cycle of the client \(client) in \(CLUMSY_JACK_OPEN_ATTEMPTS) attempts "
+            + "(its log says \"client = \(client) was not finished\"); restart the server")
     }
 
     /// The full names of the ports connected to `port`.

@@ -28,6 +28,10 @@ public final class JackTransport {
             }
             throw .unavailable("JACK would not activate the transport client \(clientName) on server \"\(server)\"")
         }
+        guard state.pointee.deaf == 0 else {
+            clumsy_jack_transport_close(state)
+            throw JackMIDIOutput.deaf(clientName, server: server)
+        }
         self.state = state
     }
 
