@@ -115,16 +115,12 @@ public final class JackMIDIOutput: LiveMIDIPort {
             + "(its log says \"client = \(client) was not finished\"); restart the server")
     }
 
-    /// The full names of the ports connected to `port`.
+    /// The full names of the ports connected to `port` (the shim's copy, read before the close).
     private static func connections(of port: OpaquePointer?) -> [String] {
-        guard let list = jack_port_get_connections(port) else { return [] }
-        defer { jack_free(list) }
+        guard let list = clumsy_jack_copy_connections(port) else { return [] }
+        defer { clumsy_jack_free_names(list) }
         var names: [String] = []
-        var index = 0
-        while let name = list[index] {
-            names.append(String(cString: name))
-            index += 1
-        }
+        while let name = list[names.count] { names.append(String(cString: name)) }
         return names
     }
 
