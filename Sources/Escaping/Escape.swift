@@ -15,17 +15,13 @@ public enum Escape {
     /// `\t` and no numeric escape, so any other control character is written as U+FFFD: it can
     /// neither end the string nor reorder what a reader of the `.ly` file sees.
     public static func lilyPond(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
+        backslashQuoted(text) { scalar in
             switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default: out.unicodeScalars.append(isControl(scalar) ? "\u{FFFD}" : scalar)
+            case "\n": return "\\n"
+            case "\t": return "\\t"
+            default: return isControl(scalar) ? "\u{FFFD}" : nil
             }
         }
-        return out + "\""
     }
 
     /// One word as a POSIX shell reads it back exactly: left bare when it holds only
@@ -48,15 +44,7 @@ public enum Escape {
     /// A Turtle (RDF 1.1) string literal, quotes included: `"` and `\` escaped, every control
     /// character (bidirectional ones included) written as `\uXXXX`.
     public static func turtle(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            default: isControl(scalar) ? appendHex(scalar, prefix: "\\u", to: &out) : out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        backslashQuoted(text) { scalar in isControl(scalar) ? unicodeEscape(scalar) : nil }
     }
 
     /// XML 1.0 character data or an attribute value (either quote): the five markup
@@ -91,24 +79,35 @@ public enum Escape {
     /// and paragraph separators, which JavaScript reads as line ends) and the byte-order mark
     /// (which readers drop) as `\uXXXX`. Other scalars are written as they are.
     public static func json(_ text: String) -> String {
+        backslashQuoted(text) { scalar in
+            switch scalar {
+            case "\n": return "\\n"
+            case "\r": return "\\r"
+            case "\t": return "\\t"
+            default: return isControl(scalar) || scalar == "\u{FEFF}" ? unicodeEscape(scalar) : nil
+            }
+        }
+    }
+
+    /// The grammar LilyPond, Turtle and JSON strings share: in double quotes, `"` and `\`
+    /// written `\"` and `\\`; every other scalar is written as `escape` returns it, or as it is
+    /// when `escape` returns nil.
+    private static func backslashQuoted(_ text: String, escape: (Unicode.Scalar) -> String?) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
             default:
-                isControl(scalar) || scalar == "\u{FEFF}" ? appendHex(scalar, prefix: "\\u", to: &out) : out.unicodeScalars.append(scalar)
+                if let escaped = escape(scalar) { out += escaped } else { out.unicodeScalars.append(scalar) }
             }
         }
         return out + "\""
     }
 
     /// `\uXXXX` (four lower-case hex digits; the scalars escaped here are all below U+10000).
-    private static func appendHex(_ scalar: Unicode.Scalar, prefix: String, to out: inout String) {
+    private static func unicodeEscape(_ scalar: Unicode.Scalar) -> String {
         let hex = String(scalar.value, radix: 16)
-        out += prefix + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 }

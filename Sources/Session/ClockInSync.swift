@@ -52,7 +52,8 @@ public final class ClockInSync: ControlSource {
                 // ALSA's notes go out directly when due (no frame to queue them at): no lead.
                 leadSeconds = 0
             } else {
-                let jack = try JackMIDIInput(clientName: "clumsy-clock", port: "clock_in", environment: environment)
+                let jack = try JackMIDIInput(clientName: "clumsy-clock", port: "clock_in", flag: "--clock-in jack",
+                                             environment: environment)
                 if let source { try jack.connect(from: source, flag: "--clock-in jack:\(source)") }
                 input = jack
                 leadSeconds = 0.04

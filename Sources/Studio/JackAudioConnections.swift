@@ -17,7 +17,7 @@ public enum JackAudioConnections {
         let server = JackMIDIOutput.serverName(environment: environment)
         var status: Int32 = 0
         guard let client = clumsy_jack_open_bare("clumsy-connect", &status) else {
-            throw .unavailable("no JACK server named \"\(server)\" is running to connect the audio to")
+            throw .noJackServer(server, status: status, for: "--connect-audio")
         }
         defer { jack_client_close(client) }
         let pairs: [(String, String)] = destinations.count == 1

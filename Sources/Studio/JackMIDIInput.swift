@@ -16,20 +16,20 @@ public final class JackMIDIInput: LiveMIDIInput {
     public let portName: String
 
     /// Opens the client and its port on the server `$JACK_DEFAULT_SERVER` (else `default`).
-    /// No server: `.unavailable` naming it and how to start one.
-    public init(clientName: String = "clumsy-in", port: String = "midi_in", environment: [String: String]) throws(StudioError) {
+    /// No server: `.unavailable` naming it, `flag` (what asked for the port) and how to start one.
+    public init(clientName: String = "clumsy-in", port: String = "midi_in", flag: String = "--midi-in jack",
+                environment: [String: String]) throws(StudioError) {
         let server = JackMIDIOutput.serverName(environment: environment)
         var status: Int32 = 0
         guard let state = clumsy_jack_open_input(clientName, port, &status) else {
             if status != 0 {
-                throw .unavailable("no JACK server named \"\(server)\" is running for --midi-in jack; start one, e.g. "
-                    + "`jackd --no-realtime -d dummy -r 48000 -p 256`, or set JACK_DEFAULT_SERVER to the server's name")
+                throw .noJackServer(server, status: status, for: flag)
             }
             throw .unavailable("JACK refused the MIDI input port \(clientName):\(port) on server \"\(server)\"")
         }
         guard state.pointee.deaf == 0 else {
             clumsy_jack_input_close(state)
-            throw JackMIDIOutput.deaf(clientName, server: server)
+            throw .jackDeaf(clientName, server: server)
         }
         self.state = state
         portName = String(cString: clumsy_jack_input_port_name(state))

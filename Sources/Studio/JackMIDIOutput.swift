@@ -81,9 +81,7 @@ public final class JackMIDIOutput: LiveMIDIPort {
         while true {
             var status: Int32 = 0
             guard let state = clumsy_jack_open(name, &status) else {
-                throw .unavailable("no JACK server named \"\(server)\" is running (JACK status 0x\(String(status, radix: 16))); "
-                    + "start one, e.g. `jackd -d alsa` with a sound card or `jackd --no-realtime -d dummy -r 48000 -p 256` without, "
-                    + "or set JACK_DEFAULT_SERVER to the server's name")
+                throw .noJackServer(server, status: status, for: "--midi-out jack")
             }
             for port in ports where clumsy_jack_add_port(state, port) < 0 {
                 clumsy_jack_close(state, 0)
@@ -102,17 +100,11 @@ public final class JackMIDIOutput: LiveMIDIPort {
             kept = ports.indices.map { connections(of: clumsy_jack_port(state, Int32($0))) }
             clumsy_jack_close(state, isShutDown ? 0 : 1)
             guard attempt < CLUMSY_JACK_OPEN_ATTEMPTS else {
-                throw isShutDown ? .unavailable("the JACK server \"\(server)\" shut the client \(name) down as it opened") : deaf(name, server: server)
+                throw isShutDown ? .unavailable("the JACK server \"\(server)\" shut the client \(name) down as it opened") : .jackDeaf(name, server: server)
             }
             clumsy_jack_reopen_pause()
             attempt += 1
         }
-    }
-
-    /// The error for a client whose every attempt was deaf (`clumsy_jack_await_cycle`).
-    static func deaf(_ client: String, server: String) -> StudioError {
-        .unavailable("the JACK server \"\(server)\" ran no cycle of the client \(client) in \(CLUMSY_JACK_OPEN_ATTEMPTS) attempts "
-            + "(its log says \"client = \(client) was not finished\"); restart the server")
     }
 
     /// The full names of the ports connected to `port` (the shim's copy, read before the close).

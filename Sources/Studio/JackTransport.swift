@@ -23,14 +23,13 @@ public final class JackTransport {
         var status: Int32 = 0
         guard let state = clumsy_jack_open_transport(clientName, &status) else {
             if status > 0 {
-                throw .unavailable("no JACK server named \"\(server)\" is running for --transport jack; start one, e.g. "
-                    + "`jackd --no-realtime -d dummy -r 48000 -p 256`, or set JACK_DEFAULT_SERVER to the server's name")
+                throw .noJackServer(server, status: status, for: "--transport jack")
             }
             throw .unavailable("JACK would not activate the transport client \(clientName) on server \"\(server)\"")
         }
         guard state.pointee.deaf == 0 else {
             clumsy_jack_transport_close(state)
-            throw JackMIDIOutput.deaf(clientName, server: server)
+            throw .jackDeaf(clientName, server: server)
         }
         self.state = state
     }

@@ -64,4 +64,16 @@ extension StudioEndToEndTests {
                                    environment: ["JACK_DEFAULT_SERVER": "nothing-here"], timeout: 20)
         #expect(noServer.status == 69, "\(noServer)")
     }
+
+    @Test("No JACK server: each JACK input names its own flag and the server, in one line, exit 69",
+          arguments: ["--midi-in", "--clock-in", "--transport"])
+    func inputWithoutServerNamesItsFlag(flag: String) throws {
+        let directory = try TemporaryDirectory()
+        let server = "clumsy-absent-\(getpid())"
+        let result = try CLI.run(["run", "default", "--live", "--audio-driver", "file", flag, "jack", "--duration", "1"],
+                                 environment: ["JACK_DEFAULT_SERVER": server], in: directory.path, timeout: 20)
+        #expect(result.status == 69, "\(result)")
+        #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("for \(flag) jack")
+                && result.stderr.contains(server), "\(result.stderr)")
+    }
 }
