@@ -30,19 +30,8 @@ public final class ALSASequencerInput: LiveMIDIInput {
     /// - Throws: `.unavailable` without a sequencer; `.usage` naming `flag` when `source` is
     ///   no output ALSA knows.
     public init(clientName: String, port name: String, source: String? = nil, flag: String) throws(StudioError) {
-        clumsy_alsa_quiet()
-        var handle: OpaquePointer?
-        let opened = snd_seq_open(&handle, "default", clumsy_seq_open_duplex(), clumsy_seq_nonblock())
-        guard opened >= 0, let handle else {
-            throw .unavailable("\(flag) alsa: the ALSA sequencer cannot be opened (\(String(cString: snd_strerror(opened)))): "
-                + "/dev/snd/seq is missing; load the snd-seq kernel module (`modprobe snd-seq`) or use \(flag) jack")
-        }
-        var midiDecoder: OpaquePointer?
-        guard snd_midi_event_new(16, &midiDecoder) >= 0, let midiDecoder else {
-            snd_seq_close(handle)
-            throw .unavailable("the ALSA MIDI event decoder cannot be created")
-        }
-        snd_seq_set_client_name(handle, clientName)
+        let (handle, midiDecoder) = try ALSASequencer.open(mode: clumsy_seq_open_duplex(), flags: clumsy_seq_nonblock(),
+                                                           clientName: clientName, flag: flag)
         let queue = snd_seq_alloc_named_queue(handle, clientName)
         let port = queue < 0 ? queue : clumsy_seq_create_input_port(handle, name, queue)
         let started = port < 0 ? port : clumsy_seq_start_queue(handle, queue)

@@ -25,22 +25,11 @@ public final class ALSASequencerOutput: LiveMIDIPort {
 
     /// Opens the sequencer and creates the ports.
     public init(clientName: String = "Clumsy", ports names: [String]) throws(StudioError) {
-        clumsy_alsa_quiet()
-        var handle: OpaquePointer?
-        let opened = snd_seq_open(&handle, "default", Int32(SND_SEQ_OPEN_OUTPUT), 0)
-        guard opened >= 0, let handle else {
-            throw .unavailable("the ALSA sequencer cannot be opened (\(String(cString: snd_strerror(opened)))): "
-                + "/dev/snd/seq is missing; load the snd-seq kernel module (`modprobe snd-seq`) or use --midi-out jack")
-        }
-        var midiEncoder: OpaquePointer?
-        guard snd_midi_event_new(16, &midiEncoder) >= 0, let midiEncoder else {
-            snd_seq_close(handle)
-            throw .unavailable("the ALSA MIDI event encoder cannot be created")
-        }
+        let (handle, midiEncoder) = try ALSASequencer.open(mode: Int32(SND_SEQ_OPEN_OUTPUT), flags: 0,
+                                                           clientName: clientName, flag: "--midi-out")
         sequencer = handle
         encoder = midiEncoder
         portNames = names
-        snd_seq_set_client_name(handle, clientName)
         for name in names {
             let port = snd_seq_create_simple_port(handle, name, clumsy_seq_readable_caps(), clumsy_seq_port_type())
             guard port >= 0 else {

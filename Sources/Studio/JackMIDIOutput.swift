@@ -100,7 +100,8 @@ public final class JackMIDIOutput: LiveMIDIPort {
             kept = ports.indices.map { connections(of: clumsy_jack_port(state, Int32($0))) }
             clumsy_jack_close(state, isShutDown ? 0 : 1)
             guard attempt < CLUMSY_JACK_OPEN_ATTEMPTS else {
-                throw isShutDown ? .unavailable("the JACK server \"\(server)\" shut the client \(name) down as it opened") : .jackDeaf(name, server: server)
+                throw isShutDown ? .unavailable("the JACK server \"\(server)\" shut the client \(name) down as it opened")
+                    : .jackDeaf(name, server: server)
             }
             clumsy_jack_reopen_pause()
             attempt += 1

@@ -70,8 +70,8 @@ extension StudioEndToEndTests {
     func inputWithoutServerNamesItsFlag(flag: String) throws {
         let directory = try TemporaryDirectory()
         let server = "clumsy-absent-\(getpid())"
-        let result = try CLI.run(["run", "default", "--live", "--audio-driver", "file", flag, "jack", "--duration", "1"],
-                                 environment: ["JACK_DEFAULT_SERVER": server], in: directory.path, timeout: 20)
+        let arguments = ["run", "default", "--live", "--audio-driver", "file", flag, "jack", "--duration", "1"]
+        let result = try CLI.run(arguments, environment: ["JACK_DEFAULT_SERVER": server], in: directory.path, timeout: 20)
         #expect(result.status == 69, "\(result)")
         #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("for \(flag) jack")
                 && result.stderr.contains(server), "\(result.stderr)")

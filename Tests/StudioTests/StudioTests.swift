@@ -45,7 +45,8 @@ import Testing
             output.close(timeout: 0)
         } catch {
             guard case .unavailable(let message) = error else { Issue.record("expected .unavailable, got \(error)"); return }
-            #expect(message.contains("/dev/snd/seq") && !message.contains("\n"))
+            #expect(message.contains("/dev/snd/seq") && message.contains("--midi-out alsa") && !message.contains("\n"),
+                    "\(message)")
         }
     }
 }
