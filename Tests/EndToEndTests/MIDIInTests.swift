@@ -66,11 +66,12 @@ extension StudioEndToEndTests {
     }
 
     @Test("No JACK server: each JACK input names its own flag and the server, in one line, exit 69",
-          arguments: ["--midi-in", "--clock-in", "--transport"])
+          .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"), arguments: ["--midi-in", "--clock-in", "--transport"])
     func inputWithoutServerNamesItsFlag(flag: String) throws {
         let directory = try TemporaryDirectory()
         let server = "clumsy-absent-\(getpid())"
-        let arguments = ["run", "default", "--live", "--audio-driver", "file", flag, "jack", "--duration", "1"]
+        let arguments = ["run", "default", "--live", "--audio-driver", "file", "--soundfont", smallSoundFont, flag, "jack",
+                         "--duration", "1"]
         let result = try CLI.run(arguments, environment: ["JACK_DEFAULT_SERVER": server], in: directory.path, timeout: 20)
         #expect(result.status == 69, "\(result)")
         #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("for \(flag) jack")
