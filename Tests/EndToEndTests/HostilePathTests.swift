@@ -192,9 +192,16 @@ struct HostilePathTests {
         let directory = try TemporaryDirectory(prefix: "hostile-paths")
         try FileManager.default.createDirectory(atPath: directory.file("out"), withIntermediateDirectories: true)
         var moved = false
+        // The directory moves once the sound's temporary is there, not after a fixed second: on a
+        // busy machine the run may not have opened it yet (moved before, it rightly fails with 73).
         let result = try CLI.run(["run", "--live", "--audio-driver", "file", "--duration", "3", "--quiet", "--audio", "out/x.wav"],
-                                 in: directory.path, timeout: 60) { _ in
-            usleep(1_000_000)
+                                 in: directory.path, timeout: 120) { _ in
+            let start = Date()
+            while Date().timeIntervalSince(start) < 60 {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.file("out"))) ?? []
+                if names.contains(where: { $0.hasPrefix(".x.wav") }) { break }
+                usleep(20_000)
+            }
             moved = rename(directory.file("out"), directory.file("moved")) == 0
         }
         #expect(moved)
