@@ -202,7 +202,7 @@ struct HostileReaderTests {
         let result = try CLI.run(["run", "original", "--live", "--audio-driver", "file", "--audio", "live.wav", "--soundfont", smallSoundFont,
                                   "--osc-in", "127.0.0.1:\(port)", "--duration", "4", "--quiet"],
                                  in: directory.path, timeout: 40) { _ in
-            usleep(1_500_000)
+            waitForUDPPort(port)
             for arguments in [["/\u{1B}]0;pwned\u{07}\u{1B}[2J", "i", "1"], ["/clumsy/key", "ss", "\u{1B}[2J\u{202E}", "major"]] {
                 _ = try? CLI.run(["127.0.0.1", "\(port)"] + arguments, executable: oscsend!, timeout: 5)
             }
