@@ -343,7 +343,10 @@ struct StudioEndToEndTests {
         let result = try CLI.run(["run", "original", "--live", "--midi-out", "jack", "--clock-out", "--duration", "60",
                                   "--midi", "d.mid", "--events", "d.jsonl", "--quiet"],
                                  environment: jack.environment, in: directory.path, timeout: 30) { _ in
-            usleep(2_000_000)
+            // Once Clumsy is connected (its ports listed), and a moment into the session: not a
+            // fixed 2 s, which a busy machine may not have reached (then 69, never connected).
+            try? Self.waitForPorts(["clumsy:clock"], jack: jack)
+            usleep(1_000_000)
             jack.server.stop(signal: SIGKILL)
         }
         #expect(result.status == 74 && !result.timedOut, "\(result)")
@@ -391,11 +394,12 @@ struct StudioEndToEndTests {
         let result = try CLI.run(["run", "original", "--live", "--midi-out", "jack", "--duration", "60",
                                   "--midi", "s.mid", "--events", "s.jsonl", "--quiet"],
                                  environment: jack.environment, in: directory.path, timeout: 30) { _ in
-            usleep(2_000_000)
+            try? Self.waitForPorts(["clumsy:bass"], jack: jack)   // connected first, as above
+            usleep(1_000_000)
             kill(jack.server.process.processIdentifier, SIGSTOP)
         }
         #expect(result.status == 74 && !result.timedOut, "\(result)")
-        #expect(result.elapsed < 30, "took \(result.elapsed) s after the server stopped at 2 s")   // of a 60 s session
+        #expect(result.elapsed < 30, "took \(result.elapsed) s after the server stopped")   // of a 60 s session
         _ = try expectCompleteMIDI(directory.file("s.mid"))
         #expect(try liveLog(directory.file("s.jsonl")).last?.kind == "end", "the event log was not completed")
     }
