@@ -36,24 +36,6 @@ func oscMessage(_ path: String) -> [UInt8] {
 }
 
 /// Sends `packet` `count` times to 127.0.0.1:`port` over UDP.
-/// Waits up to `timeout` seconds for a UDP socket on this machine bound to `port` (a run's
-/// `--osc-in` is open then, and what is sent to it is queued until the session reads it):
-/// what the run has reached, where a fixed sleep would guess it from the machine's speed.
-@discardableResult
-func waitForUDPPort(_ port: Int, timeout: Double = 60) -> Bool {
-    let suffix = String(format: ":%04X", port)
-    let start = Date()
-    while Date().timeIntervalSince(start) < timeout {
-        for table in ["/proc/net/udp", "/proc/net/udp6"] {
-            let lines = ((try? String(contentsOfFile: table, encoding: .utf8)) ?? "").split(separator: "\n").dropFirst()
-            // Each line: "sl local_address rem_address …", the address as hex IP:port.
-            if lines.contains(where: { $0.split(separator: " ").dropFirst().first?.hasSuffix(suffix) == true }) { return true }
-        }
-        usleep(20_000)
-    }
-    return false
-}
-
 func sendUDP(_ packet: [UInt8], count: Int, port: Int) {
     let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
     guard fd >= 0 else { return }

@@ -175,12 +175,7 @@ struct HostilePathTests {
         // start the run; moved before, the run rightly fails to create them, with 73).
         let result = try CLI.run(["run", "--duration", "20000", "--quiet", "--midi", "out/x.mid", "--events", "out/x.jsonl"],
                                  in: directory.path, timeout: 300) { _ in
-            let start = Date()
-            while Date().timeIntervalSince(start) < 120 {
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.file("out"))) ?? []
-                if names.contains(where: { $0.hasPrefix(".x.mid") }) && names.contains(where: { $0.hasPrefix(".x.jsonl") }) { break }
-                usleep(20_000)
-            }
+            waitForEntries(withPrefixes: [".x.mid", ".x.jsonl"], in: directory.file("out"), timeout: 120)
             moved = rename(directory.file("out"), directory.file("moved")) == 0
         }
         #expect(moved)
@@ -196,12 +191,7 @@ struct HostilePathTests {
         // busy machine the run may not have opened it yet (moved before, it rightly fails with 73).
         let result = try CLI.run(["run", "--live", "--audio-driver", "file", "--duration", "3", "--quiet", "--audio", "out/x.wav"],
                                  in: directory.path, timeout: 120) { _ in
-            let start = Date()
-            while Date().timeIntervalSince(start) < 60 {
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.file("out"))) ?? []
-                if names.contains(where: { $0.hasPrefix(".x.wav") }) { break }
-                usleep(20_000)
-            }
+            waitForEntries(withPrefixes: [".x.wav"], in: directory.file("out"), timeout: 60)
             moved = rename(directory.file("out"), directory.file("moved")) == 0
         }
         #expect(moved)
@@ -217,14 +207,8 @@ struct HostilePathTests {
                                  in: directory.path, timeout: 300) { _ in
             // The mix's temporary appears once the session is simulated and mastering starts
             // (one pass only with --loudness off).
-            let start = Date()
-            while Date().timeIntervalSince(start) < 240 {
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.file("out"))) ?? []
-                if names.contains(where: { $0.hasPrefix(".x.wav.") }) {
-                    moved = rename(directory.file("out"), directory.file("moved")) == 0
-                    return
-                }
-                usleep(20_000)
+            if waitForEntries(withPrefixes: [".x.wav."], in: directory.file("out"), timeout: 240) {
+                moved = rename(directory.file("out"), directory.file("moved")) == 0
             }
         }
         #expect(moved)

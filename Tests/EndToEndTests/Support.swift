@@ -321,3 +321,34 @@ enum Mido {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
+
+/// Waits up to `timeout` seconds for a UDP socket on this machine bound to `port` (a run's
+/// `--osc-in` is open then, and what is sent to it is queued until the session reads it):
+/// what the run has reached, where a fixed sleep would guess it from the machine's speed.
+@discardableResult
+func waitForUDPPort(_ port: Int, timeout: Double = 60) -> Bool {
+    let suffix = String(format: ":%04X", port)
+    let start = Date()
+    while Date().timeIntervalSince(start) < timeout {
+        for table in ["/proc/net/udp", "/proc/net/udp6"] {
+            let lines = ((try? String(contentsOfFile: table, encoding: .utf8)) ?? "").split(separator: "\n").dropFirst()
+            // Each line: "sl local_address rem_address …", the address as hex IP:port.
+            if lines.contains(where: { $0.split(separator: " ").dropFirst().first?.hasSuffix(suffix) == true }) { return true }
+        }
+        usleep(20_000)
+    }
+    return false
+}
+
+/// Waits up to `timeout` seconds until `directory` holds, for each prefix, an entry whose name
+/// starts with it (a run's temporary files): what the run has reached, not a guess from time.
+@discardableResult
+func waitForEntries(withPrefixes prefixes: [String], in directory: String, timeout: Double) -> Bool {
+    let start = Date()
+    while Date().timeIntervalSince(start) < timeout {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        if prefixes.allSatisfy({ prefix in names.contains { $0.hasPrefix(prefix) } }) { return true }
+        usleep(20_000)
+    }
+    return false
+}
