@@ -19,7 +19,7 @@ let canMakeNetworkNamespace: Bool = {
 /// pitched notes tell them apart. In `StudioEndToEndTests`: the JACK phase of `make test`.
 extension StudioEndToEndTests {
     @Test("Two clumsy --link in one Link session: B takes A's tempo as it joins and A's new one (/clumsy/tempo) within a second; their notes share the beat grid within 5 ms",
-          .enabled(if: ip != nil && hasJack && oscsend != nil && canMakeNetworkNamespace,
+          .enabled(if: ip != nil && hasJack && jackLsp != nil && oscsend != nil && canMakeNetworkNamespace,
                    "needs iproute2, jackd2, liblo-tools and a machine that lets util-linux's unshare make a network namespace"))
     func linkPeersAgree() throws {
         try Self.retryingOnHostTrouble("link", linkAttempt)
@@ -30,7 +30,12 @@ extension StudioEndToEndTests {
         var problems: [String] = []
         func check(_ condition: Bool, _ message: @autoclosure () -> String) { if !condition { problems.append(message()) } }
         let directory = try TemporaryDirectory()
-        // A at 100 bpm from the start; B (asking 130) joins 3 s later; 4 s after that A is told 120.
+        // A at 100 bpm from the start; B (asking 130) joins a second after A is connected to the
+        // dump; 5 s after B is connected too, A is told 120 (B's first note waits for the next
+        // bar of the Link session: 2.9 s after its connection here, idle). Anchored on the
+        // connections, not on fixed sleeps from the starts: a busy machine took seconds to
+        // start B, and the 100 bpm window before A was told held two of A's notes (the third
+        // loaded run of 2026-11-28).
         let script = """
             set -u
             \(ip!) link set lo up && \(ip!) link set lo multicast on || exit 3
@@ -42,11 +47,14 @@ extension StudioEndToEndTests {
             date +%s.%N > dumpstart.txt
             sleep 0.5
             "\(CLI.executable)" run pulse --swing 0 --live --link --tempo 100 --midi-out jack --connect dump:input --osc-in 9123 \\
-                --duration 14 --events a.jsonl > a.log 2>&1 & A=$!
-            sleep 3
+                --duration 22 --events a.jsonl > a.log 2>&1 & A=$!
+            connected() { \(jackLsp!) -c dump:input 2> /dev/null | grep -c '^ ' ; }
+            waitConnected() { i=0; while [ "$(connected)" -le "$1" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done; }
+            waitConnected 0; sleep 1; before=$(connected)
             "\(CLI.executable)" run pulse --swing 0 --live --link --tempo 130 --seed 5 --key F# --mode major --midi-out jack \\
-                --connect dump:input --duration 9 --events b.jsonl > b.log 2>&1 & B=$!
-            sleep 4
+                --connect dump:input --duration 14 --events b.jsonl > b.log 2>&1 & B=$!
+            waitConnected "$before"
+            sleep 5
             date +%s.%N > osc.txt
             \(oscsend!) 127.0.0.1 9123 /clumsy/tempo f 120
             wait $A; a=$?; wait $B; b=$?
@@ -93,7 +101,7 @@ extension StudioEndToEndTests {
             return frames.isEmpty ? .infinity : worst
         }
         let windows: [(name: String, window: Range<Double>, sixteenth: Double)] = [
-            ("at 100 bpm, once B joined", firstB..<told, 48_000 * 60 / 100.0 / 4),
+            ("at 100 bpm, once B joined", firstB..<max(firstB, told), 48_000 * 60 / 100.0 / 4),
             ("at 120 bpm, a second after A was told", (told + 48_000)..<Double.infinity, 48_000 * 60 / 120.0 / 4),
         ]
         for (name, window, sixteenth) in windows {
