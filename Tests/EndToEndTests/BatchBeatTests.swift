@@ -21,8 +21,10 @@ struct BatchBeatTests {
             #expect(preset.contains("\"quantize\""), "\(name) is not quantised")
         }
         let directory = try TemporaryDirectory(prefix: "batch-beats")
+        // The time limit only catches a hang: ten 60 s renders beside the parallel phase and two
+        // `yes` took over 900 s once (2026-11-28; the whole test had taken 1,055 to 1,309 s).
         let result = try CLI.run(["batch", "--presets", Self.quantised.joined(separator: ","), "--seeds", "1..2", "--duration", "60",
-                                  "--outputs", "audio,labels", "-o", "out", "--quiet"], in: directory.path, timeout: 900)
+                                  "--outputs", "audio,labels", "-o", "out", "--quiet"], in: directory.path, timeout: 2400)
         try #require(result.status == 0, "\(result)")
         let items = ((try? FileManager.default.contentsOfDirectory(atPath: directory.file("out"))) ?? [])
             .filter { $0.first?.isNumber == true }.sorted()
