@@ -113,6 +113,8 @@ struct BallsControlTests {
         let live = try CLI.run(["run", "live.json", "--live", "--audio-driver", "file", "--audio", "live.wav", "--soundfont", smallSoundFont,
                                 "--osc-in", "\(port)", "--duration", "10", "--midi", "live.mid", "--events", "live.jsonl", "--quiet"],
                                in: directory.path, timeout: 40) { _ in
+            // 3 s from the first live audio the file driver writes, not from the launch.
+            waitForNonEmptyEntry(withPrefix: ".live.wav", in: directory.path, timeout: 20)
             usleep(3_000_000)
             for arguments in [["/clumsy/balls", "i", "1"], ["/clumsy/balls", "i", "9"]] {
                 _ = try? CLI.run(["127.0.0.1", "\(port)"] + arguments, executable: oscsend!, timeout: 5)

@@ -150,6 +150,7 @@ struct HostileReaderTests {
         var stopping = 0.0
         let arguments = command == "roll" ? ["roll", "big.mid", "-o", "big.png"] : ["analyze", "big.mid"]
         let result = try CLI.run(arguments, in: directory.path, timeout: 120) { pid in
+            waitForStopHandlers(pid)
             usleep(700_000)
             kill(pid, SIGINT)
             stopping = secondsUntilExit(pid, limit: 30)
@@ -171,6 +172,7 @@ struct HostileReaderTests {
         try handle.close()
         var stopping = 0.0
         let result = try CLI.run(["roll", "big.jsonl", "-o", "big.png"], in: directory.path, timeout: 120) { pid in
+            waitForStopHandlers(pid)
             usleep(700_000)
             kill(pid, SIGINT)
             stopping = secondsUntilExit(pid, limit: 60)

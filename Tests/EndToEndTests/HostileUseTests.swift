@@ -166,6 +166,7 @@ struct HostileUseTests {
         #expect(mkfifo(directory.file("out.mid"), 0o644) == 0)
         var stopping = 0.0
         let result = try CLI.run(["run", "--duration", "5", "--midi", "out.mid", "--quiet"], in: directory.path, timeout: 30) { pid in
+            waitForStopHandlers(pid)
             usleep(400_000)
             kill(pid, SIGTERM)
             stopping = secondsUntilExit(pid)
@@ -213,6 +214,7 @@ struct HostileUseTests {
         let before = Set(try shell("pgrep -x swift-backtrace || true").stdoutLines)
         let result = try CLI.run(["run", "original", "--duration", "604800", "--midi", "a.mid", "--events", "a.jsonl"],
                                  in: directory.path, timeout: 10) { pid in
+            waitForStopHandlers(pid)
             usleep(600_000)
             kill(pid, number)
         }

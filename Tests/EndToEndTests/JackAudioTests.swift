@@ -38,9 +38,14 @@ extension StudioEndToEndTests {
         while Date() < deadline && session.isRunning {
             seen = try connections(jack, of: prefix)
             if ports.allSatisfy({ seen[$0] != nil }) {
-                // FluidSynth connects right after registering; give it a moment to finish.
-                usleep(300_000)
-                return try connections(jack, of: prefix)
+                // FluidSynth connects right after registering: until every port has a connection,
+                // or 3 s (a session asked to connect nothing).
+                let connected = Date().addingTimeInterval(3)
+                while Date() < connected && !ports.allSatisfy({ seen[$0]?.isEmpty == false }) {
+                    usleep(50_000)
+                    seen = try connections(jack, of: prefix)
+                }
+                return seen
             }
             usleep(100_000)
         }

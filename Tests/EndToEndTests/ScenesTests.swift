@@ -203,10 +203,7 @@ struct SceneSessionTests {
             // Between the bar-3 scene (4 s) and the bar-5 one (8 s): 4.5 s from the first live
             // audio the file driver writes (the session is playing), not from the launch, which
             // a busy machine can take seconds to get through.
-            let deadline = Date().addingTimeInterval(20)
-            while Date() < deadline, !directory.entries().contains(where: { name in
-                name.hasPrefix(".live.wav") && ((try? FileManager.default.attributesOfItem(atPath: directory.file(name))[.size] as? Int) ?? 0) > 0
-            }) { usleep(20_000) }
+            waitForNonEmptyEntry(withPrefix: ".live.wav", in: directory.path, timeout: 20)
             usleep(4_500_000)
             for arguments in [["/clumsy/gravity", "f", "6"], ["/clumsy/key", "ss", "G", "mixolydian"], ["/clumsy/drop"],
                               ["/clumsy/level", "si", "bass", "50"]] {

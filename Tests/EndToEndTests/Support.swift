@@ -340,6 +340,54 @@ func waitForUDPPort(_ port: Int, timeout: Double = 60) -> Bool {
     return false
 }
 
+/// Waits up to `timeout` seconds until process `pid` catches SIGINT (bit 2 of `SigCgt` in
+/// /proc/<pid>/status): clumsy installs its stop handlers (SIGINT, SIGTERM, SIGHUP, SIGQUIT)
+/// together, so a signal sent after this is its own to handle, however slowly a busy machine
+/// got it started. Swift's runtime catches SIGQUIT itself, so that bit would prove nothing.
+@discardableResult
+func waitForStopHandlers(_ pid: pid_t, timeout: Double = 30) -> Bool {
+    let start = Date()
+    while Date().timeIntervalSince(start) < timeout {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }) else { return false }
+        if let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16),
+           mask & (1 << UInt64(SIGINT - 1)) != 0 {
+            return true
+        }
+        usleep(10_000)
+    }
+    return false
+}
+
+/// Waits up to `timeout` seconds until the file at `path` has a first byte (a listener's first
+/// line): a run's start as it happened, not a guess from the launch.
+@discardableResult
+func waitForNonEmptyFile(_ path: String, timeout: Double) -> Bool {
+    let start = Date()
+    while Date().timeIntervalSince(start) < timeout {
+        if ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) > 0 { return true }
+        usleep(20_000)
+    }
+    return false
+}
+
+/// Waits up to `timeout` seconds until `directory` holds a non-empty entry whose name starts
+/// with `prefix`: a run's temporary output once it has something in it (a live session's first
+/// audio), the session's own start rather than a guess from its launch.
+@discardableResult
+func waitForNonEmptyEntry(withPrefix prefix: String, in directory: String, timeout: Double) -> Bool {
+    let start = Date()
+    while Date().timeIntervalSince(start) < timeout {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let path = (directory as NSString).appendingPathComponent
+        if names.contains(where: { $0.hasPrefix(prefix) && ((try? FileManager.default.attributesOfItem(atPath: path($0))[.size] as? Int) ?? 0) > 0 }) {
+            return true
+        }
+        usleep(20_000)
+    }
+    return false
+}
+
 /// Waits up to `timeout` seconds until `directory` holds, for each prefix, an entry whose name
 /// starts with it (a run's temporary files): what the run has reached, not a guess from time.
 @discardableResult

@@ -132,7 +132,13 @@ extension StudioEndToEndTests {
         let commands = try FileHandle(forWritingTo: URL(fileURLWithPath: fifo))
         defer { try? commands.close() }
         commands.write(Data("master\ntempo 100\nlocate 0\nplay\n".utf8))
-        usleep(500_000)
+        // It prompts again once it has carried out `play`: then the transport rolls.
+        let log = directory.file("jack_transport.log")
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, !((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("> play\njack_transport> ") {
+            usleep(20_000)
+        }
+        usleep(100_000)
         let run = try CLI.run(["run", "polska", "--live", "--transport", "jack", "--audio-driver", "file", "--audio", "live.wav",
                                "--duration", "3", "--midi", "live.mid", "--events", "live.jsonl", "--quiet"],
                               environment: jack.environment, in: directory.path, timeout: 60)

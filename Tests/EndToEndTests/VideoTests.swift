@@ -235,6 +235,9 @@ struct VideoTests {
         let video = directory.file("v.mp4")
         let result = try CLI.run(["run", "--duration", "600", "--video", video, "--soundfont", smallSoundFont, "--size", "320x180"],
                                  timeout: 120) { pid in
+            // 2 s after the session has started its sound (a hidden ".v.mp4.audio.wav…"
+            // beside the video), not after the launch.
+            waitForNonEmptyEntry(withPrefix: ".v.mp4.audio.wav", in: directory.path, timeout: 60)
             usleep(2_000_000)
             kill(pid, SIGINT)
         }
