@@ -40,10 +40,9 @@ extension StudioEndToEndTests {
             if ports.allSatisfy({ seen[$0] != nil }) {
                 // FluidSynth connects right after registering: until every port has a connection,
                 // or 3 s (a session asked to connect nothing).
-                let connected = Date().addingTimeInterval(3)
-                while Date() < connected && !ports.allSatisfy({ seen[$0]?.isEmpty == false }) {
-                    usleep(50_000)
+                try waitUntil(timeout: 3) {
                     seen = try connections(jack, of: prefix)
+                    return ports.allSatisfy { seen[$0]?.isEmpty == false }
                 }
                 return seen
             }

@@ -28,10 +28,10 @@ func interruptedAt(_ stdout: String) -> Double? {
 }
 
 /// Runs clumsy, sends `signal` `after` seconds, and returns the result with the seconds from
-/// the signal to the exit (an upper bound: it includes reading the captured output).
-/// Runs clumsy and signals it `delay` seconds later: after its launch, or, given `started`,
-/// after a temporary file with one of those prefixes appears (the session's own start, which a
-/// busy machine may take seconds to reach).
+/// the signal to the exit (an upper bound: it includes reading the captured output). The
+/// seconds count from the launch or, given `started`, from when entries with those prefixes
+/// appear in `directory` (a session's temporaries: its own start, which a busy machine may
+/// take seconds to reach).
 func runInterrupted(_ arguments: [String], in directory: String, after delay: Double, started: [String]? = nil,
                     signal number: Int32 = SIGINT, timeout: Double = 30) throws -> (RunResult, afterSignal: Double) {
     var signalledAt = Date()

@@ -224,7 +224,7 @@ struct StudioEndToEndTests {
                                  environment: jack.environment, in: directory.path, timeout: 40) { _ in
             // 5 s into the session: from its first OSC message out (the opening bass note at
             // t = 0), not from the launch, which a busy machine can take seconds to get through.
-            _ = waitForNonEmptyFile(directory.file("osc.txt"), timeout: 20)
+            waitUntil(timeout: 20) { fileSize(directory.file("osc.txt")) > 0 }
             usleep(5_000_000)
             for arguments in [["/clumsy/gravity", "f", "3.5"],
                               ["/clumsy/gravity", "f", "nan"], ["/clumsy/gravity", "f", "nan"],   // the same problem twice: logged once
@@ -493,7 +493,7 @@ struct LiveKeyChangeTests {
             // 2.5 s into the session: from its first OSC message (the opening bass note at
             // t = 0, oscdump writing line by line), not from the launch, which a busy machine
             // can take a second or two to get through.
-            _ = waitForNonEmptyFile(directory.file("osc.txt"), timeout: 20)
+            waitUntil(timeout: 20) { fileSize(directory.file("osc.txt")) > 0 }
             usleep(2_500_000)
             for arguments in [["/clumsy/key", "ss", "Eb", "dorian"],
                               ["/clumsy/key", "ss", "H", "dorian"], ["/clumsy/key", "ss", "H", "dorian"],   // the same problem twice: logged once

@@ -322,81 +322,69 @@ enum Mido {
     }
 }
 
+/// Polls `condition` every 20 ms for up to `timeout` seconds; true once it holds. The end-to-end
+/// tests wait this way for what a run has reached (a port, a file, a handler) where a fixed
+/// sleep would guess it from the machine's speed.
+@discardableResult
+func waitUntil(timeout: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+    let start = Date()
+    while Date().timeIntervalSince(start) < timeout {
+        if try condition() { return true }
+        usleep(20_000)
+    }
+    return false
+}
+
+/// The size in bytes of the file at `path`; 0 when there is none.
+func fileSize(_ path: String) -> Int {
+    (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+}
+
 /// Waits up to `timeout` seconds for a UDP socket on this machine bound to `port` (a run's
-/// `--osc-in` is open then, and what is sent to it is queued until the session reads it):
-/// what the run has reached, where a fixed sleep would guess it from the machine's speed.
+/// `--osc-in` is open then, and what is sent to it is queued until the session reads it).
 @discardableResult
 func waitForUDPPort(_ port: Int, timeout: Double = 60) -> Bool {
     let suffix = String(format: ":%04X", port)
-    let start = Date()
-    while Date().timeIntervalSince(start) < timeout {
-        for table in ["/proc/net/udp", "/proc/net/udp6"] {
+    return waitUntil(timeout: timeout) {
+        ["/proc/net/udp", "/proc/net/udp6"].contains { table in
             let lines = ((try? String(contentsOfFile: table, encoding: .utf8)) ?? "").split(separator: "\n").dropFirst()
             // Each line: "sl local_address rem_address …", the address as hex IP:port.
-            if lines.contains(where: { $0.split(separator: " ").dropFirst().first?.hasSuffix(suffix) == true }) { return true }
+            return lines.contains { $0.split(separator: " ").dropFirst().first?.hasSuffix(suffix) == true }
         }
-        usleep(20_000)
     }
-    return false
 }
 
-/// Waits up to `timeout` seconds until process `pid` catches SIGINT (bit 2 of `SigCgt` in
-/// /proc/<pid>/status): clumsy installs its stop handlers (SIGINT, SIGTERM, SIGHUP, SIGQUIT)
-/// together, so a signal sent after this is its own to handle, however slowly a busy machine
-/// got it started. Swift's runtime catches SIGQUIT itself, so that bit would prove nothing.
+/// Waits up to `timeout` seconds until process `pid` catches SIGINT (signal 2's bit in the
+/// `SigCgt` mask of /proc/<pid>/status). Clumsy installs its stop handlers (SIGINT, SIGTERM,
+/// SIGHUP, SIGQUIT) together, so a signal sent after this is its own to handle, however slowly a
+/// busy machine started it. Swift's runtime catches SIGQUIT itself, so that bit would prove nothing.
 @discardableResult
 func waitForStopHandlers(_ pid: pid_t, timeout: Double = 30) -> Bool {
-    let start = Date()
-    while Date().timeIntervalSince(start) < timeout {
+    waitUntil(timeout: timeout) {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }) else { return false }
-        if let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16),
-           mask & (1 << UInt64(SIGINT - 1)) != 0 {
-            return true
-        }
-        usleep(10_000)
+        let mask = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }
+            .flatMap { UInt64($0.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16) } ?? 0
+        return mask & (1 << UInt64(SIGINT - 1)) != 0
     }
-    return false
-}
-
-/// Waits up to `timeout` seconds until the file at `path` has a first byte (a listener's first
-/// line): a run's start as it happened, not a guess from the launch.
-@discardableResult
-func waitForNonEmptyFile(_ path: String, timeout: Double) -> Bool {
-    let start = Date()
-    while Date().timeIntervalSince(start) < timeout {
-        if ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) > 0 { return true }
-        usleep(20_000)
-    }
-    return false
 }
 
 /// Waits up to `timeout` seconds until `directory` holds a non-empty entry whose name starts
 /// with `prefix`: a run's temporary output once it has something in it (a live session's first
-/// audio), the session's own start rather than a guess from its launch.
+/// audio), the session's own start rather than its launch.
 @discardableResult
 func waitForNonEmptyEntry(withPrefix prefix: String, in directory: String, timeout: Double) -> Bool {
-    let start = Date()
-    while Date().timeIntervalSince(start) < timeout {
+    waitUntil(timeout: timeout) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        let path = (directory as NSString).appendingPathComponent
-        if names.contains(where: { $0.hasPrefix(prefix) && ((try? FileManager.default.attributesOfItem(atPath: path($0))[.size] as? Int) ?? 0) > 0 }) {
-            return true
-        }
-        usleep(20_000)
+        return names.contains { $0.hasPrefix(prefix) && fileSize((directory as NSString).appendingPathComponent($0)) > 0 }
     }
-    return false
 }
 
 /// Waits up to `timeout` seconds until `directory` holds, for each prefix, an entry whose name
-/// starts with it (a run's temporary files): what the run has reached, not a guess from time.
+/// starts with it (a run's temporary files).
 @discardableResult
 func waitForEntries(withPrefixes prefixes: [String], in directory: String, timeout: Double) -> Bool {
-    let start = Date()
-    while Date().timeIntervalSince(start) < timeout {
+    waitUntil(timeout: timeout) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        if prefixes.allSatisfy({ prefix in names.contains { $0.hasPrefix(prefix) } }) { return true }
-        usleep(20_000)
+        return prefixes.allSatisfy { prefix in names.contains { $0.hasPrefix(prefix) } }
     }
-    return false
 }

@@ -133,10 +133,8 @@ extension StudioEndToEndTests {
         defer { try? commands.close() }
         commands.write(Data("master\ntempo 100\nlocate 0\nplay\n".utf8))
         // It prompts again once it has carried out `play`: then the transport rolls.
-        let log = directory.file("jack_transport.log")
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, !((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("> play\njack_transport> ") {
-            usleep(20_000)
+        waitUntil(timeout: 20) {
+            ((try? String(contentsOfFile: directory.file("jack_transport.log"), encoding: .utf8)) ?? "").contains("> play\njack_transport> ")
         }
         usleep(100_000)
         let run = try CLI.run(["run", "polska", "--live", "--transport", "jack", "--audio-driver", "file", "--audio", "live.wav",
