@@ -26,10 +26,10 @@ struct GoldenEventLogTests {
 
     @Test("clumsy run PRESET --duration 20 --seed 1 --events writes the golden log byte for byte",
           arguments: [("original", golden), ("default", "default-20s-seed1.jsonl")])
-    func matchesGolden(preset: String, golden: String) throws {
+    func matchesGolden(preset: String, golden: String) async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("events.jsonl")
-        let result = try CLI.run(["run", preset, "--duration", "20", "--seed", "1", "--events", path])
+        let result = try await CLI.run(["run", preset, "--duration", "20", "--seed", "1", "--events", path])
         try #require(result.status == 0 && !result.signalled, "\(result)")
         let expected = try goldenBytes(golden)
         let actual = try #require(bytes(of: path), "no event log written")

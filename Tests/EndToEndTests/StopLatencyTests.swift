@@ -11,10 +11,10 @@ import Testing
 struct StopLatencyTests {
     @Test("SIGINT ends an audio render within 1 s (Ogg: 1.5 s), with a complete file",
           .enabled(if: hasSmallSoundFont), arguments: ["x.ogg", "x.wav", "x.flac"])
-    func audioStopsQuickly(name: String) throws {
+    func audioStopsQuickly(name: String) async throws {
         let directory = try TemporaryDirectory()
         var stopping = 0.0
-        let result = try CLI.run(["run", "original", "--duration", "3000", "--audio", name, "--sample-rate", "96000",
+        let result = try await CLI.run(["run", "original", "--duration", "3000", "--audio", name, "--sample-rate", "96000",
                                   "--soundfont", smallSoundFont, "--quiet"], in: directory.path, timeout: 20) { pid in
             usleep(1_200_000)
             kill(pid, SIGINT)
@@ -34,9 +34,9 @@ struct StopLatencyTests {
     }
 
     @Test("Ctrl-C stops a live session within 0.5 s", .enabled(if: hasSmallSoundFont))
-    func liveStopsQuickly() throws {
+    func liveStopsQuickly() async throws {
         let directory = try TemporaryDirectory()
-        let (result, afterSignal) = try runInterrupted(
+        let (result, afterSignal) = try await runInterrupted(
             ["run", "original", "--live", "--audio-driver", "file", "--audio", "live.wav", "--midi", "l.mid",
              "--soundfont", smallSoundFont, "--quiet"], in: directory.path, after: 3)
         #expect(result.status == 130 && !result.timedOut, "\(result)")
