@@ -20,20 +20,29 @@ import Glibc
 /// regular files with names of exactly this shape, whose pid `kill(pid, 0)` does not know,
 /// and only when it can take that lock itself. A pid unknown here may be a live process in
 /// another PID namespace (a container sharing the directory); its lock keeps its files.
+///
+/// A temporary made to outlive a crash (a live run's event log, which `clumsy recover`
+/// rebuilds the set from) is `.<name>.clumsy-live-<pid>-<16 hex digits>.tmp`: not of that
+/// shape, so never removed by another process; a run that ends (even in error) removes or
+/// renames it as any other, only a killed one leaves it.
 public enum TemporaryName {
     /// Bytes a temporary name adds to the (cut) target name: "." + ".clumsy-" + pid + "-" + 16 + ".tmp".
     static let overhead = 1 + 8 + 10 + 1 + 16 + 4
+    /// What a kept temporary's name adds after ".clumsy-" (`make(for:kept:)`).
+    public static let keptMarker = "live-"
     /// The longest file name (one path component), in bytes, on Linux file systems.
     public static let maximumNameBytes = 255
 
-    /// A fresh temporary name for `target` (a file name, no directory).
-    public static func make(for target: String) -> String {
-        let room = maximumNameBytes - overhead
+    /// A fresh temporary name for `target` (a file name, no directory); `kept`: one that the
+    /// removal of dead processes' temporaries leaves alone (see above).
+    public static func make(for target: String, kept: Bool = false) -> String {
+        let marker = kept ? keptMarker : ""
+        let room = maximumNameBytes - overhead - marker.utf8.count
         var cut = Substring(target)
         while PathBytes.bytes(String(cut)).count > room { cut = cut.dropLast() }
         let random = String(UInt64.random(in: 0...UInt64.max), radix: 16)
         let hex = String(repeating: "0", count: 16 - random.count) + random
-        return ".\(cut).clumsy-\(POSIX.processID)-\(hex).tmp"
+        return ".\(cut).clumsy-\(marker)\(POSIX.processID)-\(hex).tmp"
     }
 
     /// The pid inside a temporary name of ours, or nil for any other name.
@@ -81,11 +90,12 @@ public enum TemporaryName {
     /// and children included. A temporary removed by a cleaner before the lock was taken is
     /// noticed (the name no longer names the locked file) and another name is tried.
     /// - Throws: `SystemError` of the last attempt.
-    static func create(in directory: FilePath, for target: String, readable: Bool = false) throws(SystemError) -> (FileDescriptor, FilePath) {
+    static func create(in directory: FilePath, for target: String, readable: Bool = false,
+                       kept: Bool = false) throws(SystemError) -> (FileDescriptor, FilePath) {
         removeStale(in: directory)
         var attempt = 0
         while true {
-            let candidate = directory.pushing(PathBytes.filePath(make(for: target)))
+            let candidate = directory.pushing(PathBytes.filePath(make(for: target, kept: kept)))
             do throws(SystemError) {
                 let fd = try POSIX.openForWriting(candidate, exclusive: true, readable: readable)
                 if POSIX.lockIfFree(fd), POSIX.isStill(fd, at: candidate) { return (fd, candidate) }
