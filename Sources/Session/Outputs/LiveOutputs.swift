@@ -142,6 +142,7 @@ struct LivePortsOutput: SessionOutput {
         wiring.liveMIDI = sink
         wiring.sinks.append(sink)
         wiring.controls.append(sink)
+        wiring.failsWith { sink.failure }
     }
 }
 
