@@ -9,8 +9,8 @@ import Glibc
 #endif
 
 /// A JACK server killed under the live modes that do not play through `--midi-out jack` (issue
-/// 44, finding 4): `--transport jack` and `--live --audio-driver jack` each end with exit 74
-/// naming the server, every file complete, as `--midi-out jack` does
+/// 44, findings 3 and 4): `--transport jack`, `--live --audio-driver jack` and `--clock-in jack`
+/// each end with exit 74 naming the server, every file complete, as `--midi-out jack` does
 /// (`serverDies`). In `StudioEndToEndTests`, so `make test` runs them in its JACK phase.
 extension StudioEndToEndTests {
     /// Runs `clumsy arguments` in `directory` on `jack`, and kills the server with SIGKILL once
@@ -101,5 +101,33 @@ extension StudioEndToEndTests {
         // A hang guard (the session would play 100 s into the dead server), not a speed target.
         #expect(result.elapsed < 90, "took \(result.elapsed) s")
         try expectCompleteFiles("a.mid", "a.jsonl", in: directory, notes: true)
+    }
+
+    @Test("--clock-in jack without --midi-out: waiting for Start is said once; the server dies: exit 74 naming it, files complete")
+    func clockInServerDies() throws {
+        let directory = try TemporaryDirectory()
+        let jack = try JackServer(directory: directory)
+        defer { jack.stop() }
+        var environment = jack.fullEnvironment
+        environment["CLUMSY_UNDER_TEST"] = nil
+        let session = try Background(CLI.executable, ["run", "default", "--live", "--clock-in", "jack", "--audio-driver", "file",
+                                                      "--audio", directory.file("live.wav"), "--duration", "60",
+                                                      "--midi", directory.file("c.mid"), "--events", directory.file("c.jsonl"),
+                                                      "--soundfont", smallSoundFont],
+                                     environment: environment, output: directory.file("clumsy.log"))
+        defer { session.stop(signal: SIGINT) }
+        let line = "waiting for the MIDI clock master's Start on clumsy-clock:clock_in"
+        // Said once the session waits (its mark of progress), and nothing plays meanwhile.
+        let said = waitUntil(timeout: 60) { session.output.contains(line) }
+        jack.server.stop(signal: SIGKILL)
+        let ended = waitUntil(timeout: 60) { !session.isRunning }
+        #expect(said, "not said: \(session.output.suffix(500))")
+        try #require(ended, "still running 60 s after the server died: \(session.output.suffix(500))")
+        session.process.waitUntilExit()
+        #expect(session.process.terminationStatus == 74 && session.process.terminationReason == .exit, "\(session.output.suffix(500))")
+        let output = session.output
+        #expect(output.components(separatedBy: line).count - 1 == 1, "said other than once: \(output)")
+        #expect(output.contains("JACK server \"\(jack.name)\" went away"), "\(output)")
+        try expectCompleteFiles("c.mid", "c.jsonl", in: directory, notes: false)
     }
 }
