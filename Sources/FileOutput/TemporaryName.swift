@@ -37,12 +37,35 @@ public enum TemporaryName {
     /// removal of dead processes' temporaries leaves alone (see above).
     public static func make(for target: String, kept: Bool = false) -> String {
         let marker = kept ? keptMarker : ""
-        let room = maximumNameBytes - overhead - marker.utf8.count
-        var cut = Substring(target)
-        while PathBytes.bytes(String(cut)).count > room { cut = cut.dropLast() }
+        let cut = cut(target, kept: kept)
         let random = String(UInt64.random(in: 0...UInt64.max), radix: 16)
         let hex = String(repeating: "0", count: 16 - random.count) + random
         return ".\(cut).clumsy-\(marker)\(POSIX.processID)-\(hex).tmp"
+    }
+
+    /// `target` cut (at a character boundary) so that its temporary's name fits 255 bytes.
+    private static func cut(_ target: String, kept: Bool) -> Substring {
+        let room = maximumNameBytes - overhead - (kept ? keptMarker.utf8.count : 0)
+        var cut = Substring(target)
+        while PathBytes.bytes(String(cut)).count > room { cut = cut.dropLast() }
+        return cut
+    }
+
+    /// The temporaries kept for `target` (a path; `make(for:kept:)`: a live run's event log)
+    /// by processes that no longer exist, as paths beside it, sorted by name.
+    public static func keptByDeadProcesses(for target: String) -> [String] {
+        let path = PathBytes.filePath(target)
+        guard let name = path.lastComponent.map(PathBytes.string) else { return [] }
+        var directory = path
+        directory.removeLastComponent()
+        let prefix = ".\(cut(name, kept: true)).clumsy-\(keptMarker)"
+        let found = DirectoryListing.names(in: directory.isEmpty ? FilePath(".") : directory).filter { entry in
+            guard entry.hasPrefix(prefix), entry.hasSuffix(".tmp") else { return false }
+            let parts = entry.dropFirst(prefix.count).dropLast(4).split(separator: "-")   // "<pid>-<16 hex digits>"
+            guard parts.count == 2, parts[1].count == 16, let pid = Int32(parts[0]) else { return false }
+            return !POSIX.processMayExist(pid)
+        }
+        return found.sorted().map { directory.isEmpty ? $0 : PathBytes.string(directory.pushing(PathBytes.filePath($0))) }
     }
 
     /// The pid inside a temporary name of ours, or nil for any other name.

@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import ArgumentParser
+import Errors
+import FileOutput
+import Presets
 
 struct Recover: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,19 +13,23 @@ struct Recover: ParsableCommand {
         A live run writes its event log (--events) as it plays, each step's lines as
         the step ends. Killed (SIGKILL, a crash, the out-of-memory killer), it
         leaves the log in a hidden temporary beside the name it was given,
-        .<name>.clumsy-live-<pid>-<hex>.tmp, which no other clumsy removes. This
-        replays that log, without its end line, up to the last step it shows, into
-        the outputs given here (as `clumsy replay` does: --midi, --events for the
-        completed log, --audio, …), and says on standard error how many events it
-        found and up to which time. The MIDI file is byte-identical to what
-        `clumsy replay` makes of the completed log. A last line cut by the kill is
-        left out. A complete log is replayed as `clumsy replay` would.
+        .<name>.clumsy-live-<pid>-<hex>.tmp, which no other clumsy removes. Given
+        the name (the killed run's temporary beside it is found) or the temporary,
+        this replays the log, without its end line, up to the last step it shows,
+        into the outputs given here (as `clumsy replay` does: --midi, --events for
+        the completed log, which may take the name itself, --audio, …), and says
+        on standard error how many events it found and up to which time. The MIDI
+        file is byte-identical to what `clumsy replay` makes of the completed log.
+        A last line cut by the kill is left out. A complete log is replayed as
+        `clumsy replay` would.
         Exit status: as `clumsy replay`: 0 ok, 64 bad flag or an output over the log
-        or another input, 65 not a live run's event log, 66 unreadable log or
-        preset, 73 output cannot be created, 74 write error.
+        or another input, or several killed runs' logs beside the name, 65 not a
+        live run's event log, 66 unreadable log or preset, 73 output cannot be
+        created, 74 write error.
         """)
 
-    @Argument(help: ArgumentHelp("The event log a killed live run left (its temporary, or any live run's log).", valueName: "events.jsonl"),
+    @Argument(help: ArgumentHelp("The event log a killed live run left: its temporary, or the name it was given (--events).",
+                                 valueName: "events.jsonl"),
               completion: .file())
     var log: String
 
@@ -36,6 +43,12 @@ struct Recover: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        try Replay.replay(log: log, outputs: outputs, videoFlags: videoFlags, quiet: quiet, recovering: true)
+        // The name the live run was given finds the log its killed run left beside it.
+        let left = TemporaryName.keptByDeadProcesses(for: log)
+        guard left.count <= 1 else {
+            throw fail(.usage("\(Quote.text(log)): \(left.count) killed live runs left their logs beside it; recover one at a time: "
+                + left.prefix(8).map { Quote.text($0) }.joined(separator: ", ") + (left.count > 8 ? ", …" : "")))
+        }
+        try Replay.replay(log: left.first ?? log, outputs: outputs, videoFlags: videoFlags, quiet: quiet, recovering: true)
     }
 }

@@ -101,17 +101,26 @@ struct RecoverTests {
         }
     }
 
-    @Test("replay refuses a killed run's log (65) and points to recover; recover of a complete log is replay")
+    @Test("replay refuses a killed run's log (65) and points to recover; recover finds it by the run's name; a complete log is replayed")
     func replayPointsToRecover() throws {
         let directory = try TemporaryDirectory()
         let (_, logName, _) = try killLiveRun(in: directory, at: 1)
         let replay = try CLI.run(["replay", logName, "--midi", "x.mid"], in: directory.path)
         #expect(replay.status == 65 && replay.stderr.contains("no end line") && replay.stderr.contains("clumsy recover"), "\(replay)")
         #expect(!fileExists(directory.file("x.mid")))
-        let recover = try CLI.run(["recover", logName, "--events", "whole.jsonl", "--quiet"], in: directory.path)
+        // By the name the live run was given: the temporary beside it, into that name.
+        let recover = try CLI.run(["recover", "set.jsonl", "--events", "set.jsonl", "--quiet"], in: directory.path)
         try #require(recover.status == 0 && recover.stderr.isEmpty, "\(recover)")
+        let whole = try #require(bytes(of: directory.file("set.jsonl")))
+        #expect(whole.starts(with: completeLines(try #require(bytes(of: directory.file(logName))))))
+        try Data(whole).write(to: URL(fileURLWithPath: directory.file("whole.jsonl")))
         let again = try CLI.run(["recover", "whole.jsonl", "--events", "same.jsonl"], in: directory.path)
         #expect(again.status == 0 && again.stderr.contains("the log is complete"), "\(again)")
-        #expect(bytes(of: directory.file("same.jsonl")) == bytes(of: directory.file("whole.jsonl")))
+        #expect(bytes(of: directory.file("same.jsonl")) == whole)
+        // Two killed runs' logs beside one name: which one is not guessed (64, naming both).
+        let other = ".set.jsonl.clumsy-live-999999-0123456789abcdef.tmp"
+        try Data(completeLines(whole)).write(to: URL(fileURLWithPath: directory.file(other)))
+        let ambiguous = try CLI.run(["recover", "set.jsonl", "--midi", "y.mid"], in: directory.path)
+        #expect(ambiguous.status == 64 && ambiguous.stderr.contains(other) && ambiguous.stderr.contains(logName), "\(ambiguous)")
     }
 }
