@@ -52,18 +52,23 @@ public enum TemporaryName {
     }
 
     /// The temporaries kept for `target` (a path; `make(for:kept:)`: a live run's event log)
-    /// by processes that no longer exist, as paths beside it, sorted by name.
+    /// by processes that no longer exist, as paths beside it, sorted by name. The proof of an
+    /// owner's death is its lock, free (a process killed a moment ago may still be listed, a
+    /// zombie not yet reaped; its open files, and so its lock, are gone).
     public static func keptByDeadProcesses(for target: String) -> [String] {
         let path = PathBytes.filePath(target)
         guard let name = path.lastComponent.map(PathBytes.string) else { return [] }
         var directory = path
         directory.removeLastComponent()
+        let folder = directory.isEmpty ? FilePath(".") : directory
         let prefix = ".\(cut(name, kept: true)).clumsy-\(keptMarker)"
-        let found = DirectoryListing.names(in: directory.isEmpty ? FilePath(".") : directory).filter { entry in
+        let found = DirectoryListing.names(in: folder).filter { entry in
             guard entry.hasPrefix(prefix), entry.hasSuffix(".tmp") else { return false }
             let parts = entry.dropFirst(prefix.count).dropLast(4).split(separator: "-")   // "<pid>-<16 hex digits>"
-            guard parts.count == 2, parts[1].count == 16, let pid = Int32(parts[0]) else { return false }
-            return !POSIX.processMayExist(pid)
+            guard parts.count == 2, parts[1].count == 16, Int32(parts[0]) != nil,
+                  let fd = POSIX.lockIfFree(folder.pushing(PathBytes.filePath(entry))) else { return false }
+            try? POSIX.close(fd)
+            return true
         }
         return found.sorted().map { directory.isEmpty ? $0 : PathBytes.string(directory.pushing(PathBytes.filePath($0))) }
     }
