@@ -126,6 +126,7 @@ public enum SessionRunner {
         let outputs = SessionOutputs.requested(request)
         let wiring = OutputWiring()
         wiring.transport = transport
+        if let transport { wiring.failsWith { transport.failure } }
         var run = OutputRun(request: request, plan: SessionPlan(configuration: configuration), configuration: configuration,
                             presetPath: presetPath, soundFont: nil, stop: stop,
                             standardOutput: standardOutput, standardError: standardError)
@@ -203,7 +204,7 @@ public enum SessionRunner {
             let summary = try TransportTakes.run(run, sync: transport, sinks: wiring.sinks, controls: controlSources,
                                                  pace: live ?? { time in transport.wait(until: time) { run.stop?.isRaised == true } })
             wiring.closeInputs()
-            if let failure = wiring.liveMIDI?.failure { throw failure }
+            if let failure = wiring.failure { throw failure }
             return summary
         }
         // Following a master, nothing sounds before it starts (at its next bar line).
@@ -211,7 +212,7 @@ public enum SessionRunner {
         let summary = try simulator.run(into: wiring.sinks, stop: run.stop, progress: request.isLive ? nil : progress,
                                         pacer: pace, controls: controls)
         wiring.closeInputs()
-        if let failure = wiring.liveMIDI?.failure { throw failure }
+        if let failure = wiring.failure { throw failure }
         if let failure = replayed?.failure { throw failure }
         line?.clear()
         return summary

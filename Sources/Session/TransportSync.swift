@@ -12,6 +12,9 @@ import Glibc
 /// A master the live session follows (`--clock-in`, `--transport`): it paces the session,
 /// places its notes on the master's frames and gives its tempo as controls.
 public protocol MasterClock: ControlSource {
+    /// Set when the master's server went away during the session (the session then ends, its
+    /// files completed, and the runner exits with this: 74).
+    var failure: SessionError? { get }
     /// The JACK frame at which the session's (recorded) time `time` sounds by the master.
     func frame(at time: Double) -> UInt32?
     /// True when session time `time` is due by the master (never while it is stopped).
@@ -27,6 +30,7 @@ public protocol MasterClock: ControlSource {
 
 extension MasterClock {
     public func use(jackFrame: @escaping (Int64) -> UInt32) {}
+    public var failure: SessionError? { nil }
 }
 
 extension ClockInSync: MasterClock {}
@@ -71,6 +75,7 @@ public final class TransportSync: MasterClock {
         } catch {
             throw SessionError(error)
         }
+        what = StudioError.jackServer(environment: environment)
         follower = TransportFollower(sessionTempo: 120)
     }
 
@@ -111,8 +116,14 @@ public final class TransportSync: MasterClock {
         }
     }
 
-    /// True when the JACK server went away.
-    public var isGone: Bool { transport.isGone }
+    /// True when the JACK server went away (or stopped running): `failure` is then set.
+    public var isGone: Bool {
+        if failure == nil && transport.isGone { failure = SessionError(StudioError.wentAway(what)) }
+        return failure != nil
+    }
+    /// Set when the JACK server went away during the session.
+    public private(set) var failure: SessionError?
+    private let what: String
 
     /// Where the transport is now: quarter notes, the tempo to hold from the session's start,
     /// and whether it rolls (nil before its first cycle).
@@ -148,7 +159,7 @@ public final class TransportSync: MasterClock {
     public func waitForLocate(shouldStop: () -> Bool) {
         refresh()
         isRelocated = false
-        while !shouldStop() && !transport.isGone {
+        while !shouldStop() && !isGone {
             refresh()
             if isRelocated { return }
             usleep(2000)
@@ -168,7 +179,7 @@ public final class TransportSync: MasterClock {
 
     public func isDue(_ time: Double) -> Bool {
         refresh()
-        if isRelocated || transport.isGone { return true }   // the take ends at its next step
+        if isRelocated || isGone { return true }   // the take ends at its next step
         guard follower.isRolling, let now = follower.quarters(atFrame: transport.frameTime) else { return false }
         let master = now + leadSeconds * follower.tempo / 60
         return master >= sessionQuarters(time - shift) + offset
@@ -182,7 +193,7 @@ public final class TransportSync: MasterClock {
     /// that differs from the session's by more than 0.5 % becomes a `tempo` control.
     public func poll(step: Int64, into controls: inout [Control]) -> Bool {
         refresh()
-        if isRelocated || transport.isGone { return false }
+        if isRelocated || isGone { return false }
         // The master's tempo is the session's: another tempo (a scene's, `/clumsy/tempo`, polled
         // before this) would put the notes off its beats.
         controls.removeAll { if case .tempo = $0 { return true } else { return false } }

@@ -52,14 +52,21 @@ public final class JackTransport {
     /// The unwrapped frame `frame` (on `frameTime`'s count) as JACK's 32-bit frame time.
     public static func jackFrame(_ frame: Double) -> UInt32 { UInt32(truncatingIfNeeded: Int64(frame.rounded())) }
 
-    /// True when the server went away.
-    public var isGone: Bool { !isClosed && clumsy_jack_transport_is_shut_down(state) != 0 }
+    private var liveness = JackLiveness()
 
-    /// Closes the client. Idempotent.
+    /// True when the server went away or stopped running cycles (`JackLiveness`); each call
+    /// notes the cycles run.
+    public var isGone: Bool {
+        guard !isClosed else { return false }
+        return clumsy_jack_transport_is_shut_down(state) != 0 || liveness.check(cycles: clumsy_jack_transport_cycles(state))
+    }
+
+    /// Closes the client. Idempotent. A stalled server would not answer: the client is then
+    /// left to the process's exit.
     public func close() {
         guard !isClosed else { return }
         isClosed = true
-        clumsy_jack_transport_close(state)
+        if !liveness.isStalled { clumsy_jack_transport_close(state) }
     }
 
     deinit { close() }

@@ -29,7 +29,7 @@ struct ClumsyCommand: ParsableCommand {
             This is free software: you are free to change and redistribute it.
             There is NO WARRANTY, to the extent permitted by law.
             """,
-        subcommands: [Run.self, Replay.self, Draw.self, Roll.self, Presets.self, Validate.self, Tones.self, Analyze.self, BatchCommand.self],
+        subcommands: [Run.self, Replay.self, Recover.self, Draw.self, Roll.self, Presets.self, Validate.self, Tones.self, Analyze.self, BatchCommand.self],
         defaultSubcommand: nil)
 
     /// ArgumentParser's `main`, with signals, standard streams and error messages made safe:

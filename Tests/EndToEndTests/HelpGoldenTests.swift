@@ -20,6 +20,7 @@ struct HelpGoldenTests {
         Command(program: "clumsy", arguments: ["--help"], golden: "clumsy.txt"),
         Command(program: "clumsy", arguments: ["run", "--help"], golden: "clumsy-run.txt"),
         Command(program: "clumsy", arguments: ["replay", "--help"], golden: "clumsy-replay.txt"),
+        Command(program: "clumsy", arguments: ["recover", "--help"], golden: "clumsy-recover.txt"),
         Command(program: "clumsy", arguments: ["draw", "--help"], golden: "clumsy-draw.txt"),
         Command(program: "clumsy", arguments: ["roll", "--help"], golden: "clumsy-roll.txt"),
         Command(program: "clumsy", arguments: ["presets", "--help"], golden: "clumsy-presets.txt"),

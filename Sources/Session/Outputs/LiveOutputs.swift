@@ -45,9 +45,15 @@ struct ClockInOutput: SessionOutput {
 
     func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {
         guard let value = run.request.clockIn else { return }
+        let standardError = run.standardError
+        let notice: ((String) -> Void)? = run.request.isQuiet ? nil : { text in
+            standardError.write("clumsy: \(text)\n")
+            standardError.flush()
+        }
         let sync = try ClockInSync(plan: run.plan, alsa: Self.isALSA(value), source: Self.source(value),
-                                   environment: run.request.environment)
+                                   environment: run.request.environment, notice: notice)
         wiring.master = sync
+        wiring.failsWith { sync.failure }
         wiring.closesAtEnd(sync.close)
     }
 }
@@ -142,6 +148,7 @@ struct LivePortsOutput: SessionOutput {
         wiring.liveMIDI = sink
         wiring.sinks.append(sink)
         wiring.controls.append(sink)
+        wiring.failsWith { sink.failure }
     }
 }
 
