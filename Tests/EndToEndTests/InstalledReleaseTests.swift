@@ -94,7 +94,7 @@ struct ToolchainFreeTests {
     @Test("clumsy --version and clumsy run default --duration 2 --midi x.mid, the toolchain hidden")
     func program() async throws {
         // The namespace really hides it: the debug build, linked to the toolchain's runtime, cannot start.
-        let debug = try await withoutToolchain([CLI.executable, "--version"])
+        let debug = try await withoutToolchain([CLI.productsDirectory + "/clumsy", "--version"])
         #expect(debug.status != 0 && debug.stderr.contains("libswift"), "the toolchain is not hidden: \(debug)")
         let version = try await withoutToolchain([usr + "/bin/clumsy", "--version"])
         #expect(version.status == 0 && version.stdoutLines.first == "Clumsy \(releaseVersion)", "\(version)")

@@ -30,16 +30,16 @@ private func entries(_ directory: TemporaryDirectory, prefix: String) -> [String
 struct RecoverTests {
     /// A live run killed with SIGKILL once its event log on disk reaches `target` seconds; what
     /// the log held then, what it held after the kill, and the wall seconds from the launch to the kill.
-    private func killLiveRun(in directory: TemporaryDirectory, at target: Double) throws -> (seen: [UInt8], log: String, wall: Double) {
+    private func killLiveRun(in directory: TemporaryDirectory, at target: Double) async throws -> (seen: [UInt8], log: String, wall: Double) {
         var seen: [UInt8] = []
         var wall = 0.0
         var logName: String?
-        let result = try CLI.run(["run", "original", "--live", "--audio-driver", "file", "--audio", "live.wav", "--midi", "set.mid",
+        let result = try await CLI.run(["run", "original", "--live", "--audio-driver", "file", "--audio", "live.wav", "--midi", "set.mid",
                                   "--events", "set.jsonl", "--duration", "120", "--soundfont", smallSoundFont, "--quiet"],
                                  in: directory.path, timeout: 120) { pid in
             let launched = Date()
             // The log reaches its temporary as the set goes: wait for a line at or past `target`.
-            waitUntil(timeout: 90) {
+            await waitUntil(timeout: 90) {
                 logName = entries(directory, prefix: ".set.jsonl.clumsy-live-").first
                 guard let logName, let bytes = bytes(of: directory.file(logName)) else { return false }
                 seen = completeLines(bytes)
@@ -55,14 +55,14 @@ struct RecoverTests {
     }
 
     /// Kills a live run at `target` seconds, recovers it, and checks the files against the log left.
-    private func killAndRecover(at target: Double) throws {
+    private func killAndRecover(at target: Double) async throws {
         let directory = try TemporaryDirectory()
-        let (seen, logName, wall) = try killLiveRun(in: directory, at: target)
+        let (seen, logName, wall) = try await killLiveRun(in: directory, at: target)
         let left = try #require(bytes(of: directory.file(logName)))
         #expect(left.starts(with: seen), "the log lost lines it held before the kill")
         #expect(!entries(directory, prefix: ".set.mid.clumsy-").isEmpty, "the killed run's MIDI temporary is gone already")
 
-        let recover = try CLI.run(["recover", logName, "--midi", "r.mid", "--events", "r.jsonl", "--audio", "r.wav",
+        let recover = try await CLI.run(["recover", logName, "--midi", "r.mid", "--events", "r.jsonl", "--audio", "r.wav",
                                    "--soundfont", smallSoundFont], in: directory.path, timeout: 120)
         try #require(recover.status == 0, "\(recover)")
         let events = completeLines(left).split(separator: UInt8(ascii: "\n")).count - 1   // the session line left out
@@ -87,7 +87,7 @@ struct RecoverTests {
         let contents = try expectCompleteMIDI(directory.file("r.mid"))
         #expect(noteOns(contents.tracks[1]).count == log.filter { $0.kind == "bass" }.count)
         #expect(noteOns(contents.tracks[2]).count == log.filter { $0.kind == "key" }.count && !noteOns(contents.tracks[2]).isEmpty)
-        let replay = try CLI.run(["replay", "r.jsonl", "--midi", "again.mid", "--quiet"], in: directory.path, timeout: 120)
+        let replay = try await CLI.run(["replay", "r.jsonl", "--midi", "again.mid", "--quiet"], in: directory.path, timeout: 120)
         try #require(replay.status == 0, "\(replay)")
         #expect(bytes(of: directory.file("again.mid")) == bytes(of: directory.file("r.mid")), "replay of the recovered log differs from the recovered MIDI")
         let wav = try WAVFile(path: directory.file("r.wav"))
@@ -95,32 +95,32 @@ struct RecoverTests {
     }
 
     @Test("A live run killed with SIGKILL at three moments: its log is on disk up to the kill; clumsy recover rebuilds MIDI, log and audio, as replay does")
-    func killedAndRecovered() throws {
+    func killedAndRecovered() async throws {
         for target in [Double.random(in: 1...2), Double.random(in: 2...3.5), Double.random(in: 3.5...5)] {
-            try killAndRecover(at: target)
+            try await killAndRecover(at: target)
         }
     }
 
     @Test("replay refuses a killed run's log (65) and points to recover; recover finds it by the run's name; a complete log is replayed")
-    func replayPointsToRecover() throws {
+    func replayPointsToRecover() async throws {
         let directory = try TemporaryDirectory()
-        let (_, logName, _) = try killLiveRun(in: directory, at: 1)
-        let replay = try CLI.run(["replay", logName, "--midi", "x.mid"], in: directory.path)
+        let (_, logName, _) = try await killLiveRun(in: directory, at: 1)
+        let replay = try await CLI.run(["replay", logName, "--midi", "x.mid"], in: directory.path)
         #expect(replay.status == 65 && replay.stderr.contains("no end line") && replay.stderr.contains("clumsy recover"), "\(replay)")
         #expect(!fileExists(directory.file("x.mid")))
         // By the name the live run was given: the temporary beside it, into that name.
-        let recover = try CLI.run(["recover", "set.jsonl", "--events", "set.jsonl", "--quiet"], in: directory.path)
+        let recover = try await CLI.run(["recover", "set.jsonl", "--events", "set.jsonl", "--quiet"], in: directory.path)
         try #require(recover.status == 0 && recover.stderr.isEmpty, "\(recover)")
         let whole = try #require(bytes(of: directory.file("set.jsonl")))
         #expect(whole.starts(with: completeLines(try #require(bytes(of: directory.file(logName))))))
         try Data(whole).write(to: URL(fileURLWithPath: directory.file("whole.jsonl")))
-        let again = try CLI.run(["recover", "whole.jsonl", "--events", "same.jsonl"], in: directory.path)
+        let again = try await CLI.run(["recover", "whole.jsonl", "--events", "same.jsonl"], in: directory.path)
         #expect(again.status == 0 && again.stderr.contains("the log is complete"), "\(again)")
         #expect(bytes(of: directory.file("same.jsonl")) == whole)
         // Two killed runs' logs beside one name: which one is not guessed (64, naming both).
         let other = ".set.jsonl.clumsy-live-999999-0123456789abcdef.tmp"
         try Data(completeLines(whole)).write(to: URL(fileURLWithPath: directory.file(other)))
-        let ambiguous = try CLI.run(["recover", "set.jsonl", "--midi", "y.mid"], in: directory.path)
+        let ambiguous = try await CLI.run(["recover", "set.jsonl", "--midi", "y.mid"], in: directory.path)
         #expect(ambiguous.status == 64 && ambiguous.stderr.contains(other) && ambiguous.stderr.contains(logName), "\(ambiguous)")
     }
 }

@@ -16,10 +16,10 @@ extension StudioEndToEndTests {
     /// Runs `clumsy arguments` in `directory` on `jack`, and kills the server with SIGKILL once
     /// `ready()` holds (a hang guard of 60 s for it); the run has 60 s more to end.
     private func killServer(_ jack: JackServer, under arguments: [String], in directory: TemporaryDirectory,
-                            once ready: @escaping () -> Bool) throws -> RunResult {
+                            once ready: @escaping () -> Bool) async throws -> RunResult {
         var wasReady = false
-        let result = try CLI.run(arguments, environment: jack.environment, in: directory.path, timeout: 120) { _ in
-            wasReady = waitUntil(timeout: 60, ready)
+        let result = try await CLI.run(arguments, environment: jack.environment, in: directory.path, timeout: 120) { _ in
+            wasReady = await waitUntil(timeout: 60, ready)
             jack.server.stop(signal: SIGKILL)
         }
         #expect(wasReady, "the session never got going: \(jack.logs(directory))")
@@ -60,9 +60,9 @@ extension StudioEndToEndTests {
 
     @Test("--transport jack without --midi-out: the server dies while the transport rolls: exit 74 naming it, files complete",
           .enabled(if: jackTransport != nil, "needs jackd2's jack_transport"))
-    func transportServerDies() throws {
+    func transportServerDies() async throws {
         let directory = try TemporaryDirectory()
-        let jack = try JackServer(directory: directory)
+        let jack = try await JackServer(directory: directory)
         defer { jack.stop() }
         let fifo = directory.file("commands")
         try #require(mkfifo(fifo, 0o600) == 0)
@@ -74,7 +74,7 @@ extension StudioEndToEndTests {
         commands.write(Data("master\ntempo 120\nlocate 0\n".utf8))
         // Rolled once the session waits for it (its log is open), so that it plays from bar 1.
         var rolled = false
-        let result = try killServer(jack, under: ["run", "default", "--live", "--transport", "jack", "--audio-driver", "file",
+        let result = try await killServer(jack, under: ["run", "default", "--live", "--transport", "jack", "--audio-driver", "file",
                                                   "--audio", "live.wav", "--duration", "60", "--midi", "t.mid", "--events", "t.jsonl",
                                                   "--soundfont", smallSoundFont],
                                     in: directory) {
@@ -91,11 +91,11 @@ extension StudioEndToEndTests {
     }
 
     @Test("--live --audio-driver jack: the server dies mid-session: exit 74 naming it, files complete, no playing on")
-    func liveAudioServerDies() throws {
+    func liveAudioServerDies() async throws {
         let directory = try TemporaryDirectory()
-        let jack = try JackServer(directory: directory)
+        let jack = try await JackServer(directory: directory)
         defer { jack.stop() }
-        let result = try killServer(jack, under: ["run", "default", "--live", "--audio-driver", "jack", "--duration", "100",
+        let result = try await killServer(jack, under: ["run", "default", "--live", "--audio-driver", "jack", "--duration", "100",
                                                   "--midi", "a.mid", "--events", "a.jsonl", "--soundfont", smallSoundFont, "--quiet"],
                                     in: directory) { Self.liveLogReached("a.jsonl", in: directory) >= 2 }
         // A hang guard (the session would play 100 s into the dead server), not a speed target.
@@ -104,9 +104,9 @@ extension StudioEndToEndTests {
     }
 
     @Test("--clock-in jack without --midi-out: waiting for Start is said once; the server dies: exit 74 naming it, files complete")
-    func clockInServerDies() throws {
+    func clockInServerDies() async throws {
         let directory = try TemporaryDirectory()
-        let jack = try JackServer(directory: directory)
+        let jack = try await JackServer(directory: directory)
         defer { jack.stop() }
         var environment = jack.fullEnvironment
         environment["CLUMSY_UNDER_TEST"] = nil
@@ -118,9 +118,9 @@ extension StudioEndToEndTests {
         defer { session.stop(signal: SIGINT) }
         let line = "waiting for the MIDI clock master's Start on clumsy-clock:clock_in"
         // Said once the session waits (its mark of progress), and nothing plays meanwhile.
-        let said = waitUntil(timeout: 60) { session.output.contains(line) }
+        let said = await waitUntil(timeout: 60) { session.output.contains(line) }
         jack.server.stop(signal: SIGKILL)
-        let ended = waitUntil(timeout: 60) { !session.isRunning }
+        let ended = await waitUntil(timeout: 60) { !session.isRunning }
         #expect(said, "not said: \(session.output.suffix(500))")
         try #require(ended, "still running 60 s after the server died: \(session.output.suffix(500))")
         session.process.waitUntilExit()
