@@ -129,3 +129,15 @@ final class Box: @unchecked Sendable {
     var count: Int { lock.locked { items.count } }
     var first: Result<OSCMessage, StudioError>? { lock.locked { items.first } }
 }
+
+/// Issue 44 #1: a frame computed from a master's values that no integer holds (+∞, NaN,
+/// 1e300) is no frame, not a trap.
+@Suite struct JackFrameTests {
+    @Test func framesNoIntegerHoldsAreNone() {
+        for frame in [Double.infinity, -.infinity, .nan, 1e300, -1e300, 4.7e18] {
+            #expect(JackTransport.jackFrame(frame) == nil, "\(frame)")
+        }
+        #expect(JackTransport.jackFrame(4_294_967_296 + 5.4) == 5)
+        #expect(JackTransport.jackFrame(-1) == UInt32.max)
+    }
+}
