@@ -106,6 +106,8 @@ public struct ReplayLog: Sendable, Equatable {
         var dependent = SessionDependent()
         var endStep: Int64?
         var found = LogRecovery.Tally()
+        /// The lines of the last control and of the end line, for the errors that name them.
+        var controlLine = 0, endLine = 0
         while let line = try lines.next() {
             let number = lines.number
             let raw = Array(line)
@@ -129,18 +131,28 @@ public struct ReplayLog: Sendable, Equatable {
                 header = try session(record, file: path, line: number, bad: bad)
             case "control":
                 guard header != nil else { throw bad("a control before the session line") }
+                // A live run's end line is its last control-bearing line (issue 44).
+                guard endStep == nil else { throw bad("a control after the end line (line \(endLine)): a live run writes its end line last") }
                 let timed = try control(record, bad: bad)
                 guard timed.step >= lastStep else {
                     throw bad("a control at step \(timed.step) after one at step \(lastStep): a live run writes its controls in step order")
                 }
                 lastStep = timed.step
+                controlLine = number
                 controlCount += 1
                 found.add(raw, line: number)
                 if controlCount > heldLimit { held = nil } else { held?.append(timed) }
                 try dependent.add(timed, bad: bad)
             case "end":
+                guard endStep == nil else { throw bad("a second end line (the first is line \(endLine)): a live run writes one, last") }
                 guard let step = record.step, step >= 0 else { throw bad("the end line needs a whole \"step\" ≥ 0") }   // 0: stopped before the first step
-                endStep = step
+                // A control is logged when it is applied, at the start of a step the run then
+                // plays: a replay of `step` steps would silently leave a later one out.
+                guard controlCount == 0 || step > lastStep else {
+                    throw bad("the end line's step \(step) is not after the control at step \(lastStep) (line \(controlLine)): a live run ends "
+                              + "after the steps of its controls; accepted: an end step of at least \(lastStep + 1)")
+                }
+                (endStep, endLine) = (step, number)
             default:
                 throw bad("a line of kind \(Format.jsonString(record.kind)) where a session, control or end line was expected")
             }

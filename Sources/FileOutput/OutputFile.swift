@@ -75,13 +75,13 @@ public final class OutputFile {
         let folder = target.isSpecial ? POSIX.temporaryDirectory : target.directory
         let fd: FileDescriptor
         do {
-            (fd, writePath) = try TemporaryName.create(in: folder, for: target.file.lastComponent.map(PathBytes.string) ?? "output",
-                                                       kept: kept && !target.isSpecial)
+            // The directory the temporary was made in, held from before it was made.
+            (fd, writePath, directory) = try TemporaryName.create(in: folder, for: target.file.lastComponent.map(PathBytes.string) ?? "output",
+                                                                  kept: kept && !target.isSpecial)
         } catch {
             guard target.isSpecial else { throw .cannotCreate(path: target.requested, reason: error.text) }
             throw .cannotCreate(path: target.requested, reason: Self.scratchProblem(folder, error))
         }
-        directory = POSIX.openDirectory(folder)
         // The lock lives as long as any descriptor of this open file: kept until the end.
         lock = POSIX.duplicate(fd)
         if byName {

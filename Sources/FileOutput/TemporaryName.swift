@@ -117,21 +117,30 @@ public enum TemporaryName {
     /// (`flock(LOCK_EX)`) for as long as the returned descriptor's open file lives, dups
     /// and children included. A temporary removed by a cleaner before the lock was taken is
     /// noticed (the name no longer names the locked file) and another name is tried.
+    ///
+    /// The directory is opened first and everything after goes through that descriptor
+    /// (returned, the caller's to close with `POSIX.closeDirectory`): a directory moved while
+    /// the temporary is made still holds it, and the caller removes it there (`unlinkat`).
     /// - Throws: `SystemError` of the last attempt.
     static func create(in directory: FilePath, for target: String, readable: Bool = false,
-                       kept: Bool = false) throws(SystemError) -> (FileDescriptor, FilePath) {
+                       kept: Bool = false) throws(SystemError) -> (FileDescriptor, FilePath, directory: Int32) {
         removeStale(in: directory)
+        let folder = POSIX.openDirectory(directory)
+        guard folder >= 0 else { throw SystemError(code: errno) }
         var attempt = 0
         while true {
-            let candidate = directory.pushing(PathBytes.filePath(make(for: target, kept: kept)))
+            let component = PathBytes.filePath(make(for: target, kept: kept)).lastComponent ?? "output.tmp"
             do throws(SystemError) {
-                let fd = try POSIX.openForWriting(candidate, exclusive: true, readable: readable)
-                if POSIX.lockIfFree(fd), POSIX.isStill(fd, at: candidate) { return (fd, candidate) }
+                let fd = try POSIX.createExclusive(component, in: folder, readable: readable)
+                if POSIX.lockIfFree(fd), POSIX.isStill(fd, named: component, in: folder) {
+                    return (fd, directory.pushing(FilePath(root: nil, [component])), folder)
+                }
                 try? POSIX.close(fd)
                 throw SystemError(code: EEXIST, step: "the temporary was taken by another process")
             } catch {
                 attempt += 1
                 if error.code == EEXIST && attempt < 16 { continue }
+                POSIX.closeDirectory(folder)
                 throw error
             }
         }
@@ -145,8 +154,10 @@ public enum TemporaryName {
     }
 
     static func anonymous(in directory: FilePath, for target: String) throws(SystemError) -> FileDescriptor {
-        let (fd, path) = try create(in: directory, for: target, readable: true)
-        POSIX.unlinkIgnoringErrors(path)
+        let (fd, path, folder) = try create(in: directory, for: target, readable: true)
+        // Through the directory's descriptor: removed even if the directory was just moved.
+        if let name = path.lastComponent { _ = POSIX.unlink(name, in: folder) }
+        POSIX.closeDirectory(folder)
         return fd
     }
 }

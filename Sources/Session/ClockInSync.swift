@@ -124,13 +124,15 @@ public final class ClockInSync: ControlSource {
     /// Seconds a note is queued before it sounds: on JACK, enough for the session thread to be
     /// late by several periods, short enough that a Stop silences the next notes.
     private let leadSeconds: Double
+    /// A master's tempo that is not followed, said once.
+    private var refusal = TempoRefusal()
 
     /// The input's frame (JACK's, for a JACK input) at which session time `time` sounds by the master's clock, extrapolated
     /// at its tempo (nil until its tempo is known).
     public func frame(at time: Double) -> UInt32? {
         drain()
         guard let frame = follower.frame(atQuarters: sessionQuarters(time) + offset) else { return nil }
-        return UInt32(truncatingIfNeeded: Int64(frame.rounded()))
+        return JackTransport.jackFrame(frame)
     }
 
     /// True when session time `time` is due: the master runs and its position, `lead` seconds
@@ -145,6 +147,13 @@ public final class ClockInSync: ControlSource {
         }
         // The master's position now (never more than a pulse past its last), plus the lead.
         guard follower.isRunning, let tempo = follower.tempo, let now = follower.quarters(atFrame: unwrap(input.frameTime)) else { return false }
+        guard TempoRefusal.tempos.contains(tempo) else {
+            // Not followed (its tempo could not be logged): held as at a Stop, on again at the
+            // master's next bar line once it plays at a tempo the session plays at.
+            refusal.refuse("the MIDI clock master", tempo: tempo, instead: "the session waits until it plays within them (then at its next bar line)")
+            (needsRebase, keepsPlace) = (true, false)
+            return false
+        }
         let master = now + leadSeconds * tempo / 60
         let session = sessionQuarters(time)
         rebaseIfNeeded(session: session, master: master)

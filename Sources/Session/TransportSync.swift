@@ -67,6 +67,8 @@ public final class TransportSync: MasterClock {
 
     /// Seconds a note is queued before it sounds (as `ClockInSync`'s).
     private let leadSeconds = 0.04
+    /// A timebase master's tempo, bar, beat and tick that are not followed, said once.
+    private var refusal = TempoRefusal()
 
     /// Opens the transport client (`follow(_:)` gives it the session once it is built).
     public init(environment: [String: String]) throws(SessionError) {
@@ -76,7 +78,7 @@ public final class TransportSync: MasterClock {
             throw SessionError(error)
         }
         what = StudioError.jackServer(environment: environment)
-        follower = TransportFollower(sessionTempo: 120)
+        follower = TransportFollower(sessionTempo: 120, tempos: TempoRefusal.tempos)
     }
 
     /// The session to follow with: its tempo (the position without a timebase master) and step.
@@ -114,6 +116,18 @@ public final class TransportSync: MasterClock {
         case .rephased(let quarters)?: offset += (quarters / barQuarters - 1e-9).rounded(.up) * barQuarters
         case nil: break
         }
+        if let bbt = follower.refused { refuse(bbt) }
+    }
+
+    /// Says once that a timebase master's bar, beat and tempo are not followed.
+    private func refuse(_ bbt: BarBeatTick) {
+        let instead = "its bars and tempo are not followed; the session counts the transport's frames at its own tempo"
+        guard TempoRefusal.tempos.contains(bbt.quarterTempo) else {
+            refusal.refuse("the JACK timebase master", tempo: bbt.quarterTempo, instead: instead)
+            return
+        }
+        refusal.say("the JACK timebase master gives a bar of \(bbt.beatsPerBar) beats of 1/\(bbt.beatType), \(bbt.ticksPerBeat) ticks a beat "
+                    + "(tick \(bbt.tick)): \(instead)")
     }
 
     /// True when the JACK server went away (or stopped running): `failure` is then set.
@@ -171,10 +185,10 @@ public final class TransportSync: MasterClock {
 
     public func frame(at time: Double) -> UInt32? {
         refresh()
-        guard !isRelocated, let frame = follower.frame(atQuarters: sessionQuarters(time - shift) + offset) else {
+        guard !isRelocated, let frame = follower.frame(atQuarters: sessionQuarters(time - shift) + offset).flatMap(JackTransport.jackFrame) else {
             return JackTransport.jackFrame(transport.frameTime)
         }
-        return JackTransport.jackFrame(frame)
+        return frame
     }
 
     public func isDue(_ time: Double) -> Bool {

@@ -49,8 +49,13 @@ public final class JackTransport {
     /// The server's frame time now, on the snapshots' (unwrapped) count.
     public var frameTime: Double { isClosed ? 0 : nowClock.unwrap(clumsy_jack_transport_frame_time(state)) }
 
-    /// The unwrapped frame `frame` (on `frameTime`'s count) as JACK's 32-bit frame time.
-    public static func jackFrame(_ frame: Double) -> UInt32 { UInt32(truncatingIfNeeded: Int64(frame.rounded())) }
+    /// The unwrapped frame `frame` (on `frameTime`'s count) as JACK's 32-bit frame time; nil
+    /// when it is not finite or beyond ±2⁶² (no integer holds it: nothing computed from a
+    /// master's values may trap).
+    public static func jackFrame(_ frame: Double) -> UInt32? {
+        guard frame.isFinite, abs(frame) < 4.6e18 else { return nil }
+        return UInt32(truncatingIfNeeded: Int64(frame.rounded()))
+    }
 
     private var liveness = JackLiveness()
 

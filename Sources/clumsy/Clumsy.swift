@@ -104,6 +104,7 @@ func commandLine() -> [String] {
 /// be finished is), but the error is still printed: a file that could not be finished at
 /// the stop (its temporary vanished, a stalled ffmpeg was ended) is never passed over in silence.
 func fail(_ error: SessionError) -> ExitCode {
+    StandardStreams.noteReported(error)
     TerminalOutput.standardOutput.flush()
     TerminalOutput.standardError.write("clumsy: error: \(Quote.message(error.description))\n")
     TerminalOutput.standardError.flush()

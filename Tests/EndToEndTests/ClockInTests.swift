@@ -100,6 +100,40 @@ extension StudioEndToEndTests {
         #expect(missing.status == 64 && missing.stderr.contains("nobody:out"), "\(missing)")
     }
 
+    /// Issue 44 #6: a master at 1000 bpm was followed silently (5 s of session in 1.3 s) and its
+    /// tempo never logged. Now it is not followed: the session says so once and waits.
+    @Test("A MIDI clock master at 1000 bpm is not followed: one line on stderr, the session waits, nothing plays",
+          .enabled(if: jackMIDIClock != nil && jackTransport != nil, "needs jack-midi-clock and jackd2"))
+    func clockInRefusesAFastMaster() async throws {
+        let directory = try TemporaryDirectory()
+        let jack = try await JackServer(directory: directory)
+        defer { jack.stop() }
+        let master = try Background(jackMIDIClock!, [], environment: jack.fullEnvironment, output: directory.file("jack_midi_clock.log"))
+        defer { master.stop() }
+        try await Self.waitForPorts(["jack_midi_clock:mclk_out"], jack: jack)
+        var environment = jack.fullEnvironment
+        environment["CLUMSY_UNDER_TEST"] = nil
+        let session = try Background(CLI.executable, ["run", "pulse", "--live", "--clock-in", "jack:jack_midi_clock:mclk_out", "--midi-out", "jack", "--duration", "5",
+                                                      "--events", directory.file("live.jsonl")],
+                                     environment: environment, output: directory.file("clumsy.log"))
+        defer { session.stop(signal: SIGINT) }
+        try await Self.waitForPorts(["clumsy-clock:clock_in"], jack: jack)
+        let transport = try Background("/bin/sh", ["-c", "(printf 'master\\ntempo 1000\\n'; sleep 1; echo play; sleep 10; echo stop; echo quit) | \(jackTransport!)"],
+                                       environment: jack.fullEnvironment, output: directory.file("jack_transport.log"))
+        defer { transport.stop() }
+        let refused = "the MIDI clock master's tempo, 1000 bpm, is outside the 20–400 bpm a session plays at"
+        // Old code: the session ran through its 5 s in about 1.3 s and said nothing.
+        let said = await waitUntil(timeout: 60) { session.output.contains(refused) || !session.isRunning }
+        #expect(said && session.isRunning, "\(session.output.suffix(800))")
+        session.stop(signal: SIGINT)
+        #expect(session.output.components(separatedBy: refused).count == 2, "said more than once: \(session.output.suffix(800))")
+        // Stopped while it waited: less than a second of the session played, no tempo logged.
+        let log = (try? String(contentsOfFile: directory.file("live.jsonl"), encoding: .utf8)) ?? ""
+        let end = log.split(separator: "\n").last { $0.contains("\"kind\":\"end\"") }
+        let step = end.flatMap { $0.components(separatedBy: "\"step\":").last }.flatMap { Int($0.prefix { $0.isNumber }) }
+        #expect(step.map { $0 < 240 } == true && !log.contains("\"control\":\"tempo\""), "\(log.suffix(600))")
+    }
+
     /// Runs `attempt` up to three times while it fails with the JACK host in trouble (a dummy
     /// server without real-time priority skips cycles on a busy machine and logs an xrun, which
     /// moves every later frame against the clock; `jack_transport` can be dropped): such an

@@ -167,6 +167,17 @@ struct HostileBatchSmallTests {
         #expect(directory.entriesOf("volume").contains("00000-default-s1"), "\(directory.entriesOf("volume"))")
     }
 
+    /// Issue 44 (round 4, still open): each child read `-x/…` as a flag, and every item failed.
+    @Test("--output=-x, a directory whose name begins with a dash, gets its items")
+    func outputNamedLikeAFlag() async throws {
+        let directory = try TemporaryDirectory(prefix: "batch-dash")
+        let result = try await CLI.run(["batch", "--output=-x", "--seeds", "1..2"] + HostileBatchTests.quick, in: directory.path)
+        #expect(result.status == 0, "\(result)")
+        let items = directory.entriesOf("-x")
+        #expect(items.contains("00000-default-s1") && items.contains("00001-default-s2"), "\(items)")
+        #expect(directory.entriesOf("-x/00000-default-s1").contains { $0.hasSuffix(".mid") }, "\(directory.entriesOf("-x/00000-default-s1"))")
+    }
+
     @Test("A batch killed with SIGKILL leaves no child rendering on")
     func childrenFollowTheParent() async throws {
         let directory = try TemporaryDirectory(prefix: "batch-orphans")

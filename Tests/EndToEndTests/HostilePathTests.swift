@@ -215,4 +215,32 @@ struct HostilePathTests {
         expectMovedReported(result, in: directory)
         #expect(!result.stderr.contains("partial file was removed"), "\(result)")
     }
+
+    /// Issue 44 #11: moved before the mix's file is made (while the session is simulated, once
+    /// the mix's scratch file in it is open), the run names the real cause, not a missing
+    /// directory (it said "does not exist" and exited 73), and leaves nothing in it.
+    @Test("--audio: the output directory moved while the session is simulated: says it was moved (74), not that it does not exist")
+    func movedAudioDirectoryBeforeMastering() async throws {
+        let directory = try TemporaryDirectory(prefix: "hostile-paths")
+        try FileManager.default.createDirectory(atPath: directory.file("out"), withIntermediateDirectories: true)
+        var moved = false
+        let result = try await CLI.run(["run", "--duration", "100", "--quiet", "--loudness", "off", "--audio", "out/x.wav"],
+                                 in: directory.path, timeout: 300) { pid in
+            // The mix's scratch file (open, already unlinked) is made in the directory when the
+            // render is set up, after the directory was checked.
+            let spooling = await waitUntil(timeout: 120) {
+                let links = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+                return links.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)"))?.contains("/out/.spool.clumsy-") == true }
+            }
+            if spooling {
+                moved = rename(directory.file("out"), directory.file("moved")) == 0
+            }
+        }
+        #expect(moved)
+        #expect(result.status == 74, "\(result)")
+        #expect(result.stderr.contains("'out' was moved or removed during the run"), "\(result)")
+        #expect(!result.stderr.contains("does not exist"), "\(result)")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: directory.file("moved"))) ?? []
+        #expect(left.isEmpty, "left behind in the moved directory: \(left)")
+    }
 }

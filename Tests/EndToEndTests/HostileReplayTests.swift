@@ -129,4 +129,26 @@ struct HostileReplayTests {
                 && result.stderr.contains("digest"), "\(result)")
         #expect(!fileExists(directory.file("r.mid")))
     }
+
+    /// Issue 44 #7: logs a live run cannot write replayed with exit 0 (the control past the end
+    /// silently not applied).
+    @Test("A control at or past the end line's step, a control after it and a second end line are refused: 65 naming the file and line",
+          arguments: [
+              ("{\"t\":1.5,\"kind\":\"control\",\"step\":360,\"control\":\"speed\",\"value\":2}\n{\"t\":1.000000,\"kind\":\"end\",\"step\":240}",
+               "line 4: the end line's step 240 is not after the control at step 360 (line 3): a live run ends after the steps of its controls; "
+                   + "accepted: an end step of at least 361"),
+              ("{\"t\":1.000000,\"kind\":\"end\",\"step\":240}\n{\"t\":1.5,\"kind\":\"control\",\"step\":360,\"control\":\"speed\",\"value\":2}",
+               "line 4: a control after the end line (line 3): a live run writes its end line last"),
+              ("{\"t\":1.000000,\"kind\":\"end\",\"step\":240}\n{\"t\":2.000000,\"kind\":\"end\",\"step\":480}",
+               "line 4: a second end line (the first is line 3): a live run writes one, last"),
+          ])
+    func logsALiveRunCannotWrite(tail: String, message: String) async throws {
+        let directory = try TemporaryDirectory()
+        let log = craftedLog(["original"]).split(separator: "\n").prefix(2).joined(separator: "\n") + "\n" + tail + "\n"
+        try directory.write("odd.jsonl", log)
+        let result = try await CLI.run(["replay", "odd.jsonl", "--midi", "x.mid"], in: directory.path, timeout: 20)
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.contains("odd.jsonl") && result.stderr.contains(message), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("x.mid")))
+    }
 }

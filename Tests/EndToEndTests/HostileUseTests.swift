@@ -248,6 +248,16 @@ struct HostileUseTests {
         #expect(midi.tracks.count == 4, "the summary line went into the MIDI file")   // conductor, bass, keys, melody
     }
 
+    /// Issue 44 #8: it said "No space left on device" (the /dev/full a closed stdout is
+    /// reopened on) before "it is closed".
+    @Test("An output on a closed stdout is 74 with one line: that it is closed", arguments: ["--audio -", "--midi -", "--events -", "--audio flac:-"])
+    func outputOnClosedStdout(output: String) async throws {
+        let directory = try TemporaryDirectory()
+        let result = try await shell("\"$C\" run --duration 1 --quiet \(output) >&-", in: directory.path)
+        #expect(result.status == 74, "\(result)")
+        #expect(result.stderr == "clumsy: error: cannot write to standard output: it is closed\n", "\(result)")
+    }
+
     @Test("A reader that goes away stops the session at once: | head -1 ends quickly with 141, silently")
     func brokenPipe() async throws {
         let directory = try TemporaryDirectory()

@@ -432,6 +432,15 @@ struct StudioEndToEndTests {
             #expect(result.status == 64, "\(result)")
         }
     }
+
+    /// Issue 44 #9: port 0 bound a port the system chose and nobody was told.
+    @Test("--osc-in 0 is refused (64), saying which ports are accepted")
+    func oscInPortZero() async throws {
+        for listen in ["0", "127.0.0.1:0"] {
+            let result = try await CLI.run(["run", "original", "--live", "--osc-in", listen, "--duration", "1", "--quiet"])
+            #expect(result.status == 64 && result.stderr.contains("--osc-in \(listen): the port must be a number 1…65535"), "\(result)")
+        }
+    }
 }
 
 @Suite("Replay without JACK")

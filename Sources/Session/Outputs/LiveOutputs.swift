@@ -4,6 +4,7 @@
 import Engine
 import Errors
 import Presets
+import Studio
 import Vocabulary
 /// `--clock-in jack[:port]` or `alsa[:client:port]`: the live session follows a MIDI clock
 /// master (`ClockInSync`): opened before the live ports, whose notes it places on the master's beats.
@@ -162,6 +163,14 @@ struct OSCOutput: SessionOutput {
     func validate(_ request: RunRequest) throws(SessionError) {
         for (flag, given) in [("--osc-out", request.oscOut != nil), ("--osc-in", request.oscIn != nil)] where given && !request.isLive {
             throw .usage("\(flag) only applies with --live")
+        }
+        // Before anything is built: port 0 (a port nobody is told) and a bad address are refused at once.
+        if let listen = request.oscIn {
+            do throws(StudioError) {
+                _ = try OSCReceiver.parse(listen)
+            } catch {
+                throw SessionError(error)
+            }
         }
     }
 
