@@ -17,7 +17,7 @@ the highest new note, kept unless a note from before still sounds higher).
 
 Per file:
   intervals   histogram of the top voice's intervals, -12…+12 semitones (wider ones clipped
-              to ±12); repeats = the fraction of 0, leaps = |interval| >= 5 (a fourth or more)
+              to ±12); repeats = the fraction of 0, steps of 1 or 2 semitones, leaps = |interval| >= 5 (a fourth or more)
   jsHuman, jsWalk  Jensen-Shannon divergence in bits (the square of scipy's
               jensenshannon(p, q, base=2)) of that histogram to the pooled fiddle + Bach one,
               and to the random ±1/±2 scale walk's
@@ -249,6 +249,7 @@ def measure_file(midi, phrase, wav=None):
         "intervals": hist,
         "ioiHistogram": [sum(1 for g in gaps if min(g, IOI_BINS) == b) for b in range(1, IOI_BINS + 1)],
         "repeats": hist[SPAN] / steps if steps else None,
+        "steps": sum(c for i, c in enumerate(hist) if 1 <= abs(i - SPAN) <= 2) / steps if steps else None,
         "leaps": sum(c for i, c in enumerate(hist) if abs(i - SPAN) >= 5) / steps if steps else None,
         "direction": direction(line, bar_seconds, phrase),
         "ioiEntropy": trigram_entropy(gaps),
@@ -323,7 +324,7 @@ def pooled(files, key):
 
 def aggregate(files, info, human, walk):
     row = {k: mean([f[k] for f in files]) for k in (
-        "repeats", "leaps", "ioiEntropy", "syncopation", "velocitySpread", "velocityMedian", "lra")}
+        "repeats", "steps", "leaps", "ioiEntropy", "syncopation", "velocitySpread", "velocityMedian", "lra")}
     row["direction"] = mean([f["direction"] for f in files])
     row["jsHuman"] = mean([js(f["intervals"], human) for f in files])
     row["jsWalk"] = mean([js(f["intervals"], walk) for f in files])
@@ -354,7 +355,7 @@ def mark(value):
     return {True: " ✓", False: " ✗", None: " ?", "exempt": " (exempt)"}[value]
 
 
-HEADER = ["top voice (mean of seeds)", "JS human / walk", "repeats", "leaps", "even−odd direction",
+HEADER = ["top voice (mean of seeds)", "JS human / walk", "repeats", "steps / leaps", "even−odd direction",
           "IOI trigram bits", "syncopation", "velocity p90−p10 (median)", "LRA LU", "fails"]
 
 
@@ -365,7 +366,7 @@ def cells(name, row, exempt):
     if exempt:
         status = f"exempt ({exempt}): {status}"
     return [name, f"{fmt(row['jsHuman'], '{:.3f}')} / {fmt(row['jsWalk'], '{:.3f}')}{mark(v['tune'])}",
-            f"{fmt(row['repeats'])}{mark(v['repeats'])}", fmt(row["leaps"]),
+            f"{fmt(row['repeats'])}{mark(v['repeats'])}", f"{fmt(row['steps'])} / {fmt(row['leaps'])}",
             f"{fmt(row['direction'], '{:+.2f}')}{mark(v['direction'])}", f"{fmt(row['ioiEntropy'])}{mark(v['rhythm'])}",
             f"{fmt(row['syncopation'])}{mark(v['syncopation'])}",
             f"{fmt(row['velocitySpread'], '{:.0f}')} ({fmt(row['velocityMedian'], '{:.0f}')}){mark(v['velocity'])}",
