@@ -18,8 +18,9 @@ import Testing
 ///         --events Tests/EndToEndTests/Golden/original-20s-seed1.jsonl
 ///
 /// `Golden/default-20s-seed1.jsonl` pins today's `default` the same way (re-recorded on purpose
-/// when `default` became a tune with a melody, issue 29; `original` kept the old default's log
-/// byte for byte).
+/// when `default` became a tune with a melody, issue 29, and again when its melody took the
+/// `places` shape, its notes the melody's pulse, its phrases a swell and its world a fifth
+/// piano ball, issue 43; `original` kept the old default's log byte for byte).
 @Suite("Golden event log")
 struct GoldenEventLogTests {
     static let golden = "original-20s-seed1.jsonl"
