@@ -177,6 +177,21 @@ public final class OutputFile {
         finish()
     }
 
+    /// When the temporary's directory was moved or removed: removes the temporary there and
+    /// says so. For a writer that opens the temporary by its path (FluidSynth's file driver)
+    /// and then fails with a reason of its own. Nil, and nothing done, while the directory is
+    /// in place.
+    public func abandonIfMoved() -> FileOutputError? {
+        guard mode != .inPlace, !isFinished, !isDirectoryInPlace else { return nil }
+        if let descriptor {
+            try? POSIX.close(descriptor)
+            self.descriptor = nil
+        }
+        let removal = removeTemporary()
+        finish()
+        return .commitFailed(path: target.requested, reason: lostReason(isMoved: true, removal: removal))
+    }
+
     private func finish() {
         isFinished = true
         POSIX.closeDirectory(directory)
