@@ -16,7 +16,11 @@ struct StopLatencyTests {
         var stopping = 0.0
         let result = try await CLI.run(["run", "original", "--duration", "3000", "--audio", name, "--sample-rate", "96000",
                                   "--soundfont", smallSoundFont, "--quiet"], in: directory.path, timeout: 20) { pid in
-            usleep(1_200_000)
+            // A moment into the render, from its stop handlers, not from the launch: the release
+            // build renders several times what the debug build did by the old 1.2 s, and a stop
+            // still encodes all that was rendered.
+            await waitForStopHandlers(pid)
+            try? await Task.sleep(nanoseconds: 300_000_000)
             kill(pid, SIGINT)
             stopping = secondsUntilExit(pid)
         }
