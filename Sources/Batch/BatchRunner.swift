@@ -5,10 +5,10 @@ import Engine
 import Errors
 import EventLog
 import FileOutput
-import Presets
 import Sound
 #if canImport(Glibc)
 import Glibc
+import Text
 #endif
 
 /// What a shard's run did.

@@ -4,10 +4,10 @@
 import Engine
 import Errors
 import FileOutput
-import Presets
 import Sound
 #if canImport(Glibc)
 import Glibc
+import Text
 #endif
 
 /// The JSON Lines manifests of a batch.

@@ -7,6 +7,7 @@ import Physics
 import Presets
 #if canImport(Glibc)
 import Glibc
+import Text
 #endif
 
 /// The geometry of a session in metres, built from a preset: areas, bouncers, keys, starts.

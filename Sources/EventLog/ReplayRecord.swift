@@ -6,6 +6,7 @@ import Errors
 import Presets
 #if canImport(Glibc)
 import Glibc
+import Text
 #endif
 
 /// What a live session's event log says so that `clumsy replay` can re-run it exactly.

@@ -6,6 +6,7 @@ import FileOutput
 import Presets
 #if canImport(Glibc)
 import Glibc
+import Text
 #endif
 
 /// Refuses, before a command writes anything, any output that would destroy an input or

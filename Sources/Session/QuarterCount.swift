@@ -5,6 +5,7 @@ import Engine
 import Presets
 #if canImport(Glibc)
 import Glibc
+import Text
 #endif
 
 /// The session's quarter notes against its seconds, across the tempo changes a master gives

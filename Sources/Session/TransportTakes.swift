@@ -7,6 +7,7 @@ import Performance
 import Presets
 #if canImport(Glibc)
 import Glibc
+import Text
 #endif
 
 /// `--transport jack`: the session in takes. Each take is a session built at the transport's

@@ -5,10 +5,10 @@ import Analysis
 import ArgumentParser
 import EventLog
 import FileOutput
-import Presets
 import Session
 #if canImport(Glibc)
 import Glibc
+import Text
 #endif
 
 struct Analyze: ParsableCommand {

@@ -9,6 +9,7 @@ import Presets
 import Session
 #if canImport(Glibc)
 import Glibc
+import Text
 #endif
 
 struct BatchCommand: ParsableCommand {

@@ -9,6 +9,7 @@ import Session
 import Testing
 #if canImport(Glibc)
 import Glibc
+import Text
 #endif
 
 let hasFFmpeg = FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg")

@@ -9,6 +9,7 @@ import Testing
 @testable import Session
 #if canImport(Glibc)
 import Glibc
+import Text
 #endif
 
 /// Random mutations of what every reader takes from outside — presets, event logs (as `roll`

@@ -11,6 +11,7 @@ import Testing
 @testable import Session
 #if canImport(Glibc)
 import Glibc
+import Text
 #endif
 
 /// Hashes the event log lines of a session without keeping them (FNV-1a), and watches the

@@ -5,11 +5,11 @@ import Analysis
 import Errors
 import MIDIFile
 import Pictures
-import Presets
 import Session
 import Studio
 #if canImport(Glibc)
 import Glibc
+import Text
 #endif
 
 /// One reader under fuzzing: its seed inputs, the tokens of its format, and what one input
