@@ -3,9 +3,9 @@
 
 import Engine
 import Presets
+import Text
 #if canImport(Glibc)
 import Glibc
-import Text
 #endif
 
 /// The session's quarter notes against its seconds, across the tempo changes a master gives
