@@ -205,6 +205,7 @@ struct MIDIInOutput: SessionOutput {
         guard let kind = run.request.midiIn else { return }
         let source = try MIDIInControlSource(plan: run.plan, alsa: kind == "alsa", environment: run.request.environment)
         wiring.controls.append(source)
+        wiring.failsWith { source.failure }
         wiring.closesAtEnd(source.close)
     }
 }
