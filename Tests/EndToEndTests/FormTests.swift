@@ -97,6 +97,26 @@ import Testing
         #expect(notes(section: 7, bars: 0..<4) == notes(section: 3, bars: 0..<4), "B's too")
     }
 
+    @Test func aSecondTimeWithNewChangesKeepsTheStrikesAndFindsOtherChords() throws {
+        let directory = try TemporaryDirectory()
+        // Four-bar sections: A A B B, then A A' B B' … (' : the bass ball sent off anew).
+        let (events, _) = try render(["--set", "form.variation=0", "--set", "form.bars=4", "--set", "form.secondTime=new-changes"],
+                                     seconds: 80, in: directory)
+        let length = 4 * Self.barSeconds
+        func heard(_ section: Int, _ kind: String) -> [Heard] {
+            Self.notes(events, from: Double(section) * length, length: length).filter { $0.kind == kind }
+        }
+        func strikes(_ section: Int) -> [Heard] { heard(section, "key").map { Heard(time: $0.time, kind: "key", note: 0, velocity: 0, ball: $0.ball) } }
+        for kind in ["bass", "key"] {
+            #expect(heard(1, kind) == heard(0, kind), "the first time through, the second A is as the first")
+            #expect(heard(4, kind) == heard(0, kind), "and so is the next time's first A")
+        }
+        for (again, first) in [(5, 0), (7, 2)] {
+            #expect(!heard(first, "bass").isEmpty && heard(again, "bass") != heard(first, "bass"), "section \(again): new changes")
+            #expect(!strikes(first).isEmpty && strikes(again) == strikes(first), "section \(again): section \(first)'s strikes")
+        }
+    }
+
     @Test func eachLetterPlaysInItsOwnKey() throws {
         let directory = try TemporaryDirectory()
         // B on the dominant: D minor for A, A minor for B, and A back in D minor.
