@@ -54,6 +54,7 @@ if [[ $MODE == full ]]; then
   VIDEO=60 VIDEO_REPS=3 VIDEO_SIZE=1280x720 # 6. a video of the default session
   BATCH_MIDI=100 BATCH_AUDIO=20 BATCH_REPS=3 # 7. batches: 100 MIDI-only items of 120 s, 20 audio items of 30 s
   LV2_SECONDS=60                          # 8. the LV2 plugin's run()
+  STOP_REPS=5                             # 9. SIGINT to exit, each output
   CAP=60                                  # seconds a measurement may spend repeating
 else
   SIM=30 SIM_REPS=1 INPROC_REPS=1
@@ -63,7 +64,7 @@ else
   STARTUP_REPS=2
   VIDEO=1 VIDEO_REPS=1 VIDEO_SIZE=320x180
   BATCH_MIDI=4 BATCH_AUDIO=2 BATCH_REPS=1
-  LV2_SECONDS=1
+  LV2_SECONDS=1 STOP_REPS=1
   CAP=5
 fi
 
@@ -404,6 +405,39 @@ LV2_TOTAL=$((LV2_TOTAL + count))
 row "8c LV2 plugin: allocations inside run(), ${LV2_SECONDS} s of every bundled preset" \
     "\`lv2host clumsy.lv2 ${LV2_SECONDS} --preset N --allocations\` for each N in presets.txt, and default with MIDI in" "$LV2_TOTAL in all" \
     "—" "—" "$LV2_COUNTS" "0"
+
+# 9. Stopping -------------------------------------------------------------------------------
+# SIGINT 1.5 s into an hour-long 96 kHz render (and into a live session on the file driver) to
+# the process's exit: the current step, the queued audio, a short tail and the encoding of what
+# was rendered. The tests only guard against a hang (Tests/EndToEndTests/StopLatencyTests.swift).
+log "9. stopping (SIGINT 1.5 s into a 96 kHz render, ${STOP_REPS} runs each)"
+stop_once() {   # stop_once NAME ARGS...: one run, SIGINT after 1.5 s, the seconds to its exit into NAME.stop
+  local name=$1 pid status t0
+  shift
+  "$CLUMSY" "$@" & pid=$!
+  sleep 1.5
+  t0=$EPOCHREALTIME
+  kill -INT "$pid"
+  status=0; wait "$pid" || status=$?
+  calc "$EPOCHREALTIME - $t0" >>"$name.stop"
+  [[ $status == 130 ]] || { log "bench: $* exited $status after SIGINT, not 130"; exit 1; }
+}
+STOPS=""
+for output in x.wav x.flac x.ogg live; do
+  name=stop-${output#x.}
+  : >"$name.stop"
+  for ((rep = 0; rep < STOP_REPS; rep++)); do
+    if [[ $output == live ]]; then
+      stop_once "$name" run original --live --audio-driver file --audio live.wav --midi l.mid --quiet
+    else
+      stop_once "$name" run original --duration 3600 --audio "$output" --sample-rate 96000 --quiet
+    fi
+  done
+  STOPS+="$output $(fmt 0 "$(calc "1000 * $(median "$name.stop")")") ms (max $(fmt 0 "$(calc "1000 * $(sort -g "$name.stop" | tail -n 1)")")), "
+done
+row "9 Stopping: SIGINT 1.5 s into \`clumsy run original --duration 3600 --audio x.wav --sample-rate 96000\` (.flac, .ogg; and \`--live --audio-driver file\`)" \
+    "\`kill -INT\`, then the wait for the exit (n=${STOP_REPS} each)" "${STOPS%, }" \
+    "—" "—" "median of the runs (the slowest in brackets); Ogg encodes the ~20 s rendered by then" "WAV, FLAC, live ≤ 500 ms"
 fi
 # Table --------------------------------------------------------------------------------------
 {

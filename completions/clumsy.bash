@@ -175,13 +175,13 @@ _clumsy() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    run|replay|draw|roll|presets|validate|tones|analyze|batch|help)
+    run|replay|recover|draw|roll|presets|validate|tones|analyze|batch|help)
         # Offer subcommand argument completions
         "_clumsy_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'run replay draw roll presets validate tones analyze batch help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'run replay recover draw roll presets validate tones analyze batch help' -- "${cur}"))
         ;;
     esac
 }
@@ -420,6 +420,66 @@ _clumsy_replay() {
     case "${positional_number}" in
     1)
         __clumsy_add_completions -o plusdirs -fX '!*.@(jsonl)'
+        return
+        ;;
+    esac
+}
+
+_clumsy_recover() {
+    repeating_flags=()
+    non_repeating_flags=(--quiet --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--midi --events --audio --sample-rate --tail --soundfont --stems --score --video --fps --size)
+    __clumsy_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--midi')
+        __clumsy_add_completions -o plusdirs -fX '!*.@(mid)'
+        return
+        ;;
+    '--events')
+        __clumsy_add_completions -o plusdirs -fX '!*.@(jsonl)'
+        return
+        ;;
+    '--audio')
+        __clumsy_add_completions -o plusdirs -fX '!*.@(wav|flac|ogg)'
+        return
+        ;;
+    '--sample-rate')
+        return
+        ;;
+    '--tail')
+        return
+        ;;
+    '--soundfont')
+        __clumsy_add_completions -o plusdirs -fX '!*.@(sf2|sf3)'
+        return
+        ;;
+    '--stems')
+        __clumsy_add_completions -d
+        return
+        ;;
+    '--score')
+        __clumsy_add_completions -o plusdirs -fX '!*.@(ly)'
+        return
+        ;;
+    '--video')
+        __clumsy_add_completions -o plusdirs -fX '!*.@(mp4|webm)'
+        return
+        ;;
+    '--fps')
+        return
+        ;;
+    '--size')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __clumsy_add_completions -f
         return
         ;;
     esac

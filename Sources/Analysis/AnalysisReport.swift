@@ -14,6 +14,9 @@ public enum AnalysisReport {
         return right ? gap + text : text + gap
     }
 
+    /// `count` and `noun`, plural unless it is one ("1 note", "2 notes").
+    static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
     /// The note name spelled in `key`, e.g. "E♭2".
     static func noteName(_ midi: Int, _ key: Key, _ style: SpellingStyle) -> String { key.spell(Pitch(midi: midi)).name(style) }
 
@@ -22,7 +25,7 @@ public enum AnalysisReport {
     public static func text(_ analysis: MIDIAnalysis, file: String) -> String {
         let key = analysis.spellingKey
         var out = "\(Quote.text(file, limit: 4 * Quote.defaultLimit)): format \(analysis.format), \(analysis.tracks.count) track\(analysis.tracks.count == 1 ? "" : "s"), "
-            + "\(analysis.ticksPerQuarter) ticks per quarter, \(fixed(analysis.duration, 3)) s, \(analysis.noteCount) notes\n"
+            + "\(analysis.ticksPerQuarter) ticks per quarter, \(fixed(analysis.duration, 3)) s, \(counted(analysis.noteCount, "note"))\n"
         if let estimate = analysis.key {
             out += "key: \(estimate.key) (correlation \(fixed(estimate.correlation, 3)); runner-up \(estimate.runnerUp) "
                 + "\(fixed(estimate.runnerUpCorrelation, 3)), margin \(fixed(estimate.margin, 3)))\n"
@@ -49,10 +52,10 @@ public enum AnalysisReport {
         out += "\ntracks:\n"
         for track in analysis.tracks {
             var line = "  " + pad(String(track.index), 3, right: true) + "  " + pad(track.name.map { "\"\(Quote.text($0))\"" } ?? "(no name)", 16)
-                + pad(String(track.noteCount), 7, right: true) + " notes"
+                + pad(String(track.noteCount), 7, right: true) + (track.noteCount == 1 ? " note " : " notes")
             if !track.channels.isEmpty { line += "  channel " + track.channels.map { String($0 + 1) }.joined(separator: ",") }
             if let range = track.range { line += "  " + noteName(range.lowerBound, key, .unicode) + "–" + noteName(range.upperBound, key, .unicode) }
-            out += line + "\n"
+            out += line.trimmingTrailingSpaces() + "\n"
         }
         return out + repetitionText(analysis.repetition)
     }
@@ -85,7 +88,7 @@ public enum AnalysisReport {
             return out
         }
         let key = analysis.spellingKey
-        var out = "\nchords (\(analysis.chords.filter { $0.identification != nil }.count) spans; window \(analysis.windowTicks) ticks; estimated from the notes):\n"
+        var out = "\nchords (\(counted(analysis.chords.filter { $0.identification != nil }.count, "span")); window \(analysis.windowTicks) ticks; estimated from the notes):\n"
         for span in analysis.chords {
             var line = pad(fixed(span.start, 3), 10, right: true) + " s  " + pad(span.symbol(in: key), 12) + pad(span.numeral(in: key), 7)
             if let found = span.identification { line += found.inversionName }

@@ -130,7 +130,9 @@ extension BatchRequest {
     }
 
     /// The `clumsy run` output flags for an item whose files go into `directory`.
-    func outputArguments(for name: String, in directory: String) -> [String] {
+    func outputArguments(for name: String, in folder: String) -> [String] {
+        // A directory named `-x` (`--output=-x`) would be read by the child as a flag.
+        let directory = folder.hasPrefix("-") ? "./" + folder : folder
         var arguments: [String] = []
         if outputs.contains(.midi) || outputs.contains(.labels) { arguments += ["--midi", directory + "/" + name + ".mid"] }
         if outputs.contains(.events) || outputs.contains(.labels) { arguments += ["--events", directory + "/" + name + ".jsonl"] }

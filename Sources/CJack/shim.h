@@ -337,6 +337,9 @@ static inline int clumsy_jack_input_is_shut_down(clumsy_jack_input *s) {
 
 static inline uint64_t clumsy_jack_input_overflowed(clumsy_jack_input *s) { return atomic_load(&s->overflowed); }
 
+/* Process cycles run so far: a server that stops cycling has stalled (`JackLiveness`). */
+static inline uint64_t clumsy_jack_input_cycles(clumsy_jack_input *s) { return atomic_load_explicit(&s->cycles, memory_order_acquire); }
+
 static inline const char *clumsy_jack_input_port_name(clumsy_jack_input *s) { return jack_port_name(s->port); }
 
 /* The server's frame time now (an estimate between cycles), and its sample rate. */
@@ -465,6 +468,9 @@ static inline int clumsy_jack_transport_read(clumsy_jack_transport *s, clumsy_ja
 static inline int clumsy_jack_transport_is_shut_down(clumsy_jack_transport *s) {
     return atomic_load_explicit(&s->is_shut_down, memory_order_acquire);
 }
+
+/* Process cycles run so far: a server that stops cycling has stalled (`JackLiveness`). */
+static inline uint64_t clumsy_jack_transport_cycles(clumsy_jack_transport *s) { return atomic_load_explicit(&s->cycles_run, memory_order_acquire); }
 
 /* The server's frame time now (an estimate between cycles). */
 static inline jack_nframes_t clumsy_jack_transport_frame_time(clumsy_jack_transport *s) { return jack_frame_time(s->client); }

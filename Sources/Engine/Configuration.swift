@@ -120,7 +120,8 @@ public struct Configuration: Sendable {
         if preset.keys.mode == .melodic { performer.melodicSteps = PerformerConfiguration.melodicSteps(keys: preset.keys.tones.count) }
         if preset.melody.isOn {
             performer.melody = MelodyPlan(phraseBars: preset.form.isOn ? preset.form.bars : preset.melody.phrase,
-                                          shortest: preset.melody.shortest, keys: preset.keys.tones.count)
+                                          shortest: preset.melody.shortest, keys: preset.keys.tones.count,
+                                          shape: preset.melody.shape)
             performer.melodyBase = preset.melody.register
             // Its register is at most C7 (the settings table), so its 21 semitones stay in MIDI 0…127.
         }

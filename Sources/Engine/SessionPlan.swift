@@ -98,6 +98,8 @@ public struct SessionPlan: Sendable {
         world = c.world
         clock = Clock(tempo: preset.tempo, meter: preset.meter, grid: time.quantize, strength: time.strength, swing: time.swing)
         feel = Feel(downbeatAccent: time.downbeatAccent, strongAccent: time.strongAccent, velocityFloor: time.velocityFloor)
+        feel.swell = time.swell
+        feel.phraseBars = preset.form.isOn ? preset.form.bars : preset.melody.phrase
         var rows = [
             // The bass curve is written in fractions of the bass speed.
             Voice(name: "Bass", channel: 0, tone: c.bassTone, curve: preset.bass.velocity.curve.scaled(by: preset.speed),

@@ -29,6 +29,15 @@ public struct BarBeatTick: Sendable, Equatable {
     /// The tempo in quarter notes a minute.
     public var quarterTempo: Double { beatsPerMinute * 4 / beatType }
 
+    /// True when a position can be counted from it at a tempo in `tempos` (quarter notes a
+    /// minute): its tick finite, at least one tick a beat, a beat of a note value 1…1024, more
+    /// than 0 and at most 1024 beats a bar. A timebase master may send anything (+∞ bpm, 1e300
+    /// beats a bar): what is not usable is not followed, and no frame is computed from it.
+    public func isUsable(tempos: ClosedRange<Double>) -> Bool {
+        tick.isFinite && ticksPerBeat.isFinite && ticksPerBeat >= 1 && (1...1024).contains(beatType)
+            && beatsPerBar > 0 && beatsPerBar <= 1024 && tempos.contains(quarterTempo)
+    }
+
     /// The meter as Clumsy writes it (`7/8`), when it is one Clumsy plays: a whole number of
     /// beats (1…32) of a power-of-two note value (1…32).
     public var meter: String? {
@@ -72,14 +81,20 @@ public struct TransportSnapshot: Sendable, Equatable {
 public struct TransportFollower: Sendable {
     /// The session's tempo, quarter notes a minute: the tempo without a timebase master.
     public var sessionTempo: Double
-    /// The last snapshot taken.
+    /// The tempos a master is followed at (quarter notes a minute): a bar, beat and tick at
+    /// another tempo, or not usable (`BarBeatTick.isUsable`), are as if no master gave them.
+    public let tempos: ClosedRange<Double>
+    /// The last bar, beat and tick that were not followed (for the session to say so).
+    public private(set) var refused: BarBeatTick?
+    /// The last snapshot taken (with only a usable bar, beat and tick).
     public private(set) var last: TransportSnapshot?
     private var relocations: UInt64?
     /// The position `quarters` at transport frame `frame`, counted on at `tempo`.
     private var origin: (frame: Double, quarters: Double, tempo: Double)?
 
-    public init(sessionTempo: Double) {
+    public init(sessionTempo: Double, tempos: ClosedRange<Double> = 20...400) {
         self.sessionTempo = sessionTempo
+        self.tempos = tempos
     }
 
     /// What a snapshot changed.
@@ -95,8 +110,14 @@ public struct TransportFollower: Sendable {
     /// Quarter notes the master's beats may move at a new tempo before they count as moved.
     public static let rephaseTolerance = 0.001
 
-    /// Takes the snapshot of a cycle; returns what changed that the session must act on.
-    public mutating func take(_ snapshot: TransportSnapshot) -> Change? {
+    /// Takes the snapshot of a cycle; returns what changed that the session must act on. A
+    /// snapshot whose frame rate is not 1 Hz…10 MHz, or whose frames are beyond ±2⁵³, is not taken.
+    public mutating func take(_ taken: TransportSnapshot) -> Change? {
+        guard Self.isUsable(taken) else { return nil }
+        var snapshot = taken
+        if let bbt = snapshot.bbt, !bbt.isUsable(tempos: tempos) {
+            (refused, snapshot.bbt) = (bbt, nil)
+        }
         defer { last = snapshot }
         let tempo = snapshot.bbt?.quarterTempo ?? sessionTempo
         guard let origin, snapshot.relocations == relocations else {
@@ -113,6 +134,11 @@ public struct TransportFollower: Sendable {
         let master = snapshot.bbt?.quarters ?? counted
         self.origin = (snapshot.frame, master, tempo)
         return abs(master - counted) > Self.rephaseTolerance ? .rephased(master - counted) : nil
+    }
+
+    /// True when a snapshot's frames and rate are ones a position can be counted from.
+    public static func isUsable(_ snapshot: TransportSnapshot) -> Bool {
+        (1...1e7).contains(snapshot.sampleRate) && abs(snapshot.frame) <= 0x1p53 && abs(snapshot.cycle) <= 0x1p53
     }
 
     private func position(atTransportFrame frame: Double, rate: Double) -> Double {

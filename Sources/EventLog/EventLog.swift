@@ -306,23 +306,34 @@ extension EventLogRecord {
 /// Writes the session's events as an event log (JSON Lines, `EventLogRecord`), atomically.
 /// A live session's log opens with a `session` line (`ReplayRecord`) and closes with an `end`
 /// line giving the last step.
+///
+/// A live session's log reaches its temporary as the set goes: the session line at once, then
+/// each step's lines as the step ends (one `write(2)` per step that has any), so that a crash
+/// or SIGKILL leaves every event played up to then, for `clumsy recover`. Its temporary is one
+/// that no other process removes (`AtomicFile(path:kept:)`). An offline log is buffered.
 public final class EventLogWriter: SessionSink {
     private let file: AtomicFile
     private let voices: VoiceTable
     private let timestep: Double?
+    private let isLive: Bool
 
     /// Opens `path` (a temporary is created now, so a bad path fails before the session runs).
     /// With a `replay` record (live sessions) the log opens with a `session` line saying how to
     /// re-run it and closes with an `end` line giving the last step (`timestep` seconds each).
-    public init(path: String, voices: VoiceTable, replay: ReplayRecord? = nil) throws(SessionError) {
+    /// `isLive`: the lines reach the file step by step, and the temporary outlives a crash.
+    public init(path: String, voices: VoiceTable, replay: ReplayRecord? = nil, isLive: Bool = false) throws(SessionError) {
         do {
-            file = try AtomicFile(path: path)
+            file = try AtomicFile(path: path, kept: isLive)
         } catch {
             throw .cannotCreate("cannot write event log: \(error)")
         }
         self.voices = voices
+        self.isLive = isLive
         timestep = replay?.timestep
-        if let replay { try write(replay.line) }
+        if let replay {
+            try write(replay.line)
+            if isLive { try flush() }
+        }
     }
 
     /// The JSON line (without newline) for one event, or nil for events not logged (note-offs, controllers).
@@ -336,10 +347,23 @@ public final class EventLogWriter: SessionSink {
         }
     }
 
-    public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
-        for event in events {
-            if let text = line(for: event) { try write(text) }
+    private func flush() throws(SessionError) {
+        do {
+            try file.flush()
+        } catch {
+            throw .io("cannot write event log: \(error)")
         }
+    }
+
+    public func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
+        var wrote = false
+        for event in events {
+            if let text = line(for: event) {
+                try write(text)
+                wrote = true
+            }
+        }
+        if wrote && isLive { try flush() }
     }
 
     public func finish(at time: Double) throws(SessionError) {

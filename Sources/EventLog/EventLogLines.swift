@@ -23,6 +23,9 @@ public final class EventLogLines {
     public let path: String
     /// The number of the line `next()` returned last (1-based).
     public private(set) var number = 0
+    /// True when the line `next()` returned last is the file's end without a newline (a line a
+    /// killed writer may have cut).
+    public private(set) var isCut = false
     private let descriptor: Int32
     private var buffer: [UInt8] = []
     private var start = 0
@@ -57,6 +60,7 @@ public final class EventLogLines {
             if atEnd {
                 guard start < buffer.count else { return nil }
                 number += 1
+                isCut = true
                 let line = buffer[start...]
                 start = buffer.count
                 return line

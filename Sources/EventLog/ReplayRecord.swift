@@ -86,10 +86,17 @@ public struct ReplayLog: Sendable, Equatable {
         var timestep: Double
     }
 
+    /// What `clumsy recover` found in the log (nil for `replay`).
+    public var recovery: LogRecovery?
+
     /// Reads `path` (each line an `EventLogRecord`). Errors name the file, the line and what
     /// was expected (exit 65: a session line of a format this clumsy does not know among
     /// them), or say the file cannot be read (66).
-    public static func read(path: String) throws(SessionError) -> ReplayLog {
+    ///
+    /// `recovering` (`clumsy recover`): the log of a live run that was killed may lack its end
+    /// line, and its last line may be cut (no newline: left out); the session then ends at the
+    /// step its last line shows it reached (`LogRecovery`).
+    public static func read(path: String, recovering: Bool = false) throws(SessionError) -> ReplayLog {
         // A regular file only, never waited on, and lines of a bounded length (see EventLogLines).
         let lines = try EventLogLines(path: path)
         var header: Header?
@@ -98,15 +105,23 @@ public struct ReplayLog: Sendable, Equatable {
         var held: [TimedControl]? = []
         var dependent = SessionDependent()
         var endStep: Int64?
+        var found = LogRecovery.Tally()
+        /// The lines of the last control and of the end line, for the errors that name them.
+        var controlLine = 0, endLine = 0
         while let line = try lines.next() {
             let number = lines.number
             let raw = Array(line)
             guard !raw.isEmpty else { continue }
             func bad(_ message: String) -> SessionError { .preset(file: path, field: "line \(number)", message: message) }
+            if recovering && lines.isCut {
+                found.isCut = true   // the line a killed writer was writing
+                break
+            }
             // Only session, control and end lines matter; skip the others without parsing them.
             let text = String(decoding: raw, as: UTF8.self)
             guard text.contains("\"kind\":\"session\"") || text.contains("\"kind\":\"control\"") || text.contains("\"kind\":\"end\"") else {
                 if header == nil { throw bad("the first line must be the session line of a live run's event log (clumsy run --live --events …)") }
+                found.add(raw, line: number)
                 continue
             }
             let record = try EventLogRecord(parsing: raw, path: path, line: number)
@@ -116,26 +131,42 @@ public struct ReplayLog: Sendable, Equatable {
                 header = try session(record, file: path, line: number, bad: bad)
             case "control":
                 guard header != nil else { throw bad("a control before the session line") }
+                // A live run's end line is its last control-bearing line (issue 44).
+                guard endStep == nil else { throw bad("a control after the end line (line \(endLine)): a live run writes its end line last") }
                 let timed = try control(record, bad: bad)
                 guard timed.step >= lastStep else {
                     throw bad("a control at step \(timed.step) after one at step \(lastStep): a live run writes its controls in step order")
                 }
                 lastStep = timed.step
+                controlLine = number
                 controlCount += 1
+                found.add(raw, line: number)
                 if controlCount > heldLimit { held = nil } else { held?.append(timed) }
                 try dependent.add(timed, bad: bad)
             case "end":
+                guard endStep == nil else { throw bad("a second end line (the first is line \(endLine)): a live run writes one, last") }
                 guard let step = record.step, step >= 0 else { throw bad("the end line needs a whole \"step\" ≥ 0") }   // 0: stopped before the first step
-                endStep = step
+                // A control is logged when it is applied, at the start of a step the run then
+                // plays: a replay of `step` steps would silently leave a later one out.
+                guard controlCount == 0 || step > lastStep else {
+                    throw bad("the end line's step \(step) is not after the control at step \(lastStep) (line \(controlLine)): a live run ends "
+                              + "after the steps of its controls; accepted: an end step of at least \(lastStep + 1)")
+                }
+                (endStep, endLine) = (step, number)
             default:
                 throw bad("a line of kind \(Format.jsonString(record.kind)) where a session, control or end line was expected")
             }
         }
         guard let header else { throw .preset(file: path, field: "", message: "no session line: only a live run's event log (clumsy run --live --events …) can be replayed") }
-        guard let endStep else { throw .preset(file: path, field: "", message: "no end line: the live run did not finish writing its log") }
+        let recovery = recovering ? try found.recovery(path: path, timestep: header.timestep, lastControl: controlCount > 0 ? lastStep : nil,
+                                                       endStep: endStep) : nil
+        guard let endStep = endStep ?? recovery?.endStep else {
+            throw .preset(file: path, field: "", message: "no end line: the live run did not finish writing its log "
+                + "(if it was killed, clumsy recover rebuilds its files from what it wrote)")
+        }
         return ReplayLog(arguments: header.arguments, settings: header.settings, plan: header.plan, path: path,
                          controlCount: controlCount, held: held, sessionDependent: dependent.controls,
-                         endStep: endStep, timestep: header.timestep)
+                         endStep: endStep, timestep: header.timestep, recovery: recovery)
     }
 
     /// The session line: its arguments (read as `ReplaySettings`), timestep and plan digest.

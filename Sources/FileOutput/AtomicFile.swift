@@ -33,11 +33,13 @@ public final class AtomicFile {
     /// Resolves `path` (`OutputTarget`) and creates its temporary (mode 0644 before umask,
     /// `O_CREAT|O_EXCL`) or opens the special file.
     ///
+    /// - Parameter kept: the temporary outlives a crash: no other process removes it when
+    ///   this one is killed (`TemporaryName.make(for:kept:)`).
     /// - Throws: `FileOutputError.cannotCreate` with the reason if the directory is
     ///   missing or not writable, the name is too long, or `path` names a directory.
-    public init(path: String) throws(FileOutputError) {
+    public init(path: String, kept: Bool = false) throws(FileOutputError) {
         self.path = path
-        file = try OutputFile(path: path)
+        file = try OutputFile(path: path, kept: kept)
         output = BufferedDescriptor(fd: file.descriptor!, capacity: AtomicFile.bufferCapacity)
     }
 
@@ -100,6 +102,17 @@ public final class AtomicFile {
             } catch {
                 throw fail(.writeFailed(path: path, reason: error.text))
             }
+        }
+    }
+
+    /// Hands the buffered bytes to the file (`write(2)`), so that they survive the process (a
+    /// crash, SIGKILL) though not the machine. Same errors as `write(_: UnsafeRawBufferPointer)`.
+    public func flush() throws(FileOutputError) {
+        try lifecycle.check(path)
+        do {
+            try output.flush()
+        } catch {
+            throw fail(.writeFailed(path: path, reason: error.text))
         }
     }
 

@@ -42,8 +42,9 @@ public final class OutputFile {
     /// Creates the temporary (or opens the special file) for `path`.
     /// - Parameter byName: another writer will open `writePath` itself (no descriptor is kept).
     /// - Throws: `FileOutputError.cannotCreate` naming `path`.
-    public convenience init(path: String, byName: Bool = false) throws(FileOutputError) {
-        try self.init(target: OutputTarget(path: path), byName: byName)
+    /// - Parameter kept: the temporary outlives a crash (`TemporaryName.make(for:kept:)`).
+    public convenience init(path: String, byName: Bool = false, kept: Bool = false) throws(FileOutputError) {
+        try self.init(target: OutputTarget(path: path), byName: byName, kept: kept)
     }
 
     /// Creates the temporary (or opens the special file) for `target`.
@@ -52,7 +53,9 @@ public final class OutputFile {
     ///     special target then goes through a scratch file.
     ///   - seekable: the writer needs a regular file (it seeks, or reopens it: ffmpeg's
     ///     MP4 muxer); a special target then goes through a scratch file whose descriptor is kept.
-    public init(target: OutputTarget, byName: Bool = false, seekable: Bool = false) throws(FileOutputError) {
+    ///   - kept: a temporary that no other process removes when this one is killed (a live
+    ///     run's event log, for `clumsy recover`: `TemporaryName.make(for:kept:)`).
+    public init(target: OutputTarget, byName: Bool = false, seekable: Bool = false, kept: Bool = false) throws(FileOutputError) {
         self.target = target
         if target.isSpecial && !byName && !seekable {
             mode = .inPlace
@@ -72,12 +75,13 @@ public final class OutputFile {
         let folder = target.isSpecial ? POSIX.temporaryDirectory : target.directory
         let fd: FileDescriptor
         do {
-            (fd, writePath) = try TemporaryName.create(in: folder, for: target.file.lastComponent.map(PathBytes.string) ?? "output")
+            // The directory the temporary was made in, held from before it was made.
+            (fd, writePath, directory) = try TemporaryName.create(in: folder, for: target.file.lastComponent.map(PathBytes.string) ?? "output",
+                                                                  kept: kept && !target.isSpecial)
         } catch {
             guard target.isSpecial else { throw .cannotCreate(path: target.requested, reason: error.text) }
             throw .cannotCreate(path: target.requested, reason: Self.scratchProblem(folder, error))
         }
-        directory = POSIX.openDirectory(folder)
         // The lock lives as long as any descriptor of this open file: kept until the end.
         lock = POSIX.duplicate(fd)
         if byName {
@@ -171,6 +175,21 @@ public final class OutputFile {
         }
         if mode != .inPlace { _ = removeTemporary() }
         finish()
+    }
+
+    /// When the temporary's directory was moved or removed: removes the temporary there and
+    /// says so. For a writer that opens the temporary by its path (FluidSynth's file driver)
+    /// and then fails with a reason of its own. Nil, and nothing done, while the directory is
+    /// in place.
+    public func abandonIfMoved() -> FileOutputError? {
+        guard mode != .inPlace, !isFinished, !isDirectoryInPlace else { return nil }
+        if let descriptor {
+            try? POSIX.close(descriptor)
+            self.descriptor = nil
+        }
+        let removal = removeTemporary()
+        finish()
+        return .commitFailed(path: target.requested, reason: lostReason(isMoved: true, removal: removal))
     }
 
     private func finish() {

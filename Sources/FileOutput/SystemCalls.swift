@@ -285,6 +285,26 @@ enum POSIX {
     }
 
     /// True when `path` still names the file open on `fd` (not removed or replaced since).
+    /// True while `name` in the directory open as `directory` is the file open as `fd`
+    /// (wherever the directory has been moved meanwhile).
+    static func isStill(_ fd: FileDescriptor, named name: FilePath.Component, in directory: Int32) -> Bool {
+        var named = stat()
+        guard let open = try? fd.stat(),
+              FilePath(root: nil, [name]).withPlatformString({ fstatat(directory, $0, &named, AT_SYMLINK_NOFOLLOW) }) == 0 else { return false }
+        return FileIdentity(open) == FileIdentity(device: UInt64(named.st_dev), inode: UInt64(named.st_ino))
+    }
+
+    /// Creates `name` in the directory open as `directory` (`O_CREAT|O_EXCL`, mode 0644 before
+    /// umask), wherever the directory is now.
+    static func createExclusive(_ name: FilePath.Component, in directory: Int32, readable: Bool) throws(SystemError) -> FileDescriptor {
+        let flags = (readable ? O_RDWR : O_WRONLY) | O_CREAT | O_EXCL | O_CLOEXEC
+        while true {
+            let fd = FilePath(root: nil, [name]).withPlatformString { openat(directory, $0, flags, mode_t(0o644)) }
+            if fd >= 0 { return FileDescriptor(rawValue: fd) }
+            if errno != EINTR { throw SystemError(code: errno) }
+        }
+    }
+
     static func isStill(_ fd: FileDescriptor, at path: FilePath) -> Bool {
         guard let open = try? fd.stat(), let named = try? status(path, followingLinks: false) else { return false }
         return FileIdentity(open) == FileIdentity(named)

@@ -130,7 +130,7 @@ public struct Scheduler: Sendable {
         var event = note
         event.time = sounding
         event.kind = .on
-        var velocity = feel.floored(event.velocity)
+        var velocity = feel.floored(feel.swelled(event.velocity, bar: (sounding + clock.shift) / clock.barSeconds))
         if clock.grid.isOn, let beat = clock.beatInBar(at: sounding) {
             if beat == 0 { velocity += feel.downbeatAccent } else if clock.meter.strongBeats.contains(beat) { velocity += feel.strongAccent }
         }

@@ -36,7 +36,7 @@ extension Preset {
         /// What `scenes` accepts, for the reference and the messages.
         public static let accepted = "a list of up to \(maximumCount) objects, each with \"bar\" (1-based) and/or \"section\" "
             + "(1-based, with a form) and any of \"gravity\", \"speed\", \"tempo\" (the ranges of those settings), "
-            + "\"key\" {\"tonic\", \"scale\"}, \"drop\": true, \"kick\": true, \"balls\" (piano balls in play, 0…the preset's count), "
+            + "\"key\" {\"tonic\", \"scale\"}, \"drop\": true, \"kick\": true, \"lift\": true, \"balls\" (piano balls in play, 0…the preset's count), "
             + "\"level\" {voice: 0…127}; [] for none"
 
         /// Reads the `scenes` list: each entry's fields, named `scenes[i].field` in messages.

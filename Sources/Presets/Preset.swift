@@ -114,6 +114,8 @@ public struct Preset: Sendable, Equatable {
         public var strongAccent = 6
         /// Velocities are mapped onto velocityFloor…127 (0 = unchanged).
         public var velocityFloor = 0
+        /// How far each phrase swells and falls (0 = not at all).
+        public var swell = 0.0
         /// When a bass hit's chord takes over.
         public var chordChange = ChordChange.hit
         /// End ringing key notes that are not tones of the new chord at the change.
@@ -146,6 +148,8 @@ public struct Preset: Sendable, Equatable {
         public var shortest = 0.5
         /// Bars in a phrase without a form (with one, the form's `bars`).
         public var phrase = 4
+        /// How the line moves.
+        public var shape = MelodyShape.places
         /// Channel volume, CC7.
         public var level = 100
         /// Pan −1…1.

@@ -259,6 +259,8 @@ public final class LiveSink: SessionSink {
             live = try LiveAudio(sampler: sampler, driver: driver, fileName: output.map { PathBytes.string($0.writePath) }, format: format,
                                  jackAutoconnect: audioConnections.isEmpty)
         } catch {
+            // The file driver opens the temporary by its path: a directory moved since is the cause.
+            if let moved = output?.abandonIfMoved() { throw .io(moved.description) }
             throw SessionError(error)
         }
         if driver == "jack", !audioConnections.isEmpty, audioConnections != ["none"] {

@@ -43,9 +43,23 @@ public final class ClockInSync: ControlSource {
     /// The input port's name: JACK's full name (`clumsy-clock:clock_in`), or the ALSA
     /// sequencer port's (`Clumsy-clock:clock_in`).
     public var portName: String { input.portName }
+    /// The server or sequencer behind the input, as messages name it.
+    private let what: String
+    /// Set when the server went away (or stopped running) during the session: the session ends
+    /// there, its files completed, and the runner exits with this (74).
+    public private(set) var failure: SessionError?
+    /// Says a line on standard error (nil with `--quiet`).
+    private let notice: ((String) -> Void)?
+    /// True from the first look at whether the session is due: the master had started, or the
+    /// wait for its Start was said.
+    private var saidWaiting = false
 
     /// Opens the clock input for `plan` (`alsa`, else JACK); connects `source` to it when given.
-    public init(plan: SessionPlan, alsa: Bool = false, source: String?, environment: [String: String]) throws(SessionError) {
+    /// `notice` says once on standard error that the session waits for the master's Start.
+    public init(plan: SessionPlan, alsa: Bool = false, source: String?, environment: [String: String],
+                notice: ((String) -> Void)? = nil) throws(SessionError) {
+        self.notice = notice
+        what = alsa ? "the ALSA sequencer" : StudioError.jackServer(environment: environment)
         do {
             if alsa {
                 input = try ALSASequencerInput(clientName: "Clumsy-clock", port: "clock_in", source: source, flag: "--clock-in")
@@ -110,22 +124,36 @@ public final class ClockInSync: ControlSource {
     /// Seconds a note is queued before it sounds: on JACK, enough for the session thread to be
     /// late by several periods, short enough that a Stop silences the next notes.
     private let leadSeconds: Double
+    /// A master's tempo that is not followed, said once.
+    private var refusal = TempoRefusal()
 
     /// The input's frame (JACK's, for a JACK input) at which session time `time` sounds by the master's clock, extrapolated
     /// at its tempo (nil until its tempo is known).
     public func frame(at time: Double) -> UInt32? {
         drain()
         guard let frame = follower.frame(atQuarters: sessionQuarters(time) + offset) else { return nil }
-        return UInt32(truncatingIfNeeded: Int64(frame.rounded()))
+        return JackTransport.jackFrame(frame)
     }
 
     /// True when session time `time` is due: the master runs and its position, `lead` seconds
     /// from now, has reached it. Never while it is stopped, nor past one pulse after its last
     /// (a stalled clock holds the session).
     public func isDue(_ time: Double) -> Bool {
+        if isGone() { return true }   // the session ends at its next step
         drain()
+        if !saidWaiting {
+            saidWaiting = true
+            if !follower.isRunning { notice?("waiting for the MIDI clock master's Start on \(input.portName): nothing plays until it starts") }
+        }
         // The master's position now (never more than a pulse past its last), plus the lead.
         guard follower.isRunning, let tempo = follower.tempo, let now = follower.quarters(atFrame: unwrap(input.frameTime)) else { return false }
+        guard TempoRefusal.tempos.contains(tempo) else {
+            // Not followed (its tempo could not be logged): held as at a Stop, on again at the
+            // master's next bar line once it plays at a tempo the session plays at.
+            refusal.refuse("the MIDI clock master", tempo: tempo, instead: "the session waits until it plays within them (then at its next bar line)")
+            (needsRebase, keepsPlace) = (true, false)
+            return false
+        }
         let master = now + leadSeconds * tempo / 60
         let session = sessionQuarters(time)
         rebaseIfNeeded(session: session, master: master)
@@ -137,7 +165,14 @@ public final class ClockInSync: ControlSource {
         while !shouldStop() && !isDue(time) { usleep(1000) }
     }
 
+    /// True once the input's server went away: `failure` is then set.
+    private func isGone() -> Bool {
+        if failure == nil && input.isGone { failure = SessionError(StudioError.wentAway(what)) }
+        return failure != nil
+    }
+
     public func poll(step: Int64, into controls: inout [Control]) -> Bool {
+        if isGone() { return false }
         drain()
         if follower.isRunning, let tempo = follower.tempo, let control = count.follow(tempo, at: Double(step) * timestep) {
             controls.append(control)

@@ -40,6 +40,8 @@ public final class LinkSync: MasterClock {
 
     /// Seconds a note is queued before it sounds (as `ClockInSync`'s).
     private let leadSeconds = 0.04
+    /// A Link tempo that is not followed, said once.
+    private var refusal = TempoRefusal()
 
     /// Joins Link for `plan`; waits up to `discovery` seconds for other peers, so that a
     /// session that joins others takes their tempo before it begins.
@@ -101,6 +103,12 @@ public final class LinkSync: MasterClock {
         let offset = self.offset ?? begin(at: time)
         let state = link.state(at: link.micros + lead, quantum: quantum)
         guard state.isPlaying else {
+            wasPlaying = false
+            return false
+        }
+        guard TempoRefusal.tempos.contains(state.tempo) else {
+            // Not followed (its tempo could not be logged): held as when a peer stops it.
+            refusal.refuse("the Link session", tempo: state.tempo, instead: "the session waits until it plays within them (then at its next bar line)")
             wasPlaying = false
             return false
         }

@@ -3,6 +3,9 @@
 
 import Engine
 import Presets
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The session's quarter notes against its seconds, across the tempo changes a master gives
 /// (`ClockInSync`, `TransportSync`, `LinkSync`): `quarters` at session time `time`, `tempo`
@@ -29,5 +32,35 @@ struct QuarterCount {
         guard case .success(let control) = Control.make(name: "tempo", value: rounded) else { return nil }
         change(to: rounded, at: time)
         return control
+    }
+}
+
+/// A master's tempo that the session does not follow (`ClockInSync`, `LinkSync`,
+/// `TransportSync`): outside the tempos a session plays at (the settings table's `tempo` row,
+/// 20–400 bpm), or not a number. Said once on standard error, so a set never plays at a tempo
+/// its files do not hold.
+struct TempoRefusal {
+    /// The tempos a master is followed at, quarter notes a minute.
+    static let tempos = Settings.setting(flag: "tempo")?.numberRange ?? 20...400
+    private var hasSaid = false
+
+    /// `tempo` as the message shows it (`1000 bpm`, `inf bpm`).
+    static func shown(_ tempo: Double) -> String {
+        (tempo.isFinite ? Format.plain((tempo * 100).rounded() / 100) : "\(tempo)") + " bpm"
+    }
+
+    /// Says, the first time only, that `master`'s tempo `tempo` is not followed and what the
+    /// session does instead.
+    mutating func refuse(_ master: String, tempo: Double, instead: String) {
+        let range = "\(Format.plain(Self.tempos.lowerBound))–\(Format.plain(Self.tempos.upperBound)) bpm"
+        say("\(master)'s tempo, \(Self.shown(tempo)), is outside the \(range) a session plays at: \(instead)")
+    }
+
+    /// Says `text` on standard error (`clumsy: ` before it), the first time only.
+    mutating func say(_ text: String) {
+        guard !hasSaid else { return }
+        hasSaid = true
+        let line = "clumsy: " + text + "\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
     }
 }

@@ -9,6 +9,9 @@ import Performance
 import Presets
 import Sound
 import Vocabulary
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a user asked `clumsy run` to do, already parsed.
 public struct RunRequest: Sendable {
@@ -110,12 +113,21 @@ public struct RunRequest: Sendable {
 
 /// Runs a session end to end: preset → configuration → outputs (`SessionOutputs`) → simulation → summary.
 public enum SessionRunner {
+    /// What is said of an output on standard output when standard output is closed.
+    public static let standardOutputClosed = "cannot write to standard output: it is closed"
+
     /// Validates everything, opens every output (so bad paths fail before simulating),
     /// runs, and returns the summary. Output files exist only if the run succeeded or was
     /// interrupted (then they hold everything up to the interruption).
     public static func run(_ request: RunRequest, stop: StopSignal?,
                            standardOutput: TerminalOutput = .standardOutput,
                            standardError: TerminalOutput = .standardError) throws(SessionError) -> Summary {
+        // Standard output closed at the start (`>&-`; reopened on /dev/full so that no file
+        // takes its number): an output there is refused as that, not as the full disk its
+        // writes would meet.
+        if standardOutput.failure == EBADF, request.files.values.contains(where: StandardOutputName.isStandardOutput) {
+            throw .io(standardOutputClosed)
+        }
         let presetPath = try PresetLibrary.locate(request.preset)
         let preset = try PresetLibrary.load(presetPath)
         // Following JACK transport, the timebase master's tempo and meter are the session's.
@@ -126,6 +138,7 @@ public enum SessionRunner {
         let outputs = SessionOutputs.requested(request)
         let wiring = OutputWiring()
         wiring.transport = transport
+        if let transport { wiring.failsWith { transport.failure } }
         var run = OutputRun(request: request, plan: SessionPlan(configuration: configuration), configuration: configuration,
                             presetPath: presetPath, soundFont: nil, stop: stop,
                             standardOutput: standardOutput, standardError: standardError)
@@ -203,7 +216,7 @@ public enum SessionRunner {
             let summary = try TransportTakes.run(run, sync: transport, sinks: wiring.sinks, controls: controlSources,
                                                  pace: live ?? { time in transport.wait(until: time) { run.stop?.isRaised == true } })
             wiring.closeInputs()
-            if let failure = wiring.liveMIDI?.failure { throw failure }
+            if let failure = wiring.failure { throw failure }
             return summary
         }
         // Following a master, nothing sounds before it starts (at its next bar line).
@@ -211,7 +224,7 @@ public enum SessionRunner {
         let summary = try simulator.run(into: wiring.sinks, stop: run.stop, progress: request.isLive ? nil : progress,
                                         pacer: pace, controls: controls)
         wiring.closeInputs()
-        if let failure = wiring.liveMIDI?.failure { throw failure }
+        if let failure = wiring.failure { throw failure }
         if let failure = replayed?.failure { throw failure }
         line?.clear()
         return summary

@@ -84,9 +84,8 @@ public final class LiveMIDISink: SessionSink, ControlSource {
                     output.timeline = { time in clockIn.frame(at: time) }
                     output.gate = { time in clockIn.isDue(time) }
                 }
-                let server = JackMIDIOutput.serverName(environment: environment)
                 return LiveMIDISink(port: output, voices: plan.voices, clock: clock, tempo: tempo, stop: stop,
-                                    what: "the JACK server \"\(server)\"")
+                                    what: StudioError.jackServer(environment: environment))
             case .alsa:
                 guard connections.isEmpty else { throw .usage("--connect works with --midi-out jack; with ALSA, subscribe with aconnect") }
                 let output = try ALSASequencerOutput(ports: names)
@@ -101,7 +100,7 @@ public final class LiveMIDISink: SessionSink, ControlSource {
     private func send(_ message: MIDIBytes, port index: Int, at time: Double) {
         guard failure == nil else { return }
         if !port.send(message, port: index, at: time) {
-            failure = .io("\(what) went away (or stopped running) during the session; the files hold everything up to then")
+            failure = SessionError(StudioError.wentAway(what))
         }
     }
 
@@ -149,7 +148,7 @@ public final class LiveMIDISink: SessionSink, ControlSource {
 
     public func poll(step: Int64, into controls: inout [Control]) -> Bool {
         if failure == nil && port.isGone {
-            failure = .io("\(what) went away (or stopped running) during the session; the files hold everything up to then")
+            failure = SessionError(StudioError.wentAway(what))
         }
         return failure == nil
     }

@@ -12,6 +12,9 @@ import Glibc
 /// A master the live session follows (`--clock-in`, `--transport`): it paces the session,
 /// places its notes on the master's frames and gives its tempo as controls.
 public protocol MasterClock: ControlSource {
+    /// Set when the master's server went away during the session (the session then ends, its
+    /// files completed, and the runner exits with this: 74).
+    var failure: SessionError? { get }
     /// The JACK frame at which the session's (recorded) time `time` sounds by the master.
     func frame(at time: Double) -> UInt32?
     /// True when session time `time` is due by the master (never while it is stopped).
@@ -27,6 +30,7 @@ public protocol MasterClock: ControlSource {
 
 extension MasterClock {
     public func use(jackFrame: @escaping (Int64) -> UInt32) {}
+    public var failure: SessionError? { nil }
 }
 
 extension ClockInSync: MasterClock {}
@@ -63,6 +67,8 @@ public final class TransportSync: MasterClock {
 
     /// Seconds a note is queued before it sounds (as `ClockInSync`'s).
     private let leadSeconds = 0.04
+    /// A timebase master's tempo, bar, beat and tick that are not followed, said once.
+    private var refusal = TempoRefusal()
 
     /// Opens the transport client (`follow(_:)` gives it the session once it is built).
     public init(environment: [String: String]) throws(SessionError) {
@@ -71,7 +77,8 @@ public final class TransportSync: MasterClock {
         } catch {
             throw SessionError(error)
         }
-        follower = TransportFollower(sessionTempo: 120)
+        what = StudioError.jackServer(environment: environment)
+        follower = TransportFollower(sessionTempo: 120, tempos: TempoRefusal.tempos)
     }
 
     /// The session to follow with: its tempo (the position without a timebase master) and step.
@@ -109,10 +116,28 @@ public final class TransportSync: MasterClock {
         case .rephased(let quarters)?: offset += (quarters / barQuarters - 1e-9).rounded(.up) * barQuarters
         case nil: break
         }
+        if let bbt = follower.refused { refuse(bbt) }
     }
 
-    /// True when the JACK server went away.
-    public var isGone: Bool { transport.isGone }
+    /// Says once that a timebase master's bar, beat and tempo are not followed.
+    private func refuse(_ bbt: BarBeatTick) {
+        let instead = "its bars and tempo are not followed; the session counts the transport's frames at its own tempo"
+        guard TempoRefusal.tempos.contains(bbt.quarterTempo) else {
+            refusal.refuse("the JACK timebase master", tempo: bbt.quarterTempo, instead: instead)
+            return
+        }
+        refusal.say("the JACK timebase master gives a bar of \(bbt.beatsPerBar) beats of 1/\(bbt.beatType), \(bbt.ticksPerBeat) ticks a beat "
+                    + "(tick \(bbt.tick)): \(instead)")
+    }
+
+    /// True when the JACK server went away (or stopped running): `failure` is then set.
+    public var isGone: Bool {
+        if failure == nil && transport.isGone { failure = SessionError(StudioError.wentAway(what)) }
+        return failure != nil
+    }
+    /// Set when the JACK server went away during the session.
+    public private(set) var failure: SessionError?
+    private let what: String
 
     /// Where the transport is now: quarter notes, the tempo to hold from the session's start,
     /// and whether it rolls (nil before its first cycle).
@@ -148,7 +173,7 @@ public final class TransportSync: MasterClock {
     public func waitForLocate(shouldStop: () -> Bool) {
         refresh()
         isRelocated = false
-        while !shouldStop() && !transport.isGone {
+        while !shouldStop() && !isGone {
             refresh()
             if isRelocated { return }
             usleep(2000)
@@ -160,15 +185,15 @@ public final class TransportSync: MasterClock {
 
     public func frame(at time: Double) -> UInt32? {
         refresh()
-        guard !isRelocated, let frame = follower.frame(atQuarters: sessionQuarters(time - shift) + offset) else {
+        guard !isRelocated, let frame = follower.frame(atQuarters: sessionQuarters(time - shift) + offset).flatMap(JackTransport.jackFrame) else {
             return JackTransport.jackFrame(transport.frameTime)
         }
-        return JackTransport.jackFrame(frame)
+        return frame
     }
 
     public func isDue(_ time: Double) -> Bool {
         refresh()
-        if isRelocated || transport.isGone { return true }   // the take ends at its next step
+        if isRelocated || isGone { return true }   // the take ends at its next step
         guard follower.isRolling, let now = follower.quarters(atFrame: transport.frameTime) else { return false }
         let master = now + leadSeconds * follower.tempo / 60
         return master >= sessionQuarters(time - shift) + offset
@@ -182,7 +207,7 @@ public final class TransportSync: MasterClock {
     /// that differs from the session's by more than 0.5 % becomes a `tempo` control.
     public func poll(step: Int64, into controls: inout [Control]) -> Bool {
         refresh()
-        if isRelocated || transport.isGone { return false }
+        if isRelocated || isGone { return false }
         // The master's tempo is the session's: another tempo (a scene's, `/clumsy/tempo`, polled
         // before this) would put the notes off its beats.
         controls.removeAll { if case .tempo = $0 { return true } else { return false } }

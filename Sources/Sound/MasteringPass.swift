@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import FileOutput
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -162,6 +163,12 @@ final class MasteringPass {
             }
         } catch {
             for writer in writers { writer.abandon() }
+            // The directories were there when the render began (`MixRenderer` checks them):
+            // one missing now was moved or removed during the run, whatever the timing.
+            if case .outputDirectoryMissing(let path) = error {
+                let folder = PathName.directory(of: path)
+                throw .commitFailed(path: path, reason: "the directory '\(folder)' was moved or removed during the run, so the file was not written")
+            }
             throw error
         }
         return writers

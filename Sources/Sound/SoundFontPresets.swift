@@ -54,8 +54,16 @@ public enum SoundFontPresets {
         while offset + 12 <= end {
             guard let chunk = bytes(12) else { throw broken("it ends inside a chunk header at byte \(offset)") }
             let size = word(chunk, 4)
+            // Every size is bounded by the bytes left (the RIFF size is checked against the
+            // file's): a size is read before anything is allocated for it.
+            guard size <= end - offset - 8 else {
+                throw broken("its \(chunkName(chunk)) chunk at byte \(offset) says \(size) bytes, but only \(end - offset - 8) are left")
+            }
             let isPresetData = chunk[0..<4].elementsEqual("LIST".utf8) && chunk[8..<12].elementsEqual("pdta".utf8)
-            if isPresetData { return try presetHeaders(in: size - 4, read: bytes, word: word, broken: broken) }
+            if isPresetData {
+                let skip = { (count: Int) in fseek(file, count, SEEK_CUR) == 0 }
+                return try presetHeaders(in: size - 4, at: offset + 12, read: bytes, skip: skip, word: word, broken: broken)
+            }
             offset += 8 + size + size % 2
             guard fseek(file, offset, SEEK_SET) == 0 else { throw broken("a chunk runs past its end at byte \(offset)") }
         }
@@ -63,16 +71,20 @@ public enum SoundFontPresets {
     }
 
     /// Reads the `pdta` list's sub-chunks up to `phdr` and decodes its 38-byte records.
-    private static func presetHeaders(in length: Int, read: (Int) -> [UInt8]?, word: ([UInt8], Int) -> Int,
-                                      broken: (String) -> SoundError) throws(SoundError) -> [SoundFontPreset] {
+    /// `length` bytes of sub-chunks from byte `start`; other sub-chunks than `phdr` are skipped, not read.
+    private static func presetHeaders(in length: Int, at start: Int, read: (Int) -> [UInt8]?, skip: (Int) -> Bool,
+                                      word: ([UInt8], Int) -> Int, broken: (String) -> SoundError) throws(SoundError) -> [SoundFontPreset] {
         var remaining = length
         while remaining >= 8 {
+            let offset = start + length - remaining
             guard let chunk = read(8) else { throw broken("it ends inside its preset data") }
             let size = word(chunk, 4)
             remaining -= 8
-            guard size >= 0, size <= remaining else { throw broken("a preset-data chunk is longer than its list") }
+            guard size >= 0, size <= remaining else {
+                throw broken("its \(chunkName(chunk)) chunk at byte \(offset) says \(size) bytes, but only \(remaining) are left in its LIST pdta")
+            }
             guard chunk[0..<4].elementsEqual("phdr".utf8) else {
-                guard read(size + size % 2) != nil else { throw broken("it ends inside its preset data") }
+                guard skip(size + size % 2) else { throw broken("it ends inside its preset data") }
                 remaining -= size + size % 2
                 continue
             }
@@ -89,6 +101,13 @@ public enum SoundFontPresets {
             }.sorted()
         }
         throw broken("it has no preset headers (no phdr chunk)")
+    }
+}
+
+extension SoundFontPresets {
+    /// A chunk's four-character id, quoted, with bytes that are not printable as `?`.
+    static func chunkName(_ chunk: [UInt8]) -> String {
+        "\"" + String(decoding: chunk.prefix(4).map { $0 < 0x20 || $0 > 0x7E ? UInt8(ascii: "?") : $0 }, as: UTF8.self) + "\""
     }
 }
 

@@ -64,17 +64,24 @@ public final class JackMIDIInput: LiveMIDIInput {
         }
     }
 
-    /// True when the server went away.
-    public var isGone: Bool { !isClosed && clumsy_jack_input_is_shut_down(state) != 0 }
+    private var liveness = JackLiveness()
+
+    /// True when the server went away or stopped running cycles (`JackLiveness`); each call
+    /// notes the cycles run.
+    public var isGone: Bool {
+        guard !isClosed else { return false }
+        return clumsy_jack_input_is_shut_down(state) != 0 || liveness.check(cycles: clumsy_jack_input_cycles(state))
+    }
 
     /// Messages dropped because the session did not take them in time.
     public var overflowed: UInt64 { isClosed ? 0 : clumsy_jack_input_overflowed(state) }
 
-    /// Closes the client. Idempotent.
+    /// Closes the client. Idempotent. A stalled server would not answer: the client is then
+    /// left to the process's exit.
     public func close() {
         guard !isClosed else { return }
         isClosed = true
-        clumsy_jack_input_close(state)
+        if !liveness.isStalled { clumsy_jack_input_close(state) }
     }
 
     deinit { close() }

@@ -144,28 +144,14 @@ public final class JackMIDIOutput: LiveMIDIPort {
     }
 
     public var isGone: Bool { isStalled || (!isClosed && clumsy_jack_is_shut_down(state) != 0) }
-    private var isStalled = false
-    private var lastCycles: UInt64 = 0
-    private var lastCycleSeen = 0.0
+    private var isStalled: Bool { liveness.isStalled }
+    private var liveness = JackLiveness()
     /// Seconds without a single process cycle after which the server counts as stalled.
-    public static let stallTimeout = 2.0
+    public static let stallTimeout = JackLiveness.stallTimeout
 
     /// Notes when the server last ran a cycle; marks it stalled after `stallTimeout` without one.
     private func checkProgress() {
-        let cycles = clumsy_jack_cycles(state)
-        let now = Self.monotonicSeconds()
-        if cycles != lastCycles || lastCycleSeen == 0 {
-            lastCycles = cycles
-            lastCycleSeen = now
-        } else if now - lastCycleSeen > Self.stallTimeout {
-            isStalled = true
-        }
-    }
-
-    private static func monotonicSeconds() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
+        liveness.check(cycles: clumsy_jack_cycles(state))
     }
 
     public func send(_ message: MIDIBytes, port: Int, at seconds: Double) -> Bool {
@@ -229,7 +215,7 @@ public final class JackMIDIOutput: LiveMIDIPort {
                 usleep(5000)
                 quiet += 0.005
             }
-            if clumsy_jack_cycles(state) == before && clumsy_jack_is_shut_down(state) == 0 { isStalled = true }
+            if clumsy_jack_cycles(state) == before && clumsy_jack_is_shut_down(state) == 0 { liveness.markStalled() }
         }
         finalReport = report()
         deliveredAtClose = clumsy_jack_delivered(state)

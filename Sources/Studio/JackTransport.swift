@@ -49,17 +49,29 @@ public final class JackTransport {
     /// The server's frame time now, on the snapshots' (unwrapped) count.
     public var frameTime: Double { isClosed ? 0 : nowClock.unwrap(clumsy_jack_transport_frame_time(state)) }
 
-    /// The unwrapped frame `frame` (on `frameTime`'s count) as JACK's 32-bit frame time.
-    public static func jackFrame(_ frame: Double) -> UInt32 { UInt32(truncatingIfNeeded: Int64(frame.rounded())) }
+    /// The unwrapped frame `frame` (on `frameTime`'s count) as JACK's 32-bit frame time; nil
+    /// when it is not finite or beyond ±2⁶² (no integer holds it: nothing computed from a
+    /// master's values may trap).
+    public static func jackFrame(_ frame: Double) -> UInt32? {
+        guard frame.isFinite, abs(frame) < 4.6e18 else { return nil }
+        return UInt32(truncatingIfNeeded: Int64(frame.rounded()))
+    }
 
-    /// True when the server went away.
-    public var isGone: Bool { !isClosed && clumsy_jack_transport_is_shut_down(state) != 0 }
+    private var liveness = JackLiveness()
 
-    /// Closes the client. Idempotent.
+    /// True when the server went away or stopped running cycles (`JackLiveness`); each call
+    /// notes the cycles run.
+    public var isGone: Bool {
+        guard !isClosed else { return false }
+        return clumsy_jack_transport_is_shut_down(state) != 0 || liveness.check(cycles: clumsy_jack_transport_cycles(state))
+    }
+
+    /// Closes the client. Idempotent. A stalled server would not answer: the client is then
+    /// left to the process's exit.
     public func close() {
         guard !isClosed else { return }
         isClosed = true
-        clumsy_jack_transport_close(state)
+        if !liveness.isStalled { clumsy_jack_transport_close(state) }
     }
 
     deinit { close() }

@@ -169,12 +169,14 @@ public final class OSCReceiver: @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     /// The address and port listened on.
     public let address: String
-    /// The UDP port listened on (useful when 0 was asked for).
+    /// The UDP port listened on (the one the system chose when 0 was allowed and asked for).
     public let port: Int
 
-    /// Binds `[addr:]port` (IPv4; default 127.0.0.1) and starts the listening thread.
-    public init(listen: String, handler: @escaping @Sendable (Result<OSCMessage, StudioError>) -> Void) throws(StudioError) {
-        let (host, requested) = try Self.parse(listen)
+    /// Binds `[addr:]port` (IPv4; default 127.0.0.1) and starts the listening thread. Port 0
+    /// (any free port, which nobody sending would be told) only when `allowsAnyPort` (tests).
+    public init(listen: String, allowsAnyPort: Bool = false,
+                handler: @escaping @Sendable (Result<OSCMessage, StudioError>) -> Void) throws(StudioError) {
+        let (host, requested) = try Self.parse(listen, allowsAnyPort: allowsAnyPort)
         var socketAddress = sockaddr_in()
         socketAddress.sin_family = sa_family_t(AF_INET)
         socketAddress.sin_port = in_port_t(UInt16(requested).bigEndian)
@@ -214,13 +216,14 @@ public final class OSCReceiver: @unchecked Sendable {
         thread = handle
     }
 
-    /// `[addr:]port` with the address defaulting to 127.0.0.1 (port 0: any free port).
-    static func parse(_ text: String) throws(StudioError) -> (String, Int) {
+    /// `[addr:]port` with the address defaulting to 127.0.0.1; the port 1…65535 (0, any free
+    /// port, only when `allowsAnyPort`: `--osc-in` would never say which it got).
+    public static func parse(_ text: String, allowsAnyPort: Bool = false) throws(StudioError) -> (String, Int) {
         if let port = Int(text) {
-            guard (0...65535).contains(port) else { throw .usage("--osc-in \(text): the port must be a number 1…65535") }
+            guard ((allowsAnyPort ? 0 : 1)...65535).contains(port) else { throw .usage("--osc-in \(text): the port must be a number 1…65535") }
             return ("127.0.0.1", port)
         }
-        let (host, port) = try parseHostPort(text, flag: "--osc-in", defaultHost: "127.0.0.1", allowsAnyPort: true)
+        let (host, port) = try parseHostPort(text, flag: "--osc-in", defaultHost: "127.0.0.1", allowsAnyPort: allowsAnyPort)
         return (host, port)
     }
 

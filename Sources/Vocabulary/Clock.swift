@@ -167,12 +167,28 @@ public struct Feel: Sendable, Hashable {
     public var strongAccent: Int
     /// Velocities 1…127 are mapped linearly onto velocityFloor…127 (0 or 1 = unchanged).
     public var velocityFloor: Int
+    /// How far a phrase swells: velocities at a phrase's first and last bar lines are scaled by
+    /// 1 − swell, rising to full a little after its middle and falling again (0 = unchanged).
+    public var swell = 0.0
+    /// Bars in the phrase that swells.
+    public var phraseBars = 4
 
     /// Creates a feel.
     public init(downbeatAccent: Int = 12, strongAccent: Int = 6, velocityFloor: Int = 0) {
         self.downbeatAccent = downbeatAccent
         self.strongAccent = strongAccent
         self.velocityFloor = velocityFloor
+    }
+
+    /// `velocity` (1…127) scaled by the phrase's swell at `bar` bars from the start (a fraction
+    /// of a bar counts): 1 − swell·(1 − sin(π·x^1.4)) at x, the fraction of the phrase gone, so the
+    /// swell peaks at 61 % of the phrase. Not below 1.
+    public func swelled(_ velocity: Int, bar: Double) -> Int {
+        guard swell > 0 else { return velocity }
+        let phrase = Double(max(1, phraseBars))
+        let x = max(0, bar.truncatingRemainder(dividingBy: phrase) / phrase)
+        let factor = 1 - swell * (1 - sin(Double.pi * pow(x, 1.4)))
+        return max(1, Int((Double(velocity) * factor).rounded()))
     }
 
     /// `velocity` (1…127) lifted onto the floor.

@@ -44,6 +44,26 @@ public enum Approach: String, Sendable, Hashable, CaseIterable {
     }
 }
 
+/// How the melody voice moves: each a rule applied to the key strikes, reading another part of
+/// the world (`melody.shape`).
+public enum MelodyShape: String, Sendable, Hashable, CaseIterable {
+    /// The keys are places: each key stands for a height in the melody's register (left low,
+    /// right high) and a strike draws the line toward it, by steps, a leap from a strong beat,
+    /// the same note again when the line is already there.
+    case places
+    /// The struck key's chord tone, in the melody's register nearest its last note: broken
+    /// chords from the bass ball's harmony, a passing step between two chord tones off the beat.
+    case chords
+    /// Call and response: a bar moves as `places` (the call), the next answers with the call's
+    /// own steps again from where it stands, in its own rhythm and on its own chords.
+    case answer
+    /// One ball leads: only its strikes move the line, each on a bar line or strong beat, so
+    /// its bounce period is the rhythm and its flight a rest; the same key struck again is the
+    /// same note, another key a scale step its way (no chord tone forced: an appoggiatura).
+    /// The lead passes at every second bar line to the ball that strikes first.
+    case lead
+}
+
 /// What a key strike plays.
 public enum KeysMode: String, Sendable, Hashable, CaseIterable {
     /// The chord tone the key stands for (the original app).

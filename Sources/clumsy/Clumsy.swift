@@ -29,7 +29,7 @@ struct ClumsyCommand: ParsableCommand {
             This is free software: you are free to change and redistribute it.
             There is NO WARRANTY, to the extent permitted by law.
             """,
-        subcommands: [Run.self, Replay.self, Draw.self, Roll.self, Presets.self, Validate.self, Tones.self, Analyze.self, BatchCommand.self],
+        subcommands: [Run.self, Replay.self, Recover.self, Draw.self, Roll.self, Presets.self, Validate.self, Tones.self, Analyze.self, BatchCommand.self],
         defaultSubcommand: nil)
 
     /// ArgumentParser's `main`, with signals, standard streams and error messages made safe:
@@ -104,6 +104,7 @@ func commandLine() -> [String] {
 /// be finished is), but the error is still printed: a file that could not be finished at
 /// the stop (its temporary vanished, a stalled ffmpeg was ended) is never passed over in silence.
 func fail(_ error: SessionError) -> ExitCode {
+    StandardStreams.noteReported(error)
     TerminalOutput.standardOutput.flush()
     TerminalOutput.standardError.write("clumsy: error: \(Quote.message(error.description))\n")
     TerminalOutput.standardError.flush()

@@ -36,9 +36,16 @@ struct Replay: ParsableCommand {
     var quiet = false
 
     func run() throws {
+        try Self.replay(log: log, outputs: outputs, videoFlags: videoFlags, quiet: quiet)
+    }
+
+    /// Replays `log` into the outputs of this command line (`replay`'s, or `recover`'s with
+    /// `recovering`: a log without its end line is then accepted, and what was found in it is
+    /// said on standard error, unless `quiet`).
+    static func replay(log: String, outputs: OutputFlags, videoFlags: VideoFlags, quiet: Bool, recovering: Bool = false) throws {
         let recorded: ReplayLog
         do {
-            recorded = try ReplayLog.read(path: log)
+            recorded = try ReplayLog.read(path: log, recovering: recovering)
         } catch {
             throw fail(error)
         }
@@ -60,13 +67,17 @@ struct Replay: ParsableCommand {
         } catch {
             throw fail(.preset(file: log, field: "line 1", message: "the session line's settings do not go with these outputs: \(Run.message(for: error))"))
         }
-        let warning = try check(recorded, request)
+        let warning = try check(recorded, request, log: log)
         request.replayedControls = recorded
         // The replay's own log (--events) is then byte-identical to the live run's.
         request.replay = ReplayRecord(arguments: recorded.arguments, presetName: "", seed: 0, timestep: recorded.timestep)
         request.inputs = [("the event log being replayed", log)]
         if let warning {
             TerminalOutput.standardError.write("clumsy: warning: \(Quote.message(warning))\n")
+            TerminalOutput.standardError.flush()
+        }
+        if let recovery = recorded.recovery, !quiet {
+            TerminalOutput.standardError.write("clumsy: \(Quote.message(recovery.description(path: log, timestep: recorded.timestep)))\n")
             TerminalOutput.standardError.flush()
         }
         try command.perform(request)
@@ -76,7 +87,7 @@ struct Replay: ParsableCommand {
     /// recorded settings' values, the timestep and plan digest (`ReplayLog.verify`), and every
     /// recorded key change (a hand-edited log's may be one the session cannot play).
     /// - Returns: `verify`'s warning for a log without a digest.
-    private func check(_ recorded: ReplayLog, _ request: RunRequest) throws -> String? {
+    private static func check(_ recorded: ReplayLog, _ request: RunRequest, log: String) throws -> String? {
         do throws(SessionError) {
             let presetPath = try PresetLibrary.locate(request.preset)
             let configuration = try Configuration(preset: try PresetLibrary.load(presetPath), overrides: request.overrides, duration: request.duration)

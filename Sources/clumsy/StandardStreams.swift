@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import ArgumentParser
+import Errors
 import EventLog
 import Session
 #if canImport(Glibc)
@@ -46,12 +47,17 @@ enum StandardStreams {
 
     nonisolated(unsafe) private static var hasReported = false
 
+    /// Notes that `error` (already printed) said what `finish()` would say of standard output.
+    static func noteReported(_ error: SessionError) {
+        if error == .io(SessionRunner.standardOutputClosed) { hasReported = true }
+    }
+
     private static func report(_ code: Int32) {
         guard !hasReported else { return }
         hasReported = true
-        let reason = code == EBADF ? "it is closed" : String(cString: strerror(code))
+        let line = code == EBADF ? SessionRunner.standardOutputClosed : "cannot write to standard output: " + String(cString: strerror(code))
         let err = TerminalOutput.standardError
-        err.write("clumsy: error: cannot write to standard output: \(reason)\n")
+        err.write("clumsy: error: \(line)\n")
         err.flush()
     }
 }

@@ -150,6 +150,20 @@ struct AnalysisTests {
         #expect(AnalysisReport.json(analysis, file: "e").contains("\"key\":null"))
     }
 
+    /// Issue 44: "1 notes".
+    @Test("one note is one note, not \"1 notes\", in the header and the track's row")
+    func oneNote() {
+        let contents = MIDIFileContents(format: 0, ticksPerQuarter: 96, tracks: [[
+            MIDIEvent(tick: 0, message: .noteOn(channel: 0, note: 60, velocity: 64)),
+            MIDIEvent(tick: 96, message: .noteOff(channel: 0, note: 60, velocity: 0)),
+            MIDIEvent(tick: 96, message: .endOfTrack),
+        ]])
+        let text = AnalysisReport.text(MIDIAnalyzer.analyze(contents), file: "one.mid")
+        #expect(!text.contains("1 notes") && !text.contains("1 spans"), "\(text)")
+        #expect(text.split(separator: "\n").first?.hasSuffix(", 1 note") == true, "\(text)")
+        #expect(text.contains("      1 note   channel 1"), "\(text)")   // aligned with "notes  channel"
+    }
+
     @Test("a long file uses longer windows, at most 100 000")
     func longFile() {
         let far: UInt64 = 96 * 10_000_000

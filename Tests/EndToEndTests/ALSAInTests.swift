@@ -14,9 +14,9 @@ let hasALSASequencer = fileExists("/dev/snd/seq")
 @Suite(.serialized) struct ALSAInTests {
     @Test("--clock-in alsa and --midi-in alsa without a sequencer: 69 in one line naming /dev/snd/seq and the flag",
           .enabled(if: !hasALSASequencer, "a sequencer exists here"))
-    func alsaInputsUnavailable() throws {
+    func alsaInputsUnavailable() async throws {
         for flags in [["--clock-in", "alsa", "--midi-out", "alsa"], ["--clock-in", "alsa:20:0"], ["--midi-in", "alsa"]] {
-            let result = try CLI.run(["run", "pulse", "--live", "--duration", "1"] + flags)
+            let result = try await CLI.run(["run", "pulse", "--live", "--duration", "1"] + flags)
             #expect(result.status == 69, "\(flags): \(result)")
             #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("/dev/snd/seq")
                     && result.stderr.contains(flags[0]), "\(flags): \(result.stderr)")
@@ -24,18 +24,18 @@ let hasALSASequencer = fileExists("/dev/snd/seq")
     }
 
     @Test("--clock-in alsa: paced by the ALSA sequencer, so not with --midi-out jack, and never fed its own clock: 64")
-    func alsaClockInRefusals() throws {
-        let jack = try CLI.run(["run", "pulse", "--live", "--clock-in", "alsa", "--midi-out", "jack", "--duration", "1"])
+    func alsaClockInRefusals() async throws {
+        let jack = try await CLI.run(["run", "pulse", "--live", "--clock-in", "alsa", "--midi-out", "jack", "--duration", "1"])
         #expect(jack.status == 64 && jack.stderr.contains("use --midi-out alsa"), "\(jack)")
-        let own = try CLI.run(["run", "pulse", "--live", "--clock-in", "alsa:Clumsy:clock", "--midi-out", "alsa", "--clock-out", "--duration", "1"])
+        let own = try await CLI.run(["run", "pulse", "--live", "--clock-in", "alsa:Clumsy:clock", "--midi-out", "alsa", "--clock-out", "--duration", "1"])
         #expect(own.status == 64 && own.stderr.contains("its clock input"), "\(own)")
-        let typo = try CLI.run(["run", "pulse", "--live", "--midi-in", "asla", "--duration", "1"])
+        let typo = try await CLI.run(["run", "pulse", "--live", "--midi-in", "asla", "--duration", "1"])
         #expect(typo.status == 64 && typo.stderr.contains("did you mean alsa"), "\(typo)")
     }
 
     @Test("Following a clock sent over the ALSA sequencer: nothing before Start, notes on the master's sixteenths, none while stopped, on again at Continue; the log replays",
           .enabled(if: hasALSASequencer, "no ALSA sequencer on this machine (/dev/snd/seq is missing: no snd-seq kernel module, as in a container); run where one is"))
-    func clockInOverALSA() throws {
+    func clockInOverALSA() async throws {
         let directory = try TemporaryDirectory()
         let master = try ALSASequencerOutput(clientName: "clumsy-test-master", ports: ["clock"])
         defer { master.close(timeout: 0) }
@@ -112,7 +112,7 @@ let hasALSASequencer = fileExists("/dev/snd/seq")
             #expect(during.isEmpty, "notes while stopped: \(during)")
         }
         #expect(notes.contains { $0 > stopped }, "nothing played after Continue")
-        let replay = try CLI.run(["replay", "live.jsonl", "--midi", "replay.mid", "--quiet"], in: directory.path)
+        let replay = try await CLI.run(["replay", "live.jsonl", "--midi", "replay.mid", "--quiet"], in: directory.path)
         #expect(replay.status == 0, "\(replay)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("live.mid"))) == Data(contentsOf: URL(fileURLWithPath: directory.file("replay.mid"))),
                 "the replay's MIDI differs from the live set's")

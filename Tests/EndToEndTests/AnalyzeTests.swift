@@ -12,17 +12,17 @@ struct AnalyzeTests {
         .deletingLastPathComponent().appendingPathComponent("AnalysisTests/make_fixtures.py").path
 
     /// A temporary directory holding the fixtures of make_fixtures.py.
-    func fixtures() throws -> TemporaryDirectory {
+    func fixtures() async throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory(prefix: "analyze")
-        let made = try CLI.run([Self.script, directory.path], executable: "/usr/bin/env", prefix: ["python3"])
+        let made = try await CLI.run([Self.script, directory.path], executable: "/usr/bin/env", prefix: ["python3"])
         try #require(made.status == 0, "make_fixtures.py failed (python3 with mido needed): \(made)")
         return directory
     }
 
     @Test("text: key, chord timeline with inversions and slash bass, times, velocities, tracks")
-    func text() throws {
-        let directory = try fixtures()
-        let result = try CLI.run(["analyze", directory.file("chords.mid")])
+    func text() async throws {
+        let directory = try await fixtures()
+        let result = try await CLI.run(["analyze", directory.file("chords.mid")])
         try #require(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty)
         let lines = result.stdoutLines
@@ -42,9 +42,9 @@ struct AnalyzeTests {
     }
 
     @Test("--json is one ASCII object programs can read")
-    func json() throws {
-        let directory = try fixtures()
-        let result = try CLI.run(["analyze", "--json", directory.file("eflat.mid")])
+    func json() async throws {
+        let directory = try await fixtures()
+        let result = try await CLI.run(["analyze", "--json", directory.file("eflat.mid")])
         try #require(result.status == 0, "\(result)")
         #expect(result.stdout.unicodeScalars.allSatisfy { $0.isASCII })
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -59,36 +59,36 @@ struct AnalyzeTests {
     }
 
     @Test("a file that is not MIDI or is truncated: exit 65 naming the file; missing or a FIFO: 66; no file: 64")
-    func badInput() throws {
-        let directory = try fixtures()
+    func badInput() async throws {
+        let directory = try await fixtures()
         for name in ["notmidi.mid", "truncated.mid"] {
-            let result = try CLI.run(["analyze", directory.file(name)])
+            let result = try await CLI.run(["analyze", directory.file(name)])
             #expect(result.status == 65 && !result.signalled, "\(result)")
             #expect(result.stderr.hasPrefix("clumsy: error: malformed MIDI file '\(directory.file(name))'"), "\(result.stderr)")
             #expect(result.stdout.isEmpty)
         }
-        let missing = try CLI.run(["analyze", directory.file("absent.mid")])
+        let missing = try await CLI.run(["analyze", directory.file("absent.mid")])
         #expect(missing.status == 66, "\(missing)")
         #expect(missing.stderr.contains("No such file"))
         // A FIFO is refused at once (no writer would ever come), as a preset's is.
         let fifo = directory.file("pipe.mid")
         #expect(mkfifo(fifo, 0o600) == 0)
-        let piped = try CLI.run(["analyze", fifo])
+        let piped = try await CLI.run(["analyze", fifo])
         #expect(piped.status == 66 && piped.stderr.contains("is a FIFO"), "\(piped)")
-        let none = try CLI.run(["analyze"])
+        let none = try await CLI.run(["analyze"])
         #expect(none.status == 64, "\(none)")
     }
 
     @Test("swarm prints E♭ major and E♭maj7, writes ASCII Eb into the MIDI text, and analyze hears E♭ major")
-    func swarmSpelling() throws {
+    func swarmSpelling() async throws {
         let directory = try TemporaryDirectory(prefix: "analyze")
-        let printed = try CLI.run(["run", "swarm", "--duration", "3"])
+        let printed = try await CLI.run(["run", "swarm", "--duration", "3"])
         try #require(printed.status == 0, "\(printed)")
         #expect(printed.stdout.contains("E♭maj7") && printed.stdout.contains("E♭4"))
         #expect(printed.stdoutLines.last?.contains("E♭ major") == true, "\(printed.stdoutLines.last ?? "")")
         #expect(!printed.stdout.contains("D#") && !printed.stdout.contains("A#") && !printed.stdout.contains("G#"))
         let midi = directory.file("swarm.mid")
-        let run = try CLI.run(["run", "swarm", "--duration", "20", "--midi", midi, "--quiet"])
+        let run = try await CLI.run(["run", "swarm", "--duration", "20", "--midi", midi, "--quiet"])
         try #require(run.status == 0, "\(run)")
         let contents = try MIDIFileReader.read(path: midi)
         let texts = contents.tracks[0].compactMap { event -> String? in
@@ -96,7 +96,7 @@ struct AnalyzeTests {
             return nil
         }
         #expect(texts.count == 1 && texts[0].hasSuffix("key Eb major") && texts[0].unicodeScalars.allSatisfy { $0.isASCII }, "\(texts)")
-        let analysis = try CLI.run(["analyze", midi])
+        let analysis = try await CLI.run(["analyze", midi])
         try #require(analysis.status == 0, "\(analysis)")
         #expect(analysis.stdout.contains("key: E♭ major"), "\(analysis.stdout.prefix(300))")
         #expect(analysis.stdout.contains("E♭maj7"))

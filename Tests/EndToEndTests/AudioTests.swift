@@ -30,10 +30,10 @@ func isolatedKeyEvents(_ events: [LogEvent], gap: Double, after: Double = 0) -> 
 @Suite("Audio rendering", .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont) (timgm6mb-soundfont)"))
 struct AudioRenderTests {
     @Test("A WAV render is 24-bit stereo 44.1 kHz by default, not silent, as long as the session plus the documented tail, and identical on a rerun")
-    func wavRender() throws {
+    func wavRender() async throws {
         let directory = try TemporaryDirectory()
         let arguments = ["run", "original", "--duration", "3", "--audio", "a.wav", "--soundfont", smallSoundFont, "--quiet"]
-        let first = try CLI.run(arguments, in: directory.path)
+        let first = try await CLI.run(arguments, in: directory.path)
         try #require(first.status == 0 && !first.signalled, "\(first)")
         #expect(first.stdout.isEmpty && first.stderr.isEmpty, "\(first)")
         let original = try #require(bytes(of: directory.file("a.wav")))
@@ -55,7 +55,7 @@ struct AudioRenderTests {
         #expect(last <= loudest * pow(10, -50.0 / 20), "the file ends at RMS \(last), loudest 100 ms is \(loudest)")
         #expect(directory.entries() == ["a.wav"], "files left behind: \(directory.entries())")
 
-        let second = try CLI.run(arguments, in: directory.path)
+        let second = try await CLI.run(arguments, in: directory.path)
         try #require(second.status == 0, "\(second)")
         let identical = bytes(of: directory.file("a.wav")) == original  // (not inside #expect: it would diff megabytes)
         #expect(identical, "the rerun wrote a different WAV file")
@@ -63,25 +63,25 @@ struct AudioRenderTests {
 
     @Test("A FLAC render decodes (sox) to the WAV render's samples (±1 step), and is identical on a rerun",
           .enabled(if: firstExecutable(["/usr/bin/sox"]) != nil, "needs sox"))
-    func flacRender() throws {
+    func flacRender() async throws {
         let directory = try TemporaryDirectory()
-        func render(_ name: String) throws {
-            let result = try CLI.run(["run", "original", "--duration", "3", "--audio", name, "--soundfont", smallSoundFont, "--quiet"],
+        func render(_ name: String) async throws {
+            let result = try await CLI.run(["run", "original", "--duration", "3", "--audio", name, "--soundfont", smallSoundFont, "--quiet"],
                                      in: directory.path)
             try #require(result.status == 0 && !result.signalled, "\(result)")
         }
-        try render("a.flac")
+        try await render("a.flac")
         let original = try #require(bytes(of: directory.file("a.flac")))
         #expect(Array(original.prefix(4)) == Array("fLaC".utf8), "not a FLAC stream")
-        let stat = try CLI.run([directory.file("a.flac"), "-n", "stat"], executable: "/usr/bin/sox", timeout: 60)
+        let stat = try await CLI.run([directory.file("a.flac"), "-n", "stat"], executable: "/usr/bin/sox", timeout: 60)
         #expect(stat.status == 0, "sox cannot decode the FLAC file: \(stat)")
         #expect(stat.stderr.contains("Length (seconds)"), "\(stat)")
-        try render("a.flac")
+        try await render("a.flac")
         let identical = bytes(of: directory.file("a.flac")) == original
         #expect(identical, "the rerun wrote a different FLAC file")
 
-        try render("a.wav")
-        let decode = try CLI.run([directory.file("a.flac"), directory.file("decoded.wav")], executable: "/usr/bin/sox", timeout: 60)
+        try await render("a.wav")
+        let decode = try await CLI.run([directory.file("a.flac"), directory.file("decoded.wav")], executable: "/usr/bin/sox", timeout: 60)
         try #require(decode.status == 0, "\(decode)")
         let decoded = try WAVFile(path: directory.file("decoded.wav"))
         let wav = try WAVFile(path: directory.file("a.wav"))
@@ -100,13 +100,13 @@ struct AudioRenderTests {
 
     @Test("An Ogg render is written and decodes (sox) to about the same length",
           .enabled(if: firstExecutable(["/usr/bin/sox"]) != nil, "needs sox"))
-    func oggRender() throws {
+    func oggRender() async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "original", "--duration", "2", "--audio", "a.ogg", "--soundfont", smallSoundFont, "--quiet"],
+        let result = try await CLI.run(["run", "original", "--duration", "2", "--audio", "a.ogg", "--soundfont", smallSoundFont, "--quiet"],
                                  in: directory.path)
         try #require(result.status == 0 && !result.signalled, "\(result)")
         #expect(Array((bytes(of: directory.file("a.ogg")) ?? []).prefix(4)) == Array("OggS".utf8), "not an Ogg stream")
-        let decode = try CLI.run([directory.file("a.ogg"), "-b", "16", directory.file("decoded.wav")], executable: "/usr/bin/sox",
+        let decode = try await CLI.run([directory.file("a.ogg"), "-b", "16", directory.file("decoded.wav")], executable: "/usr/bin/sox",
                                 timeout: 60)
         try #require(decode.status == 0, "sox cannot decode the Ogg file: \(decode)")
         let decoded = try WAVFile(path: directory.file("decoded.wav"))
@@ -117,9 +117,9 @@ struct AudioRenderTests {
     }
 
     @Test("--sample-rate 22050 gives a 22050 Hz file of the same duration")
-    func sampleRate() throws {
+    func sampleRate() async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "original", "--duration", "3", "--audio", "s.wav", "--sample-rate", "22050",
+        let result = try await CLI.run(["run", "original", "--duration", "3", "--audio", "s.wav", "--sample-rate", "22050",
                                   "--soundfont", smallSoundFont, "--quiet"], in: directory.path)
         try #require(result.status == 0, "\(result)")
         let wav = try WAVFile(path: directory.file("s.wav"))
@@ -131,9 +131,9 @@ struct AudioRenderTests {
     }
 
     @Test("The opening tonic sounds at frame 0: the first audible sample is within 64 frames + 10 ms")
-    func firstOnset() throws {
+    func firstOnset() async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "original", "--duration", "2", "--audio", "o.wav", "--events", "o.jsonl",
+        let result = try await CLI.run(["run", "original", "--duration", "2", "--audio", "o.wav", "--events", "o.jsonl",
                                   "--soundfont", smallSoundFont, "--quiet"], in: directory.path)
         try #require(result.status == 0, "\(result)")
         let events = try readEventLog(directory.file("o.jsonl"))
@@ -145,10 +145,10 @@ struct AudioRenderTests {
     }
 
     @Test("Isolated key strikes sound at round(t × 44100): silent before, audible within 64 frames + 15 ms (--dry)")
-    func laterOnsets() throws {
+    func laterOnsets() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("sparse.json", sparsePreset)
-        let result = try CLI.run(["run", "sparse.json", "--duration", "6", "--dry", "--audio", "s.wav", "--events", "s.jsonl",
+        let result = try await CLI.run(["run", "sparse.json", "--duration", "6", "--dry", "--audio", "s.wav", "--events", "s.jsonl",
                                   "--soundfont", smallSoundFont, "--quiet"], in: directory.path)
         try #require(result.status == 0, "\(result)")
         let events = try readEventLog(directory.file("s.jsonl"))
@@ -170,11 +170,11 @@ struct AudioRenderTests {
     }
 
     @Test("The tone reaches the synthesizer: --tone harp sounds different from the default marimba")
-    func toneChangesSound() throws {
+    func toneChangesSound() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("sparse.json", sparsePreset)
         for (name, extra) in [("marimba.wav", [String]()), ("harp.wav", ["--tone", "harp"])] {
-            let result = try CLI.run(["run", "sparse.json", "--duration", "2", "--dry", "--audio", name,
+            let result = try await CLI.run(["run", "sparse.json", "--duration", "2", "--dry", "--audio", name,
                                       "--soundfont", smallSoundFont, "--quiet"] + extra, in: directory.path)
             try #require(result.status == 0, "\(result)")
         }
@@ -187,29 +187,29 @@ struct AudioRenderTests {
 struct AudioEffectTests {
     /// Renders `preset` (a bundled name or a file written into the directory) with `flags` to `name`.
     static func render(_ directory: TemporaryDirectory, _ name: String, preset: String = "original", duration: String,
-                       _ flags: [String]) throws -> WAVFile {
-        let result = try CLI.run(["run", preset, "--duration", duration, "--audio", name, "--soundfont", smallSoundFont,
+                       _ flags: [String]) async throws -> WAVFile {
+        let result = try await CLI.run(["run", preset, "--duration", duration, "--audio", name, "--soundfont", smallSoundFont,
                                   "--quiet"] + flags, in: directory.path)
         try #require(result.status == 0 && !result.signalled, "\(result)")
         return try WAVFile(path: directory.file(name))
     }
 
     @Test("--gain 0.25 renders the same notes at half the level of the default gain 0.5")
-    func gain() throws {
+    func gain() async throws {
         let directory = try TemporaryDirectory()
         // With the loudness off: normalisation would bring both to −16 LUFS.
-        let normal = try Self.render(directory, "normal.wav", duration: "4", ["--dry", "--loudness", "off"])
-        let quiet = try Self.render(directory, "quiet.wav", duration: "4", ["--dry", "--gain", "0.25", "--loudness", "off"])
+        let normal = try await Self.render(directory, "normal.wav", duration: "4", ["--dry", "--loudness", "off"])
+        let quiet = try await Self.render(directory, "quiet.wav", duration: "4", ["--dry", "--gain", "0.25", "--loudness", "off"])
         let ratio = quiet.rms / normal.rms
         #expect(normal.rms > 100, "the default render is silent (RMS \(normal.rms))")
         #expect(abs(ratio - 0.5) < 0.03, "RMS ratio \(ratio) with --gain 0.25 against the default 0.5")
     }
 
     @Test("--filter 300 lowers the spectral centroid well below --filter off")
-    func filter() throws {
+    func filter() async throws {
         let directory = try TemporaryDirectory()
-        let open = try Self.render(directory, "open.wav", duration: "6", ["--filter", "off", "--delay", "off", "--reverb", "off"])
-        let filtered = try Self.render(directory, "low.wav", duration: "6", ["--filter", "300", "--delay", "off", "--reverb", "off"])
+        let open = try await Self.render(directory, "open.wav", duration: "6", ["--filter", "off", "--delay", "off", "--reverb", "off"])
+        let filtered = try await Self.render(directory, "low.wav", duration: "6", ["--filter", "300", "--delay", "off", "--reverb", "off"])
         let openCentroid = open.spectralCentroid()
         let filteredCentroid = filtered.spectralCentroid()
         #expect(filtered.rms > 100, "the filtered render is silent (RMS \(filtered.rms))")
@@ -219,16 +219,16 @@ struct AudioEffectTests {
     }
 
     @Test("--delay 0.5 puts an echo 0.5 s after an isolated strike; --delay off does not")
-    func delay() throws {
+    func delay() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("sparse.json", sparsePreset)
-        let logged = try CLI.run(["run", "sparse.json", "--duration", "6", "--events", "s.jsonl", "--quiet"], in: directory.path)
+        let logged = try await CLI.run(["run", "sparse.json", "--duration", "6", "--events", "s.jsonl", "--quiet"], in: directory.path)
         try #require(logged.status == 0, "\(logged)")
         let events = try readEventLog(directory.file("s.jsonl"))
         let strike = try #require(isolatedKeyEvents(events, gap: 1.2, after: 1.2).first, "no isolated strike in \(events)")
-        let echoing = try Self.render(directory, "echo.wav", preset: "sparse.json", duration: "6",
+        let echoing = try await Self.render(directory, "echo.wav", preset: "sparse.json", duration: "6",
                                       ["--delay", "0.5", "--feedback", "0.3", "--delay-mix", "0.6", "--reverb", "off"])
-        let plain = try Self.render(directory, "plain.wav", preset: "sparse.json", duration: "6",
+        let plain = try await Self.render(directory, "plain.wav", preset: "sparse.json", duration: "6",
                                     ["--delay", "off", "--reverb", "off"])
         // Loudness just before and just after strike + 0.5 s.
         func jump(_ wav: WAVFile) -> (before: Double, after: Double) {
@@ -246,12 +246,12 @@ struct AudioEffectTests {
     }
 
     @Test("--reverb 0.9 --room 0.95 leaves far more sound after the last note than --reverb off, and a longer tail")
-    func reverb() throws {
+    func reverb() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("sparse.json", sparsePreset)
-        let wet = try Self.render(directory, "wet.wav", preset: "sparse.json", duration: "6",
+        let wet = try await Self.render(directory, "wet.wav", preset: "sparse.json", duration: "6",
                                   ["--delay", "off", "--reverb", "0.9", "--room", "0.95"])
-        let dry = try Self.render(directory, "dry.wav", preset: "sparse.json", duration: "6", ["--delay", "off", "--reverb", "off"])
+        let dry = try await Self.render(directory, "dry.wav", preset: "sparse.json", duration: "6", ["--delay", "off", "--reverb", "off"])
         // Lengths follow the documented tail: 2 s without effects, 2 s + the reverb's decay with it.
         let wetFrames = expectedFrames(session: 6, tail: documentedTail(delay: nil, reverb: (0.9, 0.95)), rate: 44_100)
         let dryFrames = expectedFrames(session: 6, tail: documentedTail(delay: nil, reverb: nil), rate: 44_100)
@@ -268,11 +268,11 @@ struct AudioEffectTests {
     }
 
     @Test("--dry gives the same bytes as --filter off --delay off --reverb off, and differs from the default effects")
-    func dry() throws {
+    func dry() async throws {
         let directory = try TemporaryDirectory()
-        let dry = try Self.render(directory, "dry.wav", duration: "3", ["--dry"])
-        let off = try Self.render(directory, "off.wav", duration: "3", ["--filter", "off", "--delay", "off", "--reverb", "off"])
-        let wet = try Self.render(directory, "wet.wav", duration: "3", [])
+        let dry = try await Self.render(directory, "dry.wav", duration: "3", ["--dry"])
+        let off = try await Self.render(directory, "off.wav", duration: "3", ["--filter", "off", "--delay", "off", "--reverb", "off"])
+        let wet = try await Self.render(directory, "wet.wav", duration: "3", [])
         let dryIsOff = bytes(of: directory.file("dry.wav")) == bytes(of: directory.file("off.wav"))
         #expect(dryIsOff, "--dry differs from every effect off (\(dry.frameCount) vs \(off.frameCount) frames)")
         let dryIsWet = bytes(of: directory.file("dry.wav")) == bytes(of: directory.file("wet.wav"))
@@ -287,10 +287,10 @@ struct AudioEffectTests {
 
 @Suite("MIDI controllers and tones")
 struct MIDIEffectTests {
-    static func midi(_ flags: [String]) throws -> MIDIFileContents {
+    static func midi(_ flags: [String]) async throws -> MIDIFileContents {
         let directory = try TemporaryDirectory()
         let path = directory.file("m.mid")
-        let result = try CLI.run(["run", "original", "--duration", "2", "--midi", path, "--quiet"] + flags)
+        let result = try await CLI.run(["run", "original", "--duration", "2", "--midi", path, "--quiet"] + flags)
         try #require(result.status == 0 && !result.signalled, "\(result)")
         let contents = try MIDIFileReader.read(path: path)
         try #require(contents.tracks.count == 3, "\(contents.tracks.count) tracks")
@@ -306,8 +306,8 @@ struct MIDIEffectTests {
             (["--dry"], UInt8(0), UInt8?.none, UInt8?.none),
             ([], UInt8(32), UInt8?.none, UInt8?.none),  // default reverb 0.25 → 31.75
           ])
-    func controllers(flags: [String], reverb: UInt8, brightness: UInt8?, resonance: UInt8?) throws {
-        let contents = try Self.midi(flags)
+    func controllers(flags: [String], reverb: UInt8, brightness: UInt8?, resonance: UInt8?) async throws {
+        let contents = try await Self.midi(flags)
         for (track, channel) in [(1, UInt8(0)), (2, UInt8(1))] {
             let events = contents.tracks[track]
             #expect(controllerValues(events, channel: channel, controller: 91) == [reverb], "track \(track) CC91 with \(flags)")
@@ -325,18 +325,18 @@ struct MIDIEffectTests {
     }
 
     @Test("--tone harp puts program 46 (GM 47 Orchestral Harp) in the Keys track; the bass keeps 32")
-    func harp() throws {
-        let contents = try Self.midi(["--tone", "harp"])
+    func harp() async throws {
+        let contents = try await Self.midi(["--tone", "harp"])
         #expect(contents.trackName(at: 2) == "Keys")
         #expect(programs(contents.tracks[2], channel: 1) == [46])
         #expect(programs(contents.tracks[1], channel: 0) == [32])
-        let marimba = try Self.midi([])
+        let marimba = try await Self.midi([])
         #expect(programs(marimba.tracks[2], channel: 1) == [12], "default keys tone is marimba, GM 13")
     }
 
     @Test("clumsy tones lists the keys tones")
-    func tones() throws {
-        let result = try CLI.run(["tones"])
+    func tones() async throws {
+        let result = try await CLI.run(["tones"])
         #expect(result.status == 0, "\(result)")
         let names = Set(result.stdoutLines.compactMap { $0.split(separator: " ").first.map(String.init) })
         for tone in ["marimba", "pluck", "clav", "electric-piano", "grand-piano", "muted", "harp"] {
@@ -345,9 +345,9 @@ struct MIDIEffectTests {
     }
 
     @Test("An unknown --tone exits 64 and lists the tones, before anything runs")
-    func unknownTone() throws {
+    func unknownTone() async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "original", "--tone", "kazoo", "--duration", "604800", "--midi", "k.mid"],
+        let result = try await CLI.run(["run", "original", "--tone", "kazoo", "--duration", "604800", "--midi", "k.mid"],
                                  in: directory.path, timeout: 20)
         #expect(result.status == 64 && !result.signalled && !result.timedOut, "\(result)")
         #expect(result.stderr.contains("kazoo"), "\(result.stderr)")

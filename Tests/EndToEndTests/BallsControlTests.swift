@@ -23,16 +23,16 @@ private func keyHits(_ log: [LogEvent]) -> [(ball: Int, hit: Double)] {
 @Suite("The balls control: piano balls in or out", .serialized)
 struct BallsControlTests {
     @Test("A scene takes balls out at bar 3 (no key hit of theirs after it) and brings them back, dropped, at bar 6; same seed, same bytes")
-    func sceneTakesBallsOutAndBack() throws {
+    func sceneTakesBallsOutAndBack() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("balls.json", outAndBack)
         try directory.write("plain.json", "{ \"seed\": 3, \"tempo\": 120 }")
         for name in ["a", "b"] {
-            let run = try CLI.run(["run", "balls.json", "--duration", "20", "--midi", "\(name).mid", "--events", "\(name).jsonl", "--quiet"],
+            let run = try await CLI.run(["run", "balls.json", "--duration", "20", "--midi", "\(name).mid", "--events", "\(name).jsonl", "--quiet"],
                                   in: directory.path)
             try #require(run.status == 0, "\(run)")
         }
-        let plain = try CLI.run(["run", "plain.json", "--duration", "20", "--events", "plain.jsonl", "--quiet"], in: directory.path)
+        let plain = try await CLI.run(["run", "plain.json", "--duration", "20", "--events", "plain.jsonl", "--quiet"], in: directory.path)
         try #require(plain.status == 0, "\(plain)")
         #expect(bytes(of: directory.file("a.mid")) == bytes(of: directory.file("b.mid")), "same seed, different MIDI")
         #expect(bytes(of: directory.file("a.jsonl")) == bytes(of: directory.file("b.jsonl")), "same seed, different event log")
@@ -60,7 +60,7 @@ struct BallsControlTests {
     }
 
     @Test("A returning section puts back which balls were in: B saved with one ball, A with four, each returns so, note for note")
-    func formReturnsCarryTheBallsIn() throws {
+    func formReturnsCarryTheBallsIn() async throws {
         let directory = try TemporaryDirectory()
         // AB in two-bar sections: A at 0 s and 8 s, B at 4 s and 12 s. The scene at bar 3
         // comes before B's first line is saved, so B is saved with ball 1 alone.
@@ -68,7 +68,7 @@ struct BallsControlTests {
             { "seed": 3, "tempo": 120, "form": {"bars": 2, "sections": "AB", "variation": 0},
               "scenes": [ {"bar": 3, "balls": 1} ] }
             """)
-        let run = try CLI.run(["run", "form.json", "--duration", "16", "--events", "form.jsonl", "--quiet"], in: directory.path)
+        let run = try await CLI.run(["run", "form.json", "--duration", "16", "--events", "form.jsonl", "--quiet"], in: directory.path)
         try #require(run.status == 0, "\(run)")
         let log = try readEventLog(directory.file("form.jsonl"))
         #expect(log.filter { $0.kind == "control" }.count == 1, "a return is not a control")
@@ -86,17 +86,17 @@ struct BallsControlTests {
     }
 
     @Test("More balls than the session has, or a count that is not a whole number ≥ 0: refused with 65, naming scenes[i].balls")
-    func badCountsRefused() throws {
+    func badCountsRefused() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("many.json", "{ \"scenes\": [ {\"bar\": 2, \"gravity\": 3}, {\"bar\": 3, \"balls\": 5} ] }")
         try directory.write("bad.json", "{ \"scenes\": [ {\"bar\": 2, \"balls\": -1}, {\"bar\": 3, \"balls\": 1.5} ] }")
-        let many = try CLI.run(["run", "many.json", "--duration", "8", "--midi", "x.mid"], in: directory.path)
+        let many = try await CLI.run(["run", "many.json", "--duration", "8", "--midi", "x.mid"], in: directory.path)
         #expect(many.status == 65 && many.stderr.contains("many.json: scenes[1].balls") && many.stderr.contains("0…4")
                 && !fileExists(directory.file("x.mid")), "\(many)")
         // With more balls, the same scene is fine.
-        let more = try CLI.run(["run", "many.json", "--set", "piano.count=5", "--duration", "8", "--quiet"], in: directory.path)
+        let more = try await CLI.run(["run", "many.json", "--set", "piano.count=5", "--duration", "8", "--quiet"], in: directory.path)
         #expect(more.status == 0, "\(more)")
-        let bad = try CLI.run(["validate", "bad.json"], in: directory.path)
+        let bad = try await CLI.run(["validate", "bad.json"], in: directory.path)
         let lines = bad.stderr.split(separator: "\n").map(String.init)
         #expect(bad.status == 65 && lines.count == 2, "\(bad)")
         for field in ["scenes[0].balls", "scenes[1].balls"] {
@@ -106,21 +106,21 @@ struct BallsControlTests {
 
     @Test("A live run steered by /clumsy/balls (oscsend) replays byte-identically; a count past the session's is ignored and said",
           .enabled(if: oscsend != nil && hasSmallSoundFont, "needs liblo-tools (oscsend) and \(smallSoundFont)"))
-    func liveBallsReplay() throws {
+    func liveBallsReplay() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("live.json", "{ \"seed\": 3, \"tempo\": 120 }")
         let port = 42_100 + Int(getpid() % 20_000)
-        let live = try CLI.run(["run", "live.json", "--live", "--audio-driver", "file", "--audio", "live.wav", "--soundfont", smallSoundFont,
+        let live = try await CLI.run(["run", "live.json", "--live", "--audio-driver", "file", "--audio", "live.wav", "--soundfont", smallSoundFont,
                                 "--osc-in", "\(port)", "--duration", "10", "--midi", "live.mid", "--events", "live.jsonl", "--quiet"],
                                in: directory.path, timeout: 40) { _ in
             // 3 s from the first live audio the file driver writes, not from the launch.
-            waitForNonEmptyEntry(withPrefix: ".live.wav", in: directory.path, timeout: 20)
+            await waitForNonEmptyEntry(withPrefix: ".live.wav", in: directory.path, timeout: 20)
             usleep(3_000_000)
             for arguments in [["/clumsy/balls", "i", "1"], ["/clumsy/balls", "i", "9"]] {
-                _ = try? CLI.run(["127.0.0.1", "\(port)"] + arguments, executable: oscsend!, timeout: 5)
+                _ = try? await CLI.run(["127.0.0.1", "\(port)"] + arguments, executable: oscsend!, timeout: 5)
             }
             usleep(3_000_000)
-            _ = try? CLI.run(["127.0.0.1", "\(port)", "/clumsy/balls", "f", "3"], executable: oscsend!, timeout: 5)
+            _ = try? await CLI.run(["127.0.0.1", "\(port)", "/clumsy/balls", "f", "3"], executable: oscsend!, timeout: 5)
         }
         try #require(live.status == 0 && !live.signalled, "\(live)")
         #expect(live.stderr.contains("/clumsy/balls") && live.stderr.contains("0…4"), "the count of 9 was not refused aloud: \(live.stderr)")
@@ -136,7 +136,7 @@ struct BallsControlTests {
             #expect(log.filter { $0.kind == "drop" && $0.t == back }.compactMap(\.ball) == [2, 3], "\(log.filter { $0.kind == "drop" })")
         }
 
-        let replay = try CLI.run(["replay", "live.jsonl", "--midi", "replay.mid", "--events", "replay.jsonl", "--quiet"], in: directory.path)
+        let replay = try await CLI.run(["replay", "live.jsonl", "--midi", "replay.mid", "--events", "replay.jsonl", "--quiet"], in: directory.path)
         try #require(replay.status == 0, "\(replay)")
         #expect(bytes(of: directory.file("replay.mid")) == bytes(of: directory.file("live.mid")), "replayed MIDI differs from the live set's")
         #expect(bytes(of: directory.file("replay.jsonl")) == bytes(of: directory.file("live.jsonl")), "replayed event log differs from the live set's")

@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Foundation
-import Synchronization
 import Testing
 
 /// `clumsy batch`: sharded equals whole (Slurm's variables, GNU parallel), a killed shard
@@ -32,33 +31,30 @@ struct BatchTests {
         ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
-    /// The whole batch, rendered once by one process into `<dir>/out`.
-    static func whole() throws -> TemporaryDirectory {
-        let directory = try TemporaryDirectory(prefix: "batch-whole")
-        let result = try CLI.run(batch + ["--jobs", "2", "--quiet"], in: directory.path, timeout: 600)
-        try #require(result.status == 0, "\(result)")
-        return directory
-    }
+    /// The whole batch, rendered by one process into `<dir>/out`: once for every test that
+    /// compares shards with it (the Slurm variables, GNU parallel, a Slurm job array).
+    static func whole() async throws -> TemporaryDirectory { try await WholeBatch.shared.directory() }
 
     @Test("200 items as one batch and as 8 shards run as 8 processes with SLURM_ARRAY_TASK_ID: identical files and merged manifest")
-    func slurmShardsEqualWhole() throws {
-        let one = try Self.whole()
+    func slurmShardsEqualWhole() async throws {
+        let one = try await Self.whole()
         let sharded = try TemporaryDirectory(prefix: "batch-slurm")
         let shardedPath = sharded.path
-        let results = Mutex<[RunResult?]>(Array(repeating: nil, count: 8))
-        DispatchQueue.concurrentPerform(iterations: 8) { task in
-            // An array submitted as --array=1-8: the ids start at SLURM_ARRAY_TASK_MIN.
-            let environment = ["SLURM_ARRAY_TASK_ID": String(task + 1), "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "8"]
-            let result = try? CLI.run(Self.batch + ["--jobs", "1", "--quiet"], environment: environment, in: shardedPath, timeout: 600)
-            results.withLock { $0[task] = result }
+        let results = try await withThrowingTaskGroup(of: RunResult.self) { group in
+            for task in 0..<8 {
+                // An array submitted as --array=1-8: the ids start at SLURM_ARRAY_TASK_MIN.
+                let environment = ["SLURM_ARRAY_TASK_ID": String(task + 1), "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "8"]
+                group.addTask { try await CLI.run(Self.batch + ["--jobs", "1", "--quiet"], environment: environment, in: shardedPath, timeout: 600) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
         }
-        for result in results.withLock({ $0 }) { #expect(result?.status == 0, "\(String(describing: result))") }
+        for result in results { #expect(result.status == 0, "\(result)") }
         for task in 0..<8 {
             let lines = Self.manifestLines(sharded.file("out/manifest-\(task)-of-8.jsonl"))
             #expect(lines.count == 25 && lines.allSatisfy { $0.contains("\"seconds\":") }, "shard \(task): \(lines.count) lines")
         }
         #expect(!fileExists(sharded.file("out/manifest.jsonl")), "a shard merged on its own")
-        let merged = try CLI.run(["batch", "merge", "out"], in: sharded.path)
+        let merged = try await CLI.run(["batch", "merge", "out"], in: sharded.path)
         #expect(merged.status == 0 && merged.stdout.contains("merged 200 items from 8 shard manifests"), "\(merged)")
         let expected = Self.tree(one.file("out")), actual = Self.tree(sharded.file("out"))
         #expect(expected.count == 200 * 5 + 3, "\(expected.keys.sorted())")
@@ -72,24 +68,24 @@ struct BatchTests {
     }
 
     @Test("GNU parallel runs the 8 shards (--shard {}/8): identical files and merged manifest")
-    func gnuParallelShardsEqualWhole() throws {
+    func gnuParallelShardsEqualWhole() async throws {
         let parallel = try #require(firstExecutable(["/usr/bin/parallel", "/usr/local/bin/parallel"]), "make deps installs GNU parallel")
-        let one = try Self.whole()
+        let one = try await Self.whole()
         let sharded = try TemporaryDirectory(prefix: "batch-parallel")
         let arguments = ["--will-cite", "--halt", "now,fail=1", "-j", "4", CLI.executable] + Self.batch + ["--jobs", "1", "--quiet", "--shard", "{}/8", ":::", "0", "1", "2", "3", "4", "5", "6", "7"]
-        let result = try CLI.run(arguments, executable: parallel, in: sharded.path, timeout: 600)
+        let result = try await CLI.run(arguments, executable: parallel, in: sharded.path, timeout: 600)
         try #require(result.status == 0, "\(result)")
-        let merged = try CLI.run(["batch", "merge", "out"], in: sharded.path)
+        let merged = try await CLI.run(["batch", "merge", "out"], in: sharded.path)
         #expect(merged.status == 0, "\(merged)")
         #expect(Self.tree(one.file("out")) == Self.tree(sharded.file("out")), "the files under GNU parallel differ from the whole batch's")
     }
 
     @Test("A shard killed half way (kill -9, children too) reruns to completion without redoing its finished items")
-    func killedShardResumes() throws {
+    func killedShardResumes() async throws {
         let directory = try TemporaryDirectory(prefix: "batch-kill")
         let arguments = ["batch", "--seeds", "1..8", "--duration", "60", "--jobs", "1", "-o", "out"]
         let manifest = directory.file("out/manifest-0-of-1.jsonl")
-        let killed = try CLI.run(arguments, in: directory.path, timeout: 600) { pid in
+        let killed = try await CLI.run(arguments, in: directory.path, timeout: 600) { pid in
             Self.waitFor { Self.manifestLines(manifest).count >= 3 }
             // A node that dies takes the children with it.
             let children = childProcesses(of: pid)
@@ -102,7 +98,7 @@ struct BatchTests {
         let stamps = done.map { Self.modificationDate(directory.file("out/\($0)/\($0).mid")) }
         #expect(stamps.allSatisfy { $0 != nil }, "the finished items' MIDI files")
         usleep(1_100_000)   // mtimes of anything redone now would differ
-        let rerun = try CLI.run(arguments, in: directory.path, timeout: 600)
+        let rerun = try await CLI.run(arguments, in: directory.path, timeout: 600)
         #expect(rerun.status == 0, "\(rerun)")
         #expect(rerun.stdout.contains("\(8 - done.count) rendered, \(done.count) already done"), "\(rerun)")
         for item in done { #expect(!rerun.stderr.contains(item + ":"), "\(item) was rendered again:\n\(rerun.stderr)") }
@@ -113,29 +109,29 @@ struct BatchTests {
     }
 
     @Test("Merge names the items missing and those two shards recorded (exit 65), and writes nothing then")
-    func mergeChecksCompleteness() throws {
+    func mergeChecksCompleteness() async throws {
         let directory = try TemporaryDirectory(prefix: "batch-merge")
         let arguments = ["batch", "--seeds", "1..6", "--duration", "3", "-o", "out", "--quiet"]
-        #expect(try CLI.run(arguments + ["--shard", "0/2"], in: directory.path).status == 0)
-        var merged = try CLI.run(["batch", "merge", "out"], in: directory.path)
+        #expect(try await CLI.run(arguments + ["--shard", "0/2"], in: directory.path).status == 0)
+        var merged = try await CLI.run(["batch", "merge", "out"], in: directory.path)
         #expect(merged.status == 65 && merged.stderr.contains("3 missing: 00001-default-s2, 00003-default-s4, 00005-default-s6"), "\(merged)")
         #expect(!fileExists(directory.file("out/manifest.jsonl")))
         let environment = ["JOB_COMPLETION_INDEX": "1", "CLUMSY_SHARD_COUNT": "2"]   // a Kubernetes Indexed Job
-        #expect(try CLI.run(arguments, environment: environment, in: directory.path).status == 0)
+        #expect(try await CLI.run(arguments, environment: environment, in: directory.path).status == 0)
         let first = Self.manifestLines(directory.file("out/manifest-0-of-2.jsonl"))[0]
         let second = directory.file("out/manifest-1-of-2.jsonl")
         try (Self.manifestLines(second) + [first]).joined(separator: "\n").write(toFile: second, atomically: true, encoding: .utf8)
-        merged = try CLI.run(["batch", "merge", "out"], in: directory.path)
+        merged = try await CLI.run(["batch", "merge", "out"], in: directory.path)
         #expect(merged.status == 65 && merged.stderr.contains("1 in two shard manifests: 00000-default-s1"), "\(merged)")
-        let unsized = try CLI.run(arguments, environment: ["JOB_COMPLETION_INDEX": "1"], in: directory.path)
+        let unsized = try await CLI.run(arguments, environment: ["JOB_COMPLETION_INDEX": "1"], in: directory.path)
         #expect(unsized.status == 64 && unsized.stderr.contains("--shard-count"), "\(unsized)")
     }
 
     @Test("Ctrl-C stops the children, removes their unfinished items and exits 130")
-    func interruptLeavesNoPartialItem() throws {
+    func interruptLeavesNoPartialItem() async throws {
         let directory = try TemporaryDirectory(prefix: "batch-int")
         var children: [Int32] = []
-        let result = try CLI.run(["batch", "--seeds", "1..4", "--duration", "3600", "--jobs", "2", "-o", "out", "--quiet"],
+        let result = try await CLI.run(["batch", "--seeds", "1..4", "--duration", "3600", "--jobs", "2", "-o", "out", "--quiet"],
                                  in: directory.path, timeout: 120) { pid in
             Self.waitFor { childProcesses(of: pid).count >= 2 }
             children = childProcesses(of: pid)
@@ -149,17 +145,17 @@ struct BatchTests {
     }
 
     @Test("Labels: the JAMS files validate with jams; mir_eval scores the .lab chords against mido's reading of the MIDI file (markers, bass roots) ≥ 0.99")
-    func labelsReadByOthers() throws {
-        let check = try CLI.run(["-c", "import jams, mir_eval, mido"], executable: "/usr/bin/env", prefix: ["python3"])
+    func labelsReadByOthers() async throws {
+        let check = try await CLI.run(["-c", "import jams, mir_eval, mido"], executable: "/usr/bin/env", prefix: ["python3"])
         try #require(check.status == 0, "python3 lacks jams, mir_eval or mido (make deps installs them): \(check.stderr)")
         let directory = try TemporaryDirectory(prefix: "batch-labels")
         let presets = bundledPresetNames().joined(separator: ",")
-        let result = try CLI.run(["batch", "--presets", presets, "--seeds", "1..2", "--duration", "30", "--outputs", "midi,labels",
+        let result = try await CLI.run(["batch", "--presets", presets, "--seeds", "1..2", "--duration", "30", "--outputs", "midi,labels",
                                   "-o", "out", "--quiet"], in: directory.path, timeout: 900)
         try #require(result.status == 0, "\(result)")
         let items = ((try? FileManager.default.contentsOfDirectory(atPath: directory.file("out"))) ?? []).filter { $0.first?.isNumber == true }
         #expect(items.count == bundledPresetNames().count * 2)
-        let scored = try CLI.run([projectRoot + "/Tools/check_batch_labels.py"] + items.sorted().map { directory.file("out/" + $0) },
+        let scored = try await CLI.run([projectRoot + "/Tools/check_batch_labels.py"] + items.sorted().map { directory.file("out/" + $0) },
                                  executable: "/usr/bin/env", prefix: ["python3"], timeout: 300)
         try #require(scored.status == 0, "\(scored)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(scored.stdout.utf8)) as? [String: Any], "\(scored.stdout)")
@@ -198,5 +194,28 @@ struct BatchTests {
 
     static func modificationDate(_ path: String) -> Date? {
         (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+    }
+}
+
+/// The one rendering of `BatchTests.batch`, shared: the first caller starts it, the others await it.
+actor WholeBatch {
+    static let shared = WholeBatch()
+    private var rendering: Task<TemporaryDirectory, Error>?
+
+    struct Failed: Error, CustomStringConvertible {
+        var result: RunResult
+        var description: String { "the whole batch failed: \(result)" }
+    }
+
+    func directory() async throws -> TemporaryDirectory {
+        if let rendering { return try await rendering.value }
+        let rendering = Task {
+            let directory = try TemporaryDirectory(prefix: "batch-whole")
+            let result = try await CLI.run(BatchTests.batch + ["--jobs", "2", "--quiet"], in: directory.path, timeout: 600)
+            guard result.status == 0 else { throw Failed(result: result) }
+            return directory
+        }
+        self.rendering = rendering
+        return try await rendering.value
     }
 }

@@ -13,23 +13,23 @@ let jackMIDIClock = firstExecutable(["/usr/bin/jack_midi_clock"])
 extension StudioEndToEndTests {
     @Test("Following jack_midi_clock: notes on the master's sixteenths within one period, 90 then 140 bpm within a beat, none while stopped, on again at Continue; the log replays byte-identically",
           .enabled(if: jackMIDIClock != nil && jackTransport != nil && jackConnect != nil, "needs jack-midi-clock and jackd2"))
-    func clockInFollowsTheMaster() throws {
-        try Self.retryingOnHostTrouble("clock in", clockInAttempt)
+    func clockInFollowsTheMaster() async throws {
+        try await Self.retryingOnHostTrouble("clock in", clockInAttempt)
     }
 
     /// One run against jack_midi_clock; what was wrong, and whether the JACK host had trouble.
-    private func clockInAttempt() throws -> (problems: [String], hostTrouble: Bool) {
+    private func clockInAttempt() async throws -> (problems: [String], hostTrouble: Bool) {
         var problems: [String] = []
         func check(_ condition: Bool, _ message: @autoclosure () -> String) { if !condition { problems.append(message()) } }
         let directory = try TemporaryDirectory()
-        let jack = try JackServer(directory: directory)
+        let jack = try await JackServer(directory: directory)
         defer { jack.stop() }
         let master = try Background(jackMIDIClock!, [], environment: jack.fullEnvironment, output: directory.file("jack_midi_clock.log"))
         defer { master.stop() }
-        let dump = try jack.dump(client: "dump", into: directory.file("dump.txt"))
+        let dump = try await jack.dump(client: "dump", into: directory.file("dump.txt"))
         defer { dump.stop() }
-        try Self.waitForPorts(["jack_midi_clock:mclk_out"], jack: jack)
-        check(try CLI.run(["jack_midi_clock:mclk_out", "dump:input"], executable: jackConnect!, environment: jack.environment).status == 0,
+        try await Self.waitForPorts(["jack_midi_clock:mclk_out"], jack: jack)
+        check(try await CLI.run(["jack_midi_clock:mclk_out", "dump:input"], executable: jackConnect!, environment: jack.environment).status == 0,
               "jack_connect jack_midi_clock:mclk_out dump:input failed")
         var environment = jack.fullEnvironment
         environment["CLUMSY_UNDER_TEST"] = nil
@@ -38,9 +38,9 @@ extension StudioEndToEndTests {
                                                       "--events", directory.file("live.jsonl"), "--midi", directory.file("live.mid")],
                                      environment: environment, output: directory.file("clumsy.log"))
         defer { session.stop(signal: SIGINT) }
-        try Self.waitForPorts(["clumsy-clock:clock_in", "clumsy:bass"], jack: jack)
+        try await Self.waitForPorts(["clumsy-clock:clock_in", "clumsy:bass"], jack: jack)
         let script = "(printf 'master\\ntempo 90\\n'; sleep 1; echo play; sleep 5; echo 'tempo 140'; sleep 5; echo stop; sleep 2; echo play; sleep 7; echo stop; echo quit) | \(jackTransport!)"
-        let transport = try CLI.run(["-c", script], executable: "/bin/sh", environment: jack.fullEnvironment, timeout: 60)
+        let transport = try await CLI.run(["-c", script], executable: "/bin/sh", environment: jack.fullEnvironment, timeout: 60)
         let hostTrouble = transport.status != 0 || jack.server.output.contains("XRun")
         check(transport.status == 0, "\(transport)")
         let end = Date().addingTimeInterval(15)
@@ -78,7 +78,7 @@ extension StudioEndToEndTests {
         // The log: the master's tempi, as tempo controls.
         let tempi = try liveLog(directory.file("live.jsonl")).filter { $0.control == "tempo" }.compactMap(\.value)
         check(tempi.contains { abs($0 - 90) < 0.9 } && tempi.contains { abs($0 - 140) < 1.4 }, "\(tempi)")
-        let replay = try CLI.run(["replay", "live.jsonl", "--midi", "replay.mid", "--quiet"], in: directory.path)
+        let replay = try await CLI.run(["replay", "live.jsonl", "--midi", "replay.mid", "--quiet"], in: directory.path)
         guard replay.status == 0 else { return (problems + ["\(replay)"], hostTrouble) }
         check(try Data(contentsOf: URL(fileURLWithPath: directory.file("live.mid"))) == Data(contentsOf: URL(fileURLWithPath: directory.file("replay.mid"))),
               "the replay's MIDI differs from the live set's")
@@ -86,28 +86,62 @@ extension StudioEndToEndTests {
     }
 
     @Test("--clock-in needs --live and takes jack, jack:<port>, alsa or alsa:<client:port>: 64 naming the flag; a port that is not there: 64")
-    func clockInRefusals() throws {
-        let notLive = try CLI.run(["run", "default", "--clock-in", "jack", "--duration", "1"])
+    func clockInRefusals() async throws {
+        let notLive = try await CLI.run(["run", "default", "--clock-in", "jack", "--duration", "1"])
         #expect(notLive.status == 64 && notLive.stderr.contains("--clock-in only applies with --live"), "\(notLive)")
-        let other = try CLI.run(["run", "default", "--live", "--clock-in", "usb", "--duration", "1"])
+        let other = try await CLI.run(["run", "default", "--live", "--clock-in", "usb", "--duration", "1"])
         #expect(other.status == 64 && other.stderr.contains("--clock-in usb is not accepted; expected jack, jack:<MIDI output port>, alsa or alsa:<client:port>"),
                 "\(other)")
         let directory = try TemporaryDirectory()
-        let jack = try JackServer(directory: directory)
+        let jack = try await JackServer(directory: directory)
         defer { jack.stop() }
-        let missing = try CLI.run(["run", "default", "--live", "--clock-in", "jack:nobody:out", "--midi-out", "jack", "--duration", "1"],
+        let missing = try await CLI.run(["run", "default", "--live", "--clock-in", "jack:nobody:out", "--midi-out", "jack", "--duration", "1"],
                                   environment: jack.environment, timeout: 20)
         #expect(missing.status == 64 && missing.stderr.contains("nobody:out"), "\(missing)")
+    }
+
+    /// Issue 44 #6: a master at 1000 bpm was followed silently (5 s of session in 1.3 s) and its
+    /// tempo never logged. Now it is not followed: the session says so once and waits.
+    @Test("A MIDI clock master at 1000 bpm is not followed: one line on stderr, the session waits, nothing plays",
+          .enabled(if: jackMIDIClock != nil && jackTransport != nil, "needs jack-midi-clock and jackd2"))
+    func clockInRefusesAFastMaster() async throws {
+        let directory = try TemporaryDirectory()
+        let jack = try await JackServer(directory: directory)
+        defer { jack.stop() }
+        let master = try Background(jackMIDIClock!, [], environment: jack.fullEnvironment, output: directory.file("jack_midi_clock.log"))
+        defer { master.stop() }
+        try await Self.waitForPorts(["jack_midi_clock:mclk_out"], jack: jack)
+        var environment = jack.fullEnvironment
+        environment["CLUMSY_UNDER_TEST"] = nil
+        let session = try Background(CLI.executable, ["run", "pulse", "--live", "--clock-in", "jack:jack_midi_clock:mclk_out", "--midi-out", "jack", "--duration", "5",
+                                                      "--events", directory.file("live.jsonl")],
+                                     environment: environment, output: directory.file("clumsy.log"))
+        defer { session.stop(signal: SIGINT) }
+        try await Self.waitForPorts(["clumsy-clock:clock_in"], jack: jack)
+        let transport = try Background("/bin/sh", ["-c", "(printf 'master\\ntempo 1000\\n'; sleep 1; echo play; sleep 10; echo stop; echo quit) | \(jackTransport!)"],
+                                       environment: jack.fullEnvironment, output: directory.file("jack_transport.log"))
+        defer { transport.stop() }
+        let refused = "the MIDI clock master's tempo, 1000 bpm, is outside the 20–400 bpm a session plays at"
+        // Old code: the session ran through its 5 s in about 1.3 s and said nothing.
+        let said = await waitUntil(timeout: 60) { session.output.contains(refused) || !session.isRunning }
+        #expect(said && session.isRunning, "\(session.output.suffix(800))")
+        session.stop(signal: SIGINT)
+        #expect(session.output.components(separatedBy: refused).count == 2, "said more than once: \(session.output.suffix(800))")
+        // Stopped while it waited: less than a second of the session played, no tempo logged.
+        let log = (try? String(contentsOfFile: directory.file("live.jsonl"), encoding: .utf8)) ?? ""
+        let end = log.split(separator: "\n").last { $0.contains("\"kind\":\"end\"") }
+        let step = end.flatMap { $0.components(separatedBy: "\"step\":").last }.flatMap { Int($0.prefix { $0.isNumber }) }
+        #expect(step.map { $0 < 240 } == true && !log.contains("\"control\":\"tempo\""), "\(log.suffix(600))")
     }
 
     /// Runs `attempt` up to three times while it fails with the JACK host in trouble (a dummy
     /// server without real-time priority skips cycles on a busy machine and logs an xrun, which
     /// moves every later frame against the clock; `jack_transport` can be dropped): such an
     /// attempt says nothing about Clumsy. The last attempt's problems are the test's.
-    static func retryingOnHostTrouble(_ name: String, _ attempt: () throws -> (problems: [String], hostTrouble: Bool)) rethrows {
+    static func retryingOnHostTrouble(_ name: String, _ attempt: () async throws -> (problems: [String], hostTrouble: Bool)) async rethrows {
         var last: [String] = []
         for number in 1...3 {
-            let (problems, hostTrouble) = try attempt()
+            let (problems, hostTrouble) = try await attempt()
             last = problems
             if problems.isEmpty { return }
             print("\(name): attempt \(number) failed\(hostTrouble ? " (the JACK host had trouble)" : ""): \(problems.joined(separator: "; "))")
@@ -117,10 +151,10 @@ extension StudioEndToEndTests {
     }
 
     /// Waits up to 15 s for `ports` to be registered.
-    static func waitForPorts(_ ports: [String], jack: JackServer) throws {
+    static func waitForPorts(_ ports: [String], jack: JackServer) async throws {
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
-            let listed = try CLI.run([], executable: jackLsp!, environment: jack.environment, timeout: 5).stdout
+            let listed = try await CLI.run([], executable: jackLsp!, environment: jack.environment, timeout: 5).stdout
             if ports.allSatisfy({ listed.contains($0) }) { return }
             usleep(100_000)
         }

@@ -77,18 +77,18 @@ struct DocumentationTests {
     static var withoutJack: [DocumentedCommands] { DocumentedCommands.all().filter { !$0.startsJack } }
 
     @Test("A command block runs from a new empty directory, clumsy on PATH, and exits 0", arguments: withoutJack)
-    func blockRuns(_ block: DocumentedCommands) throws {
-        try Self.run(block)
+    func blockRuns(_ block: DocumentedCommands) async throws {
+        try await Self.run(block)
     }
 
     /// Runs `block` with bash (`-e`, `pipefail`) in a new directory, clumsy first on PATH.
-    static func run(_ block: DocumentedCommands) throws {
+    static func run(_ block: DocumentedCommands) async throws {
         let directory = try TemporaryDirectory()
-        let path = CLI.productsDirectory + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let path = CLI.executableDirectory + ":" + CLI.productsDirectory + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         // A recipe that starts jackd starts a server of its own name, never a developer's default
         // (one fixed name: JACK's registry holds eight servers and reclaims a name only on reuse).
         let server = "clumsy-docs"
-        let result = try CLI.run(["-e", "-o", "pipefail", "-c", block.script], executable: "/bin/bash",
+        let result = try await CLI.run(["-e", "-o", "pipefail", "-c", block.script], executable: "/bin/bash",
                                  environment: ["PATH": path, "CLUMSY_UNDER_TEST": nil, "JACK_DEFAULT_SERVER": server],
                                  in: directory.path, timeout: 300)
         #expect(result.status == 0 && !result.timedOut, "\(block.place):\n\(block.script)\n\(result)")

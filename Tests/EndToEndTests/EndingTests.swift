@@ -87,12 +87,12 @@ import Testing
 
     @Test("Every bundled preset with an ending ends on the tonic at a phrase's end, its last note-off last",
           .enabled(if: Mido.isAvailable, "needs python3 with mido"), arguments: bundledFormsWithAnEnding().map(\.name))
-    func endsOnTheTonicAtAPhraseBoundary(_ name: String) throws {
+    func endsOnTheTonicAtAPhraseBoundary(_ name: String) async throws {
         let form = try #require(Self.bundledFormsWithAnEnding().first { $0.name == name })
         let directory = try TemporaryDirectory()
         let midi = directory.file("end.mid"), log = directory.file("end.jsonl")
         // 50 s is no phrase's end in either preset: the session goes on to the next one.
-        let result = try CLI.run(["run", name, "--duration", "50", "--seed", "3", "--midi", midi, "--events", log])
+        let result = try await CLI.run(["run", name, "--duration", "50", "--seed", "3", "--midi", midi, "--events", log])
         #expect(result.status == 0, "\(result)")
         let phrase = Double(form.bars) * form.barSeconds
         let bars = Int((50 / phrase).rounded(.up)) * form.bars
@@ -121,39 +121,39 @@ import Testing
         #expect(end.lastBassNotes.allSatisfy { $0 % 12 == tonicRoot }, "the bass's last notes: \(end.lastBassNotes)")
     }
 
-    func run(_ arguments: [String], in directory: TemporaryDirectory, name: String = "s") throws -> (log: [LogEvent], midi: [UInt8], text: String) {
+    func run(_ arguments: [String], in directory: TemporaryDirectory, name: String = "s") async throws -> (log: [LogEvent], midi: [UInt8], text: String) {
         let log = directory.file(name + ".jsonl"), midi = directory.file(name + ".mid")
-        let result = try CLI.run(["run"] + arguments + ["--seed", "3", "--events", log, "--midi", midi])
+        let result = try await CLI.run(["run"] + arguments + ["--seed", "3", "--events", log, "--midi", midi])
         #expect(result.status == 0, "\(result)")
         return (try readEventLog(log), bytes(of: midi) ?? [], result.stdout)
     }
 
     @Test("--duration is \"at least\": a duration on a phrase's end is kept, another goes on to the next")
-    func durationIsAtLeast() throws {
+    func durationIsAtLeast() async throws {
         let directory = try TemporaryDirectory()
         // polska-aabb in two-bar phrases: 10/3 s each.
         let short = ["polska-aabb", "--set", "form.bars=2", "--set", "form.ending=1"]
-        let onTheLine = try run(short + ["--bars", "6"], in: directory, name: "a")
-        let text = try CLI.run(["run"] + short + ["--bars", "6"])
+        let onTheLine = try await run(short + ["--bars", "6"], in: directory, name: "a")
+        let text = try await CLI.run(["run"] + short + ["--bars", "6"])
         #expect(text.stdout.contains("ending      → i      D2"), "the text view names the ending's root: \(text.stdout.suffix(600))")
         #expect(onTheLine.text.hasPrefix("11.0 s of") && onTheLine.text.contains("ended at bar 6, the end of a phrase"), "\(onTheLine.text)")
-        let after = try run(short + ["--duration", "10.1"], in: directory, name: "b")
+        let after = try await run(short + ["--duration", "10.1"], in: directory, name: "b")
         #expect(after.text.hasPrefix("14.3 s of") && after.text.contains("ended at bar 8,"), "\(after.text)")
         // Sessions without an ending stop where the duration cuts them.
-        let none = try run(["polska-aabb", "--set", "form.bars=2", "--set", "form.ending=0", "--duration", "10.1"], in: directory, name: "c")
+        let none = try await run(["polska-aabb", "--set", "form.bars=2", "--set", "form.ending=0", "--duration", "10.1"], in: directory, name: "c")
         #expect(none.text.hasPrefix("10.1 s of") && !none.text.contains("ended at"), "\(none.text)")
         #expect(none.log.allSatisfy { $0.t <= 10.1 + 1e-6 })
     }
 
     @Test("An ending is the same bytes for the same seed, and leaves everything before its last bar as it was")
-    func endingIsDeterministicAndOnlyTouchesTheEnd() throws {
+    func endingIsDeterministicAndOnlyTouchesTheEnd() async throws {
         let directory = try TemporaryDirectory()
         // Without cadences, so that only the ending brings I at the end.
         let args = ["ballad-aaba", "--set", "form.bars=4", "--set", "form.cadence=false", "--duration", "20", "--quiet"]
-        let one = try run(args, in: directory, name: "one"), two = try run(args, in: directory, name: "two")
+        let one = try await run(args, in: directory, name: "one"), two = try await run(args, in: directory, name: "two")
         #expect(one.midi == two.midi && one.log.map(\.line) == two.log.map(\.line))
         // Without the ending, the same 20 s (a phrase's end): identical up to one beat before the last bar.
-        let plain = try run(["ballad-aaba", "--set", "form.bars=4", "--set", "form.cadence=false", "--set", "form.ending=0",
+        let plain = try await run(["ballad-aaba", "--set", "form.bars=4", "--set", "form.cadence=false", "--set", "form.ending=0",
                              "--duration", "20", "--quiet"],
                             in: directory, name: "plain")
         let homeFrom = 20 - 2.5 - 60 / 72.0
@@ -166,10 +166,10 @@ import Testing
     }
 
     @Test("one-by-one: piano ball n is first heard in bar n + 1; the bass from the start, the physics unchanged")
-    func oneByOne() throws {
+    func oneByOne() async throws {
         let directory = try TemporaryDirectory()
         let bar = 2.5   // ballad-aaba: 3/4 at 72 bpm
-        let intro = try run(["ballad-aaba", "--duration", "40", "--quiet", "--set", "form.intro=one-by-one"], in: directory, name: "intro")
+        let intro = try await run(["ballad-aaba", "--duration", "40", "--quiet", "--set", "form.intro=one-by-one"], in: directory, name: "intro")
         let keys = intro.log.filter { $0.kind == "key" }
         for ball in 1...4 {
             let first = keys.first { $0.ball == ball }
@@ -177,17 +177,17 @@ import Testing
             #expect(keys.filter { $0.ball == ball }.allSatisfy { $0.hit! >= Double(ball) * bar - 1e-6 }, "ball \(ball) waits for bar \(ball + 1)")
         }
         #expect(keys.contains { $0.hit! < 2 * bar }, "ball 1 is heard in bar 2")
-        let none = try run(["ballad-aaba", "--duration", "40", "--quiet", "--set", "form.intro=none"], in: directory, name: "none")
+        let none = try await run(["ballad-aaba", "--duration", "40", "--quiet", "--set", "form.intro=none"], in: directory, name: "none")
         let bass = { (log: [LogEvent]) in log.filter { $0.kind == "bass" }.map(\.line) }
         #expect(bass(intro.log) == bass(none.log), "the balls move as ever: the bass plays the same notes")
         #expect(none.log.filter { $0.kind == "key" }.contains { $0.hit! < bar }, "without an intro, keys in the first bar")
     }
 
     @Test("bass: the keys are silent for the first phrase and play from the second")
-    func bassIntro() throws {
+    func bassIntro() async throws {
         let directory = try TemporaryDirectory()
         let phrase = 2 * 3 * 60 / 108.0   // polska-aabb in two-bar phrases, 3/4 at 108 bpm
-        let session = try run(["polska-aabb", "--set", "form.bars=2", "--set", "form.intro=bass", "--duration", "20", "--quiet"],
+        let session = try await run(["polska-aabb", "--set", "form.bars=2", "--set", "form.intro=bass", "--duration", "20", "--quiet"],
                               in: directory)
         let keys = session.log.filter { $0.kind == "key" }
         #expect(keys.allSatisfy { $0.hit! >= phrase - 1e-6 }, "no key before the second phrase")
@@ -202,12 +202,12 @@ import Testing
 
     @Test("A live run that reached its ending replays byte for byte, ending and all",
           .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"))
-    func liveEndingReplays() throws {
+    func liveEndingReplays() async throws {
         let directory = try TemporaryDirectory()
-        let live = try CLI.run(Self.liveBallad + ["--duration", "1"], in: directory.path, timeout: 60)
+        let live = try await CLI.run(Self.liveBallad + ["--duration", "1"], in: directory.path, timeout: 60)
         try #require(live.status == 0, "\(live)")
         #expect(live.stdout.contains("ended at bar 1, the end of a phrase, on I"), "\(live.stdout)")
-        let replay = try CLI.run(["replay", "live.jsonl", "--midi", "again.mid", "--events", "again.jsonl"], in: directory.path, timeout: 60)
+        let replay = try await CLI.run(["replay", "live.jsonl", "--midi", "again.mid", "--events", "again.jsonl"], in: directory.path, timeout: 60)
         #expect(replay.status == 0 && replay.stdout.contains("ended at bar 1,"), "\(replay)")
         #expect(bytes(of: directory.file("again.mid")) == bytes(of: directory.file("live.mid")))
         #expect(bytes(of: directory.file("again.jsonl")) == bytes(of: directory.file("live.jsonl")))
@@ -215,22 +215,22 @@ import Testing
 
     @Test("A live run stopped before its ending replays without one: the steps it ran, byte for byte",
           .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"))
-    func interruptedLiveReplaysWithoutAnEnding() throws {
+    func interruptedLiveReplaysWithoutAnEnding() async throws {
         let directory = try TemporaryDirectory()
-        let (live, _) = try runInterrupted(Self.liveBallad + ["--duration", "60"], in: directory.path, after: 1.8)
+        let (live, _) = try await runInterrupted(Self.liveBallad + ["--duration", "60"], in: directory.path, after: 1.8)
         try #require(live.status == 130, "\(live)")
         #expect(!live.stdout.contains("ended at"), "\(live.stdout)")
-        let replay = try CLI.run(["replay", "live.jsonl", "--midi", "again.mid", "--events", "again.jsonl"], in: directory.path, timeout: 60)
+        let replay = try await CLI.run(["replay", "live.jsonl", "--midi", "again.mid", "--events", "again.jsonl"], in: directory.path, timeout: 60)
         #expect(replay.status == 0 && !replay.stdout.contains("ended at"), "\(replay)")
         #expect(bytes(of: directory.file("again.mid")) == bytes(of: directory.file("live.mid")))
         #expect(bytes(of: directory.file("again.jsonl")) == bytes(of: directory.file("live.jsonl")))
     }
 
     @Test("form.intro and form.ending are checked: the field and what is accepted")
-    func badValues() throws {
-        let intro = try CLI.run(["run", "polska-aabb", "--set", "form.intro=drums", "--duration", "1", "--quiet"])
+    func badValues() async throws {
+        let intro = try await CLI.run(["run", "polska-aabb", "--set", "form.intro=drums", "--duration", "1", "--quiet"])
         #expect(intro.status != 0 && intro.stderr.contains("form.intro") && intro.stderr.contains("one-by-one"), "\(intro)")
-        let ending = try CLI.run(["run", "polska-aabb", "--set", "form.ending=-1", "--duration", "1", "--quiet"])
+        let ending = try await CLI.run(["run", "polska-aabb", "--set", "form.ending=-1", "--duration", "1", "--quiet"])
         #expect(ending.status != 0 && ending.stderr.contains("form.ending"), "\(ending)")
     }
 }

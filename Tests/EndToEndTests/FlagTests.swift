@@ -30,9 +30,9 @@ struct FlagTests {
     ]
 
     @Test("Exit 64 naming the flag and the range; no output or temporary files", arguments: cases)
-    func rejected(_ bad: BadFlag) throws {
+    func rejected(_ bad: BadFlag) async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "original", bad.flag, bad.value, "--midi", "out.mid", "--events", "out.jsonl"],
+        let result = try await CLI.run(["run", "original", bad.flag, bad.value, "--midi", "out.mid", "--events", "out.jsonl"],
                                  in: directory.path, timeout: 60)
         #expect(result.status == 64 && !result.signalled && !result.timedOut, "\(result)")
         #expect(result.stdout.isEmpty, "stdout: \(result.stdout)")
@@ -48,38 +48,38 @@ struct FlagTests {
     }
 
     @Test("--flag=-1 form reaches clumsy's own range check", arguments: [("--gravity=-1", "0…100"), ("--duration=-5", "0.001…604800"), ("--speed=-2", "0.1…20")])
-    func negativeWithEquals(argument: String, range: String) throws {
+    func negativeWithEquals(argument: String, range: String) async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", argument, "--events", "out.jsonl"], in: directory.path, timeout: 10)
+        let result = try await CLI.run(["run", argument, "--events", "out.jsonl"], in: directory.path, timeout: 10)
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains("out of range") && result.stderr.contains(range), "\(result.stderr)")
         #expect(directory.entries().isEmpty, "files left behind: \(directory.entries())")
     }
 
     @Test("Limits are inclusive: the smallest and largest accepted values run")
-    func boundariesAccepted() throws {
+    func boundariesAccepted() async throws {
         let directory = try TemporaryDirectory()
         for arguments in [["--gravity", "0", "--speed", "0.1", "--duration", "0.001"],
                           ["--gravity", "100", "--speed", "20", "--duration", "0.5"]] {
-            let result = try CLI.run(["run", "original", "--quiet", "--events", "e.jsonl"] + arguments, in: directory.path)
+            let result = try await CLI.run(["run", "original", "--quiet", "--events", "e.jsonl"] + arguments, in: directory.path)
             #expect(result.status == 0, "\(result)")
             #expect(fileExists(directory.file("e.jsonl")))
         }
     }
 
     @Test("--midi and --events naming the same file is rejected with 64 before anything is written")
-    func sameOutputFile() throws {
+    func sameOutputFile() async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "original", "--duration", "1", "--midi", "x", "--events", "x"], in: directory.path)
+        let result = try await CLI.run(["run", "original", "--duration", "1", "--midi", "x", "--events", "x"], in: directory.path)
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains("--midi") && result.stderr.contains("--events"), "\(result.stderr)")
         #expect(directory.entries().isEmpty, "files left behind: \(directory.entries())")
     }
 
     @Test("--midi x --events ./x (same file, spelled differently) must not silently lose the MIDI file")
-    func sameOutputFileSpelledDifferently() throws {
+    func sameOutputFileSpelledDifferently() async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "original", "--duration", "1", "--midi", "x", "--events", "./x"], in: directory.path)
+        let result = try await CLI.run(["run", "original", "--duration", "1", "--midi", "x", "--events", "./x"], in: directory.path)
         #expect(result.status == 64, "\(result)")
         #expect(directory.entries().isEmpty, "files left behind: \(directory.entries())")
     }

@@ -30,10 +30,10 @@ struct FluidSynthWarningTests {
     }
 
     @Test("A SoundFont with a sample FluidSynth ignores: the run succeeds and says so on stderr, once")
-    func warningReachesStandardError() throws {
+    func warningReachesStandardError() async throws {
         let directory = try TemporaryDirectory()
         try Data(Self.brokenSample()).write(to: URL(fileURLWithPath: directory.file("broken.sf2")))
-        let result = try CLI.run(["run", "polska", "--duration", "3", "--audio", "a.wav", "--stems", ".", "--soundfont", "broken.sf2"],
+        let result = try await CLI.run(["run", "polska", "--duration", "3", "--audio", "a.wav", "--stems", ".", "--soundfont", "broken.sf2"],
                                  in: directory.path, timeout: 120)
         #expect(result.status == 0 && !result.signalled, "\(result)")
         #expect(result.stdout.contains("wrote a.wav"), "\(result)")
@@ -44,19 +44,19 @@ struct FluidSynthWarningTests {
     }
 
     @Test("--quiet keeps FluidSynth's warnings out, as it keeps out everything but errors")
-    func quietRunStaysQuiet() throws {
+    func quietRunStaysQuiet() async throws {
         let directory = try TemporaryDirectory()
         try Data(Self.brokenSample()).write(to: URL(fileURLWithPath: directory.file("broken.sf2")))
-        let result = try CLI.run(["run", "original", "--duration", "2", "--audio", "a.wav", "--soundfont", "broken.sf2", "--quiet"],
+        let result = try await CLI.run(["run", "original", "--duration", "2", "--audio", "a.wav", "--soundfont", "broken.sf2", "--quiet"],
                                  in: directory.path, timeout: 120)
         #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty, "\(result)")
     }
 
     @Test("A sample name with terminal controls is printed escaped, on one line")
-    func warningIsEscaped() throws {
+    func warningIsEscaped() async throws {
         let directory = try TemporaryDirectory()
         try Data(Self.brokenSample(name: "Evil\u{1B}[2J\nName")).write(to: URL(fileURLWithPath: directory.file("evil.sf2")))
-        let result = try CLI.run(["run", "original", "--duration", "2", "--audio", "a.wav", "--soundfont", "evil.sf2"],
+        let result = try await CLI.run(["run", "original", "--duration", "2", "--audio", "a.wav", "--soundfont", "evil.sf2"],
                                  in: directory.path, timeout: 120)
         #expect(result.status == 0, "\(result)")
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.isEmpty }
@@ -66,9 +66,9 @@ struct FluidSynthWarningTests {
     }
 
     @Test("An intact SoundFont gives no warning")
-    func intactSoundFontIsSilent() throws {
+    func intactSoundFontIsSilent() async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "original", "--duration", "2", "--audio", "a.wav", "--soundfont", smallSoundFont],
+        let result = try await CLI.run(["run", "original", "--duration", "2", "--audio", "a.wav", "--soundfont", smallSoundFont],
                                  in: directory.path, timeout: 120)
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
     }

@@ -40,23 +40,23 @@ import Testing
         }
     }
 
-    func render(_ extra: [String], seconds: Int, in directory: TemporaryDirectory) throws -> (log: [LogEvent], midi: [UInt8]) {
+    func render(_ extra: [String], seconds: Int, in directory: TemporaryDirectory) async throws -> (log: [LogEvent], midi: [UInt8]) {
         let log = directory.file("form.jsonl"), midi = directory.file("form.mid")
         // The returns' own mechanism: the preset's travel and new second times pinned off unless
         // the test sets them (a field may be set once).
         let pins = ["form.travel=0", "form.secondTime=same"].filter { pin in
             !extra.contains { $0.hasPrefix(pin.prefix { $0 != "=" } + "=") }
         }.flatMap { ["--set", $0] }
-        let result = try CLI.run(["run", "polska-aabb", "--duration", String(seconds), "--seed", "3", "--quiet",
+        let result = try await CLI.run(["run", "polska-aabb", "--duration", String(seconds), "--seed", "3", "--quiet",
                                   "--events", log, "--midi", midi] + pins + extra)
         #expect(result.status == 0, "\(result)")
         return (try readEventLog(log), [UInt8](try Data(contentsOf: URL(fileURLWithPath: midi))))
     }
 
-    @Test func everyRepeatIsNoteForNoteItsFirstTimeWithVariationZero() throws {
+    @Test func everyRepeatIsNoteForNoteItsFirstTimeWithVariationZero() async throws {
         let directory = try TemporaryDirectory()
         // AABB in four-bar sections: A A B B A A B B A A …
-        let (events, _) = try render(["--set", "form.variation=0", "--set", "form.bars=4"], seconds: 70, in: directory)
+        let (events, _) = try await render(["--set", "form.variation=0", "--set", "form.bars=4"], seconds: 70, in: directory)
         let length = 4 * Self.barSeconds
         let letters = Array("AABB")
         let firsts: [Character: Int] = ["A": 0, "B": 2]
@@ -71,10 +71,10 @@ import Testing
         }
     }
 
-    @Test func variationReplaysTheStartAndDriftsTheRest() throws {
+    @Test func variationReplaysTheStartAndDriftsTheRest() async throws {
         let directory = try TemporaryDirectory()
         // 0.25 of four bars: each returning section is exact for three bars, then nudged.
-        let (events, _) = try render(["--set", "form.variation=0.25", "--set", "form.bars=4"], seconds: 70, in: directory)
+        let (events, _) = try await render(["--set", "form.variation=0.25", "--set", "form.bars=4"], seconds: 70, in: directory)
         let length = 4 * Self.barSeconds
         var drifted = 0
         for section in [1, 4, 5, 8, 9] {   // the A sections after the first
@@ -86,10 +86,10 @@ import Testing
         #expect(drifted >= 3, "the nudged last bar differs in most returns (\(drifted) of 5)")
     }
 
-    @Test func theSecondTimeEndsOtherwiseAndTheSameEachTime() throws {
+    @Test func theSecondTimeEndsOtherwiseAndTheSameEachTime() async throws {
         let directory = try TemporaryDirectory()
         // Four-bar sections, a two-bar second ending: A A' B B' A A' B B' …
-        let (events, _) = try render(["--set", "form.variation=0", "--set", "form.bars=4", "--set", "form.endings=2"],
+        let (events, _) = try await render(["--set", "form.variation=0", "--set", "form.bars=4", "--set", "form.endings=2"],
                                      seconds: 60, in: directory)
         let bar = Self.barSeconds, length = 4 * bar
         func notes(section: Int, bars: Range<Int>) -> [Heard] {
@@ -102,10 +102,10 @@ import Testing
         #expect(notes(section: 7, bars: 0..<4) == notes(section: 3, bars: 0..<4), "B's too")
     }
 
-    @Test func aSecondTimeWithNewChangesKeepsTheStrikesAndFindsOtherChords() throws {
+    @Test func aSecondTimeWithNewChangesKeepsTheStrikesAndFindsOtherChords() async throws {
         let directory = try TemporaryDirectory()
         // Four-bar sections: A A B B, then A A' B B' … (' : the bass ball sent off anew).
-        let (events, _) = try render(["--set", "form.variation=0", "--set", "form.bars=4", "--set", "form.secondTime=new-changes"],
+        let (events, _) = try await render(["--set", "form.variation=0", "--set", "form.bars=4", "--set", "form.secondTime=new-changes"],
                                      seconds: 80, in: directory)
         let length = 4 * Self.barSeconds
         func heard(_ section: Int, _ kind: String) -> [Heard] {
@@ -122,10 +122,10 @@ import Testing
         }
     }
 
-    @Test func eachLetterPlaysInItsOwnKey() throws {
+    @Test func eachLetterPlaysInItsOwnKey() async throws {
         let directory = try TemporaryDirectory()
         // B on the dominant: D minor for A, A minor for B, and A back in D minor.
-        let (events, _) = try render(["--set", "form.bars=4", "--set", #"form.transpose={"B":7}"#], seconds: 60, in: directory)
+        let (events, _) = try await render(["--set", "form.bars=4", "--set", #"form.transpose={"B":7}"#], seconds: 60, in: directory)
         let length = 4 * Self.barSeconds
         func tonics(_ section: Int) -> Set<String> {
             Set(events.filter { $0.kind == "chord" && $0.t >= Double(section) * length - 1e-6 && $0.t < Double(section + 1) * length - 1e-6 }
@@ -140,26 +140,26 @@ import Testing
         #expect(!bassNotes(2).isEmpty && bassNotes(2).allSatisfy { [9, 11, 0, 2, 4, 5, 7].contains($0 % 12) }, "B in A minor: \(bassNotes(2))")
     }
 
-    @Test func sameSeedSameBytes() throws {
+    @Test func sameSeedSameBytes() async throws {
         let one = try TemporaryDirectory(), two = try TemporaryDirectory()
-        let a = try render([], seconds: 60, in: one), b = try render([], seconds: 60, in: two)
+        let a = try await render([], seconds: 60, in: one), b = try await render([], seconds: 60, in: two)
         #expect(a.midi == b.midi)
         #expect(a.log.map(\.line) == b.log.map(\.line))
     }
 
     /// The acceptance figures, measured from the MIDI file with mido (Tools/form_recurrence.py),
     /// independently of the Swift analyser: docs/form.md quotes them.
-    @Test func polskaAABBRecursLikeATuneAndVaries() throws {
+    @Test func polskaAABBRecursLikeATuneAndVaries() async throws {
         let directory = try TemporaryDirectory()
         let midi = directory.file("polska.mid")
         // The drift of `variation` alone, as docs/form.md's table measures it (the preset also
         // travels and has new second times: docs/benchmarks.md, "Generative, not a loop").
-        let result = try CLI.run(["run", "polska-aabb", "--duration", "300", "--seed", "3", "--midi", midi, "--quiet",
+        let result = try await CLI.run(["run", "polska-aabb", "--duration", "300", "--seed", "3", "--midi", midi, "--quiet",
                                   "--set", "form.travel=0", "--set", "form.secondTime=same"])
         #expect(result.status == 0, "\(result)")
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Tools/form_recurrence.py").path
-        let measured = try CLI.run(["python3", script, midi, "--section", "16", "1"], executable: "/usr/bin/env")
+        let measured = try await CLI.run(["python3", script, midi, "--section", "16", "1"], executable: "/usr/bin/env")
         #expect(measured.status == 0, "\(measured)")
         let figures = try JSONSerialization.jsonObject(with: Data(measured.stdout.utf8)) as? [String: Any] ?? [:]
         let bars = figures["barFraction"] as? Double ?? -1
@@ -170,14 +170,14 @@ import Testing
         #expect(differing >= 0.2, "bars of the second A unlike the first: \(differing)")
     }
 
-    @Test func analyzeShowsTheReturningPassages() throws {
+    @Test func analyzeShowsTheReturningPassages() async throws {
         let directory = try TemporaryDirectory()
-        let (_, _) = try render(["--set", "form.variation=0", "--set", "form.bars=4"], seconds: 40, in: directory)
-        let text = try CLI.run(["analyze", directory.file("form.mid")])
+        let (_, _) = try await render(["--set", "form.variation=0", "--set", "form.bars=4"], seconds: 40, in: directory)
+        let text = try await CLI.run(["analyze", directory.file("form.mid")])
         #expect(text.status == 0, "\(text)")
         #expect(text.stdout.contains("repetition (bars of"))
         #expect(text.stdout.contains(" repeat bars "), "a passage returning:\n\(text.stdout)")
-        let json = try CLI.run(["analyze", "--json", directory.file("form.mid")])
+        let json = try await CLI.run(["analyze", "--json", directory.file("form.mid")])
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         let repetition = object?["repetition"] as? [String: Any]
         let bars = repetition?["bars"] as? Int ?? 0
@@ -185,22 +185,22 @@ import Testing
         #expect(bars >= 20 && recurring * 2 >= bars, "\(recurring) of \(bars) bars recur")
     }
 
-    @Test func badSectionsNameTheFieldAndWhatIsAccepted() throws {
+    @Test func badSectionsNameTheFieldAndWhatIsAccepted() async throws {
         let directory = try TemporaryDirectory()
         let preset = directory.file("bad.json")
         try Data(#"{"form": {"bars": 8, "sections": "aabb"}}"#.utf8).write(to: URL(fileURLWithPath: preset))
-        let result = try CLI.run(["run", preset, "--duration", "1", "--quiet"])
+        let result = try await CLI.run(["run", preset, "--duration", "1", "--quiet"])
         #expect(result.status == 65, "\(result)")
         #expect(result.stderr.contains("form.sections") && result.stderr.contains("capital letters A–Z"), "\(result.stderr)")
-        let bars = try CLI.run(["run", "polska-aabb", "--set", "form.bars=0", "--duration", "1", "--quiet"])
+        let bars = try await CLI.run(["run", "polska-aabb", "--set", "form.bars=0", "--duration", "1", "--quiet"])
         #expect(bars.status != 0 && bars.stderr.contains("form.bars"), "\(bars)")
     }
 
     @Test("After a scene's tempo change, sections begin on the clock's bar lines, as the scenes' bars do")
-    func sectionsFollowATempoScene() throws {
+    func sectionsFollowATempoScene() async throws {
         let directory = try TemporaryDirectory()
         // Four-bar sections, AABB; bars 1–2 at 108 bpm, then 90 from the scene at bar 3.
-        let (events, _) = try render(["--set", "form.variation=0", "--set", "form.bars=4", "--set", "form.ending=0",
+        let (events, _) = try await render(["--set", "form.variation=0", "--set", "form.bars=4", "--set", "form.ending=0",
                                       "--set", #"scenes=[{"bar": 3, "tempo": 90}]"#], seconds: 40, in: directory)
         let scene = 2 * Self.barSeconds, slowBar = 3 * 60 / 90.0
         #expect(events.contains { $0.kind == "control" && abs($0.t - scene) < 1e-5 }, "the tempo scene at bar 3")

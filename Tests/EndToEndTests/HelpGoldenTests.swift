@@ -20,6 +20,7 @@ struct HelpGoldenTests {
         Command(program: "clumsy", arguments: ["--help"], golden: "clumsy.txt"),
         Command(program: "clumsy", arguments: ["run", "--help"], golden: "clumsy-run.txt"),
         Command(program: "clumsy", arguments: ["replay", "--help"], golden: "clumsy-replay.txt"),
+        Command(program: "clumsy", arguments: ["recover", "--help"], golden: "clumsy-recover.txt"),
         Command(program: "clumsy", arguments: ["draw", "--help"], golden: "clumsy-draw.txt"),
         Command(program: "clumsy", arguments: ["roll", "--help"], golden: "clumsy-roll.txt"),
         Command(program: "clumsy", arguments: ["presets", "--help"], golden: "clumsy-presets.txt"),
@@ -35,9 +36,9 @@ struct HelpGoldenTests {
     static let directory = projectRoot + "/Tests/EndToEndTests/Help"
 
     @Test("--help matches its snapshot in Tests/EndToEndTests/Help", arguments: commands)
-    func help(_ command: Command) throws {
-        let executable = CLI.productsDirectory + "/" + command.program
-        let result = try CLI.run(command.arguments, executable: executable, environment: ["COLUMNS": "80"])
+    func help(_ command: Command) async throws {
+        let executable = command.program == "clumsy" ? CLI.executable : CLI.productsDirectory + "/" + command.program
+        let result = try await CLI.run(command.arguments, executable: executable, environment: ["COLUMNS": "80"])
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
         let path = Self.directory + "/" + command.golden
         if ProcessInfo.processInfo.environment["CLUMSY_RECORD_GOLDEN"] == "1" {

@@ -59,29 +59,29 @@ func sendUDP(_ packet: [UInt8], count: Int, port: Int) {
 struct HostileCostTests {
     @Test("A five-key preset (a ninth chord in bass.chords) draws, its keys named root … 9th",
           .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"))
-    func fiveKeysDraw() throws {
+    func fiveKeysDraw() async throws {
         let directory = try TemporaryDirectory()
         let preset = try fiveKeyPreset(in: directory)
-        let drawn = try CLI.run(["draw", preset, "-o", "five.svg"], in: directory.path)
+        let drawn = try await CLI.run(["draw", preset, "-o", "five.svg"], in: directory.path)
         #expect(drawn.status == 0 && !drawn.signalled, "\(drawn)")
         let svg = String(decoding: bytes(of: directory.file("five.svg")) ?? [], as: UTF8.self)
         #expect(svg.hasPrefix("<?xml") && svg.contains("</svg>"), "no SVG written")
     }
 
     @Test("A five-key preset films (--video)", .enabled(if: hasFFmpeg && hasSmallSoundFont, "needs ffmpeg and \(smallSoundFont)"))
-    func fiveKeysFilm() throws {
+    func fiveKeysFilm() async throws {
         let directory = try TemporaryDirectory()
         let preset = try fiveKeyPreset(in: directory)
-        let filmed = try CLI.run(["run", preset, "--duration", "1", "--video", "five.mp4", "--soundfont", smallSoundFont, "--quiet"],
+        let filmed = try await CLI.run(["run", preset, "--duration", "1", "--video", "five.mp4", "--soundfont", smallSoundFont, "--quiet"],
                                  in: directory.path, timeout: 120)
         #expect(filmed.status == 0 && !filmed.signalled, "\(filmed)")
         #expect((bytes(of: directory.file("five.mp4"))?.count ?? 0) > 1000, "no video written")
     }
 
     @Test("A trace of 1000 balls stays small: under 16 MB of SVG and at most 50 000 hit dots, the legend counting every hit")
-    func traceIsBounded() throws {
+    func traceIsBounded() async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["draw", "swarm", "--trace", "30", "-o", "t.svg"], in: directory.path, timeout: 240)
+        let result = try await CLI.run(["draw", "swarm", "--trace", "30", "-o", "t.svg"], in: directory.path, timeout: 240)
         try #require(result.status == 0, "\(result)")
         let size = bytes(of: directory.file("t.svg"))?.count ?? 0
         #expect(size > 100_000 && size < 16_000_000, "the trace's SVG is \(size) bytes")
@@ -92,14 +92,14 @@ struct HostileCostTests {
 
     @Test("A flood of /clumsy/drop into a 1000-ball live session is spread over steps: one drop of 1000 balls per step, none lost",
           .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"))
-    func dropFloodIsBudgeted() throws {
+    func dropFloodIsBudgeted() async throws {
         let directory = try TemporaryDirectory()
         let port = 41_300 + Int(getpid() % 20_000)
         let sent = 200
-        let result = try CLI.run(["run", "swarm", "--live", "--audio-driver", "file", "--audio", "live.wav", "--soundfont", smallSoundFont,
+        let result = try await CLI.run(["run", "swarm", "--live", "--audio-driver", "file", "--audio", "live.wav", "--soundfont", smallSoundFont,
                                   "--osc-in", "\(port)", "--duration", "4", "--events", "live.jsonl", "--quiet"],
                                  in: directory.path, timeout: 60) { _ in
-            waitForUDPPort(port)
+            await waitForUDPPort(port)
             sendUDP(oscMessage("/clumsy/drop"), count: sent, port: port)
         }
         try #require(result.status == 0 && !result.signalled, "\(result)")

@@ -20,36 +20,36 @@ struct HostileEscapingTests {
 
     @Test("A preset name with \"+U+0301 engraved by lilypond runs no Scheme (name field and --set name=)",
           arguments: [false, true])
-    func scoreNameIsData(throughSet: Bool) throws {
+    func scoreNameIsData(throughSet: Bool) async throws {
         let lilypond = try #require(firstExecutable(["/usr/bin/lilypond", "/usr/local/bin/lilypond"]), "make deps installs lilypond")
         let directory = try TemporaryDirectory(prefix: "escape-score")
         let preset = try JSONSerialization.data(withJSONObject: ["name": throughSet ? "plain" : Self.hostileName])
         try preset.write(to: URL(fileURLWithPath: directory.file("e.json")))
         let set = throughSet ? ["--set", "name=" + Self.hostileName] : []
-        let run = try CLI.run(["run", "./e.json", "--duration", "1", "--score", "e.ly", "--quiet"] + set, in: directory.path)
+        let run = try await CLI.run(["run", "./e.json", "--duration", "1", "--score", "e.ly", "--quiet"] + set, in: directory.path)
         #expect(run.status == 0, "\(run)")
         let score = try String(contentsOfFile: directory.file("e.ly"), encoding: .utf8)
         #expect(score.unicodeScalars.contains("\u{301}"), "the name is kept, escaped")
-        let engraved = try CLI.run(["-dno-point-and-click", "--loglevel=ERROR", "e.ly"], executable: lilypond,
+        let engraved = try await CLI.run(["-dno-point-and-click", "--loglevel=ERROR", "e.ly"], executable: lilypond,
                                    in: directory.path, timeout: 300)
         #expect(engraved.status == 0, "\(engraved)")
         #expect(!fileExists(directory.file("pwned")), "the score ran the preset name's Scheme")
     }
 
     @Test("The dataset card's regenerate command gives back a manifest's words exactly and runs nothing")
-    func cardCommandIsData() throws {
+    func cardCommandIsData() async throws {
         let directory = try TemporaryDirectory(prefix: "escape-card")
         let hostile = "x'\u{301}; touch pwned; : '\u{301}"
         let item = try JSONSerialization.data(withJSONObject: ["preset": "default", "seed": 3, "settings": ["name": hostile]])
         try item.write(to: URL(fileURLWithPath: directory.file("items.jsonl")))
-        let batch = try CLI.run(["batch", "-o", "out", "--manifest", "items.jsonl", "--duration", "1", "--outputs", "midi", "--quiet"],
+        let batch = try await CLI.run(["batch", "-o", "out", "--manifest", "items.jsonl", "--duration", "1", "--outputs", "midi", "--quiet"],
                                 in: directory.path, timeout: 300)
         #expect(batch.status == 0, "\(batch)")
         let card = try String(contentsOfFile: directory.file("out/README.md"), encoding: .utf8)
         let command = try #require(card.split(separator: "\n").first { $0.hasPrefix("clumsy run ") }, "\(card)")
         // `clumsy` as a shell function that writes its arguments one a line.
         let script = "clumsy() { for a in \"$@\"; do printf '%s\\n' \"$a\"; done > args; }\n" + command + "\n"
-        let shell = try CLI.run(["-c", script], executable: "/bin/sh", in: directory.path)
+        let shell = try await CLI.run(["-c", script], executable: "/bin/sh", in: directory.path)
         #expect(shell.status == 0, "\(shell)")
         #expect(!fileExists(directory.file("pwned")), "the card's command ran the manifest's text")
         let words = try String(contentsOfFile: directory.file("args"), encoding: .utf8).split(separator: "\n").map(String.init)
@@ -74,16 +74,16 @@ struct HostileReplayMemoryTests {
     }
 
     /// Peak resident memory of `clumsy replay` of a log with `count` controls, KB.
-    static func peak(controls count: Int, in directory: TemporaryDirectory) throws -> Int {
+    static func peak(controls count: Int, in directory: TemporaryDirectory) async throws -> Int {
         try directory.write("set\(count).jsonl", log(controls: count))
-        return try peakKilobytes(["replay", "set\(count).jsonl", "--midi", "r\(count).mid", "--quiet"], in: directory, timeout: 1200)
+        return try await peakKilobytes(["replay", "set\(count).jsonl", "--midi", "r\(count).mid", "--quiet"], in: directory, timeout: 1200)
     }
 
     @Test("Replaying 80 000 and 320 000 control lines takes the same memory (within 8 MB)")
-    func memoryIsConstant() throws {
+    func memoryIsConstant() async throws {
         let directory = try TemporaryDirectory(prefix: "replay-memory")
-        let small = try Self.peak(controls: 80_000, in: directory)
-        let large = try Self.peak(controls: 320_000, in: directory)
+        let small = try await Self.peak(controls: 80_000, in: directory)
+        let large = try await Self.peak(controls: 320_000, in: directory)
         #expect(small > 0 && large > 0 && large - small < 8 * 1024, "peak \(small) KB for 80 000 controls, \(large) KB for 320 000")
     }
 }

@@ -14,10 +14,10 @@ import Glibc
 
 /// Runs `script` with `sh -c`, `$C` being the built clumsy; returns what `CLI.run` returns.
 func shell(_ script: String, in directory: String? = nil, environment: [String: String?] = [:], timeout: Double = 30,
-           whileRunning: ((Int32) -> Void)? = nil) throws -> RunResult {
+           whileRunning: ((Int32) async -> Void)? = nil) async throws -> RunResult {
     var environment = environment
     environment["C"] = CLI.executable
-    return try CLI.run([], executable: "/bin/sh", prefix: ["-c", script], environment: environment, in: directory,
+    return try await CLI.run([], executable: "/bin/sh", prefix: ["-c", script], environment: environment, in: directory,
                        timeout: timeout, whileRunning: whileRunning)
 }
 
@@ -39,11 +39,11 @@ struct HostileUseTests {
 
     @Test("A symlinked output is written through: the link stays a link, its target holds the file",
           arguments: ["midi", "events"])
-    func symlinkWrittenThrough(flag: String) throws {
+    func symlinkWrittenThrough(flag: String) async throws {
         let directory = try TemporaryDirectory()
         try directory.write("real.out", "old\n")
         try FileManager.default.createSymbolicLink(atPath: directory.file("link.out"), withDestinationPath: "real.out")
-        let result = try CLI.run(["run", "original", "--duration", "2", "--\(flag)", "link.out", "--quiet"], in: directory.path)
+        let result = try await CLI.run(["run", "original", "--duration", "2", "--\(flag)", "link.out", "--quiet"], in: directory.path)
         #expect(result.status == 0, "\(result)")
         let type = try FileManager.default.attributesOfItem(atPath: directory.file("link.out"))[.type] as? FileAttributeType
         #expect(type == .typeSymbolicLink, "the link was replaced by a regular file")
@@ -54,13 +54,13 @@ struct HostileUseTests {
     }
 
     @Test("A symlink to a character device is written in place, the link and the device untouched")
-    func symlinkToDevice() throws {
+    func symlinkToDevice() async throws {
         let directory = try TemporaryDirectory()
         try FileManager.default.createSymbolicLink(atPath: directory.file("null.wav"), withDestinationPath: "/dev/null")
         try FileManager.default.createSymbolicLink(atPath: directory.file("null.mid"), withDestinationPath: "/dev/null")
         var arguments = ["run", "original", "--duration", "1", "--midi", "null.mid", "--quiet"]
         if hasSmallSoundFont { arguments += ["--audio", "null.wav", "--soundfont", smallSoundFont, "--dry"] }
-        let result = try CLI.run(arguments, in: directory.path)
+        let result = try await CLI.run(arguments, in: directory.path)
         #expect(result.status == 0, "\(result)")
         for name in ["null.mid", "null.wav"] {
             let type = try FileManager.default.attributesOfItem(atPath: directory.file(name))[.type] as? FileAttributeType
@@ -73,7 +73,7 @@ struct HostileUseTests {
 
     @Test("As root, --midi /dev/stdout > m.mid keeps /dev/stdout a link and fills m.mid (private /dev, unshare -m)",
           .enabled(if: getuid() == 0 && firstExecutable(["/usr/bin/unshare"]) != nil))
-    func devStdoutAsRoot() throws {
+    func devStdoutAsRoot() async throws {
         let directory = try TemporaryDirectory()
         // A private mount namespace with a tmpfs /dev holding only stdout and null: the
         // machine's real /dev is never touched.
@@ -87,7 +87,7 @@ struct HostileUseTests {
         "$C" run original --duration 2 --midi /dev/stdout --quiet > m.mid
         if [ -L /dev/stdout ]; then echo "stdout is a link"; else echo "stdout was replaced"; fi
         """
-        let result = try CLI.run(["-m", "/bin/sh", "-c", script], executable: "/usr/bin/unshare",
+        let result = try await CLI.run(["-m", "/bin/sh", "-c", script], executable: "/usr/bin/unshare",
                                  environment: ["C": CLI.executable], in: directory.path)
         if result.stderr.contains("Operation not permitted") { return }  // no mount namespaces here
         #expect(result.status == 0, "\(result)")
@@ -99,7 +99,7 @@ struct HostileUseTests {
 
     @Test("An output naming the preset (directly, by a link, by a hard link) is refused with 64; the preset survives",
           arguments: ["same", "symlink", "hardlink", "dotdot"])
-    func outputOverPreset(how: String) throws {
+    func outputOverPreset(how: String) async throws {
         let directory = try TemporaryDirectory()
         let preset = try String(contentsOfFile: projectRoot + "/Presets/default.json", encoding: .utf8)
         try directory.write("my.json", preset)
@@ -117,42 +117,42 @@ struct HostileUseTests {
         default:
             output = "my.json"
         }
-        let result = try CLI.run(["run", "my.json", "--duration", "2", "--events", output], in: directory.path)
+        let result = try await CLI.run(["run", "my.json", "--duration", "2", "--events", output], in: directory.path)
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains(output) && result.stderr.contains("my.json"), "names both: \(result.stderr)")
         #expect(try String(contentsOfFile: directory.file("my.json"), encoding: .utf8) == preset, "the preset was overwritten")
     }
 
     @Test("Two outputs on one file are refused (64); two on /dev/null are fine")
-    func outputsCollide() throws {
+    func outputsCollide() async throws {
         let directory = try TemporaryDirectory()
-        let same = try CLI.run(["run", "--duration", "1", "--midi", "a.mid", "--events", "./a.mid"], in: directory.path)
+        let same = try await CLI.run(["run", "--duration", "1", "--midi", "a.mid", "--events", "./a.mid"], in: directory.path)
         #expect(same.status == 64 && same.stderr.contains("a.mid"), "\(same)")
         #expect(directory.entries().isEmpty, "left behind: \(directory.entries())")
-        let null = try CLI.run(["run", "--duration", "1", "--midi", "/dev/null", "--events", "/dev/null", "--quiet"],
+        let null = try await CLI.run(["run", "--duration", "1", "--midi", "/dev/null", "--events", "/dev/null", "--quiet"],
                                in: directory.path)
         #expect(null.status == 0, "\(null)")
     }
 
     @Test("An output on a file of $CLUMSY_PRESETS, the SoundFont or live mode's default file is refused")
-    func outputOverOtherInputs() throws {
+    func outputOverOtherInputs() async throws {
         let directory = try TemporaryDirectory()
         let presets = directory.file("presets")
         try FileManager.default.createDirectory(atPath: presets, withIntermediateDirectories: true)
         let text = try String(contentsOfFile: projectRoot + "/Presets/default.json", encoding: .utf8)
         try text.write(toFile: presets + "/default.json", atomically: false, encoding: .utf8)
         try text.write(toFile: presets + "/other.json", atomically: false, encoding: .utf8)
-        let bundled = try CLI.run(["run", "default", "--duration", "1", "--midi", presets + "/other.json"],
+        let bundled = try await CLI.run(["run", "default", "--duration", "1", "--midi", presets + "/other.json"],
                                   environment: ["CLUMSY_PRESETS": presets], in: directory.path)
         #expect(bundled.status == 64, "\(bundled)")
         #expect(try String(contentsOfFile: presets + "/other.json", encoding: .utf8) == text)
         if hasSmallSoundFont {
             let copy = directory.file("font.sf2")
             try FileManager.default.copyItem(atPath: smallSoundFont, toPath: copy)
-            let font = try CLI.run(["run", "--duration", "1", "--soundfont", copy, "--audio", "x.wav", "--midi", copy],
+            let font = try await CLI.run(["run", "--duration", "1", "--soundfont", copy, "--audio", "x.wav", "--midi", copy],
                                    in: directory.path)
             #expect(font.status == 64, "\(font)")
-            let live = try CLI.run(["run", "--duration", "1", "--live", "--audio-driver", "file", "--soundfont", smallSoundFont,
+            let live = try await CLI.run(["run", "--duration", "1", "--live", "--audio-driver", "file", "--soundfont", smallSoundFont,
                                     "--midi", "clumsy-live.wav"], in: directory.path)
             #expect(live.status == 64 && live.stderr.contains("clumsy-live.wav"), "\(live)")
         }
@@ -161,12 +161,12 @@ struct HostileUseTests {
     // MARK: 3. Signals always stop it; inputs must be regular files
 
     @Test("SIGTERM ends a run blocked on a FIFO output with 143, never waiting for a reader")
-    func fifoOutputTerm() throws {
+    func fifoOutputTerm() async throws {
         let directory = try TemporaryDirectory()
         #expect(mkfifo(directory.file("out.mid"), 0o644) == 0)
         var stopping = 0.0
-        let result = try CLI.run(["run", "--duration", "5", "--midi", "out.mid", "--quiet"], in: directory.path, timeout: 30) { pid in
-            waitForStopHandlers(pid)
+        let result = try await CLI.run(["run", "--duration", "5", "--midi", "out.mid", "--quiet"], in: directory.path, timeout: 30) { pid in
+            await waitForStopHandlers(pid)
             usleep(400_000)
             kill(pid, SIGTERM)
             stopping = secondsUntilExit(pid)
@@ -179,26 +179,26 @@ struct HostileUseTests {
     }
 
     @Test("A FIFO as the preset or SoundFont is refused at once with 66")
-    func fifoInputs() throws {
+    func fifoInputs() async throws {
         let directory = try TemporaryDirectory()
         #expect(mkfifo(directory.file("f.json"), 0o644) == 0)
-        let preset = try CLI.run(["run", "./f.json", "--duration", "1"], in: directory.path, timeout: 30)
+        let preset = try await CLI.run(["run", "./f.json", "--duration", "1"], in: directory.path, timeout: 30)
         #expect(!preset.timedOut && preset.status == 66, "\(preset)")
         #expect(preset.stderr.contains("FIFO"), "\(preset.stderr)")
-        let validate = try CLI.run(["validate", "./f.json"], in: directory.path, timeout: 30)
+        let validate = try await CLI.run(["validate", "./f.json"], in: directory.path, timeout: 30)
         #expect(!validate.timedOut && validate.status == 66, "\(validate)")
-        let font = try CLI.run(["run", "--duration", "1", "--soundfont", "f.json", "--audio", "x.wav"], in: directory.path, timeout: 30)
+        let font = try await CLI.run(["run", "--duration", "1", "--soundfont", "f.json", "--audio", "x.wav"], in: directory.path, timeout: 30)
         #expect(!font.timedOut && font.status == 66, "\(font)")
         #expect(!fileExists(directory.file("x.wav")))
     }
 
     @Test("clumsy presets with a FIFO in $CLUMSY_PRESETS lists it as invalid and does not hang")
-    func fifoInPresetsDirectory() throws {
+    func fifoInPresetsDirectory() async throws {
         let directory = try TemporaryDirectory()
         try String(contentsOfFile: projectRoot + "/Presets/default.json", encoding: .utf8)
             .write(toFile: directory.file("default.json"), atomically: false, encoding: .utf8)
         #expect(mkfifo(directory.file("pipe.json"), 0o644) == 0)
-        let result = try CLI.run(["presets"], environment: ["CLUMSY_PRESETS": directory.path], timeout: 30)
+        let result = try await CLI.run(["presets"], environment: ["CLUMSY_PRESETS": directory.path], timeout: 30)
         #expect(!result.timedOut && result.status == 0, "\(result)")
         #expect(result.stdout.contains("pipe") && result.stdout.contains("invalid"), "\(result.stdout)")
     }
@@ -209,12 +209,12 @@ struct HostileUseTests {
 
     @Test("SIGHUP and SIGQUIT stop like SIGTERM: files finished, no temporaries, 129 / 131, nothing left running",
           arguments: [(SIGHUP, Int32(129)), (SIGQUIT, Int32(131))])
-    func otherSignals(signal number: Int32, status: Int32) throws {
+    func otherSignals(signal number: Int32, status: Int32) async throws {
         let directory = try TemporaryDirectory()
-        let before = Set(try shell("pgrep -x swift-backtrace || true").stdoutLines)
-        let result = try CLI.run(["run", "original", "--duration", "604800", "--midi", "a.mid", "--events", "a.jsonl"],
+        let before = await Set(try shell("pgrep -x swift-backtrace || true").stdoutLines)
+        let result = try await CLI.run(["run", "original", "--duration", "604800", "--midi", "a.mid", "--events", "a.jsonl"],
                                  in: directory.path, timeout: 10) { pid in
-            waitForStopHandlers(pid)
+            await waitForStopHandlers(pid)
             usleep(600_000)
             kill(pid, number)
         }
@@ -223,7 +223,7 @@ struct HostileUseTests {
         #expect(directory.entries() == ["a.jsonl", "a.mid"], "left behind: \(directory.entries())")
         #expect(try MIDIFileReader.read(path: directory.file("a.mid")).tracks.count == 3)
         usleep(200_000)
-        let after = Set(try shell("pgrep -x swift-backtrace || true").stdoutLines)
+        let after = await Set(try shell("pgrep -x swift-backtrace || true").stdoutLines)
         #expect(after.subtracting(before).isEmpty, "swift-backtrace still running: \(after.subtracting(before))")
     }
 
@@ -231,27 +231,37 @@ struct HostileUseTests {
 
     @Test("Every command exits 74 with one line on stderr when stdout is /dev/full",
           arguments: ["run --duration 1", "presets", "tones", "validate default", "--help", "--version", "run --help"])
-    func stdoutFull(command: String) throws {
-        let result = try shell("\"$C\" \(command) > /dev/full")
+    func stdoutFull(command: String) async throws {
+        let result = try await shell("\"$C\" \(command) > /dev/full")
         #expect(result.status == 74, "\(result)")
         #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("standard output"), "\(result.stderr)")
     }
 
     @Test("A closed stdout is 74, and no output file takes its place")
-    func stdoutClosed() throws {
+    func stdoutClosed() async throws {
         let directory = try TemporaryDirectory()
-        let text = try shell("\"$C\" run --duration 1 >&-", in: directory.path)
+        let text = try await shell("\"$C\" run --duration 1 >&-", in: directory.path)
         #expect(text.status == 74 && text.stderr.contains("standard output"), "\(text)")
-        let files = try shell("\"$C\" run --duration 1 --midi a.mid >&-", in: directory.path)
+        let files = try await shell("\"$C\" run --duration 1 --midi a.mid >&-", in: directory.path)
         #expect(files.status == 74, "\(files)")
         let midi = try MIDIFileReader.read(path: directory.file("a.mid"))
         #expect(midi.tracks.count == 4, "the summary line went into the MIDI file")   // conductor, bass, keys, melody
     }
 
-    @Test("A reader that goes away stops the session at once: | head -1 ends quickly with 141, silently")
-    func brokenPipe() throws {
+    /// Issue 44 #8: it said "No space left on device" (the /dev/full a closed stdout is
+    /// reopened on) before "it is closed".
+    @Test("An output on a closed stdout is 74 with one line: that it is closed", arguments: ["--audio -", "--midi -", "--events -", "--audio flac:-"])
+    func outputOnClosedStdout(output: String) async throws {
         let directory = try TemporaryDirectory()
-        let result = try shell("{ \"$C\" run --duration 60480; echo \"status $?\" >&2; } | head -1",
+        let result = try await shell("\"$C\" run --duration 1 --quiet \(output) >&-", in: directory.path)
+        #expect(result.status == 74, "\(result)")
+        #expect(result.stderr == "clumsy: error: cannot write to standard output: it is closed\n", "\(result)")
+    }
+
+    @Test("A reader that goes away stops the session at once: | head -1 ends quickly with 141, silently")
+    func brokenPipe() async throws {
+        let directory = try TemporaryDirectory()
+        let result = try await shell("{ \"$C\" run --duration 60480; echo \"status $?\" >&2; } | head -1",
                                in: directory.path, timeout: 20)
         #expect(!result.timedOut && result.elapsed < 10, "\(result)")
         // The first line is the opening chord's (the text view names each chord as it takes over).
@@ -262,11 +272,11 @@ struct HostileUseTests {
     // MARK: 7. File-size limit, long names, stale temporaries
 
     @Test("Under ulimit -f a write past the limit is 74 like a full disk: temporaries removed, old file kept")
-    func fileSizeLimit() throws {
+    func fileSizeLimit() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("e.jsonl", "old\n")
         // The test runner may ignore SIGXFSZ, which children inherit: give clumsy the default action.
-        let result = try shell("ulimit -f 8; exec env --default-signal=XFSZ \"$C\" run default --duration 3600 --events e.jsonl --quiet",
+        let result = try await shell("ulimit -f 8; exec env --default-signal=XFSZ \"$C\" run default --duration 3600 --events e.jsonl --quiet",
                                in: directory.path)
         #expect(!result.signalled && result.status == 74, "\(result)")
         #expect(try String(contentsOfFile: directory.file("e.jsonl"), encoding: .utf8) == "old\n")
@@ -274,45 +284,45 @@ struct HostileUseTests {
     }
 
     @Test("A 300-byte output name is 73 before the session; a 250-byte one works")
-    func longNames() throws {
+    func longNames() async throws {
         let directory = try TemporaryDirectory()
         let long = String(repeating: "x", count: 296) + ".mid"
-        let refused = try CLI.run(["run", "--duration", "604800", "--midi", long], in: directory.path, timeout: 10)
+        let refused = try await CLI.run(["run", "--duration", "604800", "--midi", long], in: directory.path, timeout: 10)
         #expect(!refused.timedOut && refused.status == 73, "\(refused)")
         #expect(refused.stderr.count < 1000, "the error echoes the whole name: \(refused.stderr.count) bytes")
         let fits = String(repeating: "y", count: 246) + ".mid"
-        let accepted = try CLI.run(["run", "--duration", "1", "--midi", fits, "--quiet"], in: directory.path)
+        let accepted = try await CLI.run(["run", "--duration", "1", "--midi", fits, "--quiet"], in: directory.path)
         #expect(accepted.status == 0, "\(accepted)")
         #expect(directory.entries() == [fits])
         if hasSmallSoundFont {
             let audio = String(repeating: "z", count: 246) + ".wav"
-            let rendered = try CLI.run(["run", "--duration", "1", "--audio", audio, "--soundfont", smallSoundFont, "--quiet"],
+            let rendered = try await CLI.run(["run", "--duration", "1", "--audio", audio, "--soundfont", smallSoundFont, "--quiet"],
                                        in: directory.path)
             #expect(rendered.status == 0, "\(rendered)")
             let live = String(repeating: "w", count: 241) + ".wav"
-            let played = try CLI.run(["run", "--duration", "0.5", "--live", "--audio-driver", "file", "--audio", live,
+            let played = try await CLI.run(["run", "--duration", "0.5", "--live", "--audio-driver", "file", "--audio", live,
                                       "--soundfont", smallSoundFont, "--quiet"], in: directory.path)
             #expect(played.status == 0, "\(played)")
         }
     }
 
     @Test("The temporaries of a dead process are removed by the next run; a live process's are kept")
-    func staleTemporaries() throws {
+    func staleTemporaries() async throws {
         let directory = try TemporaryDirectory()
         // A pid that cannot exist (above pid_max), and our own, which does.
         let dead = ".x.mid.clumsy-2147483646-0123456789abcdef.tmp"
         let alive = ".y.mid.clumsy-\(getpid())-0123456789abcdef.tmp"
         try directory.write(dead, "debris")
         try directory.write(alive, "in use")
-        let result = try CLI.run(["run", "--duration", "1", "--midi", "a.mid", "--quiet"], in: directory.path)
+        let result = try await CLI.run(["run", "--duration", "1", "--midi", "a.mid", "--quiet"], in: directory.path)
         #expect(result.status == 0, "\(result)")
         #expect(directory.entries() == [alive, "a.mid"], "\(directory.entries())")
     }
 
     @Test("A kill -9 leaves temporaries with the pid in their names, which the next run removes")
-    func killNine() throws {
+    func killNine() async throws {
         let directory = try TemporaryDirectory()
-        let killed = try CLI.run(["run", "--duration", "604800", "--midi", "a.mid", "--events", "a.jsonl"],
+        let killed = try await CLI.run(["run", "--duration", "604800", "--midi", "a.mid", "--events", "a.jsonl"],
                                  in: directory.path, timeout: 30) { pid in
             // Killed once its temporaries exist (a loaded machine may take seconds to start it).
             for _ in 0..<200 where directory.hiddenEntries().count < 2 { usleep(50_000) }
@@ -321,7 +331,7 @@ struct HostileUseTests {
         #expect(killed.signalled)
         let left = directory.hiddenEntries()
         #expect(!left.isEmpty && left.allSatisfy { $0.contains(".clumsy-") }, "\(left)")
-        let next = try CLI.run(["run", "--duration", "1", "--midi", "b.mid", "--quiet"], in: directory.path)
+        let next = try await CLI.run(["run", "--duration", "1", "--midi", "b.mid", "--quiet"], in: directory.path)
         #expect(next.status == 0, "\(next)")
         #expect(directory.entries() == ["b.mid"], "\(directory.entries())")
     }
@@ -329,9 +339,9 @@ struct HostileUseTests {
     // MARK: 8. Long audio renders
 
     @Test("A WAV past 4 GiB is refused at once with 73 and the estimate", .enabled(if: hasSmallSoundFont))
-    func hugeWAV() throws {
+    func hugeWAV() async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "--duration", "604800", "--audio", "x.wav", "--soundfont", smallSoundFont],
+        let result = try await CLI.run(["run", "--duration", "604800", "--audio", "x.wav", "--soundfont", smallSoundFont],
                                  in: directory.path, timeout: 60)
         #expect(!result.timedOut && result.status == 73, "\(result)")
         #expect(result.stderr.contains("GB"), "\(result.stderr)")
@@ -340,13 +350,13 @@ struct HostileUseTests {
 
     @Test("A render larger than the free space is refused at once with 73 (tmpfs of 1 MB, private mount namespace)",
           .enabled(if: getuid() == 0 && hasSmallSoundFont && firstExecutable(["/usr/bin/unshare"]) != nil))
-    func noRoomForAudio() throws {
+    func noRoomForAudio() async throws {
         let directory = try TemporaryDirectory()
         let script = """
         mount -t tmpfs -o size=1m none "$PWD" && cd "$PWD" || exit 99
         "$C" run --duration 600 --audio x.wav --soundfont "$F" --quiet; echo "status $?"; ls -A
         """
-        let result = try CLI.run(["-m", "/bin/sh", "-c", script], executable: "/usr/bin/unshare",
+        let result = try await CLI.run(["-m", "/bin/sh", "-c", script], executable: "/usr/bin/unshare",
                                  environment: ["C": CLI.executable, "F": smallSoundFont], in: directory.path, timeout: 20)
         if result.status == 99 || result.stderr.contains("Operation not permitted") { return }
         #expect(result.stdout.hasPrefix("status 73"), "\(result)")
@@ -357,9 +367,9 @@ struct HostileUseTests {
     // MARK: 9. Live into a file
 
     @Test("Live into FLAC and Ogg files works", .enabled(if: hasSmallSoundFont), arguments: ["l.flac", "l.ogg"])
-    func liveCompressed(name: String) throws {
+    func liveCompressed(name: String) async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "--duration", "1.5", "--live", "--audio-driver", "file", "--audio", name,
+        let result = try await CLI.run(["run", "--duration", "1.5", "--live", "--audio-driver", "file", "--audio", name,
                                   "--soundfont", smallSoundFont, "--quiet"], in: directory.path)
         #expect(result.status == 0, "\(result)")
         #expect(directory.entries() == [name], "\(directory.entries())")
@@ -368,15 +378,15 @@ struct HostileUseTests {
     }
 
     @Test("Live refuses an .mp3 name (64) and a directory (73) before playing", .enabled(if: hasSmallSoundFont))
-    func liveBadTargets() throws {
+    func liveBadTargets() async throws {
         let directory = try TemporaryDirectory()
-        let mp3 = try CLI.run(["run", "--live", "--audio-driver", "file", "--audio", "l.mp3", "--soundfont", smallSoundFont],
+        let mp3 = try await CLI.run(["run", "--live", "--audio-driver", "file", "--audio", "l.mp3", "--soundfont", smallSoundFont],
                               in: directory.path, timeout: 60)
         #expect(!mp3.timedOut && mp3.status == 64, "\(mp3)")
         try FileManager.default.createDirectory(atPath: directory.file("d.wav"), withIntermediateDirectories: true)
         // A live session is paced to the wall clock: ending well inside its 60 s means it never played
         // (a bound about Clumsy, not about how quickly a busy machine starts a process).
-        let folder = try CLI.run(["run", "--live", "--duration", "60", "--audio-driver", "file", "--audio", "d.wav",
+        let folder = try await CLI.run(["run", "--live", "--duration", "60", "--audio-driver", "file", "--audio", "d.wav",
                                   "--soundfont", smallSoundFont], in: directory.path, timeout: 90)
         #expect(folder.status == 73 && folder.elapsed < 30, "\(folder)")
     }
@@ -384,17 +394,17 @@ struct HostileUseTests {
     // MARK: 10. Printed text is escaped and cut; the driver list is this FluidSynth's
 
     @Test("Control characters of a preset never reach the terminal or the MIDI text raw")
-    func controlCharacters() throws {
+    func controlCharacters() async throws {
         let directory = try TemporaryDirectory()
         let preset = #"{"name": "evil\u001b[2J\u001b]0;pwned\u0007", "description": "line\nbreak\u001b[31m red"}"#
         try directory.write("default.json", preset)
-        let listing = try CLI.run(["presets"], environment: ["CLUMSY_PRESETS": directory.path])
+        let listing = try await CLI.run(["presets"], environment: ["CLUMSY_PRESETS": directory.path])
         #expect(listing.status == 0, "\(listing)")
         #expect(!listing.stdout.contains("\u{1B}") && !listing.stdout.contains("\u{07}"), "\(listing.stdout)")
         #expect(listing.stdout.split(separator: "\n").count == 1, "a newline in the description split the line")
-        let run = try CLI.run(["run", "default.json", "--duration", "1"], in: directory.path)
+        let run = try await CLI.run(["run", "default.json", "--duration", "1"], in: directory.path)
         #expect(run.status == 0 && !run.stdout.contains("\u{1B}"), "\(run)")
-        let midi = try CLI.run(["run", "default.json", "--duration", "1", "--midi", "a.mid", "--quiet"], in: directory.path)
+        let midi = try await CLI.run(["run", "default.json", "--duration", "1", "--midi", "a.mid", "--quiet"], in: directory.path)
         #expect(midi.status == 0, "\(midi)")
         let data = try #require(bytes(of: directory.file("a.mid")))
         let text = try #require(firstTextEvent(data))
@@ -402,18 +412,18 @@ struct HostileUseTests {
     }
 
     @Test("Error messages cut long quoted input to a readable length")
-    func longInputInErrors() throws {
+    func longInputInErrors() async throws {
         let huge = String(repeating: "a", count: 100_000)
         for arguments in [["run", "--tone", huge], ["run", huge], ["run", "--filter", huge], ["validate", huge + ".json"]] {
-            let result = try CLI.run(arguments)
+            let result = try await CLI.run(arguments)
             #expect(result.status != 0)
             #expect(result.stderr.utf8.count < 2000, "\(arguments[1]): \(result.stderr.utf8.count) bytes of stderr")
         }
     }
 
     @Test("--audio-driver's help lists exactly the drivers this FluidSynth has")
-    func driverHelp() throws {
-        let result = try CLI.run(["run", "--help"])
+    func driverHelp() async throws {
+        let result = try await CLI.run(["run", "--help"])
         let help = result.stdout.replacingOccurrences(of: "\n", with: " ").split(separator: " ").joined(separator: " ")
         #expect(help.contains("this FluidSynth has: \(AudioDrivers.list)"), "\(help)")
         if !AudioDrivers.list.contains("pipewire") { #expect(!help.contains("pipewire")) }

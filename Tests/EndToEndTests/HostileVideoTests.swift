@@ -72,20 +72,20 @@ struct HostileVideoTests {
     // MARK: 3. --video goes through OutputFile
 
     @Test("--video through a symbolic link writes the link's target; the link stays a link")
-    func videoThroughSymlink() throws {
+    func videoThroughSymlink() async throws {
         let directory = try TemporaryDirectory()
         try FileManager.default.createSymbolicLink(atPath: directory.file("link.mp4"), withDestinationPath: "target.mp4")
-        let result = try CLI.run(["run", "--duration", "1", "--video", "link.mp4"] + Self.small, in: directory.path, timeout: 120)
+        let result = try await CLI.run(["run", "--duration", "1", "--video", "link.mp4"] + Self.small, in: directory.path, timeout: 120)
         #expect(result.status == 0, "\(result)")
         let link = try? FileManager.default.destinationOfSymbolicLink(atPath: directory.file("link.mp4"))
         #expect(link == "target.mp4", "link.mp4 is no longer a link")
-        let probe = try Probe.of(directory.file("target.mp4"))
+        let probe = try await Probe.of(directory.file("target.mp4"))
         #expect(probe.streams.map(\.codec_name).sorted() == ["aac", "h264"], "\(probe.streams)")
         #expect(directory.entries() == ["link.mp4", "target.mp4"], "left behind: \(directory.entries())")
     }
 
     @Test("--video into a FIFO writes the video into it; the FIFO stays a FIFO")
-    func videoIntoFIFO() throws {
+    func videoIntoFIFO() async throws {
         let directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory.file("tmp"), withIntermediateDirectories: true)
         let script = """
@@ -96,40 +96,40 @@ struct HostileVideoTests {
             test -p v.mp4 || echo "v.mp4 is no longer a FIFO"
             exit $status
             """
-        let result = try shell(script, in: directory.path, environment: ["TMPDIR": directory.file("tmp")], timeout: 120)
+        let result = try await shell(script, in: directory.path, environment: ["TMPDIR": directory.file("tmp")], timeout: 120)
         #expect(result.status == 0 && result.stdout.isEmpty, "\(result)")
-        let probe = try Probe.of(directory.file("got.mp4"))
+        let probe = try await Probe.of(directory.file("got.mp4"))
         #expect(probe.streams.map(\.codec_name).sorted() == ["aac", "h264"], "\(probe.streams)")
         #expect(directory.entries() == ["got.mp4", "tmp", "v.mp4"], "left behind: \(directory.entries())")
         #expect((try? FileManager.default.contentsOfDirectory(atPath: directory.file("tmp"))) == [], "left in TMPDIR")
     }
 
     @Test("Links planted at the video's old temporary names (.v.mp4.<pid>.*) are not followed")
-    func plantedLinksNotFollowed() throws {
+    func plantedLinksNotFollowed() async throws {
         let directory = try TemporaryDirectory()
         let suffixes = ["tmp.mp4", "video.mkv", "audio.wav"]
         for suffix in suffixes { try directory.write("victim-" + suffix, "precious\n") }
         // exec keeps the shell's pid, so $$ is the pid clumsy runs with.
         let script = "for s in \(suffixes.joined(separator: " ")); do ln -s victim-$s .v.mp4.$$.$s; done\n"
             + "exec \"$C\" run --duration 1 --video v.mp4 --soundfont \(smallSoundFont) --size 64x64 --quiet"
-        let result = try shell(script, in: directory.path, timeout: 120)
+        let result = try await shell(script, in: directory.path, timeout: 120)
         #expect(result.status == 0, "\(result)")
         for suffix in suffixes {
             let text = String(decoding: bytes(of: directory.file("victim-" + suffix)) ?? [], as: UTF8.self)
             #expect(text == "precious\n", "victim-\(suffix) was written through a planted link")
         }
-        let probe = try Probe.of(directory.file("v.mp4"))
+        let probe = try await Probe.of(directory.file("v.mp4"))
         #expect(probe.streams.count == 2, "\(probe.streams)")
     }
 
     @Test("After kill -9 during a video, the next run leaves nothing of it; ffmpeg's log was never a named file")
-    func killNineLeavesNothing() throws {
+    func killNineLeavesNothing() async throws {
         let directory = try TemporaryDirectory()
         let scratch = directory.file("tmp")
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         var logs: [String] = []
         var groups: [Int32] = []
-        let result = try CLI.run(["run", "--duration", "600", "--video", "v.mp4"] + Self.small,
+        let result = try await CLI.run(["run", "--duration", "600", "--video", "v.mp4"] + Self.small,
                                  environment: ["TMPDIR": scratch], in: directory.path, timeout: 60) { pid in
             let children = waitForChildren(of: pid)
             usleep(1_500_000)
@@ -143,7 +143,7 @@ struct HostileVideoTests {
         for log in logs {
             #expect(log.hasSuffix("(deleted)") && !log.hasPrefix("/tmp/clumsy-ffmpeg"), "ffmpeg's stderr: \(log)")
         }
-        let next = try CLI.run(["run", "--duration", "1", "--midi", "m.mid", "--quiet"], in: directory.path)
+        let next = try await CLI.run(["run", "--duration", "1", "--midi", "m.mid", "--quiet"], in: directory.path)
         #expect(next.status == 0, "\(next)")
         #expect(directory.entries() == ["m.mid", "tmp"], "left behind: \(directory.entries())")
         #expect((try? FileManager.default.contentsOfDirectory(atPath: scratch)) == [], "left in TMPDIR")
@@ -152,7 +152,7 @@ struct HostileVideoTests {
     // MARK: 4. Stale temporaries: deleted only when their owner's lock is free
 
     @Test("A temporary locked by a live process of another PID namespace is kept; an unlocked one of a dead pid is removed")
-    func lockedTemporaryKept() throws {
+    func lockedTemporaryKept() async throws {
         let directory = try TemporaryDirectory()
         // pid_max is at most 2^22: these pids exist in no namespace of ours.
         let locked = directory.file(".x.mid.clumsy-99999999-0123456789abcdef.tmp")
@@ -165,16 +165,16 @@ struct HostileVideoTests {
         defer { holder.terminate(); holder.waitUntilExit() }
         for _ in 0..<500 where !isLocked(locked) { usleep(10_000) }
         try #require(isLocked(locked), "the holder did not lock \(locked)")
-        let result = try CLI.run(["run", "--duration", "1", "--midi", "m.mid", "--quiet"], in: directory.path)
+        let result = try await CLI.run(["run", "--duration", "1", "--midi", "m.mid", "--quiet"], in: directory.path)
         #expect(result.status == 0, "\(result)")
         #expect(fileExists(locked), "a live run's temporary was deleted")
         #expect(!fileExists(dead), "a dead run's temporary was kept")
     }
 
     @Test("A temporary that vanished before the rename at a stop is reported, not passed over in silence")
-    func vanishedTemporaryReported() throws {
+    func vanishedTemporaryReported() async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "--duration", "604800", "--midi", "x.mid", "--quiet"], in: directory.path, timeout: 30) { pid in
+        let result = try await CLI.run(["run", "--duration", "604800", "--midi", "x.mid", "--quiet"], in: directory.path, timeout: 30) { pid in
             var removed = false
             for _ in 0..<500 where !removed {
                 for name in directory.hiddenEntries() where name.hasPrefix(".x.mid.clumsy-") {
@@ -194,22 +194,22 @@ struct HostileVideoTests {
 
     @Test("A stop ends an ffmpeg that never reads (blocked writing frames) within a second; no child is left",
           arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
-    func stalledWhileWriting(signal number: Int32, status: Int32) throws {
-        try stopStalled(duration: "600", signal: number, status: status)
+    func stalledWhileWriting(signal number: Int32, status: Int32) async throws {
+        try await stopStalled(duration: "600", signal: number, status: status)
     }
 
     @Test("A stop ends an ffmpeg that never exits (waited on at the end) within a second; no child is left")
-    func stalledWhileWaiting() throws {
-        try stopStalled(duration: "1", signal: SIGINT, status: 130)
+    func stalledWhileWaiting() async throws {
+        try await stopStalled(duration: "1", signal: SIGINT, status: 130)
     }
 
-    private func stopStalled(duration: String, signal number: Int32, status: Int32) throws {
+    private func stopStalled(duration: String, signal number: Int32, status: Int32) async throws {
         let directory = try TemporaryDirectory()
         let bin = try stalledFFmpeg(in: directory)
         var child: Int32 = 0
         var stopping = 0.0
         var leftover: [Int32] = []
-        let result = try CLI.run(["run", "--duration", duration, "--video", "v.mp4"] + Self.small,
+        let result = try await CLI.run(["run", "--duration", duration, "--video", "v.mp4"] + Self.small,
                                  environment: ["PATH": bin + ":/usr/bin:/bin"], in: directory.path, timeout: 30) { pid in
             child = waitForChildren(of: pid).first ?? 0
             // Long enough for the 1 MB pipe to fill (or the 1 s session to end) on a busy machine.
@@ -232,24 +232,24 @@ struct HostileVideoTests {
     // MARK: 15. Small messages
 
     @Test("A directory named ffmpeg on PATH is passed over: the next ffmpeg is used, or 69 when there is none")
-    func ffmpegDirectoryOnPath() throws {
+    func ffmpegDirectoryOnPath() async throws {
         let directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory.file("bin/ffmpeg"), withIntermediateDirectories: true)
-        let found = try CLI.run(["run", "--duration", "1", "--video", "v.mp4"] + Self.small,
+        let found = try await CLI.run(["run", "--duration", "1", "--video", "v.mp4"] + Self.small,
                                 environment: ["PATH": directory.file("bin") + ":/usr/bin:/bin"], in: directory.path, timeout: 120)
         #expect(found.status == 0 && fileExists(directory.file("v.mp4")), "\(found)")
-        let missing = try CLI.run(["run", "--duration", "1", "--video", "w.mp4"] + Self.small,
+        let missing = try await CLI.run(["run", "--duration", "1", "--video", "w.mp4"] + Self.small,
                                   environment: ["PATH": directory.file("bin")], in: directory.path, timeout: 60)
         #expect(missing.status == 69 && missing.stderr.contains("apt-get install ffmpeg"), "\(missing)")
     }
 
     @Test("A missing $TMPDIR is named as the problem, not the FIFO", arguments: ["f.wav", "f.mp4"])
-    func missingTemporaryDirectory(name: String) throws {
+    func missingTemporaryDirectory(name: String) async throws {
         let directory = try TemporaryDirectory()
         #expect(mkfifo(directory.file(name), 0o644) == 0)
         let flag = name.hasSuffix(".wav") ? "--audio" : "--video"
         let missing = directory.file("no-such-tmp")
-        let result = try CLI.run(["run", "--duration", "1", flag, name] + Self.flags(for: flag),
+        let result = try await CLI.run(["run", "--duration", "1", flag, name] + Self.flags(for: flag),
                                  environment: ["TMPDIR": missing], in: directory.path, timeout: 60)
         #expect(result.status == 73, "\(result)")
         #expect(result.stderr.contains("TMPDIR") && result.stderr.contains("no-such-tmp"), "\(result.stderr)")
@@ -257,9 +257,9 @@ struct HostileVideoTests {
     }
 
     @Test("An output name that is only an extension is told it needs a name", arguments: [("--audio", ".wav"), ("--video", ".mp4")])
-    func onlyAnExtension(flag: String, name: String) throws {
+    func onlyAnExtension(flag: String, name: String) async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "--duration", "1", flag, name] + Self.flags(for: flag), in: directory.path, timeout: 60)
+        let result = try await CLI.run(["run", "--duration", "1", flag, name] + Self.flags(for: flag), in: directory.path, timeout: 60)
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains("needs a name") && !result.stderr.contains("must end in"), "\(result.stderr)")
         #expect(directory.entries().isEmpty, "written: \(directory.entries())")

@@ -24,34 +24,34 @@ let swiftToolchain: String? = {
 
 /// True when this process may make a mount namespace and mount a tmpfs in it (root, or CAP_SYS_ADMIN).
 let canHideToolchain: Bool = {
-    guard swiftToolchain != nil, let result = try? CLI.run(["-m", "/bin/sh", "-c", "mount -t tmpfs none /mnt"], executable: "/usr/bin/unshare") else {
+    guard swiftToolchain != nil, let result = try? CLI.runBlocking(["-m", "/bin/sh", "-c", "mount -t tmpfs none /mnt"], executable: "/usr/bin/unshare") else {
         return false
     }
     return result.status == 0
 }()
 
 /// Runs `command` with the toolchain's directory covered by an empty tmpfs (only for this child).
-func withoutToolchain(_ command: [String], environment: [String: String?] = [:], timeout: Double = 300) throws -> RunResult {
-    try CLI.run(["-m", "/bin/sh", "-c", "mount -t tmpfs none \"$0\" && exec \"$@\"", swiftToolchain!] + command,
+func withoutToolchain(_ command: [String], environment: [String: String?] = [:], timeout: Double = 300) async throws -> RunResult {
+    try await CLI.run(["-m", "/bin/sh", "-c", "mount -t tmpfs none \"$0\" && exec \"$@\"", swiftToolchain!] + command,
                 executable: "/usr/bin/unshare", environment: environment, timeout: timeout)
 }
 
 /// `make ARGUMENTS` in the checkout.
 func make(_ arguments: [String], environment: [String: String?] = [:], prefix: [String] = [], executable: String = "/usr/bin/make",
-          timeout: Double = 300) throws -> RunResult {
-    try CLI.run(["--no-print-directory", "-C", projectRoot] + arguments, executable: executable, prefix: prefix,
+          timeout: Double = 300) async throws -> RunResult {
+    try await CLI.run(["--no-print-directory", "-C", projectRoot] + arguments, executable: executable, prefix: prefix,
                 environment: environment, in: projectRoot, timeout: timeout)
 }
 
 /// Requires CONFIG's program and plugin to be current (make -q), then assembles the bundle.
-func requireBuilt(config: String) throws {
+func requireBuilt(config: String) async throws {
     let bin = ".build/\(config)/clumsy", library = ".build/\(config)/libClumsyLV2.so"
-    let current = try make(["-q", bin, library, "CONFIG=\(config)"])
+    let current = try await make(["-q", bin, library, "CONFIG=\(config)"])
     try #require(current.status == 0, """
         the \(config) program or plugin is missing or older than its sources: \
         make binaries CONFIG=\(config) first (make test does); this test runs no swift build (it would wait for the lock of swift test)
         """)
-    let bundle = try make(["binaries", "CONFIG=\(config)"])
+    let bundle = try await make(["binaries", "CONFIG=\(config)"])
     try #require(bundle.status == 0, "\(bundle)")
 }
 
@@ -70,36 +70,36 @@ struct ToolchainFreeTests {
     let root: TemporaryDirectory
     var usr: String { root.path + "/usr" }
 
-    init() throws {
-        try requireBuilt(config: "release")
+    init() async throws {
+        try await requireBuilt(config: "release")
         root = try TemporaryDirectory(prefix: "clumsy-release")
-        let installed = try make(["install-files", "CONFIG=release", "DESTDIR=\(root.path)", "PREFIX=/usr"])
+        let installed = try await make(["install-files", "CONFIG=release", "DESTDIR=\(root.path)", "PREFIX=/usr"])
         try #require(installed.status == 0, "\(installed)")
     }
 
     @Test("readelf -d: no Swift runtime library and no RUNPATH into the toolchain; the plugin links no JACK, ALSA or liblo")
-    func dynamicSections() throws {
+    func dynamicSections() async throws {
         for path in [usr + "/bin/clumsy", usr + "/lib/lv2/clumsy.lv2/clumsy.so"] {
-            let lines = try dynamicSection(path)
+            let lines = try await dynamicSection(path)
             #expect(!lines.isEmpty)
             #expect(!lines.contains { $0.contains("libswift") || $0.contains("libFoundation") || $0.contains("libdispatch") }, "\(path): \(lines)")
             #expect(!lines.contains { $0.contains(swiftToolchain!) || $0.contains("/swift/linux") }, "\(path): \(lines)")
         }
-        let plugin = try dynamicSection(usr + "/lib/lv2/clumsy.lv2/clumsy.so")
+        let plugin = try await dynamicSection(usr + "/lib/lv2/clumsy.lv2/clumsy.so")
         for library in ["libjack", "libasound", "liblo."] {
             #expect(!plugin.contains { $0.contains(library) }, "\(plugin)")
         }
     }
 
     @Test("clumsy --version and clumsy run default --duration 2 --midi x.mid, the toolchain hidden")
-    func program() throws {
+    func program() async throws {
         // The namespace really hides it: the debug build, linked to the toolchain's runtime, cannot start.
-        let debug = try withoutToolchain([CLI.executable, "--version"])
+        let debug = try await withoutToolchain([CLI.productsDirectory + "/clumsy", "--version"])
         #expect(debug.status != 0 && debug.stderr.contains("libswift"), "the toolchain is not hidden: \(debug)")
-        let version = try withoutToolchain([usr + "/bin/clumsy", "--version"])
+        let version = try await withoutToolchain([usr + "/bin/clumsy", "--version"])
         #expect(version.status == 0 && version.stdoutLines.first == "Clumsy \(releaseVersion)", "\(version)")
         let midi = root.file("x.mid")
-        let run = try withoutToolchain([usr + "/bin/clumsy", "run", "default", "--duration", "2", "--midi", midi, "--quiet"], timeout: 600)
+        let run = try await withoutToolchain([usr + "/bin/clumsy", "run", "default", "--duration", "2", "--midi", midi, "--quiet"], timeout: 600)
         #expect(run.status == 0, "\(run)")
         let file = try MIDIFileReader.read(path: midi)
         let notes = file.tracks.joined().filter { if case .noteOn(_, _, let velocity) = $0.message { velocity > 0 } else { false } }
@@ -107,17 +107,17 @@ struct ToolchainFreeTests {
     }
 
     @Test("The installed plugin plays in the headless host and in jalv (its presets listed and one loaded), the toolchain hidden")
-    func plugin() throws {
+    func plugin() async throws {
         let host = root.file("lv2host")
-        let flags = try CLI.run(["--cflags", "--libs", "lilv-0"], executable: "/usr/bin/pkg-config")
-        let compile = try CLI.run(["-O2", "-rdynamic", "-o", host, projectRoot + "/Tools/lv2host.c"] + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init),
+        let flags = try await CLI.run(["--cflags", "--libs", "lilv-0"], executable: "/usr/bin/pkg-config")
+        let compile = try await CLI.run(["-O2", "-rdynamic", "-o", host, projectRoot + "/Tools/lv2host.c"] + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init),
                                   executable: "/usr/bin/cc", timeout: 120)
         try #require(compile.status == 0, "\(compile)")
         let bundle = usr + "/lib/lv2/clumsy.lv2"
-        let headless = try withoutToolchain([host, bundle, "4", "--preset", "7"], timeout: 600)
+        let headless = try await withoutToolchain([host, bundle, "4", "--preset", "7"], timeout: 600)
         #expect(headless.status == 0 && headless.stdoutLines.count > 10, "\(headless)")
         guard hasJack, let jalv else { return }
-        let jack = try JackServer(directory: root)
+        let jack = try await JackServer(directory: root)
         defer { jack.stop() }
         var environment: [String: String?] = [:]
         for (key, value) in jack.environment { environment[key] = value }
@@ -125,7 +125,7 @@ struct ToolchainFreeTests {
         environment["LV2_PATH"] = usr + "/lib/lv2"
         // jalv reads commands on stdin and quits at its end: list the presets, load lydian-moon, show the controls.
         let script = "(echo presets; sleep 3; echo \"preset $1\"; sleep 3; echo controls; sleep 1) | \"$0\" -n clumsy-installed urn:clumsy:lv2"
-        let session = try withoutToolchain(["/bin/sh", "-c", script, jalv, "urn:clumsy:lv2:preset:lydian-moon"], environment: environment, timeout: 120)
+        let session = try await withoutToolchain(["/bin/sh", "-c", script, jalv, "urn:clumsy:lv2:preset:lydian-moon"], environment: environment, timeout: 120)
         let output = session.stdout + session.stderr
         #expect(!output.contains("Failed to instantiate") && !output.contains("libswift"), "\(output)")
         for name in todaysPresetNumbers {
@@ -139,8 +139,8 @@ struct ToolchainFreeTests {
        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") && getuid() == 0, "needs setpriv and root (to become nobody)"))
 struct InstallAsUserTests {
     @Test("make install DESTDIR=\"…/a b/it's $(…);`…`/root\" PREFIX=/usr as nobody: installs there only, runs no package manager or build; uninstall leaves nothing")
-    func installAsNobody() throws {
-        try requireBuilt(config: "debug")
+    func installAsNobody() async throws {
+        try await requireBuilt(config: "debug")
         let directory = try TemporaryDirectory(prefix: "clumsy-install")
         let nobody: UInt32 = 65_534
         // Stand-ins for every package manager and for swift: each call is written to called.log.
@@ -156,10 +156,10 @@ struct InstallAsUserTests {
         try FileManager.default.createDirectory(atPath: home + "/a b", withIntermediateDirectories: true)
         for path in [home, home + "/a b"] { try FileManager.default.setAttributes([.ownerAccountID: nobody], ofItemAtPath: path) }
         let destdir = home + "/a b/it's $(touch pwned);`touch pwned2`/root"
-        let status = try CLI.run(["status", "--porcelain", "--ignored"], executable: "/usr/bin/git", in: projectRoot)
+        let status = try await CLI.run(["status", "--porcelain", "--ignored"], executable: "/usr/bin/git", in: projectRoot)
         let environment: [String: String?] = ["PATH": fake + ":/usr/local/bin:/usr/bin:/bin", "HOME": home, "MAKEFLAGS": nil, "MAKELEVEL": nil]
         let asNobody = ["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", "--", "/usr/bin/make"]
-        let install = try make(["install", "CONFIG=debug", "DESTDIR=\(destdir)", "PREFIX=/usr"], environment: environment, prefix: asNobody,
+        let install = try await make(["install", "CONFIG=debug", "DESTDIR=\(destdir)", "PREFIX=/usr"], environment: environment, prefix: asNobody,
                                executable: "/usr/bin/setpriv")
         #expect(install.status == 0, "\(install)")
         let usr = destdir + "/usr"
@@ -179,12 +179,12 @@ struct InstallAsUserTests {
             #expect(!FileManager.default.fileExists(atPath: place + "/pwned") && !FileManager.default.fileExists(atPath: place + "/pwned2"), "\(place)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: home + "/a b") == ["it's $(touch pwned);`touch pwned2`"])
-        #expect(try CLI.run(["status", "--porcelain", "--ignored"], executable: "/usr/bin/git", in: projectRoot).stdout == status.stdout)
+        #expect(try await CLI.run(["status", "--porcelain", "--ignored"], executable: "/usr/bin/git", in: projectRoot).stdout == status.stdout)
         // The installed program works (the debug build: with the toolchain) and finds its presets.
-        let listed = try CLI.run(["presets"], executable: usr + "/bin/clumsy", in: "/")
+        let listed = try await CLI.run(["presets"], executable: usr + "/bin/clumsy", in: "/")
         #expect(listed.status == 0 && listed.stdout.contains("lydian-moon"), "\(listed)")
 
-        let uninstall = try make(["uninstall", "CONFIG=debug", "DESTDIR=\(destdir)", "PREFIX=/usr"], environment: environment, prefix: asNobody,
+        let uninstall = try await make(["uninstall", "CONFIG=debug", "DESTDIR=\(destdir)", "PREFIX=/usr"], environment: environment, prefix: asNobody,
                                  executable: "/usr/bin/setpriv")
         #expect(uninstall.status == 0, "\(uninstall)")
         #expect(filesUnder(destdir).isEmpty, "left behind: \(filesUnder(destdir))")

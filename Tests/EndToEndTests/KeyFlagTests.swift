@@ -16,8 +16,8 @@ struct KeyFlagTests {
         ("A#", "major", "B♭ major"), ("B♭", "melodic minor", "B♭ melodic minor"), ("B", "locrian", "B locrian"),
         ("e♭", "blues", "E♭ blues"), ("f♯", "minor pentatonic", "F♯ minor pentatonic"), ("Bb", "major-pentatonic", "B♭ major pentatonic"),
     ])
-    func spelledKeys(tonic: String, mode: String, printed: String) throws {
-        let result = try CLI.run(["run", "original", "--duration", "2", "--key", tonic, "--mode", mode])
+    func spelledKeys(tonic: String, mode: String, printed: String) async throws {
+        let result = try await CLI.run(["run", "original", "--duration", "2", "--key", tonic, "--mode", mode])
         try #require(result.status == 0, "\(result)")
         #expect(result.stdoutLines.last?.contains("(seed 1, \(printed))") == true, "\(result.stdoutLines.last ?? "")")
         let flats = printed.contains("♭"), sharps = printed.contains("♯")
@@ -26,10 +26,10 @@ struct KeyFlagTests {
     }
 
     @Test("a five-note scale switches off the bouncers of the degrees it lacks")
-    func pentatonicBouncers() throws {
+    func pentatonicBouncers() async throws {
         let directory = try TemporaryDirectory()
         let events = directory.file("e.jsonl")
-        let result = try CLI.run(["run", "original", "--duration", "120", "--key", "A", "--mode", "minor pentatonic", "--events", events])
+        let result = try await CLI.run(["run", "original", "--duration", "120", "--key", "A", "--mode", "minor pentatonic", "--events", events])
         try #require(result.status == 0, "\(result)")
         let degrees = try readEventLog(events).filter { $0.kind == "bass" }.compactMap(\.degree)
         #expect(degrees.count > 5)
@@ -44,10 +44,10 @@ struct KeyFlagTests {
         (["--mode", "bluesy"], "--mode bluesy is not a known mode (did you mean blues?); accepted: major, dorian"),
         (["--mode", "xyzzy"], "--mode xyzzy is not a known mode; accepted: major, dorian"),
     ])
-    func badValues(arguments: [String], message: String) throws {
+    func badValues(arguments: [String], message: String) async throws {
         let directory = try TemporaryDirectory()
         let midi = directory.file("x.mid")
-        let result = try CLI.run(["run", "original", "--duration", "2", "--midi", midi] + arguments)
+        let result = try await CLI.run(["run", "original", "--duration", "2", "--midi", midi] + arguments)
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains(message), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: midi))

@@ -8,7 +8,7 @@ let unshare = firstExecutable(["/usr/bin/unshare"])
 let ip = firstExecutable(["/usr/sbin/ip", "/usr/bin/ip", "/sbin/ip", "/bin/ip"])
 /// Whether this machine lets the tests make a network namespace of their own (user namespaces on).
 let canMakeNetworkNamespace: Bool = {
-    guard let unshare, let result = try? CLI.run(["-rn", "/bin/true"], executable: unshare, timeout: 10) else { return false }
+    guard let unshare, let result = try? CLI.runBlocking(["-rn", "/bin/true"], executable: unshare, timeout: 10) else { return false }
     return result.status == 0
 }()
 
@@ -21,12 +21,12 @@ extension StudioEndToEndTests {
     @Test("Two clumsy --link in one Link session: B takes A's tempo as it joins and A's new one (/clumsy/tempo) within a second; their notes share the beat grid within 5 ms",
           .enabled(if: ip != nil && hasJack && jackLsp != nil && oscsend != nil && canMakeNetworkNamespace,
                    "needs iproute2, jackd2, liblo-tools and a machine that lets util-linux's unshare make a network namespace"))
-    func linkPeersAgree() throws {
-        try Self.retryingOnHostTrouble("link", linkAttempt)
+    func linkPeersAgree() async throws {
+        try await Self.retryingOnHostTrouble("link", linkAttempt)
     }
 
     /// One run of the two peers; what was wrong, and whether the JACK host had trouble.
-    private func linkAttempt() throws -> (problems: [String], hostTrouble: Bool) {
+    private func linkAttempt() async throws -> (problems: [String], hostTrouble: Bool) {
         var problems: [String] = []
         func check(_ condition: Bool, _ message: @autoclosure () -> String) { if !condition { problems.append(message()) } }
         let directory = try TemporaryDirectory()
@@ -64,7 +64,7 @@ extension StudioEndToEndTests {
         try directory.write("run.sh", script)
         // Not real-time, unlike `JackServer`: with a real-time server the two peers' notes fell
         // 900 to 2,800 frames off their shared grid on a busy machine, in all three attempts.
-        let run = try CLI.run(["-rn", "/bin/sh", "run.sh"], executable: unshare!, in: directory.path, timeout: 60)
+        let run = try await CLI.run(["-rn", "/bin/sh", "run.sh"], executable: unshare!, in: directory.path, timeout: 60)
         let logs = ["a.log", "b.log", "jackd.log"].map { (try? String(contentsOfFile: directory.file($0), encoding: .utf8)) ?? "" }
         let hostTrouble = logs[2].contains("XRun") || logs[2].contains("xrun")
         guard run.status == 0 else { return (["\(run) \(logs)"], hostTrouble) }
@@ -116,12 +116,12 @@ extension StudioEndToEndTests {
     }
 
     @Test("--link needs --live, follows no second master and plays through JACK, not ALSA: 64 naming the flags")
-    func linkRefusals() throws {
-        let notLive = try CLI.run(["run", "default", "--link", "--duration", "1"])
+    func linkRefusals() async throws {
+        let notLive = try await CLI.run(["run", "default", "--link", "--duration", "1"])
         #expect(notLive.status == 64 && notLive.stderr.contains("--link only applies with --live"), "\(notLive)")
-        let both = try CLI.run(["run", "default", "--live", "--link", "--transport", "jack", "--duration", "1"])
+        let both = try await CLI.run(["run", "default", "--live", "--link", "--transport", "jack", "--duration", "1"])
         #expect(both.status == 64 && both.stderr.contains("two masters"), "\(both)")
-        let alsa = try CLI.run(["run", "default", "--live", "--link", "--midi-out", "alsa", "--duration", "1"])
+        let alsa = try await CLI.run(["run", "default", "--live", "--link", "--midi-out", "alsa", "--duration", "1"])
         #expect(alsa.status == 64 && alsa.stderr.contains("--link places notes"), "\(alsa)")
     }
 }

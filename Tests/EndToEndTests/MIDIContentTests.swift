@@ -15,11 +15,11 @@ struct MIDIContentTests {
         let events: [LogEvent]
         let contents: MIDIFileContents
 
-        init(_ arguments: [String]) throws {
+        init(_ arguments: [String]) async throws {
             directory = try TemporaryDirectory()
             midiPath = directory.file("session.mid")
             let eventsPath = directory.file("session.jsonl")
-            let result = try CLI.run(["run"] + arguments + ["--midi", midiPath, "--events", eventsPath, "--quiet"])
+            let result = try await CLI.run(["run"] + arguments + ["--midi", midiPath, "--events", eventsPath, "--quiet"])
             try #require(result.status == 0 && !result.signalled, "\(result)")
             events = try readEventLog(eventsPath)
             contents = try MIDIFileReader.read(path: midiPath)
@@ -27,8 +27,8 @@ struct MIDIContentTests {
     }
 
     @Test("Header, tracks, names, programs, tempo and the description text (original, 120 bpm)")
-    func structure() throws {
-        let session = try Session(["original", "--duration", "20", "--seed", "1"])
+    func structure() async throws {
+        let session = try await Session(["original", "--duration", "20", "--seed", "1"])
         let midi = session.contents
         #expect(midi.format == 1)
         #expect(midi.ticksPerQuarter == 960)
@@ -75,8 +75,8 @@ struct MIDIContentTests {
     }
 
     @Test("Overridden seed, gravity and speed are written into track 0's text (minor-storm, 140 bpm)")
-    func overridesInText() throws {
-        let session = try Session(["minor-storm", "--duration", "2", "--seed", "99", "--gravity", "3.5", "--speed", "2.25"])
+    func overridesInText() async throws {
+        let session = try await Session(["minor-storm", "--duration", "2", "--seed", "99", "--gravity", "3.5", "--speed", "2.25"])
         let texts = session.contents.tracks.first?.compactMap { event -> String? in
             if case .text(let text) = event.message { return text }
             return nil
@@ -95,8 +95,8 @@ struct MIDIContentTests {
     @Test("Notes agree with the event log of the same run, and every note-on ends",
           arguments: [["default", "--duration", "20", "--seed", "1"], ["minor-storm", "--duration", "8"],
                       ["phrygian-scatter", "--duration", "8", "--seed", "5"]])
-    func notesMatchEventLog(arguments: [String]) throws {
-        let session = try Session(arguments)
+    func notesMatchEventLog(arguments: [String]) async throws {
+        let session = try await Session(arguments)
         let midi = session.contents
         // Bass and keys, and the melody where the preset has one.
         try #require([3, 4].contains(midi.tracks.count))
@@ -130,8 +130,8 @@ struct MIDIContentTests {
 
     @Test("mido reads the same track names and note counts as our reader",
           .enabled(if: Mido.isAvailable, "needs python3 with mido (pip install mido)"))
-    func midoAgrees() throws {
-        let session = try Session(["minor-storm", "--duration", "10", "--seed", "3"])
+    func midoAgrees() async throws {
+        let session = try await Session(["minor-storm", "--duration", "10", "--seed", "3"])
         let mido = try Mido.summary(of: session.midiPath)
         let midi = session.contents
         #expect(mido.type == Int(midi.format))

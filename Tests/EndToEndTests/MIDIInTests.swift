@@ -13,9 +13,9 @@ let jackMIDISeq = firstExecutable(["/usr/bin/jack_midiseq"])
 extension StudioEndToEndTests {
     @Test("Held D F# A C plays D mixolydian with its chord I, a lone note drops a ball; the log replays byte-identically",
           .enabled(if: jackMIDISeq != nil && jackConnect != nil, "needs jackd2's jack_midiseq and jack_connect"))
-    func midiInSteersTheSession() throws {
+    func midiInSteersTheSession() async throws {
         let directory = try TemporaryDirectory()
-        let jack = try JackServer(directory: directory)
+        let jack = try await JackServer(directory: directory)
         defer { jack.stop() }
         var environment = jack.fullEnvironment
         environment["CLUMSY_UNDER_TEST"] = nil
@@ -32,7 +32,7 @@ extension StudioEndToEndTests {
         var connected = false
         let deadline = Date().addingTimeInterval(15)
         while !connected && Date() < deadline && session.isRunning {
-            connected = try CLI.run(["seq:out", "clumsy-in:midi_in"], executable: jackConnect!, environment: jack.environment, timeout: 5).status == 0
+            connected = try await CLI.run(["seq:out", "clumsy-in:midi_in"], executable: jackConnect!, environment: jack.environment, timeout: 5).status == 0
             if !connected { usleep(100_000) }
         }
         #expect(connected, "could not connect seq:out to clumsy-in:midi_in: \(session.output.suffix(500))")
@@ -48,31 +48,31 @@ extension StudioEndToEndTests {
                 "keys set: \(keys); \(session.output.suffix(500)); jack_midiseq: \(sequenced.suffix(500)); \(jack.logs(directory))")
         #expect(controls.contains { $0.control == "chord" && $0.value == 1 }, "\(controls.map(\.control))")
         #expect(controls.contains { $0.control == "lift" } && !controls.contains { $0.control == "drop" }, "\(controls.map(\.control))")
-        let replay = try CLI.run(["replay", "live.jsonl", "--midi", "replay.mid", "--quiet"], in: directory.path)
+        let replay = try await CLI.run(["replay", "live.jsonl", "--midi", "replay.mid", "--quiet"], in: directory.path)
         try #require(replay.status == 0, "\(replay)")
         let live = try Data(contentsOf: URL(fileURLWithPath: directory.file("live.mid")))
         #expect(live == (try Data(contentsOf: URL(fileURLWithPath: directory.file("replay.mid")))), "the replay's MIDI differs from the live set's")
     }
 
     @Test("--midi-in needs --live and takes jack or alsa: 64 naming the flag; no server: 69")
-    func midiInRefusals() throws {
-        let notLive = try CLI.run(["run", "default", "--midi-in", "jack", "--duration", "1"])
+    func midiInRefusals() async throws {
+        let notLive = try await CLI.run(["run", "default", "--midi-in", "jack", "--duration", "1"])
         #expect(notLive.status == 64 && notLive.stderr.contains("--midi-in only applies with --live"), "\(notLive)")
-        let other = try CLI.run(["run", "default", "--live", "--midi-in", "usb", "--duration", "1"])
+        let other = try await CLI.run(["run", "default", "--live", "--midi-in", "usb", "--duration", "1"])
         #expect(other.status == 64 && other.stderr.contains("--midi-in usb is not accepted; expected jack or alsa"), "\(other)")
-        let noServer = try CLI.run(["run", "default", "--live", "--midi-in", "jack", "--midi-out", "jack", "--duration", "1"],
+        let noServer = try await CLI.run(["run", "default", "--live", "--midi-in", "jack", "--midi-out", "jack", "--duration", "1"],
                                    environment: ["JACK_DEFAULT_SERVER": "nothing-here"], timeout: 20)
         #expect(noServer.status == 69, "\(noServer)")
     }
 
     @Test("No JACK server: each JACK input names its own flag and the server, in one line, exit 69",
           .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"), arguments: ["--midi-in", "--clock-in", "--transport"])
-    func inputWithoutServerNamesItsFlag(flag: String) throws {
+    func inputWithoutServerNamesItsFlag(flag: String) async throws {
         let directory = try TemporaryDirectory()
         let server = "clumsy-absent-\(getpid())"
         let arguments = ["run", "default", "--live", "--audio-driver", "file", "--soundfont", smallSoundFont, flag, "jack",
                          "--duration", "1"]
-        let result = try CLI.run(arguments, environment: ["JACK_DEFAULT_SERVER": server], in: directory.path, timeout: 20)
+        let result = try await CLI.run(arguments, environment: ["JACK_DEFAULT_SERVER": server], in: directory.path, timeout: 20)
         #expect(result.status == 69, "\(result)")
         #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("for \(flag) jack")
                 && result.stderr.contains(server), "\(result.stderr)")

@@ -14,9 +14,9 @@ import Glibc
 // ebur128 filter, a meter Clumsy does not use.
 
 /// ffmpeg's EBU R128 reading of an audio file: integrated loudness (LUFS) and true peak (dBTP).
-func ffmpegLoudness(_ path: String) throws -> (loudness: Double, truePeak: Double)? {
+func ffmpegLoudness(_ path: String) async throws -> (loudness: Double, truePeak: Double)? {
     guard let ffmpeg = firstExecutable(["/usr/bin/ffmpeg"]) else { return nil }
-    let result = try CLI.run(["-hide_banner", "-nostats", "-i", path, "-af", "ebur128=peak=true", "-f", "null", "-"],
+    let result = try await CLI.run(["-hide_banner", "-nostats", "-i", path, "-af", "ebur128=peak=true", "-f", "null", "-"],
                              executable: ffmpeg, timeout: 60)
     guard result.status == 0, let summary = result.stderr.range(of: "Summary:") else { return nil }
     let text = result.stderr[summary.upperBound...]
@@ -44,10 +44,10 @@ private func noteChannels(_ path: String) throws -> (tracks: Int, notes: [UInt8:
 @Suite("Mix and master", .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"))
 struct MixTests {
     @Test("Dry stems sum to the dry mix (residual ≤ −90 dBFS), have its length and rate, and hold only their voice")
-    func stemsSumToMix() throws {
+    func stemsSumToMix() async throws {
         let directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory.file("stems"), withIntermediateDirectories: false)
-        let result = try CLI.run(["run", "original", "--duration", "12", "--dry", "--audio", "mix.wav", "--stems", "stems",
+        let result = try await CLI.run(["run", "original", "--duration", "12", "--dry", "--audio", "mix.wav", "--stems", "stems",
                                   "--bit-depth", "32f", "--midi", "m.mid", "--events", "e.jsonl", "--soundfont", smallSoundFont],
                                  in: directory.path, timeout: 120)
         #expect(result.status == 0, "\(result)")
@@ -92,10 +92,10 @@ struct MixTests {
     }
 
     @Test("The second voice is a part of its own: its stem and MIDI file, on a channel no other voice uses; the four stems sum to the mix")
-    func secondVoiceStem() throws {
+    func secondVoiceStem() async throws {
         let directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory.file("stems"), withIntermediateDirectories: false)
-        let result = try CLI.run(["run", "pentatonic-triads", "--duration", "8", "--dry", "--audio", "mix.wav", "--stems", "stems",
+        let result = try await CLI.run(["run", "pentatonic-triads", "--duration", "8", "--dry", "--audio", "mix.wav", "--stems", "stems",
                                   "--bit-depth", "32f", "--midi", "m.mid", "--soundfont", smallSoundFont],
                                  in: directory.path, timeout: 120)
         #expect(result.status == 0, "\(result)")
@@ -119,13 +119,13 @@ struct MixTests {
 
     @Test("The mix is byte-identical with and without stems, run to run, for WAV (16-bit, dithered) and FLAC",
           arguments: [["--audio", "a.flac"], ["--audio", "a.wav", "--bit-depth", "16"]])
-    func identicalWithStems(_ output: [String]) throws {
+    func identicalWithStems(_ output: [String]) async throws {
         let directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory.file("s"), withIntermediateDirectories: false)
         let name = output[1]
         var copies: [[UInt8]] = []
         for (index, stems) in [[], ["--stems", "s"], []].enumerated() {
-            let result = try CLI.run(["run", "original", "--duration", "8", "--seed", "5", "--soundfont", smallSoundFont, "--quiet"]
+            let result = try await CLI.run(["run", "original", "--duration", "8", "--seed", "5", "--soundfont", smallSoundFont, "--quiet"]
                                      + output + stems, in: directory.path, timeout: 120)
             #expect(result.status == 0, "run \(index): \(result)")
             copies.append(try #require(bytes(of: directory.file(name))))
@@ -139,11 +139,11 @@ struct MixTests {
     }
 
     @Test("One synthesis thread and two write the same bytes (the parts' split never depends on the cores)")
-    func threadCountInvariant() throws {
+    func threadCountInvariant() async throws {
         let directory = try TemporaryDirectory()
         var copies: [[UInt8]] = []
         for threads in ["1", "2"] {
-            let result = try CLI.run(["run", "original", "--duration", "6", "--audio", "t\(threads).wav", "--soundfont", smallSoundFont, "--quiet"],
+            let result = try await CLI.run(["run", "original", "--duration", "6", "--audio", "t\(threads).wav", "--soundfont", smallSoundFont, "--quiet"],
                                      environment: ["CLUMSY_THREADS": threads], in: directory.path, timeout: 120)
             #expect(result.status == 0, "\(result)")
             copies.append(try #require(bytes(of: directory.file("t\(threads).wav"))))
@@ -153,14 +153,14 @@ struct MixTests {
 
     @Test("Defaults reach −16 ± 0.5 LUFS with a true peak ≤ −1 dBTP (ffmpeg's meter); the summary says so; targets can be changed",
           arguments: [[String](), ["--loudness", "-23", "--true-peak", "-3"]])
-    func loudness(_ flags: [String]) throws {
+    func loudness(_ flags: [String]) async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "original", "--duration", "20", "--audio", "a.wav", "--soundfont", smallSoundFont] + flags,
+        let result = try await CLI.run(["run", "original", "--duration", "20", "--audio", "a.wav", "--soundfont", smallSoundFont] + flags,
                                  in: directory.path, timeout: 120)
         #expect(result.status == 0, "\(result)")
         let target = flags.isEmpty ? -16.0 : -23.0
         let ceiling = flags.isEmpty ? -1.0 : -3.0
-        guard let measured = try ffmpegLoudness(directory.file("a.wav")) else { try Test.cancel("ffmpeg's ebur128 filter is not available") }
+        guard let measured = try await ffmpegLoudness(directory.file("a.wav")) else { try Test.cancel("ffmpeg's ebur128 filter is not available") }
         #expect(abs(measured.loudness - target) <= 0.5, "ffmpeg measures \(measured.loudness) LUFS, target \(target)")
         #expect(measured.truePeak <= ceiling, "ffmpeg measures a true peak of \(measured.truePeak) dBTP, ceiling \(ceiling)")
         // "…; −16.0 LUFS, −1.3 dBTP"
@@ -172,10 +172,10 @@ struct MixTests {
     }
 
     @Test("--loudness off writes the synthesizers' level: far quieter than the normalised default")
-    func loudnessOff() throws {
+    func loudnessOff() async throws {
         let directory = try TemporaryDirectory()
         for (name, flags) in [("off.wav", ["--loudness", "off"]), ("on.wav", [])] {
-            let result = try CLI.run(["run", "original", "--duration", "10", "--audio", name, "--soundfont", smallSoundFont, "--quiet"] + flags,
+            let result = try await CLI.run(["run", "original", "--duration", "10", "--audio", name, "--soundfont", smallSoundFont, "--quiet"] + flags,
                                      in: directory.path, timeout: 120)
             #expect(result.status == 0, "\(result)")
         }
@@ -193,9 +193,9 @@ struct MixTests {
             (["--audio", "a.wav", "--bit-depth", "20"], "--bit-depth"), (["--audio", "a.flac", "--bit-depth", "32f"], "--bit-depth"),
             (["--stems", "."], "--stems"), (["--midi", "m.mid", "--loudness", "-14"], "--loudness"),
           ])
-    func badFlags(_ flags: [String], _ flag: String) throws {
+    func badFlags(_ flags: [String], _ flag: String) async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "original", "--duration", "5"] + flags, in: directory.path, timeout: 30)
+        let result = try await CLI.run(["run", "original", "--duration", "5"] + flags, in: directory.path, timeout: 30)
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains(flag), "the message does not name \(flag): \(result.stderr)")
         #expect(directory.entries().isEmpty, "files left: \(directory.entries())")
@@ -203,10 +203,10 @@ struct MixTests {
 
     @Test("A stems directory that is missing or not a directory exits 73 before the session, leaving nothing",
           arguments: ["missing", "file"])
-    func badStemsDirectory(_ kind: String) throws {
+    func badStemsDirectory(_ kind: String) async throws {
         let directory = try TemporaryDirectory()
         if kind == "file" { try directory.write("file", "not a directory\n") }
-        let result = try CLI.run(["run", "original", "--duration", "3600", "--audio", "a.wav", "--midi", "m.mid", "--stems", kind,
+        let result = try await CLI.run(["run", "original", "--duration", "3600", "--audio", "a.wav", "--midi", "m.mid", "--stems", kind,
                                   "--soundfont", smallSoundFont], in: directory.path, timeout: 30)
         #expect(result.status == 73, "\(result)")
         let message = singleErrorLine(result)
@@ -216,7 +216,7 @@ struct MixTests {
 
     @Test("Too little free space for the render is refused up front (73); a disk that fills while rendering exits 74 and leaves no partial mix or stem",
           .timeLimit(.minutes(15)))   // a hang guard: it took over 2 min while the rest of make test shared both cores
-    func diskSpace() throws {
+    func diskSpace() async throws {
         // Up front: 60 s (and the tail) at 24 bits is about 17 MB of WAV, which does not fit a
         // 12 MB file system (the float scratch of a render this short stays in memory, so the
         // mix's own check counts only the WAV).
@@ -224,7 +224,7 @@ struct MixTests {
             let (mounted, reason) = try TinyFileSystem.mount(kibibytes: 12 * 1024)
             guard let tmpfs = mounted else { try Test.cancel("cannot mount a tmpfs (needs root): \(reason)") }
             defer { tmpfs.unmount() }
-            let result = try CLI.run(["run", "original", "--duration", "60", "--audio", tmpfs.path + "/a.wav",
+            let result = try await CLI.run(["run", "original", "--duration", "60", "--audio", tmpfs.path + "/a.wav",
                                       "--soundfont", smallSoundFont], timeout: 30)
             #expect(result.status == 73, "\(result)")
             let message = singleErrorLine(result)
@@ -241,7 +241,7 @@ struct MixTests {
         try FileManager.default.createDirectory(atPath: tmpfs.path + "/stems", withIntermediateDirectories: false)
         try Data("old".utf8).write(to: URL(fileURLWithPath: tmpfs.path + "/a.wav"))
         let filler = tmpfs.path + "/filler"
-        let result = try CLI.run(["run", "original", "--duration", "30", "--dry", "--audio", tmpfs.path + "/a.wav", "--stems", tmpfs.path + "/stems",
+        let result = try await CLI.run(["run", "original", "--duration", "30", "--dry", "--audio", tmpfs.path + "/a.wav", "--stems", tmpfs.path + "/stems",
                                   "--soundfont", smallSoundFont], timeout: 90) { _ in
             // The stems' MIDI files are opened right after the space check: then fill the disk.
             let deadline = Date().addingTimeInterval(30)

@@ -10,11 +10,11 @@ import Testing
 @Suite("Musical time")
 struct MusicalTimeTests {
     /// Runs `clumsy run <arguments> --midi --events` and reads both files back.
-    static func session(_ arguments: [String]) throws -> (MIDIFileContents, [LogEvent]) {
+    static func session(_ arguments: [String]) async throws -> (MIDIFileContents, [LogEvent]) {
         let directory = try TemporaryDirectory()
         let midi = directory.file("s.mid")
         let events = directory.file("s.jsonl")
-        let result = try CLI.run(["run"] + arguments + ["--quiet", "--midi", midi, "--events", events], timeout: 120)
+        let result = try await CLI.run(["run"] + arguments + ["--quiet", "--midi", midi, "--events", events], timeout: 120)
         try #require(result.status == 0 && !result.signalled, "\(result)")
         return (try MIDIFileReader.read(path: midi), try readEventLog(events))
     }
@@ -24,8 +24,8 @@ struct MusicalTimeTests {
     }
 
     @Test("--quantize 1/16 at the preset's tempo: every note-on on a 240-tick line, none before its hit, none later than a step")
-    func sixteenths() throws {
-        let (midi, log) = try Self.session(["original", "--duration", "60", "--seed", "3", "--quantize", "1/16"])
+    func sixteenths() async throws {
+        let (midi, log) = try await Self.session(["original", "--duration", "60", "--seed", "3", "--quantize", "1/16"])
         let ons = Self.allNoteOns(midi)
         try #require(ons.count > 300, "only \(ons.count) notes")
         #expect(midi.ticksPerQuarter == 960)
@@ -42,8 +42,8 @@ struct MusicalTimeTests {
     }
 
     @Test("--tempo and --meter go into the MIDI file; the grid follows the tempo")
-    func tempoAndMeter() throws {
-        let (midi, _) = try Self.session(["original", "--duration", "20", "--tempo", "90", "--meter", "6/8", "--quantize", "1/8"])
+    func tempoAndMeter() async throws {
+        let (midi, _) = try await Self.session(["original", "--duration", "20", "--tempo", "90", "--meter", "6/8", "--quantize", "1/8"])
         var tempos: [UInt32] = []
         var signatures: [(UInt8, UInt8)] = []
         for event in midi.tracks[0] {
@@ -56,8 +56,8 @@ struct MusicalTimeTests {
     }
 
     @Test("polska: a Drums track on channel 10 with the stomp on beats 1 and 3 of every 3/4 bar; beat 1 louder than the off-beats")
-    func polska() throws {
-        let (midi, log) = try Self.session(["polska", "--duration", "60", "--seed", "3"])
+    func polska() async throws {
+        let (midi, log) = try await Self.session(["polska", "--duration", "60", "--seed", "3"])
         try #require(midi.tracks.count == 5)
         #expect((1...4).map { midi.trackName(at: $0) } == ["Bass", "Keys", "Melody", "Drums"])
         let drums = noteOns(midi.tracks[4])
@@ -80,8 +80,8 @@ struct MusicalTimeTests {
     }
 
     @Test("pulse: walls and floor play drums; swing delays every second sixteenth by 0.2 of a step")
-    func pulse() throws {
-        let (midi, log) = try Self.session(["pulse", "--duration", "30", "--seed", "3"])
+    func pulse() async throws {
+        let (midi, log) = try await Self.session(["pulse", "--duration", "30", "--seed", "3"])
         let sources = Set(log.filter { $0.kind == "drum" }.compactMap(\.source))
         #expect(sources.isSuperset(of: ["wall", "floor", "stomp"]), "drum sources: \(sources)")
         // Every note-on is on a straight sixteenth (even lines) or 48 ticks after an odd one.
@@ -92,8 +92,8 @@ struct MusicalTimeTests {
     }
 
     @Test("Pans: default's keys play on one channel per pan zone (2–5), each with one CC10 and CC8; levels are the CC7 rows")
-    func pans() throws {
-        let (midi, _) = try Self.session(["original", "--duration", "20"])
+    func pans() async throws {
+        let (midi, _) = try await Self.session(["original", "--duration", "20"])
         // Four keys, four zones from −0.8 to +0.8: CC10 13, 47, 81, 114, sent once per channel, never during notes.
         let zonePans = (1...4).map { controllerValues(midi.tracks[2], channel: UInt8($0), controller: 10) }
         #expect(zonePans == [[13], [47], [81], [114]], "keys CC10 per zone channel \(zonePans)")
@@ -116,7 +116,7 @@ struct MusicalTimeTests {
 
     @Test("Audio: keys panned by position spread the sound; everything centred is exactly mono, stereo samples folded by the mixer",
           .enabled(if: hasSmallSoundFont))
-    func stereo() throws {
+    func stereo() async throws {
         let presets = try TemporaryDirectory()
         let centre = try presets.write("centre.json", #"{"keys": {"pan": 0}, "bass": {"pan": 0}}"#)
         // FluidR3_GM's marimba and bass are stereo samples (left ≠ right even when centred): the mixer must fold them.
@@ -126,7 +126,7 @@ struct MusicalTimeTests {
         var correlations: [Double] = []
         for (preset, depth) in [(centre, "24"), (centre, "16"), ("default", "24")] {
             let wav = out.file("render.wav")
-            let result = try CLI.run(["run", preset, "--duration", "10", "--dry", "--quiet", "--soundfont", font, "--audio", wav,
+            let result = try await CLI.run(["run", preset, "--duration", "10", "--dry", "--quiet", "--soundfont", font, "--audio", wav,
                                       "--bit-depth", depth], timeout: 90)
             try #require(result.status == 0, "\(result)")
             let audio = try WAVFile(path: wav)
@@ -158,9 +158,9 @@ struct MusicalTimeTests {
     ]
 
     @Test("Bad musical-time flags exit 64 before anything runs, naming the flag and what is accepted", arguments: badFlags)
-    func badFlag(_ bad: BadValue) throws {
+    func badFlag(_ bad: BadValue) async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "original"] + bad.arguments + ["--midi", "o.mid"], in: directory.path, timeout: 10)
+        let result = try await CLI.run(["run", "original"] + bad.arguments + ["--midi", "o.mid"], in: directory.path, timeout: 10)
         #expect(result.status == 64, "\(result)")
         for text in bad.mentions { #expect(result.stderr.contains(text), "stderr lacks \(text): \(result.stderr)") }
         #expect(directory.entries().isEmpty, "files left behind: \(directory.entries())")
@@ -179,11 +179,11 @@ struct MusicalTimeTests {
     ]
 
     @Test("Bad musical-time preset fields exit 65 naming the field path and what is accepted", arguments: badFields)
-    func badField(_ bad: BadValue) throws {
+    func badField(_ bad: BadValue) async throws {
         let presets = try TemporaryDirectory()
         let path = try presets.write("bad.json", bad.arguments[0])
         let out = try TemporaryDirectory()
-        let result = try CLI.run(["run", path, "--duration", "1", "--midi", "o.mid"], in: out.path, timeout: 10)
+        let result = try await CLI.run(["run", path, "--duration", "1", "--midi", "o.mid"], in: out.path, timeout: 10)
         #expect(result.status == 65, "\(result)")
         for text in bad.mentions { #expect(result.stderr.contains(text), "stderr lacks \(text): \(result.stderr)") }
         #expect(out.entries().isEmpty, "files left behind: \(out.entries())")

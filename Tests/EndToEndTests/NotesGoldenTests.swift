@@ -47,11 +47,11 @@ struct NotesGoldenTests {
     }
 
     @Test("original plays the same notes as before the redesign", arguments: [1, 3])
-    func sameNotes(seed: Int) throws {
+    func sameNotes(seed: Int) async throws {
         let directory = try TemporaryDirectory()
         let midi = directory.file("session.mid")
         let events = directory.file("events.jsonl")
-        let result = try CLI.run(["run", "original", "--duration", "300", "--seed", String(seed), "--midi", midi, "--events", events, "--quiet"],
+        let result = try await CLI.run(["run", "original", "--duration", "300", "--seed", String(seed), "--midi", midi, "--events", events, "--quiet"],
                                  timeout: 120)
         try #require(result.status == 0 && !result.signalled, "\(result)")
         let expected = String(decoding: try goldenBytes("notes-original-300s-seed\(seed).txt"), as: UTF8.self)

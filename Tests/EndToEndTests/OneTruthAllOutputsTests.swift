@@ -8,7 +8,6 @@ import Glibc
 import Pictures
 import Presets
 import Studio
-import Synchronization
 import TestSupport
 import Testing
 @testable import Session
@@ -22,20 +21,32 @@ struct OneTruthAllOutputsTests {
     typealias Named = OneTruthTests.Named
 
     @Test("Every bundled preset, 30 s, seeds 1 and 2: text view, event log, OSC, draw, the video's label, roll of the log and roll of the MIDI file name the same chords; both rolls draw the same notes")
-    func everyOutputAgrees() throws {
+    func everyOutputAgrees() async throws {
         let cases = OneTruthTests.cases
         #expect(cases.count >= 20, "bundled presets: \(cases.map(\.preset))")
-        let problems = Mutex<[String]>([])
-        DispatchQueue.concurrentPerform(iterations: cases.count) { index in
-            let (preset, seed) = cases[index]
-            do {
-                let found = try Self.check(preset: preset, seed: seed)
-                problems.withLock { $0 += found.map { "\(preset) seed \(seed): \($0)" } }
-            } catch {
-                problems.withLock { $0.append("\(preset) seed \(seed): \(error)") }
+        // Two cases at a time: each starts several processes of its own.
+        var all: [String] = []
+        try await withThrowingTaskGroup(of: [String].self) { group in
+            var next = 0
+            func start() {
+                guard next < cases.count else { return }
+                let (preset, seed) = cases[next]
+                next += 1
+                group.addTask {
+                    do {
+                        return try await Self.check(preset: preset, seed: seed).map { "\(preset) seed \(seed): \($0)" }
+                    } catch {
+                        return ["\(preset) seed \(seed): \(error)"]
+                    }
+                }
+            }
+            start()
+            start()
+            while let found = try await group.next() {
+                all += found
+                start()
             }
         }
-        let all = problems.withLock { $0 }
         #expect(all.isEmpty, "\(all.count) disagreements:\n\(all.joined(separator: "\n"))")
     }
 
@@ -46,11 +57,11 @@ struct OneTruthAllOutputsTests {
     }
 
     /// What each output named, checked against the event log; the problems found.
-    static func check(preset: String, seed: Int) throws -> [String] {
+    static func check(preset: String, seed: Int) async throws -> [String] {
         let directory = try TemporaryDirectory()
         let session = ["run", preset, "--duration", "30", "--seed", String(seed)]
-        let text = try CLI.run(session, timeout: 120)
-        let files = try CLI.run(session + ["--midi", "s.mid", "--events", "s.jsonl", "--quiet"], in: directory.path, timeout: 120)
+        let text = try await CLI.run(session, timeout: 120)
+        let files = try await CLI.run(session + ["--midi", "s.mid", "--events", "s.jsonl", "--quiet"], in: directory.path, timeout: 120)
         guard text.status == 0 && files.status == 0 else { return ["clumsy failed: \(text)\n\(files)"] }
         let log = try readEventLog(directory.file("s.jsonl"))
         let logged = log.filter { $0.kind == "chord" }.map { Named(time: $0.t, name: $0.name ?? "?") }
@@ -140,7 +151,7 @@ final class HeardOutputs: SessionSink {
 @Suite("Five keys in the piano area")
 struct FiveKeysTests {
     @Test("A five-key preset's keys lie inside the piano area, side by side without overlapping, and draw names each")
-    func keysInsidePianoArea() throws {
+    func keysInsidePianoArea() async throws {
         let directory = try TemporaryDirectory()
         let path = try fiveKeyPreset(in: directory)
         let plan = SessionPlan(configuration: try Configuration(preset: try PresetLibrary.load(path), duration: 5))
@@ -152,7 +163,7 @@ struct FiveKeysTests {
             #expect(key.minX >= piano.minX - 1e-9 && key.maxX <= piano.maxX + 1e-9, "key \(key) outside the piano area \(piano)")
         }
         for (left, right) in zip(keys, keys.dropFirst()) { #expect(left.maxX <= right.minX + 1e-9, "keys overlap: \(left) \(right)") }
-        let drawn = try CLI.run(["draw", path, "-o", "five.svg"], in: directory.path)
+        let drawn = try await CLI.run(["draw", path, "-o", "five.svg"], in: directory.path)
         let svg = String(decoding: bytes(of: directory.file("five.svg")) ?? [], as: UTF8.self)
         #expect(drawn.status == 0 && svg.contains("</svg>"), "\(drawn)")
     }

@@ -32,11 +32,11 @@ struct OneTruthTests {
     static let cases: [(preset: String, seed: Int)] = bundledPresetNames().flatMap { name in [(name, 1), (name, 2)] }
 
     @Test("borrowed-chords: the chords of bass.chords are the ones named everywhere (E7 on ii, not Em7)")
-    func borrowedChords() throws {
+    func borrowedChords() async throws {
         let plan = SessionPlan(configuration: try Configuration(preset: try PresetLibrary.load("borrowed-chords"), duration: 30))
         let labels = Dictionary(DrawingBuilder.drawing(for: plan).bouncers.map { ($0.hue + 1, $0.detail) }, uniquingKeysWith: { a, _ in a })
         #expect(labels[2] == "E7" && labels[1] == "Dmaj7", "\(labels.sorted { $0.key < $1.key })")
-        let text = try CLI.run(["run", "borrowed-chords", "--duration", "90", "--seed", "1", "--set", "form=false"], timeout: 120)
+        let text = try await CLI.run(["run", "borrowed-chords", "--duration", "90", "--seed", "1", "--set", "form=false"], timeout: 120)
         let names = Set(Self.textChords(text.stdout).map(\.name))
         #expect(names.contains("E7") && !names.contains("Em7"), "\(names)")
     }
@@ -62,17 +62,17 @@ struct EventLogFormatTests {
     }
 
     @Test("replay and roll refuse a log of a format they do not know with 65, naming the file, the line and the formats they read")
-    func unknownFormatIsRefused() throws {
+    func unknownFormatIsRefused() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("future.jsonl", Self.log(format: "3"))
         try directory.write("now.jsonl", Self.log(format: "2"))
         for arguments in [["replay", "future.jsonl", "--midi", "x.mid"], ["roll", "future.jsonl", "-o", "x.png"]] {
-            let result = try CLI.run(arguments, in: directory.path, timeout: 30)
+            let result = try await CLI.run(arguments, in: directory.path, timeout: 30)
             #expect(result.status == 65 && result.stderr.contains("future.jsonl") && result.stderr.contains("line 1")
                     && result.stderr.contains("format 3") && result.stderr.contains("1 and 2"), "\(result)")
         }
         #expect(!fileExists(directory.file("x.mid")) && !fileExists(directory.file("x.png")))
-        let roll = try CLI.run(["roll", "now.jsonl", "-o", "now.png"], in: directory.path, timeout: 30)
+        let roll = try await CLI.run(["roll", "now.jsonl", "-o", "now.png"], in: directory.path, timeout: 30)
         #expect(roll.status == 0 && fileExists(directory.file("now.png")), "\(roll)")
     }
 }

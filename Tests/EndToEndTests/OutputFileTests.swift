@@ -16,12 +16,12 @@ struct OutputFileTests {
 
     @Test("An output in a missing directory exits 73 at once, and the other output is not created",
           arguments: [("midi", "events"), ("events", "midi")])
-    func missingDirectory(bad: String, good: String) throws {
+    func missingDirectory(bad: String, good: String) async throws {
         let directory = try TemporaryDirectory()
         let missing = directory.file("no-such-dir/out.\(bad == "midi" ? "mid" : "jsonl")")
         let goodPath = directory.file("ok.\(good == "midi" ? "mid" : "jsonl")")
         // A week of simulated time: only failing before the simulation starts can be fast.
-        let result = try CLI.run(["run", "original", "--duration", "604800", "--\(bad)", missing, "--\(good)", goodPath],
+        let result = try await CLI.run(["run", "original", "--duration", "604800", "--\(bad)", missing, "--\(good)", goodPath],
                                  timeout: 60)
         #expect(!result.timedOut, "the run simulated instead of failing on the output path")
         #expect(result.status == 73 && !result.signalled, "\(result)")
@@ -32,9 +32,9 @@ struct OutputFileTests {
     }
 
     @Test("An output path that is an existing directory exits 73")
-    func directoryAsOutput() throws {
+    func directoryAsOutput() async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "original", "--duration", "1", "--midi", directory.path, "--events", "e.jsonl"],
+        let result = try await CLI.run(["run", "original", "--duration", "1", "--midi", directory.path, "--events", "e.jsonl"],
                                  in: directory.path)
         #expect(result.status == 73, "\(result)")
         #expect(directory.entries().isEmpty, "files left behind: \(directory.entries())")
@@ -42,31 +42,31 @@ struct OutputFileTests {
 
     @Test("An existing --midi file is untouched when the run fails",
           arguments: [["--speed", "25"], ["--events", "missing-dir/e.jsonl"], ["--gravity", "nan"]])
-    func failedRunKeepsOldFile(failure: [String]) throws {
+    func failedRunKeepsOldFile(failure: [String]) async throws {
         let directory = try TemporaryDirectory()
         let midi = try directory.write("song.mid", Self.sentinel)
-        let result = try CLI.run(["run", "original", "--duration", "2", "--midi", "song.mid"] + failure, in: directory.path)
+        let result = try await CLI.run(["run", "original", "--duration", "2", "--midi", "song.mid"] + failure, in: directory.path)
         #expect(result.status == 64 || result.status == 73, "\(result)")
         #expect(bytes(of: midi) == Array(Self.sentinel.utf8), "the earlier file was changed by a failed run")
         #expect(directory.entries() == ["song.mid"], "files left behind: \(directory.entries())")
     }
 
     @Test("An existing --midi file is untouched when the preset is bad")
-    func badPresetKeepsOldFile() throws {
+    func badPresetKeepsOldFile() async throws {
         let directory = try TemporaryDirectory()
         let midi = try directory.write("song.mid", Self.sentinel)
         try directory.write("bad.json", #"{"keys": {"tones": []}}"#)
-        let result = try CLI.run(["run", "bad.json", "--duration", "2", "--midi", "song.mid"], in: directory.path)
+        let result = try await CLI.run(["run", "bad.json", "--duration", "2", "--midi", "song.mid"], in: directory.path)
         #expect(result.status == 65, "\(result)")
         #expect(bytes(of: midi) == Array(Self.sentinel.utf8))
         #expect(directory.entries() == ["bad.json", "song.mid"], "files left behind: \(directory.entries())")
     }
 
     @Test("An existing --midi file is replaced by a successful run")
-    func successfulRunReplaces() throws {
+    func successfulRunReplaces() async throws {
         let directory = try TemporaryDirectory()
         let midi = try directory.write("song.mid", Self.sentinel)
-        let result = try CLI.run(["run", "original", "--duration", "2", "--midi", "song.mid"], in: directory.path)
+        let result = try await CLI.run(["run", "original", "--duration", "2", "--midi", "song.mid"], in: directory.path)
         #expect(result.status == 0, "\(result)")
         let contents = try MIDIFileReader.read(path: midi)
         #expect(contents.tracks.count == 3)
@@ -76,11 +76,11 @@ struct OutputFileTests {
 
     @Test("SIGINT/SIGTERM stop the run with 128+signal and leave complete files",
           arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
-    func interrupted(signal number: Int32, status: Int32) throws {
+    func interrupted(signal number: Int32, status: Int32) async throws {
         let directory = try TemporaryDirectory()
         let midi = directory.file("i.mid")
         let events = directory.file("i.jsonl")
-        let result = try CLI.run(["run", "original", "--duration", "604800", "--midi", midi, "--events", events],
+        let result = try await CLI.run(["run", "original", "--duration", "604800", "--midi", midi, "--events", events],
                                  timeout: 20) { pid in
             // Let it simulate a little: wait (at most 10 s, however busy the machine) until the
             // event log's temporary file holds something, then a moment more.
@@ -110,9 +110,9 @@ struct OutputFileTests {
     }
 
     @Test("SIGTERM still stops a run started with SIGINT/SIGTERM blocked (inherited signal mask)")
-    func interruptedWithInheritedMask() throws {
+    func interruptedWithInheritedMask() async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "original", "--duration", "604800", "--events", "i.jsonl"], in: directory.path,
+        let result = try await CLI.run(["run", "original", "--duration", "604800", "--events", "i.jsonl"], in: directory.path,
                                  timeout: 30, inheritBlockedSignals: true) { pid in
             usleep(500_000)
             kill(pid, SIGTERM)

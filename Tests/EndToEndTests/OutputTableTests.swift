@@ -26,7 +26,7 @@ struct OutputTableTests {
 
     @Test("Two file outputs naming one file (hard links) are refused with 64 naming both, for every pair; nothing is written",
           arguments: pairs)
-    func everyPairIsChecked(pair: [String]) throws {
+    func everyPairIsChecked(pair: [String]) async throws {
         let directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory.file("stems"), withIntermediateDirectories: false)
         // One existing file under every name: each output's name is a hard link to stems/bass.mid.
@@ -41,7 +41,7 @@ struct OutputTableTests {
         if pair.contains("--stems") && !pair.contains("--audio") { arguments += ["--audio", "other.wav"] }
         if !pair.contains("--video") { arguments.removeSubrange(4..<8) }
         let before = directory.entries()
-        let result = try CLI.run(arguments, in: directory.path)
+        let result = try await CLI.run(arguments, in: directory.path)
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains("name the same file") && pair.allSatisfy { result.stderr.contains($0) }, "\(result)")
         #expect(directory.entries() == before, "\(arguments): created \(Set(directory.entries()).subtracting(before))")
@@ -53,9 +53,9 @@ struct OutputTableTests {
                               "--video", "--fps", "--size"]
 
     @Test("run lists every flag of the outputs table; replay lists every file output's flag run lists")
-    func replayTakesRunsOutputFlags() throws {
-        let run = try CLI.run(["run", "--help"], environment: ["COLUMNS": "80"])
-        let replay = try CLI.run(["replay", "--help"], environment: ["COLUMNS": "80"])
+    func replayTakesRunsOutputFlags() async throws {
+        let run = try await CLI.run(["run", "--help"], environment: ["COLUMNS": "80"])
+        let replay = try await CLI.run(["replay", "--help"], environment: ["COLUMNS": "80"])
         #expect(Set(Self.outputFlags).isSubset(of: SessionOutputs.flags), "\(SessionOutputs.flags)")
         for flag in SessionOutputs.flags {
             #expect(run.stdout.contains("  \(flag) "), "run --help lacks \(flag)")
@@ -67,28 +67,28 @@ struct OutputTableTests {
     }
 
     @Test("A live run's --score and --stems are replayed byte for byte, and replay checks them like run (64 for a bad name)")
-    func replayWritesTheSameFileOutputs() throws {
+    func replayWritesTheSameFileOutputs() async throws {
         let directory = try TemporaryDirectory()
-        let live = try CLI.run(["run", "original", "--live", "--duration", "2", "--audio-driver", "file", "--audio", "live.wav",
+        let live = try await CLI.run(["run", "original", "--live", "--duration", "2", "--audio-driver", "file", "--audio", "live.wav",
                                 "--events", "live.jsonl", "--midi", "live.mid", "--score", "live.ly", "--quiet"],
                                in: directory.path)
         try #require(live.status == 0, "\(live)")
         try FileManager.default.createDirectory(atPath: directory.file("stems"), withIntermediateDirectories: false)
-        let replay = try CLI.run(["replay", "live.jsonl", "--midi", "r.mid", "--score", "r.ly", "--audio", "r.wav",
+        let replay = try await CLI.run(["replay", "live.jsonl", "--midi", "r.mid", "--score", "r.ly", "--audio", "r.wav",
                                   "--stems", "stems", "--quiet"], in: directory.path, timeout: 120)
         try #require(replay.status == 0, "\(replay)")
         #expect(bytes(of: directory.file("r.mid")) == bytes(of: directory.file("live.mid")))
         #expect(bytes(of: directory.file("r.ly")) == bytes(of: directory.file("live.ly")))
         #expect(fileExists(directory.file("stems/bass.mid")) && fileExists(directory.file("stems/bass.wav")))
-        let bad = try CLI.run(["replay", "live.jsonl", "--score", "r.pdf"], in: directory.path)
+        let bad = try await CLI.run(["replay", "live.jsonl", "--score", "r.pdf"], in: directory.path)
         #expect(bad.status == 64 && bad.stderr.contains("--score r.pdf: the file name must end in .ly"), "\(bad)")
     }
 
     @Test("The summary's \"wrote\" lists every file output written, in table order, and each exists")
-    func summaryListsEveryOutput() throws {
+    func summaryListsEveryOutput() async throws {
         let directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory.file("st"), withIntermediateDirectories: false)
-        let result = try CLI.run(["run", "original", "--duration", "2", "--dry", "--midi", "a.mid", "--events", "a.jsonl",
+        let result = try await CLI.run(["run", "original", "--duration", "2", "--dry", "--midi", "a.mid", "--events", "a.jsonl",
                                   "--audio", "a.wav", "--video", "v.mp4", "--size", "128x72", "--fps", "5", "--stems", "st",
                                   "--score", "a.ly"], in: directory.path, timeout: 120)
         try #require(result.status == 0, "\(result)")
@@ -101,10 +101,10 @@ struct OutputTableTests {
     }
 
     @Test("Without a file output the text view prints; with only --score it does not")
-    func scoreIsAFileOutput() throws {
+    func scoreIsAFileOutput() async throws {
         let directory = try TemporaryDirectory()
-        let text = try CLI.run(["run", "original", "--duration", "2"], in: directory.path)
-        let score = try CLI.run(["run", "original", "--duration", "2", "--score", "s.ly"], in: directory.path)
+        let text = try await CLI.run(["run", "original", "--duration", "2"], in: directory.path)
+        let score = try await CLI.run(["run", "original", "--duration", "2", "--score", "s.ly"], in: directory.path)
         try #require(text.status == 0 && score.status == 0, "\(text)\n\(score)")
         #expect(text.stdoutLines.count > 2)
         #expect(score.stdoutLines.count == 1 && score.stdout.hasSuffix("; wrote s.ly\n"), "\(score)")

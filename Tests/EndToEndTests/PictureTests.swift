@@ -16,13 +16,13 @@ func pngSize(_ data: [UInt8]) -> (width: Int, height: Int)? {
 }
 
 /// Converts an SVG or PDF with a tool Clumsy did not write and returns the PNG it made.
-func convertWithForeignTool(_ path: String, in directory: TemporaryDirectory) throws -> [UInt8] {
+func convertWithForeignTool(_ path: String, in directory: TemporaryDirectory) async throws -> [UInt8] {
     let out = directory.file(UUID().uuidString)
     let result: RunResult
     if path.hasSuffix(".svg") {
-        result = try CLI.run(["-o", out + ".png", path], executable: "/usr/bin/rsvg-convert")
+        result = try await CLI.run(["-o", out + ".png", path], executable: "/usr/bin/rsvg-convert")
     } else {
-        result = try CLI.run(["-png", "-r", "36", "-singlefile", path, out], executable: "/usr/bin/pdftoppm")
+        result = try await CLI.run(["-png", "-r", "36", "-singlefile", path, out], executable: "/usr/bin/pdftoppm")
     }
     try #require(result.status == 0, "\(result)")
     return try #require(bytes(of: out + ".png"), "the converter wrote no PNG")
@@ -35,58 +35,58 @@ let hasConverters = FileManager.default.isExecutableFile(atPath: "/usr/bin/rsvg-
 struct PictureTests {
     @Test("draw writes a PNG of the requested size, and SVG and PDF that rsvg-convert and pdftoppm render",
           .enabled(if: hasConverters, "needs librsvg2-bin and poppler-utils"))
-    func drawEveryFormat() throws {
+    func drawEveryFormat() async throws {
         let directory = try TemporaryDirectory()
         let png = directory.file("world.png"), svg = directory.file("world.svg"), pdf = directory.file("world.pdf")
         for (path, extra) in [(png, ["--size", "800x500"]), (svg, ["--trace", "3"]), (pdf, ["--trace", "3", "--size", "640x640"])] {
-            let result = try CLI.run(["draw", "minor-storm", "-o", path] + extra)
+            let result = try await CLI.run(["draw", "minor-storm", "-o", path] + extra)
             try #require(result.status == 0, "\(result)")
             #expect(result.stdout.isEmpty && result.stderr.isEmpty, "\(result)")
         }
         let pngBytes = try #require(bytes(of: png))
         let size = try #require(pngSize(pngBytes), "world.png is not a PNG")
         #expect(size.width == 800 && size.height == 500)
-        let fromSVG = try convertWithForeignTool(svg, in: directory)
+        let fromSVG = try await convertWithForeignTool(svg, in: directory)
         #expect(pngSize(fromSVG) != nil)
-        let fromPDF = try convertWithForeignTool(pdf, in: directory)
+        let fromPDF = try await convertWithForeignTool(pdf, in: directory)
         #expect(pngSize(fromPDF) != nil)
         #expect(String(decoding: try #require(bytes(of: svg)).prefix(200), as: UTF8.self).contains("<svg"))
         #expect(directory.hiddenEntries().isEmpty, "temporary files left: \(directory.hiddenEntries())")
     }
 
     @Test("The same seed draws byte-identical PNG and SVG files; another seed draws another trace")
-    func drawIsDeterministic() throws {
+    func drawIsDeterministic() async throws {
         let directory = try TemporaryDirectory()
-        func draw(_ name: String, seed: Int) throws -> [UInt8] {
+        func draw(_ name: String, seed: Int) async throws -> [UInt8] {
             let path = directory.file(name)
-            let result = try CLI.run(["draw", "original", "--seed", String(seed), "--trace", "4", "-o", path])
+            let result = try await CLI.run(["draw", "original", "--seed", String(seed), "--trace", "4", "-o", path])
             try #require(result.status == 0, "\(result)")
             return try #require(bytes(of: path))
         }
-        #expect(try draw("a.png", seed: 3) == draw("b.png", seed: 3), "PNG differs between identical runs")
-        #expect(try draw("a.svg", seed: 3) == draw("b.svg", seed: 3), "SVG differs between identical runs")
-        #expect(try draw("c.png", seed: 3) != draw("d.png", seed: 4), "seeds 3 and 4 drew the same trace")
+        #expect(try await draw("a.png", seed: 3) == draw("b.png", seed: 3), "PNG differs between identical runs")
+        #expect(try await draw("a.svg", seed: 3) == draw("b.svg", seed: 3), "SVG differs between identical runs")
+        #expect(try await draw("c.png", seed: 3) != draw("d.png", seed: 4), "seeds 3 and 4 drew the same trace")
     }
 
     @Test("roll draws a MIDI file and an event log of the same session; rsvg-convert and pdftoppm render them; same input, same SVG",
           .enabled(if: hasConverters, "needs librsvg2-bin"))
-    func rollFromBothInputs() throws {
+    func rollFromBothInputs() async throws {
         let directory = try TemporaryDirectory()
         let midi = directory.file("s.mid"), events = directory.file("s.jsonl")
-        let run = try CLI.run(["run", "--duration", "20", "--midi", midi, "--events", events, "--quiet"])
+        let run = try await CLI.run(["run", "--duration", "20", "--midi", midi, "--events", events, "--quiet"])
         try #require(run.status == 0, "\(run)")
         let fromMIDI = directory.file("midi.svg"), fromLog = directory.file("log.png"), asPDF = directory.file("log.pdf")
-        let r1 = try CLI.run(["roll", midi, "-o", fromMIDI])
-        let r2 = try CLI.run(["roll", events, "-o", fromLog, "--size", "1000x400"])
-        let r3 = try CLI.run(["roll", events, "-o", asPDF, "--preset", "default"])
+        let r1 = try await CLI.run(["roll", midi, "-o", fromMIDI])
+        let r2 = try await CLI.run(["roll", events, "-o", fromLog, "--size", "1000x400"])
+        let r3 = try await CLI.run(["roll", events, "-o", asPDF, "--preset", "default"])
         try #require(r1.status == 0 && r2.status == 0 && r3.status == 0, "\(r1)\n\(r2)\n\(r3)")
-        #expect(pngSize(try convertWithForeignTool(asPDF, in: directory)) != nil)
+        #expect(pngSize(try await convertWithForeignTool(asPDF, in: directory)) != nil)
         let again = directory.file("again.svg")
-        #expect(try CLI.run(["roll", midi, "-o", again]).status == 0)
+        #expect(try await CLI.run(["roll", midi, "-o", again]).status == 0)
         #expect(bytes(of: again) == bytes(of: fromMIDI), "the same MIDI file drew two different SVGs")
         let svg = String(decoding: try #require(bytes(of: fromMIDI)), as: UTF8.self)
         #expect(svg.contains("<svg") && (svg.contains("<rect") || svg.contains("<path")), "no shapes in the roll's SVG")
-        #expect(pngSize(try convertWithForeignTool(fromMIDI, in: directory)) != nil)
+        #expect(pngSize(try await convertWithForeignTool(fromMIDI, in: directory)) != nil)
         let logBytes = try #require(bytes(of: fromLog))
         let size = try #require(pngSize(logBytes))
         #expect(size.width == 1000 && size.height == 400)
@@ -107,7 +107,7 @@ struct PictureTests {
             (["roll", "GARBAGE.mid", "-o", "OUT.png"], 65, "GARBAGE.mid"),
             (["roll", "GARBAGE.jsonl", "-o", "OUT.svg"], 65, "line 1"),
           ])
-    func badInput(arguments: [String], status: Int32, mentions: String) throws {
+    func badInput(arguments: [String], status: Int32, mentions: String) async throws {
         let directory = try TemporaryDirectory()
         try directory.write("GARBAGE.mid", "not a MIDI file at all")
         try directory.write("GARBAGE.jsonl", "{\"t\": oops}\n")
@@ -115,7 +115,7 @@ struct PictureTests {
         let resolved = arguments.map { a in
             ["OUT.png", "OUT.gif", "OUT.svg", "GARBAGE.mid", "GARBAGE.jsonl", "INPUT.txt"].contains(a) ? directory.file(a) : a
         }
-        let result = try CLI.run(resolved)
+        let result = try await CLI.run(resolved)
         #expect(result.status == status, "\(result)")
         #expect(result.stderr.contains(mentions), "\(result)")
         #expect(!fileExists(directory.file("OUT.png")) && !fileExists(directory.file("OUT.svg")))

@@ -17,10 +17,10 @@ struct PluginHostileTests {
     static let ports = ["seed", "preset", "key", "mode", "quantize", "balls", "bass_channel", "keys_channel", "gravity", "speed", "swing"]
 
     @Test("Out-of-range control ports at activate() neither trap nor silence the plugin", arguments: ports)
-    func wildPortsAtActivate(port: String) throws {
-        let harness = try PluginHarness()
+    func wildPortsAtActivate(port: String) async throws {
+        let harness = try await PluginHarness()
         for value in Self.wild {
-            let result = try CLI.run([harness.bundle, "2", "--\(port)", value], executable: harness.host, timeout: 300)
+            let result = try await CLI.run([harness.bundle, "2", "--\(port)", value], executable: harness.host, timeout: 300)
             #expect(result.status == 0 && !result.signalled, "--\(port) \(value): \(result)")
             // Clamped to the port's range; 1000 balls do not fit most presets' piano area, which
             // activate() reports (as for --balls 1000) and the plugin stays silent.
@@ -30,27 +30,27 @@ struct PluginHostileTests {
     }
 
     @Test("Out-of-range control ports moved in run() neither trap nor stop the plugin", arguments: ports)
-    func wildPortsInRun(port: String) throws {
-        let harness = try PluginHarness()
+    func wildPortsInRun(port: String) async throws {
+        let harness = try await PluginHarness()
         let changes = Self.wild.enumerated().map { "\(24_000 * ($0.offset + 1)):port:\(port)=\($0.element)" }
-        let result = try CLI.run([harness.bundle, "4"] + changes, executable: harness.host, timeout: 300)
+        let result = try await CLI.run([harness.bundle, "4"] + changes, executable: harness.host, timeout: 300)
         #expect(result.status == 0 && !result.signalled, "\(result)")
         #expect(result.stdoutLines.count > 0)
     }
 
     @Test("instantiate refuses a sample rate of 0, 1e-300 or 1e300 and says why", arguments: ["0", "1e-300", "1e300", "nan"])
-    func absurdRates(rate: String) throws {
-        let harness = try PluginHarness()
-        let result = try CLI.run([harness.bundle, "1", "--rate", rate], executable: harness.host, timeout: 60)
+    func absurdRates(rate: String) async throws {
+        let harness = try await PluginHarness()
+        let result = try await CLI.run([harness.bundle, "1", "--rate", rate], executable: harness.host, timeout: 60)
         #expect(result.status == 69 && result.stderr.contains("sample rate"), "\(result)")
     }
 
     @Test("A jump to bar ±1e9 costs a bounded time: silent, said once, and playing again back at bar 3",
           arguments: [(true, "1000000000"), (false, "1000000000"), (true, "-1000000000")])
-    func farJumpIsBounded(worker: Bool, bar: String) throws {
-        let harness = try PluginHarness()
+    func farJumpIsBounded(worker: Bool, bar: String) async throws {
+        let harness = try await PluginHarness()
         let options = worker ? [] : ["--no-worker"]
-        let result = try CLI.run([harness.bundle, "6"] + options + ["48000:bar=" + bar, "144000:bar=3"],
+        let result = try await CLI.run([harness.bundle, "6"] + options + ["48000:bar=" + bar, "144000:bar=3"],
                                  executable: harness.host, timeout: 600)
         #expect(result.status == 0 && !result.signalled && !result.timedOut, "\(result)")
         #expect(result.stderr.contains("past the plugin's reach"), "\(result.stderr)")
@@ -62,10 +62,10 @@ struct PluginHostileTests {
 
 extension PluginHostileTests {
     @Test("Blocks of 2^20 frames: messages past the queue's 4096 in one block are said to be dropped, not dropped silently")
-    func hugeBlocksSaySo() throws {
-        let harness = try PluginHarness()
+    func hugeBlocksSaySo() async throws {
+        let harness = try await PluginHarness()
         let swarm = try harness.presetIndex("swarm")
-        let result = try CLI.run([harness.bundle, "44", "--block", "1048576", "--preset", "\(swarm)"], executable: harness.host, timeout: 900)
+        let result = try await CLI.run([harness.bundle, "44", "--block", "1048576", "--preset", "\(swarm)"], executable: harness.host, timeout: 900)
         #expect(result.status == 0 && !result.signalled, "\(result)")
         // swarm's 1000 balls make far more than 4096 messages in 21 s: each block fills the queue.
         #expect(result.stdoutLines.count >= 4095 && result.stderr.contains("MIDI messages were dropped"), "stderr: \(result.stderr)")
@@ -74,9 +74,9 @@ extension PluginHostileTests {
 
 extension PluginJackTests {
     @Test("jalv -c seed=1e30 (and preset=nan, key=1e30): the plugin activates and plays instead of killing the host")
-    func jalvWildSeed() throws {
-        let harness = try PluginHarness()
-        let jack = try JackServer(directory: harness.directory)
+    func jalvWildSeed() async throws {
+        let harness = try await PluginHarness()
+        let jack = try await JackServer(directory: harness.directory)
         defer { jack.stop() }
         var environment = jack.fullEnvironment
         environment["LV2_PATH"] = harness.directory.path
@@ -86,15 +86,15 @@ extension PluginJackTests {
         let deadline = Date().addingTimeInterval(20)
         var registered = false
         while Date() < deadline && host.process.isRunning && !registered {
-            registered = (try CLI.run([], executable: jackLsp!, environment: jack.environment, timeout: 5)).stdout.contains("clumsy-wild:midi_out")
+            registered = (try await CLI.run([], executable: jackLsp!, environment: jack.environment, timeout: 5)).stdout.contains("clumsy-wild:midi_out")
             if !registered { usleep(100_000) }
         }
         #expect(registered && host.process.isRunning, "jalv died (status \(host.process.isRunning ? 0 : host.process.terminationStatus))")
-        let dump = try jack.dump(client: "wilddump", into: harness.directory.file("dump.txt"))
+        let dump = try await jack.dump(client: "wilddump", into: harness.directory.file("dump.txt"))
         defer { dump.stop() }
-        _ = try CLI.run(["clumsy-wild:midi_out", "wilddump:input"], executable: jackConnect!, environment: jack.environment)
+        _ = try await CLI.run(["clumsy-wild:midi_out", "wilddump:input"], executable: jackConnect!, environment: jack.environment)
         let script = "(printf 'master\\nplay\\n'; sleep 3; echo stop; sleep 1; echo quit) | \(jackTransport!)"
-        _ = try CLI.run(["-c", script], executable: "/bin/sh", environment: jack.fullEnvironment, timeout: 40)
+        _ = try await CLI.run(["-c", script], executable: "/bin/sh", environment: jack.fullEnvironment, timeout: 40)
         usleep(300_000)
         dump.stop()
         #expect(host.process.isRunning, "jalv died while playing")

@@ -21,16 +21,16 @@ let jackConnect = firstExecutable(["/usr/bin/jack_connect"])
        .enabled(if: hasJack && jalv != nil && jackTransport != nil && jackConnect != nil, "needs jackd2 and jalv"))
 struct PluginJackTests {
     @Test("jack_transport at 90 bpm: the headless host's notes on the transport's beats; at 120 bpm the stomp follows; stop ends every note")
-    func notesFollowTheTransport() throws {
-        let harness = try PluginHarness()
+    func notesFollowTheTransport() async throws {
+        let harness = try await PluginHarness()
         let preset = try harness.presetIndex("pulse")
-        let (offline, _) = try harness.run(seconds: 5, ["--preset", "\(preset)", "--seed", "3", "--bpm", "90"])
+        let (offline, _) = try await harness.run(seconds: 5, ["--preset", "\(preset)", "--seed", "3", "--bpm", "90"])
         // A dummy server that loses cycles (an xrun, in its log) moves JACK's frames against the
         // transport's, and one that falls behind drops a slow client (jack_transport exits 1 from
         // its shutdown callback): such an attempt says nothing about the plugin and is tried
         // again, twice at most.
         for attempt in 1...3 {
-            let played = try play(harness, preset: preset)
+            let played = try await play(harness, preset: preset)
             var found = problems(played.dumped, offline: offline)
             if played.transport.status != 0 { found.insert("jack_transport: \(played.transport)", at: 0) }
             guard !found.isEmpty else { return }
@@ -45,23 +45,23 @@ struct PluginJackTests {
     /// jalv plays pulse (seed 3) while jack_transport, timebase master, sets 90 bpm, starts,
     /// goes to 120 bpm 6 s later and stops 4 s after that. The messages jack_midi_dump read,
     /// how many xruns jackd logged, and how jack_transport ended.
-    private func play(_ harness: PluginHarness, preset: Int) throws
+    private func play(_ harness: PluginHarness, preset: Int) async throws
         -> (dumped: [PluginMessage], xruns: Int, transport: RunResult) {
         // 1024 frames a cycle: under load, jackd logged 10 and 4 xruns at 256 frames, 1 and 0 at 1024.
-        let jack = try JackServer(directory: harness.directory, period: 1024)
+        let jack = try await JackServer(directory: harness.directory, period: 1024)
         defer { jack.stop() }
         var environment = jack.fullEnvironment
         environment["LV2_PATH"] = harness.directory.path
         let host = try JalvHost(arguments: ["-x", "-n", "clumsy-lv2", "-c", "preset=\(preset)", "-c", "seed=3", "urn:clumsy:lv2"],
                                 environment: environment)
         defer { host.stop() }
-        try waitForPort("clumsy-lv2:midi_out", jack: jack)
-        let dump = try jack.dump(client: "lv2dump", into: harness.directory.file("dump.txt"))
+        try await waitForPort("clumsy-lv2:midi_out", jack: jack)
+        let dump = try await jack.dump(client: "lv2dump", into: harness.directory.file("dump.txt"))
         defer { dump.stop() }
-        let connect = try CLI.run(["clumsy-lv2:midi_out", "lv2dump:input"], executable: jackConnect!, environment: jack.environment)
+        let connect = try await CLI.run(["clumsy-lv2:midi_out", "lv2dump:input"], executable: jackConnect!, environment: jack.environment)
         #expect(connect.status == 0, "\(connect)")
         let script = "(printf 'master\\ntempo 90\\nplay\\n'; sleep 6; echo 'tempo 120'; sleep 4; echo stop; sleep 1; echo quit) | \(jackTransport!)"
-        let transport = try CLI.run(["-c", script], executable: "/bin/sh", environment: jack.fullEnvironment, timeout: 40)
+        let transport = try await CLI.run(["-c", script], executable: "/bin/sh", environment: jack.fullEnvironment, timeout: 40)
         usleep(300_000)
         dump.stop()
         let xruns = jack.server.output.components(separatedBy: "XRun").count - 1
@@ -94,10 +94,10 @@ struct PluginJackTests {
         return found
     }
 
-    private func waitForPort(_ port: String, jack: JackServer) throws {
+    private func waitForPort(_ port: String, jack: JackServer) async throws {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            let ports = try CLI.run([], executable: jackLsp!, environment: jack.environment, timeout: 5)
+            let ports = try await CLI.run([], executable: jackLsp!, environment: jack.environment, timeout: 5)
             if ports.stdout.contains(port) { return }
             usleep(100_000)
         }

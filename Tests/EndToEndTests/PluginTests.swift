@@ -34,7 +34,7 @@ final class PluginHarness {
     let bundle: String
     let host: String
 
-    init() throws {
+    init() async throws {
         directory = try TemporaryDirectory(prefix: "clumsy-lv2")
         bundle = directory.file("clumsy.lv2")
         host = directory.file("lv2host")
@@ -45,12 +45,12 @@ final class PluginHarness {
         if let source = Self.newestSource(), built.map({ $0 < source.date }) ?? true {
             throw StaleLibrary(library: library, source: source.path, isMissing: built == nil)
         }
-        let assemble = try CLI.run([projectRoot + "/Tools/lv2bundle.py", library, projectRoot + "/Presets", bundle],
+        let assemble = try await CLI.run([projectRoot + "/Tools/lv2bundle.py", library, projectRoot + "/Presets", bundle],
                                    executable: "/usr/bin/python3")
         guard assemble.status == 0 else { throw HarnessFailure(result: assemble) }
-        let flags = try CLI.run(["--cflags", "--libs", "lilv-0"], executable: "/usr/bin/pkg-config")
+        let flags = try await CLI.run(["--cflags", "--libs", "lilv-0"], executable: "/usr/bin/pkg-config")
         let words = flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init)
-        let compile = try CLI.run(["-O2", "-rdynamic", "-o", host, projectRoot + "/Tools/lv2host.c"] + words,
+        let compile = try await CLI.run(["-O2", "-rdynamic", "-o", host, projectRoot + "/Tools/lv2host.c"] + words,
                                   executable: "/usr/bin/cc", timeout: 120)
         guard compile.status == 0 else { throw HarnessFailure(result: compile) }
     }
@@ -80,8 +80,8 @@ final class PluginHarness {
     }
 
     /// Runs the plugin `seconds` with `arguments` (options and transport changes, see lv2host.c).
-    func run(seconds: Double, _ arguments: [String]) throws -> (messages: [PluginMessage], result: RunResult) {
-        let result = try CLI.run([bundle, String(seconds)] + arguments, executable: host, timeout: 300)
+    func run(seconds: Double, _ arguments: [String]) async throws -> (messages: [PluginMessage], result: RunResult) {
+        let result = try await CLI.run([bundle, String(seconds)] + arguments, executable: host, timeout: 300)
         guard result.status == 0, !result.signalled else { throw HarnessFailure(result: result) }
         let messages = result.stdoutLines.map { line in
             let fields = line.split(separator: " ").compactMap { Int($0) }
@@ -147,16 +147,16 @@ struct PluginTests {
     static let seconds = 60.0
 
     @Test("lv2_validate passes on the bundle, lv2ls lists it, lv2info shows its ports and presets")
-    func bundleIsValid() throws {
-        let harness = try PluginHarness()
-        let validate = try CLI.run([harness.bundle + "/manifest.ttl", harness.bundle + "/clumsy.ttl", harness.bundle + "/presets.ttl"],
+    func bundleIsValid() async throws {
+        let harness = try await PluginHarness()
+        let validate = try await CLI.run([harness.bundle + "/manifest.ttl", harness.bundle + "/clumsy.ttl", harness.bundle + "/presets.ttl"],
                                    executable: "/usr/bin/lv2_validate", timeout: 120)
         #expect(validate.status == 0, "\(validate)")
         #expect(validate.stdout.contains("Found 0 errors"), "\(validate)")
         let path = ["LV2_PATH": harness.directory.path]
-        let list = try CLI.run([], executable: "/usr/bin/lv2ls", environment: path)
+        let list = try await CLI.run([], executable: "/usr/bin/lv2ls", environment: path)
         #expect(list.stdoutLines == ["urn:clumsy:lv2"], "\(list)")
-        let info = try CLI.run(["urn:clumsy:lv2"], executable: "/usr/bin/lv2info", environment: path)
+        let info = try await CLI.run(["urn:clumsy:lv2"], executable: "/usr/bin/lv2info", environment: path)
         #expect(info.status == 0, "\(info)")
         for symbol in ["control", "midi_out", "preset", "seed", "gravity", "speed", "key", "mode", "quantize", "swing", "balls",
                        "bass_channel", "keys_channel"] {
@@ -169,13 +169,13 @@ struct PluginTests {
 
     @Test("a time:Position at 120 bpm, rolling: the notes of clumsy run, at the same frames",
           arguments: [("default", 7), ("pulse", 3)])
-    func sameNotesAsRun(preset: String, seed: Int) throws {
-        try compare(preset: preset, seed: seed, bpm: 120)
+    func sameNotesAsRun(preset: String, seed: Int) async throws {
+        try await compare(preset: preset, seed: seed, bpm: 120)
     }
 
     @Test("at 90 bpm the notes are clumsy run --tempo 90's, so the stomp falls on the host's beats 1 and 3")
-    func followsHostTempo() throws {
-        let notes = try compare(preset: "pulse", seed: 3, bpm: 90)
+    func followsHostTempo() async throws {
+        let notes = try await compare(preset: "pulse", seed: 3, bpm: 90)
         let beat = Int(PluginHarness.rate * 60 / 90)   // 32000 frames
         let stomps = notes.filter { $0.isNoteOn && $0.bytes[0] & 0x0F == 9 && $0.bytes[1] == 36 }
         #expect(stomps.count >= Int(Self.seconds * 1.5 / 2) - 1, "\(stomps.count) stomps in \(Self.seconds) s")
@@ -185,15 +185,15 @@ struct PluginTests {
     /// Runs the plugin and `clumsy run` with the same preset, seed and tempo; expects the same
     /// note-ons and note-offs at the same frames over `seconds`. Returns the plugin's notes.
     @discardableResult
-    private func compare(preset: String, seed: Int, bpm: Int) throws -> [PluginMessage] {
-        let harness = try PluginHarness()
+    private func compare(preset: String, seed: Int, bpm: Int) async throws -> [PluginMessage] {
+        let harness = try await PluginHarness()
         let midi = harness.directory.file("run.mid")
-        let run = try CLI.run(["run", preset, "--seed", "\(seed)", "--tempo", "\(bpm)", "--duration", "\(Int(Self.seconds))",
+        let run = try await CLI.run(["run", preset, "--seed", "\(seed)", "--tempo", "\(bpm)", "--duration", "\(Int(Self.seconds))",
                                "--midi", midi, "--quiet"], timeout: 120)
         #expect(run.status == 0, "\(run)")
         let end = Int(Self.seconds * PluginHarness.rate)
         let expected = try fileNotes(midi, bpm: Double(bpm), rate: PluginHarness.rate, before: end)
-        let (messages, _) = try harness.run(seconds: Self.seconds, ["--preset", "\(try harness.presetIndex(preset))",
+        let (messages, _) = try await harness.run(seconds: Self.seconds, ["--preset", "\(try harness.presetIndex(preset))",
                                                                     "--seed", "\(seed)", "--bpm", "\(bpm)"])
         let notes = messages.filter { ($0.isNoteOn || $0.isNoteOff) && $0.frame < end }.sorted()
         #expect(expected.count > 100, "only \(expected.count) notes in \(midi)")
@@ -202,11 +202,11 @@ struct PluginTests {
     }
 
     @Test("a stop ends every sounding note at the stop's frame, and nothing plays until the transport rolls again")
-    func stopEndsSoundingNotes() throws {
-        let harness = try PluginHarness()
+    func stopEndsSoundingNotes() async throws {
+        let harness = try await PluginHarness()
         // 2.1 s in, in the middle of a block; at 120 bpm pulse has notes sounding then.
         let stop = 100_900
-        let (messages, _) = try harness.run(seconds: 4, ["--preset", "\(try harness.presetIndex("pulse"))", "--seed", "3",
+        let (messages, _) = try await harness.run(seconds: 4, ["--preset", "\(try harness.presetIndex("pulse"))", "--seed", "3",
                                                          "\(stop):speed=0"])
         var sounding: Set<Int> = []
         var endedAtStop: Set<Int> = []
@@ -223,11 +223,11 @@ struct PluginTests {
     }
 
     @Test("a relocation to bar 33 plays clumsy run's notes from bar 33 on, and the same again on the second jump there")
-    func relocationIsDeterministic() throws {
-        let harness = try PluginHarness()
+    func relocationIsDeterministic() async throws {
+        let harness = try await PluginHarness()
         // Bar 33 is bar 32 counted from 0 in time:Position: 128 beats, 64 s at 120 bpm.
         let first = 240_000, second = 960_000, window = 480_000
-        let (messages, _) = try harness.run(seconds: 31, ["--preset", "\(try harness.presetIndex("pulse"))", "--seed", "3",
+        let (messages, _) = try await harness.run(seconds: 31, ["--preset", "\(try harness.presetIndex("pulse"))", "--seed", "3",
                                                           "\(first):bar=32,beat=0", "\(second):bar=32,beat=0"])
         // The worker builds the bar's session after the block of the jump: that block is silent.
         let gap = 512
@@ -237,7 +237,7 @@ struct PluginTests {
         #expect(once == twice, "the two jumps to bar 33: \(firstDifference(once, twice))")
 
         let midi = harness.directory.file("run.mid")
-        let run = try CLI.run(["run", "pulse", "--seed", "3", "--tempo", "120", "--duration", "80", "--midi", midi, "--quiet"], timeout: 120)
+        let run = try await CLI.run(["run", "pulse", "--seed", "3", "--tempo", "120", "--duration", "80", "--midi", midi, "--quiet"], timeout: 120)
         #expect(run.status == 0, "\(run)")
         let bar33 = 64 * Int(PluginHarness.rate)
         let session = noteOns(try fileNotes(midi, bpm: 120, rate: PluginHarness.rate, before: bar33 + window), from: bar33, gap: gap, frames: window)
@@ -245,12 +245,12 @@ struct PluginTests {
     }
 
     @Test("the transport 2560 frames ahead of the blocks (an xrun) is no relocation: the session catches up, sounding notes ring on")
-    func skipIsNoRelocation() throws {
-        let harness = try PluginHarness()
+    func skipIsNoRelocation() async throws {
+        let harness = try await PluginHarness()
         let at = 240_000, skip = 2_560, window = 480_000
         let preset = ["--preset", "\(try harness.presetIndex("pulse"))", "--seed", "3"]
-        let (skipped, _) = try harness.run(seconds: 20, preset + ["\(at):skip=\(skip)"])
-        let (plain, _) = try harness.run(seconds: 20, preset)
+        let (skipped, _) = try await harness.run(seconds: 20, preset + ["\(at):skip=\(skip)"])
+        let (plain, _) = try await harness.run(seconds: 20, preset)
         // From the block after the skip on, every message is the plain run's at its transport frame.
         let after = skipped.filter { $0.frame >= at + 256 && $0.frame < at + window }.sorted()
         let expected = plain.filter { $0.frame >= at + skip + 256 && $0.frame < at + skip + window }
@@ -266,10 +266,10 @@ struct PluginTests {
     }
 
     @Test("starting again from bar 1 after a stop plays the session again from its start")
-    func startRestarts() throws {
-        let harness = try PluginHarness()
+    func startRestarts() async throws {
+        let harness = try await PluginHarness()
         let stop = 288_000, start = 336_000, window = 240_000
-        let (messages, _) = try harness.run(seconds: 13, ["--preset", "\(try harness.presetIndex("default"))", "--seed", "7",
+        let (messages, _) = try await harness.run(seconds: 13, ["--preset", "\(try harness.presetIndex("default"))", "--seed", "7",
                                                           "\(stop):speed=0", "\(start):speed=1,bar=0,beat=0"])
         let gap = 512
         let opening = noteOns(messages, from: 0, gap: gap, frames: window)

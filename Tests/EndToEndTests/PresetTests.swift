@@ -29,11 +29,11 @@ struct PresetTests {
     ]
 
     @Test("clumsy run <bad preset file> exits 65 naming the file and the field; writes nothing", arguments: badPresets)
-    func badPresetRun(_ bad: BadPreset) throws {
+    func badPresetRun(_ bad: BadPreset) async throws {
         let presets = try TemporaryDirectory()
         let path = try presets.write(bad.file, bad.json)
         let outputs = try TemporaryDirectory()
-        let result = try CLI.run(["run", path, "--duration", "1", "--midi", "o.mid", "--events", "o.jsonl"], in: outputs.path)
+        let result = try await CLI.run(["run", path, "--duration", "1", "--midi", "o.mid", "--events", "o.jsonl"], in: outputs.path)
         #expect(result.status == 65 && !result.signalled, "\(result)")
         let location = bad.field.isEmpty ? "\(path): " : "\(path): \(bad.field): "
         #expect(result.stderr.contains(location), "stderr does not name \"\(location)\": \(result.stderr)")
@@ -43,13 +43,13 @@ struct PresetTests {
     }
 
     @Test("clumsy validate on good and bad files: 65, every bad file reported, good ones ok")
-    func validateMix() throws {
+    func validateMix() async throws {
         let directory = try TemporaryDirectory()
         let good = try directory.write("good.json", #"{"description": "fine", "gravity": 3, "keys": {"tones": [1, 3]}}"#)
         var arguments = ["validate", good]
         for bad in Self.badPresets { arguments.append(try directory.write(bad.file, bad.json)) }
         arguments.append(projectRoot + "/Presets/default.json")
-        let result = try CLI.run(arguments)
+        let result = try await CLI.run(arguments)
         #expect(result.status == 65, "\(result)")
         #expect(result.stdoutLines.sorted() == ["ok: \(good)", "ok: \(projectRoot)/Presets/default.json"].sorted(), "\(result.stdout)")
         let errorLines = result.stderr.split(separator: "\n")
@@ -62,30 +62,30 @@ struct PresetTests {
     }
 
     @Test("clumsy validate on a missing file exits 66 and still checks the others")
-    func validateMissing() throws {
+    func validateMissing() async throws {
         let directory = try TemporaryDirectory()
         let bad = try directory.write("bad.json", #"{"tempo": 1000}"#)
         let missing = directory.file("missing.json")
-        let result = try CLI.run(["validate", missing, bad])
+        let result = try await CLI.run(["validate", missing, bad])
         #expect(result.status == 66, "\(result)")
         #expect(result.stderr.contains(missing) && result.stderr.contains("\(bad): tempo: "), "\(result.stderr)")
     }
 
     @Test("clumsy validate Presets/*.json: every bundled preset is valid")
-    func bundledPresetsValid() throws {
+    func bundledPresetsValid() async throws {
         let files = bundledPresetFiles()
         try #require(files.count >= 5, "bundled presets: \(files)")
-        let result = try CLI.run(["validate"] + files)
+        let result = try await CLI.run(["validate"] + files)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdoutLines == files.map { "ok: \($0)" }, "\(result.stdout)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
     }
 
     @Test("Every bundled preset runs briefly from its name", arguments: bundledPresetNames())
-    func bundledPresetRuns(_ name: String) throws {
+    func bundledPresetRuns(_ name: String) async throws {
         let directory = try TemporaryDirectory()
         // Short: swarm (1000 balls) simulates about 0.6 s per second in a debug build.
-        let result = try CLI.run(["run", name, "--duration", "0.5", "--events", "e.jsonl"], in: directory.path)
+        let result = try await CLI.run(["run", name, "--duration", "0.5", "--events", "e.jsonl"], in: directory.path)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains(" s of \(name) (seed "), "\(result.stdout)")
         let events = try readEventLog(directory.file("e.jsonl"))
@@ -95,9 +95,9 @@ struct PresetTests {
     }
 
     @Test("An unknown preset name exits 66 and lists the bundled presets")
-    func unknownName() throws {
+    func unknownName() async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "no-such-preset", "--duration", "1", "--events", "e.jsonl"], in: directory.path)
+        let result = try await CLI.run(["run", "no-such-preset", "--duration", "1", "--events", "e.jsonl"], in: directory.path)
         #expect(result.status == 66, "\(result)")
         #expect(result.stderr.contains("no-such-preset"), "\(result.stderr)")
         let names = bundledPresetNames()
@@ -109,24 +109,24 @@ struct PresetTests {
     }
 
     @Test("A missing preset file exits 66 and names it", arguments: ["/nonexistent/dir/preset.json", "missing.json", "sub/missing"])
-    func missingFile(_ reference: String) throws {
+    func missingFile(_ reference: String) async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", reference, "--duration", "1", "--events", "e.jsonl"], in: directory.path)
+        let result = try await CLI.run(["run", reference, "--duration", "1", "--events", "e.jsonl"], in: directory.path)
         #expect(result.status == 66, "\(result)")
         #expect(result.stderr.contains(reference), "\(result.stderr)")
         #expect(directory.entries().isEmpty)
     }
 
     @Test("A directory given as the preset exits 66")
-    func directoryAsPreset() throws {
+    func directoryAsPreset() async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", directory.path + "/", "--duration", "1"])
+        let result = try await CLI.run(["run", directory.path + "/", "--duration", "1"])
         #expect(result.status == 66, "\(result)")
     }
 
     @Test("clumsy presets from /tmp lists the bundled presets, default first, each with its description")
-    func presetsFromAnyDirectory() throws {
-        let result = try CLI.run(["presets"], in: "/tmp")
+    func presetsFromAnyDirectory() async throws {
+        let result = try await CLI.run(["presets"], in: "/tmp")
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
         let lines = result.stdoutLines
@@ -141,7 +141,7 @@ struct PresetTests {
         let minorStorm = try #require(lines.first { $0.hasPrefix("minor-storm ") })
         #expect(minorStorm.contains("A harmonic minor"), "\(minorStorm)")
         // And a bundled preset runs by name from there too.
-        let run = try CLI.run(["run", "minor-storm", "--duration", "1", "--quiet"], in: "/tmp")
+        let run = try await CLI.run(["run", "minor-storm", "--duration", "1", "--quiet"], in: "/tmp")
         #expect(run.status == 0, "\(run)")
     }
 }

@@ -27,16 +27,16 @@ private let minor = [0, 2, 3, 5, 7, 8, 10], mixolydian = [0, 2, 4, 5, 7, 9, 10]
 @Suite("Scenes: live controls at bar lines", .serialized)
 struct ScenesTests {
     @Test("Scenes take effect at the first step of their bar line (after a tempo change too), logged as controls; same seed, same bytes")
-    func scenesApplyAtTheirBars() throws {
+    func scenesApplyAtTheirBars() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("scenes.json", scenePreset)
         try directory.write("plain.json", "{ \"seed\": 3, \"tempo\": 120 }")
         var runs: [RunResult] = []
         for name in ["a", "b"] {
-            runs.append(try CLI.run(["run", "scenes.json", "--duration", "16", "--midi", "\(name).mid", "--events", "\(name).jsonl", "--quiet"],
+            runs.append(try await CLI.run(["run", "scenes.json", "--duration", "16", "--midi", "\(name).mid", "--events", "\(name).jsonl", "--quiet"],
                                     in: directory.path))
         }
-        runs.append(try CLI.run(["run", "plain.json", "--duration", "16", "--events", "plain.jsonl", "--quiet"], in: directory.path))
+        runs.append(try await CLI.run(["run", "plain.json", "--duration", "16", "--events", "plain.jsonl", "--quiet"], in: directory.path))
         for run in runs { try #require(run.status == 0, "\(run)") }
         #expect(bytes(of: directory.file("a.mid")) == bytes(of: directory.file("b.mid")), "same seed, different MIDI")
         #expect(bytes(of: directory.file("a.jsonl")) == bytes(of: directory.file("b.jsonl")), "same seed, different event log")
@@ -75,9 +75,9 @@ struct ScenesTests {
     }
 
     @Test("A section's bar counts the form's bars (polska-aabb: 16 bars of 400 steps), set with --set")
-    func sectionBar() throws {
+    func sectionBar() async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "polska-aabb", "--set", "scenes=[{\"section\":2,\"bar\":2,\"gravity\":5}]", "--duration", "40",
+        let result = try await CLI.run(["run", "polska-aabb", "--set", "scenes=[{\"section\":2,\"bar\":2,\"gravity\":5}]", "--duration", "40",
                                   "--events", "p.jsonl", "--quiet"], in: directory.path)
         try #require(result.status == 0, "\(result)")
         let controls = try readEventLog(directory.file("p.jsonl")).filter { $0.kind == "control" }
@@ -85,16 +85,16 @@ struct ScenesTests {
     }
 
     @Test("Bad scenes: run exits 65 naming the file and scenes[i].field; validate lists every bad entry")
-    func badScenesRefused() throws {
+    func badScenesRefused() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("bad.json", """
             { "scenes": [ {"bar": 0, "gravity": 400}, {"gravity": 3}, {"bar": 2},
                           {"bar": 2, "key": {"tonic": "H", "scale": "doric"}, "kik": true}, {"bar": 2, "tempo": "fast"},
                           {"bar": 2, "level": {"keys": 128}} ] }
             """)
-        let run = try CLI.run(["run", "bad.json", "--duration", "2"], in: directory.path)
+        let run = try await CLI.run(["run", "bad.json", "--duration", "2"], in: directory.path)
         #expect(run.status == 65 && run.stderr.contains("bad.json") && run.stderr.contains("scenes[0].bar") && run.stderr.contains("1…100000"), "\(run)")
-        let validate = try CLI.run(["validate", "bad.json"], in: directory.path)
+        let validate = try await CLI.run(["validate", "bad.json"], in: directory.path)
         #expect(validate.status == 65, "\(validate)")
         let lines = validate.stderr.split(separator: "\n").map(String.init)
         for (field, accepted) in [("scenes[0].bar", "1…100000"), ("scenes[0].gravity", "0…100 m/s²"), ("scenes[1].bar", "\"section\""),
@@ -110,20 +110,20 @@ struct ScenesTests {
             { "scenes": [ {"section": 2, "tempo": 60}, {"bar": 3, "key": {"tonic": "A", "scale": "minor pentatonic"}},
                           {"bar": 4, "level": {"keys": 50, "drums": 90}} ] }
             """)
-        let whole = try CLI.run(["validate", "session.json"], in: directory.path)
+        let whole = try await CLI.run(["validate", "session.json"], in: directory.path)
         #expect(whole.status == 65 && whole.stderr.split(separator: "\n").count == 3, "\(whole)")
         #expect(whole.stderr.contains("session.json: scenes[2].level.drums: this session has no voice \"drums\"; its voices: bass, keys"), "\(whole)")
         #expect(whole.stderr.contains("session.json: scenes[0].section") && whole.stderr.contains("no form"), "\(whole)")
         #expect(whole.stderr.contains("session.json: scenes[1].key") && whole.stderr.contains("no degree 2 or 6"), "\(whole)")
-        let refused = try CLI.run(["run", "session.json", "--duration", "2", "--midi", "x.mid"], in: directory.path)
+        let refused = try await CLI.run(["run", "session.json", "--duration", "2", "--midi", "x.mid"], in: directory.path)
         #expect(refused.status == 65 && refused.stderr.contains("scenes[0].section") && !fileExists(directory.file("x.mid")), "\(refused)")
     }
 
     @Test("A replay takes the scenes from its log only: none when the log has none, once when it has them")
-    func replayOwnsTheScenesOfItsLog() throws {
+    func replayOwnsTheScenesOfItsLog() async throws {
         let directory = try TemporaryDirectory()
         let preset = try directory.write("scenes.json", scenePreset)
-        let run = try CLI.run(["run", "scenes.json", "--duration", "16", "--midi", "run.mid", "--events", "run.jsonl", "--quiet"], in: directory.path)
+        let run = try await CLI.run(["run", "scenes.json", "--duration", "16", "--midi", "run.mid", "--events", "run.jsonl", "--quiet"], in: directory.path)
         try #require(run.status == 0, "\(run)")
         let session = "{\"t\":0.000000,\"kind\":\"session\",\"clumsy\":\"0.1.0\",\"preset\":\"scenes\",\"seed\":\"3\",\"timestep\":0.004166666666666667,\"arguments\":[\"\(preset)\"]}\n"
         let end = "{\"t\":16.000000,\"kind\":\"end\",\"step\":3840}\n"
@@ -133,7 +133,7 @@ struct ScenesTests {
         try directory.write("with.jsonl", session + controlLines.joined() + end)
         try directory.write("without.jsonl", session + end)
         for name in ["with", "without"] {
-            let replay = try CLI.run(["replay", "\(name).jsonl", "--midi", "\(name).mid", "--events", "\(name)-replayed.jsonl", "--quiet"], in: directory.path)
+            let replay = try await CLI.run(["replay", "\(name).jsonl", "--midi", "\(name).mid", "--events", "\(name)-replayed.jsonl", "--quiet"], in: directory.path)
             try #require(replay.status == 0, "\(replay)")
         }
         #expect(bytes(of: directory.file("with.mid")) == bytes(of: directory.file("run.mid")), "a replay of the scenes' controls is not the run")
@@ -148,9 +148,9 @@ struct ScenesTests {
 @Suite("Scenes: the ambient-drift preset, and a live set with scenes and OSC", .serialized)
 struct SceneSessionTests {
     @Test("ambient-drift, 600 s: key and gravity change every two minutes at the scene bars; the chord markers analyze reads show them")
-    func ambientDrift() throws {
+    func ambientDrift() async throws {
         let directory = try TemporaryDirectory()
-        let run = try CLI.run(["run", "ambient-drift", "--duration", "600", "--midi", "a.mid", "--events", "a.jsonl", "--quiet"],
+        let run = try await CLI.run(["run", "ambient-drift", "--duration", "600", "--midi", "a.mid", "--events", "a.jsonl", "--quiet"],
                               in: directory.path, timeout: 120)
         try #require(run.status == 0, "\(run)")
         let log = try readEventLog(directory.file("a.jsonl"))
@@ -179,7 +179,7 @@ struct SceneSessionTests {
 
         // analyze reads the MIDI file's chord markers: the same chords at the same times, the
         // key scenes' chords among them.
-        let analyze = try CLI.run(["analyze", "a.mid", "--json"], in: directory.path, timeout: 60)
+        let analyze = try await CLI.run(["analyze", "a.mid", "--json"], in: directory.path, timeout: 60)
         try #require(analyze.status == 0, "\(analyze)")
         let json = try JSONSerialization.jsonObject(with: Data(analyze.stdout.utf8)) as? [String: Any]
         let marks = try #require(json?["markedChords"] as? [[String: Any]], "no markedChords: \(analyze.stdout.prefix(300))")
@@ -193,21 +193,21 @@ struct SceneSessionTests {
 
     @Test("A live set with scenes and OSC controls replays byte-identically (MIDI and event log), each scene once",
           .enabled(if: oscsend != nil && hasSmallSoundFont, "needs liblo-tools (oscsend) and \(smallSoundFont)"))
-    func liveSetWithScenesReplays() throws {
+    func liveSetWithScenesReplays() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("scenes.json", scenePreset)
         let port = 41_100 + Int(getpid() % 20_000)
-        let live = try CLI.run(["run", "scenes.json", "--live", "--audio-driver", "file", "--audio", "live.wav", "--soundfont", smallSoundFont,
+        let live = try await CLI.run(["run", "scenes.json", "--live", "--audio-driver", "file", "--audio", "live.wav", "--soundfont", smallSoundFont,
                                 "--osc-in", "\(port)", "--duration", "14", "--midi", "live.mid", "--events", "live.jsonl", "--quiet"],
                                in: directory.path, timeout: 40) { _ in
             // Between the bar-3 scene (4 s) and the bar-5 one (8 s): 4.5 s from the first live
             // audio the file driver writes (the session is playing), not from the launch, which
             // a busy machine can take seconds to get through.
-            waitForNonEmptyEntry(withPrefix: ".live.wav", in: directory.path, timeout: 20)
+            await waitForNonEmptyEntry(withPrefix: ".live.wav", in: directory.path, timeout: 20)
             usleep(4_500_000)
             for arguments in [["/clumsy/gravity", "f", "6"], ["/clumsy/key", "ss", "G", "mixolydian"], ["/clumsy/drop"],
                               ["/clumsy/level", "si", "bass", "50"]] {
-                _ = try? CLI.run(["127.0.0.1", "\(port)"] + arguments, executable: oscsend!, timeout: 5)
+                _ = try? await CLI.run(["127.0.0.1", "\(port)"] + arguments, executable: oscsend!, timeout: 5)
             }
         }
         try #require(live.status == 0 && !live.signalled, "\(live)")
@@ -221,7 +221,7 @@ struct SceneSessionTests {
         #expect(controls.filter { $0.control == "key" && $0.tonic == "G" }.first.map { key in
             log.filter { $0.kind == "chord" && $0.t >= key.t && $0.t < 8 }.allSatisfy { $0.tonic == "G" } } == true)
 
-        let replay = try CLI.run(["replay", "live.jsonl", "--midi", "replay.mid", "--events", "replay.jsonl", "--quiet"], in: directory.path)
+        let replay = try await CLI.run(["replay", "live.jsonl", "--midi", "replay.mid", "--events", "replay.jsonl", "--quiet"], in: directory.path)
         try #require(replay.status == 0, "\(replay)")
         #expect(bytes(of: directory.file("replay.mid")) == bytes(of: directory.file("live.mid")), "replayed MIDI differs from the live set's")
         #expect(bytes(of: directory.file("replay.jsonl")) == bytes(of: directory.file("live.jsonl")), "replayed event log differs from the live set's")

@@ -74,17 +74,17 @@ struct ScoreTests {
     }
 
     /// Runs `preset` for `seconds` at 120 bpm (a sixteenth is 0.125 s) with every output the tests compare.
-    static func session(_ preset: String, seconds: Int, extra: [String] = [], in directory: TemporaryDirectory) throws {
-        let result = try CLI.run(["run", preset, "--duration", String(seconds), "--tempo", "120", "--midi", "s.mid",
+    static func session(_ preset: String, seconds: Int, extra: [String] = [], in directory: TemporaryDirectory) async throws {
+        let result = try await CLI.run(["run", preset, "--duration", String(seconds), "--tempo", "120", "--midi", "s.mid",
                                   "--events", "s.jsonl", "--score", "s.ly", "--quiet"] + extra, in: directory.path, timeout: 60)
         try #require(result.status == 0, "\(result)")
     }
 
     @Test("The score names the event log's chord sequence (a chord per sixteenth, the last one), roots spelled alike",
           arguments: ["borrowed-chords", "default", "pentatonic-triads"])
-    func chordsMatchTheLog(preset: String) throws {
+    func chordsMatchTheLog(preset: String) async throws {
         let directory = try TemporaryDirectory()
-        try Self.session(preset, seconds: 20, in: directory)
+        try await Self.session(preset, seconds: 20, in: directory)
         var expected: [(slot: Int, name: String)] = []
         for event in try readEventLog(directory.file("s.jsonl")) where event.kind == "chord" {
             let slot = Int((event.t / 0.125).rounded())
@@ -99,9 +99,9 @@ struct ScoreTests {
 
     @Test("Each staff starts as many notes as its MIDI track has note-ons on distinct (pitch, sixteenth); every bar is full",
           arguments: [("default", "4/4"), ("borrowed-chords", "7/8"), ("default", "6/8")])
-    func notesMatchTheMIDIFile(preset: String, meter: String) throws {
+    func notesMatchTheMIDIFile(preset: String, meter: String) async throws {
         let directory = try TemporaryDirectory()
-        try Self.session(preset, seconds: 20, extra: ["--meter", meter], in: directory)
+        try await Self.session(preset, seconds: 20, extra: ["--meter", meter], in: directory)
         let midi = try MIDIFileReader.read(path: directory.file("s.mid"))
         let score = try Score(path: directory.file("s.ly"))
         let bar = Int(meter.prefix(1))! * 16 / Int(meter.suffix(1))!
@@ -125,11 +125,11 @@ struct ScoreTests {
     @Test("lilypond compiles the score to a PDF without errors",
           arguments: [("borrowed-chords", ["--meter", "7/8"]), ("default", ["--key", "Eb", "--mode", "minor"]),
                       ("pentatonic-triads", ["--meter", "6/8", "--quantize", "1/16"])])
-    func lilypondAccepts(preset: String, extra: [String]) throws {
+    func lilypondAccepts(preset: String, extra: [String]) async throws {
         let lilypond = try #require(firstExecutable(["/usr/bin/lilypond", "/usr/local/bin/lilypond"]), "make deps installs lilypond")
         let directory = try TemporaryDirectory()
-        try Self.session(preset, seconds: 12, extra: extra, in: directory)
-        let result = try CLI.run(["-dno-point-and-click", "--loglevel=WARNING", "-o", directory.file("s"), directory.file("s.ly")],
+        try await Self.session(preset, seconds: 12, extra: extra, in: directory)
+        let result = try await CLI.run(["-dno-point-and-click", "--loglevel=WARNING", "-o", directory.file("s"), directory.file("s.ly")],
                                  executable: lilypond, timeout: 120)
         #expect(result.status == 0 && !result.stderr.lowercased().contains("error") && !result.stderr.lowercased().contains("warning"),
                 "\(result)")
@@ -137,9 +137,9 @@ struct ScoreTests {
     }
 
     @Test("A --score name without .ly is refused with 64 before anything is written", arguments: ["s.pdf", ".ly", ""])
-    func badNames(name: String) throws {
+    func badNames(name: String) async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "original", "--duration", "2", "--score", name], in: directory.path)
+        let result = try await CLI.run(["run", "original", "--duration", "2", "--score", name], in: directory.path)
         #expect(result.status == 64 && result.stderr.contains("--score"), "\(result)")
         #expect(directory.entries().isEmpty)
     }

@@ -29,7 +29,7 @@ struct SoundFontErrorTests {
     /// Every case fails before the (week-long) session starts, with one clear line, and leaves
     /// neither the audio file nor the MIDI file that was also asked for.
     @Test("A bad SoundFont is an error before the session, with one clear line and no output left", arguments: Case.allCases)
-    func badSoundFont(_ kind: Case) throws {
+    func badSoundFont(_ kind: Case) async throws {
         let directory = try TemporaryDirectory()
         var flags: [String] = []
         var environment: [String: String?] = [:]
@@ -65,7 +65,7 @@ struct SoundFontErrorTests {
             status = 66
             mentions = ["\"/nonexistent\"", "CLUMSY_SOUNDFONT"]
         }
-        let result = try CLI.run(["run", "original", "--duration", "604800", "--midi", "m.mid", "--audio", "a.wav"] + flags,
+        let result = try await CLI.run(["run", "original", "--duration", "604800", "--midi", "m.mid", "--audio", "a.wav"] + flags,
                                  environment: environment, in: directory.path, timeout: 60)
         // A week of audio takes hours: ending inside the time limit means it failed before playing.
         #expect(!result.timedOut, "the session ran instead of failing on the SoundFont")
@@ -93,7 +93,7 @@ struct DiskFullTests {
 
     @Test("A disk too small for an audio render is refused up front (73), keeping the earlier file (filling during a render: MixTests)",
           .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"), .timeLimit(.minutes(15)))   // a hang guard, not a speed target: over 3 min while make test shared both cores
-    func audioDiskFull() throws {
+    func audioDiskFull() async throws {
         let (mounted, reason) = try TinyFileSystem.mount(kibibytes: 16 * 1024)
         guard let tmpfs = mounted else { try Test.cancel("cannot mount a tmpfs (needs root): \(reason)") }
         defer { tmpfs.unmount() }
@@ -102,7 +102,7 @@ struct DiskFullTests {
         let other = try TemporaryDirectory()
         // 600 s of 24-bit audio is 159 MB: refused before the session (AudioBudget, or the mix's
         // own check of the scratch space and the outputs).
-        let result = try CLI.run(["run", "original", "--duration", "600", "--audio", target, "--midi", "m.mid", "--events", "e.jsonl",
+        let result = try await CLI.run(["run", "original", "--duration", "600", "--audio", target, "--midi", "m.mid", "--events", "e.jsonl",
                                   "--soundfont", smallSoundFont], in: other.path, timeout: 40)
         #expect(result.status == 73 && !result.signalled && !result.timedOut, "\(result)")
         let message = singleErrorLine(result)
@@ -119,14 +119,14 @@ struct DiskFullTests {
 
     @Test("A full disk under the live file driver exits 74 and keeps the earlier file",
           .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"), .timeLimit(.minutes(15)))   // a hang guard, not a speed target: over 3 min while make test shared both cores
-    func liveFileDiskFull() throws {
+    func liveFileDiskFull() async throws {
         let (mounted, reason) = try TinyFileSystem.mount(kibibytes: 100)
         guard let tmpfs = mounted else { try Test.cancel("cannot mount a tmpfs (needs root): \(reason)") }
         defer { tmpfs.unmount() }
         let target = tmpfs.path + "/live.wav"
         try Data(Self.earlier.utf8).write(to: URL(fileURLWithPath: target))
         // 2 s of live sound is 350 KB: the 100 KB file system fills after about half a second.
-        let result = try CLI.run(["run", "original", "--live", "--audio-driver", "file", "--audio", target, "--duration", "2",
+        let result = try await CLI.run(["run", "original", "--live", "--audio-driver", "file", "--audio", target, "--duration", "2",
                                   "--soundfont", smallSoundFont, "--quiet"], timeout: 30)
         #expect(!result.signalled && !result.timedOut, "\(result)")
         let kept = bytes(of: target) == Array(Self.earlier.utf8)
@@ -136,9 +136,9 @@ struct DiskFullTests {
 
     @Test("A write error on --midi or --events (/dev/full) exits 74 and leaves /dev/full a device",
           arguments: ["--midi", "--events"])
-    func deviceFull(flag: String) throws {
+    func deviceFull(flag: String) async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "original", "--duration", "600", flag, "/dev/full", "--events" == flag ? "--midi" : "--events",
+        let result = try await CLI.run(["run", "original", "--duration", "600", flag, "/dev/full", "--events" == flag ? "--midi" : "--events",
                                   flag == "--midi" ? "e.jsonl" : "m.mid"], in: directory.path, timeout: 40)
         #expect(result.status == 74 && !result.signalled && !result.timedOut, "\(result)")
         let message = singleErrorLine(result)

@@ -87,7 +87,7 @@ final class JackServer {
     /// `period`: frames per cycle. Without real-time priority a cycle that starts later than
     /// one period is lost (an xrun), so a test that only reads frame times from outside can ask
     /// for a longer one: 1024 frames leave 21 ms of slack where 256 leave 5.3.
-    init(directory: TemporaryDirectory, period: Int = 256) throws {
+    init(directory: TemporaryDirectory, period: Int = 256) async throws {
         var failures: [String] = []
         for name in Self.names {
             var environment = CLI.environment
@@ -98,7 +98,7 @@ final class JackServer {
             // Ready when jack_lsp can talk to it; a server that exits (name taken) is skipped.
             let deadline = Date().addingTimeInterval(10)
             while Date() < deadline && server.isRunning {
-                let probe = try CLI.run([], executable: jackLsp!, environment: ["JACK_DEFAULT_SERVER": name], timeout: 5)
+                let probe = try await CLI.run([], executable: jackLsp!, environment: ["JACK_DEFAULT_SERVER": name], timeout: 5)
                 if probe.status == 0 && probe.stdout.contains("system:") && server.isRunning {
                     self.name = name
                     self.server = server
@@ -113,11 +113,11 @@ final class JackServer {
     }
 
     /// A `jack_midi_dump -a <client>` reader (absolute frame times).
-    func dump(client: String, into path: String) throws -> Background {
+    func dump(client: String, into path: String) async throws -> Background {
         let reader = try Background(jackMIDIDump!, ["-a", client], environment: fullEnvironment, output: path)
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline {
-            let ports = try CLI.run([], executable: jackLsp!, environment: ["JACK_DEFAULT_SERVER": name], timeout: 5)
+            let ports = try await CLI.run([], executable: jackLsp!, environment: ["JACK_DEFAULT_SERVER": name], timeout: 5)
             if ports.stdout.contains("\(client):input") { return reader }
             usleep(50_000)
         }
@@ -189,14 +189,14 @@ struct StudioEndToEndTests {
 
     @Test("A 10 s JACK session: the same notes as the MIDI file within one period, 24 ppqn clock, OSC out, OSC gravity half way, replay byte-identical",
           .enabled(if: oscsend != nil && oscdump != nil, "needs liblo-tools (oscsend, oscdump)"))
-    func jackSessionWithClockOSCAndReplay() throws {
+    func jackSessionWithClockOSCAndReplay() async throws {
         // The timing checks need a reader that was not starved: on this shared 2-core machine a
         // dummy JACK server without real-time priority sometimes skips cycles, and a reader that
         // misses a cycle loses its events. Such an attempt (the reader's clock pulses show it) is
         // run again, up to three times; any other failure counts at once.
         var last: [String] = []
         for attempt in 1...3 {
-            let (problems, readerStarved) = try jackSession(attempt: attempt)
+            let (problems, readerStarved) = try await jackSession(attempt: attempt)
             last = problems
             if problems.isEmpty { return }
             print("studio: attempt \(attempt) failed\(readerStarved ? " with a starved reader" : ""): \(problems.joined(separator: "; "))")
@@ -206,31 +206,31 @@ struct StudioEndToEndTests {
     }
 
     /// One 10 s session; returns what was wrong, and whether the reader showed skipped cycles.
-    private func jackSession(attempt: Int) throws -> (problems: [String], readerStarved: Bool) {
+    private func jackSession(attempt: Int) async throws -> (problems: [String], readerStarved: Bool) {
         var problems: [String] = []
         func check(_ condition: Bool, _ message: @autoclosure () -> String) { if !condition { problems.append(message()) } }
         let directory = try TemporaryDirectory()
-        let jack = try JackServer(directory: directory)
+        let jack = try await JackServer(directory: directory)
         defer { jack.stop() }
-        let reader = try jack.dump(client: "reader", into: directory.file("dump.txt"))
+        let reader = try await jack.dump(client: "reader", into: directory.file("dump.txt"))
         defer { reader.stop() }
         let port = 20_000 + Int(getpid() % 20_000) + 2 * attempt
         let listener = try Background(oscdump!, ["-L", "\(port + 1)"], environment: CLI.environment, output: directory.file("osc.txt"))
         defer { listener.stop() }
         usleep(200_000)
-        let result = try CLI.run(["run", "original", "--live", "--midi-out", "jack", "--clock-out", "--connect", "reader:input", "--connect-clock", "reader:input",
+        let result = try await CLI.run(["run", "original", "--live", "--midi-out", "jack", "--clock-out", "--connect", "reader:input", "--connect-clock", "reader:input",
                                   "--osc-in", "\(port)", "--osc-out", "127.0.0.1:\(port + 1)",
                                   "--duration", "10", "--midi", "live.mid", "--events", "live.jsonl", "--quiet"],
                                  environment: jack.environment, in: directory.path, timeout: 40) { _ in
             // 5 s into the session: from its first OSC message out (the opening bass note at
             // t = 0), not from the launch, which a busy machine can take seconds to get through.
-            waitUntil(timeout: 20) { fileSize(directory.file("osc.txt")) > 0 }
+            await waitUntil(timeout: 20) { fileSize(directory.file("osc.txt")) > 0 }
             usleep(5_000_000)
             for arguments in [["/clumsy/gravity", "f", "3.5"],
                               ["/clumsy/gravity", "f", "nan"], ["/clumsy/gravity", "f", "nan"],   // the same problem twice: logged once
                               ["/clumsy/gravity", "f", "1e30"], ["/clumsy/speed", "s", "fast"], ["/clumsy/nothing"],
                               ["/clumsy/kick", "i", "1"], ["/clumsy/key", "ss", "D", "doric"]] {
-                _ = try? CLI.run(["127.0.0.1", "\(port)"] + arguments, executable: oscsend!, timeout: 5)
+                _ = try? await CLI.run(["127.0.0.1", "\(port)"] + arguments, executable: oscsend!, timeout: 5)
             }
         }
         guard result.status == 0 && !result.signalled else { return (["\(result)"], false) }
@@ -314,22 +314,22 @@ struct StudioEndToEndTests {
         check(sent.contains { $0.hasPrefix("/clumsy/control sf \"gravity\" 3.5") }, "OSC control: \(sent.filter { $0.contains("control") })")
 
         // Replay: offline, faster than real time, byte-identical MIDI.
-        let replay = try CLI.run(["replay", "live.jsonl", "--midi", "replay.mid", "--events", "replay.jsonl", "--quiet"], in: directory.path)
+        let replay = try await CLI.run(["replay", "live.jsonl", "--midi", "replay.mid", "--events", "replay.jsonl", "--quiet"], in: directory.path)
         check(replay.status == 0, "\(replay)")
         check(replay.elapsed < 9, "replay took \(replay.elapsed) s")   // not paced: under the 10 s it replays
         check(bytes(of: directory.file("replay.mid")) == bytes(of: directory.file("live.mid")), "replayed MIDI differs from the live run's")
         check(bytes(of: directory.file("replay.jsonl")) == bytes(of: directory.file("live.jsonl")), "replayed event log differs from the live run's")
         // And the change mattered: the same session without it plays other notes.
-        let plain = try CLI.run(["run", "original", "--duration", "10", "--midi", "plain.mid", "--quiet"], in: directory.path)
+        let plain = try await CLI.run(["run", "original", "--duration", "10", "--midi", "plain.mid", "--quiet"], in: directory.path)
         check(plain.status == 0, "\(plain)")
         check(bytes(of: directory.file("plain.mid")) != bytes(of: directory.file("live.mid")), "the gravity change made no difference")
         return (problems, readerStarved)
     }
 
     @Test("No JACK server: exit 69 at once (not after the session), one line naming the server and how to start one")
-    func noServer() throws {
+    func noServer() async throws {
         let name = "clumsy-absent-\(getpid())"
-        let result = try CLI.run(["run", "original", "--live", "--midi-out", "jack", "--duration", "60"],
+        let result = try await CLI.run(["run", "original", "--live", "--midi-out", "jack", "--duration", "60"],
                                  environment: ["JACK_DEFAULT_SERVER": name], timeout: 90)
         #expect(result.status == 69, "\(result)")
         // Paced to the wall clock, a session that played would take 60 s.
@@ -339,16 +339,16 @@ struct StudioEndToEndTests {
     }
 
     @Test("The JACK server dies mid-session: exit 74, files complete, no hang")
-    func serverDies() throws {
+    func serverDies() async throws {
         let directory = try TemporaryDirectory()
-        let jack = try JackServer(directory: directory)
+        let jack = try await JackServer(directory: directory)
         defer { jack.stop() }
-        let result = try CLI.run(["run", "original", "--live", "--midi-out", "jack", "--clock-out", "--duration", "60",
+        let result = try await CLI.run(["run", "original", "--live", "--midi-out", "jack", "--clock-out", "--duration", "60",
                                   "--midi", "d.mid", "--events", "d.jsonl", "--quiet"],
                                  environment: jack.environment, in: directory.path, timeout: 30) { _ in
             // Once Clumsy is connected (its ports listed), and a moment into the session: not a
             // fixed 2 s, which a busy machine may not have reached (then 69, never connected).
-            try? Self.waitForPorts(["clumsy:clock"], jack: jack)
+            await try? Self.waitForPorts(["clumsy:clock"], jack: jack)
             usleep(1_000_000)
             jack.server.stop(signal: SIGKILL)
         }
@@ -363,11 +363,11 @@ struct StudioEndToEndTests {
     }
 
     @Test("Ctrl-C ends a JACK session with 130; the files are complete and the set replays byte-identically")
-    func interruptAndReplay() throws {
+    func interruptAndReplay() async throws {
         let directory = try TemporaryDirectory()
-        let jack = try JackServer(directory: directory)
+        let jack = try await JackServer(directory: directory)
         defer { jack.stop() }
-        let result = try CLI.run(["run", "minor-storm", "--live", "--midi-out", "jack", "--clock-out", "--duration", "60",
+        let result = try await CLI.run(["run", "minor-storm", "--live", "--midi-out", "jack", "--clock-out", "--duration", "60",
                                   "--gravity", "12", "--midi", "i.mid", "--events", "i.jsonl", "--quiet"],
                                  environment: jack.environment, in: directory.path, timeout: 30) { pid in
             usleep(2_500_000)
@@ -380,24 +380,24 @@ struct StudioEndToEndTests {
         #expect(arguments.first == "minor-storm" && arguments.contains("--seed") && arguments.contains("12"), "\(arguments)")
         let end = try #require(log.last, "empty log")
         #expect(end.kind == "end", "no end line: \(end)")
-        let replay = try CLI.run(["replay", "i.jsonl", "--midi", "r.mid", "--quiet"], in: directory.path)
+        let replay = try await CLI.run(["replay", "i.jsonl", "--midi", "r.mid", "--quiet"], in: directory.path)
         try #require(replay.status == 0, "\(replay)")
         let same = bytes(of: directory.file("r.mid")) == bytes(of: directory.file("i.mid"))
         #expect(same, "the replay of an interrupted set differs from it")
     }
 
     @Test("A JACK server that stops running cycles (SIGSTOP): exit 74 within seconds, files complete, no hang")
-    func serverStalls() throws {
+    func serverStalls() async throws {
         let directory = try TemporaryDirectory()
-        let jack = try JackServer(directory: directory)
+        let jack = try await JackServer(directory: directory)
         defer {
             kill(jack.server.process.processIdentifier, SIGCONT)
             jack.stop()
         }
-        let result = try CLI.run(["run", "original", "--live", "--midi-out", "jack", "--duration", "60",
+        let result = try await CLI.run(["run", "original", "--live", "--midi-out", "jack", "--duration", "60",
                                   "--midi", "s.mid", "--events", "s.jsonl", "--quiet"],
                                  environment: jack.environment, in: directory.path, timeout: 30) { _ in
-            try? Self.waitForPorts(["clumsy:bass"], jack: jack)   // connected first, as above
+            await try? Self.waitForPorts(["clumsy:bass"], jack: jack)   // connected first, as above
             usleep(1_000_000)
             kill(jack.server.process.processIdentifier, SIGSTOP)
         }
@@ -408,28 +408,37 @@ struct StudioEndToEndTests {
     }
 
     @Test("ALSA without /dev/snd/seq: exit 69 with one clear line", .enabled(if: !fileExists("/dev/snd/seq"), "a sequencer exists here"))
-    func alsaUnavailable() throws {
-        let result = try CLI.run(["run", "original", "--live", "--midi-out", "alsa", "--duration", "1"])
+    func alsaUnavailable() async throws {
+        let result = try await CLI.run(["run", "original", "--live", "--midi-out", "alsa", "--duration", "1"])
         #expect(result.status == 69, "\(result)")
         #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("/dev/snd/seq"), "stderr: \(result.stderr)")
     }
 
     @Test("--connect to a port that does not exist: exit 64 naming it")
-    func connectToNothing() throws {
+    func connectToNothing() async throws {
         let directory = try TemporaryDirectory()
-        let jack = try JackServer(directory: directory)
+        let jack = try await JackServer(directory: directory)
         defer { jack.stop() }
-        let result = try CLI.run(["run", "original", "--live", "--midi-out", "jack", "--connect", "nobody:input", "--duration", "2"],
+        let result = try await CLI.run(["run", "original", "--live", "--midi-out", "jack", "--connect", "nobody:input", "--duration", "2"],
                                  environment: jack.environment, timeout: 20)
         #expect(result.status == 64 && result.stderr.contains("nobody:input") && result.stderr.contains("jack_lsp"), "\(result)")
     }
 
     @Test("Studio flags need --live (and --midi-out where they say so): exit 64")
-    func flagsNeedLive() throws {
+    func flagsNeedLive() async throws {
         for arguments in [["--midi-out", "jack"], ["--osc-in", "9000"], ["--osc-out", "127.0.0.1:9000"],
                           ["--live", "--clock-out"], ["--live", "--midi-out", "midi"], ["--live", "--midi-out", "alsa", "--connect", "x:y"]] {
-            let result = try CLI.run(["run", "original", "--duration", "1"] + arguments)
+            let result = try await CLI.run(["run", "original", "--duration", "1"] + arguments)
             #expect(result.status == 64, "\(result)")
+        }
+    }
+
+    /// Issue 44 #9: port 0 bound a port the system chose and nobody was told.
+    @Test("--osc-in 0 is refused (64), saying which ports are accepted")
+    func oscInPortZero() async throws {
+        for listen in ["0", "127.0.0.1:0"] {
+            let result = try await CLI.run(["run", "original", "--live", "--osc-in", listen, "--duration", "1", "--quiet"])
+            #expect(result.status == 64 && result.stderr.contains("--osc-in \(listen): the port must be a number 1…65535"), "\(result)")
         }
     }
 }
@@ -437,22 +446,22 @@ struct StudioEndToEndTests {
 @Suite("Replay without JACK")
 struct ReplayTests {
     @Test("Logs that are not a finished live run's are refused: 65 naming the file, 66 when missing")
-    func refusals() throws {
+    func refusals() async throws {
         let directory = try TemporaryDirectory()
-        let offline = try CLI.run(["run", "original", "--duration", "2", "--events", "offline.jsonl", "--quiet"], in: directory.path)
+        let offline = try await CLI.run(["run", "original", "--duration", "2", "--events", "offline.jsonl", "--quiet"], in: directory.path)
         try #require(offline.status == 0, "\(offline)")
-        let refused = try CLI.run(["replay", "offline.jsonl", "--midi", "x.mid"], in: directory.path)
+        let refused = try await CLI.run(["replay", "offline.jsonl", "--midi", "x.mid"], in: directory.path)
         #expect(refused.status == 65 && refused.stderr.contains("offline.jsonl") && refused.stderr.contains("session line"), "\(refused)")
-        let missing = try CLI.run(["replay", "nothing.jsonl"], in: directory.path)
+        let missing = try await CLI.run(["replay", "nothing.jsonl"], in: directory.path)
         #expect(missing.status == 66 && missing.stderr.contains("nothing.jsonl"), "\(missing)")
         try directory.write("bad.jsonl", "{\"t\":0,\"kind\":\"session\",\"timestep\":0.004166666666666667,\"arguments\":[\"default\",\"--gravity\",\"500\"]}\n{\"t\":1,\"kind\":\"end\",\"step\":240}\n")
-        let badFlags = try CLI.run(["replay", "bad.jsonl", "--midi", "x.mid"], in: directory.path)
+        let badFlags = try await CLI.run(["replay", "bad.jsonl", "--midi", "x.mid"], in: directory.path)
         #expect(badFlags.status == 65 && badFlags.stderr.contains("bad.jsonl"), "\(badFlags)")
         #expect(!fileExists(directory.file("x.mid")))
     }
 
     @Test("A hand-written live log replays its controls: the same notes as the run it describes")
-    func handWritten() throws {
+    func handWritten() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("set.jsonl", """
             {"t":0.000000,"kind":"session","clumsy":"0.1.0","preset":"original","seed":"3","timestep":0.004166666666666667,"arguments":["original","--seed","3"]}
@@ -461,9 +470,9 @@ struct ReplayTests {
             {"t":6.000000,"kind":"end","step":1440}
 
             """)
-        let a = try CLI.run(["replay", "set.jsonl", "--midi", "a.mid", "--events", "a.jsonl", "--quiet"], in: directory.path)
-        let b = try CLI.run(["replay", "set.jsonl", "--midi", "b.mid", "--quiet"], in: directory.path)
-        let plain = try CLI.run(["run", "original", "--seed", "3", "--duration", "6", "--midi", "p.mid", "--quiet"], in: directory.path)
+        let a = try await CLI.run(["replay", "set.jsonl", "--midi", "a.mid", "--events", "a.jsonl", "--quiet"], in: directory.path)
+        let b = try await CLI.run(["replay", "set.jsonl", "--midi", "b.mid", "--quiet"], in: directory.path)
+        let plain = try await CLI.run(["run", "original", "--seed", "3", "--duration", "6", "--midi", "p.mid", "--quiet"], in: directory.path)
         try #require(a.status == 0 && b.status == 0 && plain.status == 0, "\(a)\n\(b)\n\(plain)")
         let same = bytes(of: directory.file("a.mid")) == bytes(of: directory.file("b.mid"))
         let changed = bytes(of: directory.file("a.mid")) != bytes(of: directory.file("p.mid"))
@@ -480,26 +489,26 @@ struct ReplayTests {
        .enabled(if: oscsend != nil && oscdump != nil && hasSmallSoundFont, "needs liblo-tools (oscsend, oscdump) and \(smallSoundFont)"))
 struct LiveKeyChangeTests {
     @Test("/clumsy/key mid-session: applied at a step, logged, sent out, named in the MIDI file, replayed byte-identically; malformed ones ignored and logged")
-    func keyChangeAndReplay() throws {
+    func keyChangeAndReplay() async throws {
         let directory = try TemporaryDirectory()
         let port = 40_100 + Int(getpid() % 20_000)
         let listener = try Background(oscdump!, ["-L", "\(port + 1)"], environment: CLI.environment, output: directory.file("osc.txt"))
         defer { listener.stop() }
         usleep(200_000)
-        let result = try CLI.run(["run", "original", "--live", "--audio-driver", "file", "--audio", "live.wav", "--soundfont", smallSoundFont,
+        let result = try await CLI.run(["run", "original", "--live", "--audio-driver", "file", "--audio", "live.wav", "--soundfont", smallSoundFont,
                                   "--osc-in", "\(port)", "--osc-out", "127.0.0.1:\(port + 1)",
                                   "--duration", "8", "--midi", "live.mid", "--events", "live.jsonl", "--quiet"],
                                  in: directory.path, timeout: 40) { _ in
             // 2.5 s into the session: from its first OSC message (the opening bass note at
             // t = 0, oscdump writing line by line), not from the launch, which a busy machine
             // can take a second or two to get through.
-            waitUntil(timeout: 20) { fileSize(directory.file("osc.txt")) > 0 }
+            await waitUntil(timeout: 20) { fileSize(directory.file("osc.txt")) > 0 }
             usleep(2_500_000)
             for arguments in [["/clumsy/key", "ss", "Eb", "dorian"],
                               ["/clumsy/key", "ss", "H", "dorian"], ["/clumsy/key", "ss", "H", "dorian"],   // the same problem twice: logged once
                               ["/clumsy/key", "s", "Eb"], ["/clumsy/key", "ii", "3", "2"], ["/clumsy/key", "ss", "C", "doric"],
                               ["/clumsy/key", "ss", "A", "minor pentatonic"]] {   // a pentatonic scale lacks two of the seven bouncers' degrees
-                _ = try? CLI.run(["127.0.0.1", "\(port)"] + arguments, executable: oscsend!, timeout: 5)
+                _ = try? await CLI.run(["127.0.0.1", "\(port)"] + arguments, executable: oscsend!, timeout: 5)
             }
         }
         try #require(result.status == 0 && !result.signalled, "\(result)")
@@ -545,17 +554,17 @@ struct LiveKeyChangeTests {
         #expect(texts.count == 2 && texts.last == "key Eb dorian", "\(texts)")
 
         // Replay: byte-identical MIDI file and event log; and the change mattered.
-        let replay = try CLI.run(["replay", "live.jsonl", "--midi", "replay.mid", "--events", "replay.jsonl", "--quiet"], in: directory.path)
+        let replay = try await CLI.run(["replay", "live.jsonl", "--midi", "replay.mid", "--events", "replay.jsonl", "--quiet"], in: directory.path)
         try #require(replay.status == 0, "\(replay)")
         #expect(bytes(of: directory.file("replay.mid")) == bytes(of: directory.file("live.mid")), "replayed MIDI differs from the live run's")
         #expect(bytes(of: directory.file("replay.jsonl")) == bytes(of: directory.file("live.jsonl")), "replayed event log differs from the live run's")
-        let plain = try CLI.run(["run", "original", "--duration", "8", "--midi", "plain.mid", "--quiet"], in: directory.path)
+        let plain = try await CLI.run(["run", "original", "--duration", "8", "--midi", "plain.mid", "--quiet"], in: directory.path)
         try #require(plain.status == 0, "\(plain)")
         #expect(bytes(of: directory.file("plain.mid")) != bytes(of: directory.file("live.mid")), "the key change made no difference")
     }
 
     @Test("A replayed log whose key change the session cannot play is refused: 65 naming the file and the step")
-    func unplayableKeyInALog() throws {
+    func unplayableKeyInALog() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("set.jsonl", """
             {"t":0.000000,"kind":"session","clumsy":"0.1.0","preset":"original","seed":"3","timestep":0.004166666666666667,"arguments":["original","--seed","3"]}
@@ -563,7 +572,7 @@ struct LiveKeyChangeTests {
             {"t":6.000000,"kind":"end","step":1440}
 
             """)
-        let result = try CLI.run(["replay", "set.jsonl", "--midi", "x.mid"], in: directory.path)
+        let result = try await CLI.run(["replay", "set.jsonl", "--midi", "x.mid"], in: directory.path)
         #expect(result.status == 65 && result.stderr.contains("set.jsonl") && result.stderr.contains("step 480")
                 && result.stderr.contains("A blues has no degree"), "\(result)")
         #expect(!fileExists(directory.file("x.mid")))

@@ -5,6 +5,7 @@ import EventLog
 import Foundation
 import MIDIFile
 import Session
+import Synchronization
 import TestSupport
 import Testing
 #if canImport(Glibc)
@@ -46,6 +47,11 @@ struct ExecutableNotFound: Error, CustomStringConvertible {
     var description: String { "no `clumsy` executable beside the test bundle in \(directory); build with `swift build --build-tests`" }
 }
 
+/// True when the slow checks run: measurements of the music that `make test` leaves to `make
+/// musicality` and `make slow-checks` (CLUMSY_SLOW_CHECKS=1). A test gated on it still fails
+/// when it runs and its measure is not met.
+let slowChecksEnabled = ProcessInfo.processInfo.environment["CLUMSY_SLOW_CHECKS"] == "1"
+
 /// Runs the `clumsy` executable built with the tests.
 enum CLI {
     /// The directory holding the test bundle's executable (`/proc/self/exe`), where SwiftPM
@@ -55,9 +61,14 @@ enum CLI {
         return URL(fileURLWithPath: exe).deletingLastPathComponent().path
     }()
 
-    /// Path of the built `clumsy`, or of the one `$CLUMSY_UNDER_TEST` names (to check that a
-    /// new test fails on an older binary).
+    /// Path of the `clumsy` under test: the one `$CLUMSY_UNDER_TEST` names, else the debug build
+    /// beside the test bundle. `make test` names the release build (what `make install` ships,
+    /// and a tenth of the debug build's CPU per run); naming an older binary checks that a new
+    /// test fails on it.
     static var executable: String { ProcessInfo.processInfo.environment["CLUMSY_UNDER_TEST"] ?? productsDirectory + "/clumsy" }
+
+    /// The directory of the `clumsy` under test, first on the PATH of scripts that call `clumsy`.
+    static var executableDirectory: String { URL(fileURLWithPath: executable).deletingLastPathComponent().path }
 
     /// The environment every run gets: ours, minus anything that would change which presets are found.
     static let environment: [String: String] = {
@@ -80,68 +91,193 @@ enum CLI {
     /// The environment is `CLI.environment` with `changes` applied (a nil value removes the variable).
     static func run(_ arguments: [String], executable other: String? = nil, prefix: [String] = [],
                     environment changes: [String: String?] = [:], in directory: String? = nil, timeout: Double = 30,
-                    inheritBlockedSignals: Bool = false, whileRunning: ((Int32) -> Void)? = nil) throws -> RunResult {
-        if other == nil, !FileManager.default.isExecutableFile(atPath: executable) {
-            throw ExecutableNotFound(directory: productsDirectory)
+                    inheritBlockedSignals: Bool = false, whileRunning: ((Int32) async -> Void)? = nil) async throws -> RunResult {
+        // At most `ChildSlots.width` tests' children at once: awaiting tests hold no thread, and
+        // without a bound every test of the suite would start its processes together on two cores.
+        // A child started while the test already holds a slot (in `whileRunning`) takes none.
+        if ChildSlots.held {
+            return try await runNow(arguments, executable: other, prefix: prefix, environment: changes, in: directory, timeout: timeout,
+                                    inheritBlockedSignals: inheritBlockedSignals, whileRunning: whileRunning)
         }
-        // Capture into files, not pipes: no risk of a full pipe blocking the child.
-        let capture = try TemporaryDirectory(prefix: "capture")
-        let outPath = capture.file("stdout")
-        let errPath = capture.file("stderr")
-        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        defer {
-            try? out.close()
-            try? err.close()
-        }
-
-        var environment = environment
-        for (name, value) in changes { environment[name] = value }
-        let arguments = prefix + arguments
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: other ?? executable)
-        process.arguments = arguments
-        process.environment = environment
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-
-        let start = Date()
-        // The child inherits this thread's signal mask, and test code runs on libdispatch worker
-        // threads, which block SIGINT and SIGTERM. Spawn with them unblocked, as from a shell,
-        // unless the caller wants to see what happens when they are inherited blocked.
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        var previousMask = sigset_t()
-        pthread_sigmask(inheritBlockedSignals ? SIG_BLOCK : SIG_UNBLOCK, &signals, &previousMask)
+        await ChildSlots.shared.acquire()
         do {
-            try process.run()
+            let result = try await ChildSlots.$held.withValue(true) {
+                try await runNow(arguments, executable: other, prefix: prefix, environment: changes, in: directory, timeout: timeout,
+                                 inheritBlockedSignals: inheritBlockedSignals, whileRunning: whileRunning)
+            }
+            await ChildSlots.shared.release()
+            return result
         } catch {
-            pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+            await ChildSlots.shared.release()
             throw error
         }
-        pthread_sigmask(SIG_SETMASK, &previousMask, nil)
-        whileRunning?(process.processIdentifier)
-        var timedOut = false
-        if finished.wait(timeout: .now() + timeout) == .timedOut {
-            timedOut = true
-            kill(process.processIdentifier, SIGKILL)
-            finished.wait()
-        }
-        let elapsed = Date().timeIntervalSince(start)
-        let stdout = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data(), as: UTF8.self)
-        let stderr = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data(), as: UTF8.self)
-        return RunResult(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-                         timedOut: timedOut, stdout: stdout, stderr: stderr, elapsed: elapsed, arguments: arguments,
-                         program: other ?? "clumsy")
     }
+
+    private static func runNow(_ arguments: [String], executable other: String?, prefix: [String], environment changes: [String: String?],
+                               in directory: String?, timeout: Double, inheritBlockedSignals: Bool,
+                               whileRunning: ((Int32) async -> Void)?) async throws -> RunResult {
+        let child = try Child(prefix + arguments, executable: other, environment: changes, in: directory,
+                              inheritBlockedSignals: inheritBlockedSignals)
+        await whileRunning?(child.pid)
+        // The test waits without holding a thread: Swift Testing runs tests on a pool as wide as
+        // the machine's cores, and a test blocked on its child would keep others from starting.
+        let guardTimer = child.killAfter(timeout)
+        await child.exit.wait()
+        guardTimer.cancel()
+        return child.result()
+    }
+
+    /// `run` for the initializer of a global, which cannot await: blocks its thread until the
+    /// child ends (or `timeout` passes). Only for the few one-off probes of what this machine has.
+    static func runBlocking(_ arguments: [String], executable other: String, timeout: Double = 30) throws -> RunResult {
+        let child = try Child(arguments, executable: other, environment: [:], in: nil, inheritBlockedSignals: false)
+        let guardTimer = child.killAfter(timeout)
+        child.exit.blockingWait()
+        guardTimer.cancel()
+        return child.result()
+    }
+
+    /// One child process, started: stdout and stderr captured into files (no full pipe can block it).
+    final class Child {
+        let process = Process()
+        let exit = ChildExit()
+        let capture: TemporaryDirectory
+        let program: String
+        let arguments: [String]
+        let start = Date()
+        var pid: Int32 { process.processIdentifier }
+
+        init(_ arguments: [String], executable other: String?, environment changes: [String: String?], in directory: String?,
+             inheritBlockedSignals: Bool) throws {
+            if other == nil, !FileManager.default.isExecutableFile(atPath: CLI.executable) {
+                throw ExecutableNotFound(directory: productsDirectory)
+            }
+            self.arguments = arguments
+            program = other ?? "clumsy"
+            capture = try TemporaryDirectory(prefix: "capture")
+            _ = FileManager.default.createFile(atPath: capture.file("stdout"), contents: nil)
+            _ = FileManager.default.createFile(atPath: capture.file("stderr"), contents: nil)
+            let out = try FileHandle(forWritingTo: URL(fileURLWithPath: capture.file("stdout")))
+            let err = try FileHandle(forWritingTo: URL(fileURLWithPath: capture.file("stderr")))
+            defer {
+                try? out.close()
+                try? err.close()
+            }
+            var environment = CLI.environment
+            for (name, value) in changes { environment[name] = value }
+            process.executableURL = URL(fileURLWithPath: other ?? CLI.executable)
+            process.arguments = arguments
+            process.environment = environment
+            if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = out
+            process.standardError = err
+            let exit = exit
+            process.terminationHandler = { _ in exit.finish() }
+            try Self.spawn(process, inheritBlockedSignals: inheritBlockedSignals)
+        }
+
+        /// The hang guard: kills the child after `timeout` seconds unless it ended (cancel it then).
+        func killAfter(_ timeout: Double) -> DispatchWorkItem {
+            let exit = exit, pid = pid
+            let item = DispatchWorkItem { if exit.expire() { kill(pid, SIGKILL) } }
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: item)
+            return item
+        }
+
+        /// What it did, once it has ended.
+        func result() -> RunResult {
+            let elapsed = Date().timeIntervalSince(start)
+            let stdout = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: capture.file("stdout")))) ?? Data(), as: UTF8.self)
+            let stderr = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: capture.file("stderr")))) ?? Data(), as: UTF8.self)
+            return RunResult(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
+                             timedOut: exit.timedOut, stdout: stdout, stderr: stderr, elapsed: elapsed, arguments: arguments,
+                             program: program)
+        }
+
+        /// Starts `process`. The child inherits this thread's signal mask, and test code runs on
+        /// threads that block SIGINT and SIGTERM: spawn with them unblocked, as from a shell,
+        /// unless the caller wants to see what happens when they are inherited blocked.
+        private static func spawn(_ process: Process, inheritBlockedSignals: Bool) throws {
+            var signals = sigset_t()
+            sigemptyset(&signals)
+            sigaddset(&signals, SIGINT)
+            sigaddset(&signals, SIGTERM)
+            var previousMask = sigset_t()
+            pthread_sigmask(inheritBlockedSignals ? SIG_BLOCK : SIG_UNBLOCK, &signals, &previousMask)
+            defer { pthread_sigmask(SIG_SETMASK, &previousMask, nil) }
+            try process.run()
+        }
+    }
+}
+
+/// How many tests may have children running at once: twice the cores, or `$CLUMSY_TEST_CHILDREN`.
+/// A test waiting for a slot holds no thread.
+actor ChildSlots {
+    static let width = ProcessInfo.processInfo.environment["CLUMSY_TEST_CHILDREN"].flatMap { Int($0) }.map { max(1, $0) }
+        ?? 2 * ProcessInfo.processInfo.activeProcessorCount
+    static let shared = ChildSlots()
+    /// True inside a test's `CLI.run` (its `whileRunning`): a child started there takes no slot.
+    @TaskLocal static var held = false
+    private var free = ChildSlots.width
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
+    }
+}
+
+/// The end of one child process, awaited: `finish` (its termination handler) resumes the one
+/// waiter, however the two race; `expire` (the hang guard) marks it timed out unless it ended.
+final class ChildExit: Sendable {
+    private struct State {
+        var finished = false
+        var timedOut = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+    private let state = Mutex(State())
+    private let ended = DispatchSemaphore(value: 0)
+
+    func finish() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.finished = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        ended.signal()
+        waiter?.resume()
+    }
+
+    /// True when the child was still running: the caller kills it.
+    func expire() -> Bool {
+        state.withLock { state in
+            if state.finished { return false }
+            state.timedOut = true
+            return true
+        }
+    }
+
+    var timedOut: Bool { state.withLock { $0.timedOut } }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let finished = state.withLock { state -> Bool in
+                if !state.finished { state.waiter = continuation }
+                return state.finished
+            }
+            if finished { continuation.resume() }
+        }
+    }
+
+    func blockingWait() { ended.wait() }
 }
 
 /// The first of `candidates` that is an executable file.
@@ -150,8 +286,8 @@ func firstExecutable(_ candidates: [String]) -> String? {
 }
 
 /// Peak resident memory in KB (GNU time's %M) of `clumsy arguments…` run in `directory`; expects exit 0.
-func peakKilobytes(_ arguments: [String], in directory: TemporaryDirectory, timeout: Double) throws -> Int {
-    let result = try CLI.run(["-f", "%M", CLI.executable] + arguments, executable: "/usr/bin/time", in: directory.path, timeout: timeout)
+func peakKilobytes(_ arguments: [String], in directory: TemporaryDirectory, timeout: Double) async throws -> Int {
+    let result = try await CLI.run(["-f", "%M", CLI.executable] + arguments, executable: "/usr/bin/time", in: directory.path, timeout: timeout)
     #expect(result.status == 0, "\(result)")
     return Int(result.stderr.split(separator: "\n").last.map(String.init) ?? "") ?? -1
 }
@@ -325,12 +461,13 @@ enum Mido {
 /// Polls `condition` every 20 ms for up to `timeout` seconds; true once it holds. The end-to-end
 /// tests wait this way for what a run has reached (a port, a file, a handler) where a fixed
 /// sleep would guess it from the machine's speed.
+/// It sleeps without holding a thread of the test pool.
 @discardableResult
-func waitUntil(timeout: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+func waitUntil(timeout: Double, _ condition: () async throws -> Bool) async rethrows -> Bool {
     let start = Date()
     while Date().timeIntervalSince(start) < timeout {
-        if try condition() { return true }
-        usleep(20_000)
+        if try await condition() { return true }
+        try? await Task.sleep(nanoseconds: 20_000_000)
     }
     return false
 }
@@ -343,9 +480,9 @@ func fileSize(_ path: String) -> Int {
 /// Waits up to `timeout` seconds for a UDP socket on this machine bound to `port` (a run's
 /// `--osc-in` is open then, and what is sent to it is queued until the session reads it).
 @discardableResult
-func waitForUDPPort(_ port: Int, timeout: Double = 60) -> Bool {
+func waitForUDPPort(_ port: Int, timeout: Double = 60) async -> Bool {
     let suffix = String(format: ":%04X", port)
-    return waitUntil(timeout: timeout) {
+    return await waitUntil(timeout: timeout) {
         ["/proc/net/udp", "/proc/net/udp6"].contains { table in
             let lines = ((try? String(contentsOfFile: table, encoding: .utf8)) ?? "").split(separator: "\n").dropFirst()
             // Each line: "sl local_address rem_address …", the address as hex IP:port.
@@ -359,8 +496,8 @@ func waitForUDPPort(_ port: Int, timeout: Double = 60) -> Bool {
 /// SIGHUP, SIGQUIT) together, so a signal sent after this is its own to handle, however slowly a
 /// busy machine started it. Swift's runtime catches SIGQUIT itself, so that bit would prove nothing.
 @discardableResult
-func waitForStopHandlers(_ pid: pid_t, timeout: Double = 30) -> Bool {
-    waitUntil(timeout: timeout) {
+func waitForStopHandlers(_ pid: pid_t, timeout: Double = 30) async -> Bool {
+    await waitUntil(timeout: timeout) {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         let mask = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }
             .flatMap { UInt64($0.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16) } ?? 0
@@ -372,8 +509,8 @@ func waitForStopHandlers(_ pid: pid_t, timeout: Double = 30) -> Bool {
 /// with `prefix`: a run's temporary output once it has something in it (a live session's first
 /// audio), the session's own start rather than its launch.
 @discardableResult
-func waitForNonEmptyEntry(withPrefix prefix: String, in directory: String, timeout: Double) -> Bool {
-    waitUntil(timeout: timeout) {
+func waitForNonEmptyEntry(withPrefix prefix: String, in directory: String, timeout: Double) async -> Bool {
+    await waitUntil(timeout: timeout) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.contains { $0.hasPrefix(prefix) && fileSize((directory as NSString).appendingPathComponent($0)) > 0 }
     }
@@ -382,8 +519,8 @@ func waitForNonEmptyEntry(withPrefix prefix: String, in directory: String, timeo
 /// Waits up to `timeout` seconds until `directory` holds, for each prefix, an entry whose name
 /// starts with it (a run's temporary files).
 @discardableResult
-func waitForEntries(withPrefixes prefixes: [String], in directory: String, timeout: Double) -> Bool {
-    waitUntil(timeout: timeout) {
+func waitForEntries(withPrefixes prefixes: [String], in directory: String, timeout: Double) async -> Bool {
+    await waitUntil(timeout: timeout) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return prefixes.allSatisfy { prefix in names.contains { $0.hasPrefix(prefix) } }
     }

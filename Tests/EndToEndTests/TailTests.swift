@@ -10,9 +10,9 @@ import Testing
 struct TailTests {
     @Test("--tail 0, 0.5 and 3 give the session's length plus that (within a millisecond); without it the estimate",
           .enabled(if: hasSmallSoundFont), arguments: [("0", 5.0), ("0.5", 5.5), ("3", 8.0), (nil, 0)])
-    func tailSetsTheLength(tail: String?, seconds: Double) throws {
+    func tailSetsTheLength(tail: String?, seconds: Double) async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "default", "--duration", "5", "--audio", "t.wav", "--soundfont", smallSoundFont, "--quiet"]
+        let result = try await CLI.run(["run", "default", "--duration", "5", "--audio", "t.wav", "--soundfont", smallSoundFont, "--quiet"]
                                  + (tail.map { ["--tail", $0] } ?? []), in: directory.path)
         try #require(result.status == 0, "\(result)")
         let wav = try WAVFile(path: directory.file("t.wav"))
@@ -25,9 +25,9 @@ struct TailTests {
     }
 
     @Test("--tail refuses NaN, a negative, more than 30 s and a word: 64 naming the flag", arguments: ["nan", "-1", "30.5", "inf", "long"])
-    func badTails(value: String) throws {
+    func badTails(value: String) async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "default", "--duration", "1", "--audio", "t.wav", "--tail", value], in: directory.path)
+        let result = try await CLI.run(["run", "default", "--duration", "1", "--audio", "t.wav", "--tail", value], in: directory.path)
         #expect(result.status == 64 && result.stderr.contains("--tail \(value) is not accepted"), "\(result)")
         #expect(directory.entries().isEmpty)
     }

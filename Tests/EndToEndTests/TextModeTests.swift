@@ -11,9 +11,9 @@ struct TextModeTests {
     static var summaryPattern: Regex<(Substring, Substring, Substring, Substring, Substring, Substring, Substring, Substring, Substring, Substring)> { #/^(\d+\.\d+) s of ([a-z-]+) \(seed (\d+), ([^)]+)\): (\d+) bass notes?, (\d+) key notes?(?:, \d+ [a-z-]+ notes?)*, (\d+) kicks?, (\d+) drops?, (\d+) escapes?$/# }
 
     @Test("Readable lines, then a one-line summary; nothing on stderr; no Chipmunk banner")
-    func printsPerformance() throws {
+    func printsPerformance() async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "original", "--duration", "5"], in: directory.path)
+        let result = try await CLI.run(["run", "original", "--duration", "5"], in: directory.path)
         try #require(result.status == 0 && !result.signalled, "\(result)")
         #expect(result.stderr.isEmpty, "stderr: \(result.stderr)")
         #expect(!result.stdout.lowercased().contains("chipmunk"), "Chipmunk's banner leaked to stdout: \(result.stdout.prefix(300))")
@@ -47,11 +47,11 @@ struct TextModeTests {
     }
 
     @Test("The summary agrees with the event log of the same session")
-    func summaryMatchesLog() throws {
+    func summaryMatchesLog() async throws {
         let directory = try TemporaryDirectory()
         let events = directory.file("e.jsonl")
-        let text = try CLI.run(["run", "minor-storm", "--duration", "6"])
-        let logged = try CLI.run(["run", "minor-storm", "--duration", "6", "--events", events])
+        let text = try await CLI.run(["run", "minor-storm", "--duration", "6"])
+        let logged = try await CLI.run(["run", "minor-storm", "--duration", "6", "--events", events])
         try #require(text.status == 0 && logged.status == 0, "\(text)\n\(logged)")
         let summary = try #require(text.stdoutLines.last.flatMap { try? Self.summaryPattern.wholeMatch(in: $0) })
         let log = try readEventLog(events)
@@ -65,9 +65,9 @@ struct TextModeTests {
     }
 
     @Test("--quiet prints nothing at all", arguments: [[String](), ["--events", "e.jsonl"]])
-    func quiet(extra: [String]) throws {
+    func quiet(extra: [String]) async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "original", "--duration", "5", "--quiet"] + extra, in: directory.path)
+        let result = try await CLI.run(["run", "original", "--duration", "5", "--quiet"] + extra, in: directory.path)
         try #require(result.status == 0 && !result.signalled, "\(result)")
         #expect(result.stdout.isEmpty, "stdout: \(result.stdout.prefix(300))")
         #expect(result.stderr.isEmpty, "stderr: \(result.stderr.prefix(300))")
@@ -78,9 +78,9 @@ struct TextModeTests {
     /// summary's typography is ASCII, so `grep -- -16.0` finds the loudness under LC_ALL=C.
     @Test("The summary: \"1 bass note\"; ASCII typography under LC_ALL=C (or no locale), UTF-8 otherwise",
           .enabled(if: hasSmallSoundFont), arguments: [("C", true), ("POSIX", true), ("", true), ("C.UTF-8", false), ("en_US.utf8", false)])
-    func summaryWords(locale: String, ascii: Bool) throws {
+    func summaryWords(locale: String, ascii: Bool) async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "original", "--key", "Bb", "--duration", "0.5", "--audio", "x.wav", "--soundfont", smallSoundFont],
+        let result = try await CLI.run(["run", "original", "--key", "Bb", "--duration", "0.5", "--audio", "x.wav", "--soundfont", smallSoundFont],
                                  environment: ["LC_ALL": locale, "LC_CTYPE": nil, "LANG": nil], in: directory.path)
         try #require(result.status == 0, "\(result)")
         let summary = try #require(result.stdoutLines.last)

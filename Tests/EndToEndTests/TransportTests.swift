@@ -12,22 +12,22 @@ import Testing
 extension StudioEndToEndTests {
     @Test("Following JACK transport: notes on the master's sixteenths, 90 then 140 bpm, none while stopped; bar 33 located twice plays the same notes both times",
           .enabled(if: jackMIDIClock != nil && jackTransport != nil && jackConnect != nil, "needs jack-midi-clock and jackd2"))
-    func transportIsFollowed() throws {
-        try Self.retryingOnHostTrouble("transport", transportAttempt)
+    func transportIsFollowed() async throws {
+        try await Self.retryingOnHostTrouble("transport", transportAttempt)
     }
 
-    private func transportAttempt() throws -> (problems: [String], hostTrouble: Bool) {
+    private func transportAttempt() async throws -> (problems: [String], hostTrouble: Bool) {
         var problems: [String] = []
         func check(_ condition: Bool, _ message: @autoclosure () -> String) { if !condition { problems.append(message()) } }
         let directory = try TemporaryDirectory()
-        let jack = try JackServer(directory: directory)
+        let jack = try await JackServer(directory: directory)
         defer { jack.stop() }
         let ruler = try Background(jackMIDIClock!, [], environment: jack.fullEnvironment, output: directory.file("jack_midi_clock.log"))
         defer { ruler.stop() }
-        let dump = try jack.dump(client: "dump", into: directory.file("dump.txt"))
+        let dump = try await jack.dump(client: "dump", into: directory.file("dump.txt"))
         defer { dump.stop() }
-        try Self.waitForPorts(["jack_midi_clock:mclk_out"], jack: jack)
-        check(try CLI.run(["jack_midi_clock:mclk_out", "dump:input"], executable: jackConnect!, environment: jack.environment).status == 0,
+        try await Self.waitForPorts(["jack_midi_clock:mclk_out"], jack: jack)
+        check(try await CLI.run(["jack_midi_clock:mclk_out", "dump:input"], executable: jackConnect!, environment: jack.environment).status == 0,
               "jack_connect jack_midi_clock:mclk_out dump:input failed")
         var environment = jack.fullEnvironment
         environment["CLUMSY_UNDER_TEST"] = nil
@@ -36,12 +36,12 @@ extension StudioEndToEndTests {
                                                       "--events", directory.file("live.jsonl"), "--midi", directory.file("live.mid")],
                                      environment: environment, output: directory.file("clumsy.log"))
         defer { session.stop(signal: SIGINT) }
-        try Self.waitForPorts(["clumsy:bass"], jack: jack)
+        try await Self.waitForPorts(["clumsy:bass"], jack: jack)
         // Bar 33 at 120 bpm in 4/4 is 64 s in: frame 3 072 000 at 48 kHz.
         let script = "(printf 'master\\ntempo 90\\nlocate 0\\n'; sleep 1; echo play; sleep 5; echo 'tempo 140'; sleep 4; echo stop; sleep 2; "
             + "echo play; sleep 3; echo stop; sleep 0.5; printf 'tempo 120\\nlocate 3072000\\n'; sleep 2; echo play; sleep 3; echo stop; "
             + "sleep 0.5; echo 'locate 3072000'; sleep 2; echo play; sleep 3; echo stop; sleep 0.5; echo quit) | \(jackTransport!)"
-        let transport = try CLI.run(["-c", script], executable: "/bin/sh", environment: jack.fullEnvironment, timeout: 60)
+        let transport = try await CLI.run(["-c", script], executable: "/bin/sh", environment: jack.fullEnvironment, timeout: 60)
         let hostTrouble = transport.status != 0 || jack.server.output.contains("XRun")
         check(transport.status == 0, "\(transport)")
         session.stop(signal: SIGINT)
@@ -119,9 +119,9 @@ extension StudioEndToEndTests {
 
     @Test("With a timebase master already there, its tempo and meter are the session's: polska (3/4 at its own tempo) plays 4/4 at 100 bpm",
           .enabled(if: jackTransport != nil, "needs jackd2's jack_transport"))
-    func transportGivesTempoAndMeter() throws {
+    func transportGivesTempoAndMeter() async throws {
         let directory = try TemporaryDirectory()
-        let jack = try JackServer(directory: directory)
+        let jack = try await JackServer(directory: directory)
         defer { jack.stop() }
         // jack_transport stays the timebase master while it reads its input: 4/4 (its default) at 100.
         let fifo = directory.file("commands")
@@ -133,11 +133,11 @@ extension StudioEndToEndTests {
         defer { try? commands.close() }
         commands.write(Data("master\ntempo 100\nlocate 0\nplay\n".utf8))
         // It prompts again once it has carried out `play`: then the transport rolls.
-        waitUntil(timeout: 20) {
+        await waitUntil(timeout: 20) {
             ((try? String(contentsOfFile: directory.file("jack_transport.log"), encoding: .utf8)) ?? "").contains("> play\njack_transport> ")
         }
         usleep(100_000)
-        let run = try CLI.run(["run", "polska", "--live", "--transport", "jack", "--audio-driver", "file", "--audio", "live.wav",
+        let run = try await CLI.run(["run", "polska", "--live", "--transport", "jack", "--audio-driver", "file", "--audio", "live.wav",
                                "--duration", "3", "--midi", "live.mid", "--events", "live.jsonl", "--quiet"],
                               environment: jack.environment, in: directory.path, timeout: 60)
         commands.write(Data("stop\nquit\n".utf8))
@@ -154,12 +154,12 @@ extension StudioEndToEndTests {
     }
 
     @Test("--transport needs --live and takes jack; with --clock-in: 64 naming both")
-    func transportRefusals() throws {
-        let notLive = try CLI.run(["run", "default", "--transport", "jack", "--duration", "1"])
+    func transportRefusals() async throws {
+        let notLive = try await CLI.run(["run", "default", "--transport", "jack", "--duration", "1"])
         #expect(notLive.status == 64 && notLive.stderr.contains("--transport only applies with --live"), "\(notLive)")
-        let other = try CLI.run(["run", "default", "--live", "--transport", "link", "--duration", "1"])
+        let other = try await CLI.run(["run", "default", "--live", "--transport", "link", "--duration", "1"])
         #expect(other.status == 64 && other.stderr.contains("expected jack"), "\(other)")
-        let both = try CLI.run(["run", "default", "--live", "--transport", "jack", "--clock-in", "jack", "--duration", "1"])
+        let both = try await CLI.run(["run", "default", "--live", "--transport", "jack", "--clock-in", "jack", "--duration", "1"])
         #expect(both.status == 64 && both.stderr.contains("two masters"), "\(both)")
     }
 }

@@ -9,8 +9,8 @@ import Testing
 @Suite("A new user's mistakes get the better message")
 struct UserHabitTests {
     @Test("A mistyped preset name: 66 with the nearest bundled name", arguments: [("minor-strom", "minor-storm"), ("polka", "polska"), ("Lydian-Mon", "lydian-moon")])
-    func presetDidYouMean(typed: String, meant: String) throws {
-        let result = try CLI.run(["run", typed, "--duration", "1"])
+    func presetDidYouMean(typed: String, meant: String) async throws {
+        let result = try await CLI.run(["run", typed, "--duration", "1"])
         #expect(result.status == 66 && result.stderr.contains("did you mean \(meant)?"), "\(result)")
     }
 
@@ -26,7 +26,7 @@ struct UserHabitTests {
         (["--live", "--audio-driver", "jakc"], 64, "did you mean jack?"),
         (["FILE:{\"key\": {\"scale\": \"lidian\"}}"], 65, "did you mean lydian?"),
         (["FILE:{\"voices\": [{\"name\": \"v\", \"interval\": 3, \"tone\": \"celeste\"}]}"], 65, "did you mean celesta?")])
-    func valueDidYouMean(flags: [String], status: Int32, words: String) throws {
+    func valueDidYouMean(flags: [String], status: Int32, words: String) async throws {
         let directory = try TemporaryDirectory()
         var arguments = ["run", "default", "--duration", "1"]
         if let json = flags.first, json.hasPrefix("FILE:") {
@@ -35,49 +35,49 @@ struct UserHabitTests {
         } else {
             arguments += flags
         }
-        let result = try CLI.run(arguments, in: directory.path)
+        let result = try await CLI.run(arguments, in: directory.path)
         #expect(result.status == status && result.stderr.contains(words), "\(result)")
     }
 
     @Test("A bundled name in any letter case, or with .json, is that preset (when no such file is here)", arguments: ["Polska", "POLSKA", "polska.json"])
-    func presetNameTolerated(typed: String) throws {
+    func presetNameTolerated(typed: String) async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", typed, "--duration", "1"], in: directory.path)
+        let result = try await CLI.run(["run", typed, "--duration", "1"], in: directory.path)
         #expect(result.status == 0 && result.stdout.contains("of polska"), "\(result)")
     }
 
     @Test("A checkout path to a bundled preset, run elsewhere: 66 saying to use its name")
-    func checkoutPathElsewhere() throws {
+    func checkoutPathElsewhere() async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "Presets/lydian-moon.json", "--duration", "1"], in: directory.path)
+        let result = try await CLI.run(["run", "Presets/lydian-moon.json", "--duration", "1"], in: directory.path)
         #expect(result.status == 66 && result.stderr.contains("lydian-moon is a bundled preset"), "\(result)")
     }
 
     @Test("A mistyped subcommand, and help for one: 64 with the nearest", arguments: [["analyse", "x.mid"], ["help", "analyse"], ["rnu"]])
-    func subcommandDidYouMean(arguments: [String]) throws {
-        let result = try CLI.run(arguments)
+    func subcommandDidYouMean(arguments: [String]) async throws {
+        let result = try await CLI.run(arguments)
         #expect(result.status == 64 && result.stderr.hasPrefix("clumsy: error: unknown subcommand"), "\(result)")
         #expect(result.stderr.contains(arguments == ["rnu"] ? "did you mean run?" : "did you mean analyze?"), "\(result)")
     }
 
     @Test("clumsy help foo: 64, not the overview with 0")
-    func helpOfNothing() throws {
-        let result = try CLI.run(["help", "foo"])
+    func helpOfNothing() async throws {
+        let result = try await CLI.run(["help", "foo"])
         #expect(result.status == 64 && result.stdout.isEmpty && result.stderr.contains("unknown subcommand foo"), "\(result)")
     }
 
     @Test("A mistyped flag: the nearest flag, with clumsy's one error prefix")
-    func flagDidYouMean() throws {
-        let result = try CLI.run(["run", "--gravty", "3"])
+    func flagDidYouMean() async throws {
+        let result = try await CLI.run(["run", "--gravty", "3"])
         #expect(result.status == 64 && result.stderr.hasPrefix("clumsy: error: ") && result.stderr.contains("'--gravity'"), "\(result)")
         #expect(!result.stderr.contains("Error:"), "two error prefixes: \(result.stderr)")
     }
 
     @Test("Preset fields: a mistyped one and one known by another name get the field meant; validate lists every problem")
-    func fieldsAndEveryProblem() throws {
+    func fieldsAndEveryProblem() async throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write("mine.json", #"{ "gravty": 3, "tempo": 900, "key": { "tonic": "C", "mode": "dorian" }, "piano": { "count": -1 } }"#)
-        let result = try CLI.run(["validate", file])
+        let result = try await CLI.run(["validate", file])
         #expect(result.status == 65, "\(result)")
         let lines = result.stderr.split(separator: "\n").map(String.init)
         #expect(lines.count == 4, "\(result.stderr)")
@@ -88,83 +88,83 @@ struct UserHabitTests {
     }
 
     @Test("Durations as people write them", arguments: [("90", "90.0"), ("90s", "90.0"), ("2m", "120.0"), ("0h1m5s", "65.0"), ("0.01h", "36.0"), ("1:05", "65.0"), ("0:00:07.5", "7.500"), ("0.5", "0.500")])
-    func durations(text: String, seconds: String) throws {
+    func durations(text: String, seconds: String) async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["run", "original", "--duration", text, "--midi", "m.mid"], in: directory.path)
+        let result = try await CLI.run(["run", "original", "--duration", text, "--midi", "m.mid"], in: directory.path)
         #expect(result.status == 0 && result.stdout.hasPrefix("\(seconds) s of original"), "\(result)")
     }
 
     @Test("A duration that is not one: 64 saying what is accepted", arguments: ["5x", "nan", "1m2", "-3", "1:75"])
-    func badDurations(text: String) throws {
-        let result = try CLI.run(["run", "original", "--duration", text])
+    func badDurations(text: String) async throws {
+        let result = try await CLI.run(["run", "original", "--duration", text])
         #expect(result.status == 64 && result.stderr.hasPrefix("clumsy: error: --duration") && result.stderr.contains("5m"), "\(result)")
     }
 
     @Test("--bars runs whole bars at the preset's tempo and meter")
-    func bars() throws {
+    func bars() async throws {
         // polska: 112 bpm in 3/4, so four bars are 4 × 3 × 60/112 s.
-        let result = try CLI.run(["run", "polska", "--bars", "4"])
+        let result = try await CLI.run(["run", "polska", "--bars", "4"])
         #expect(result.status == 0 && result.stdout.contains("6.429 s of polska"), "\(result)")
-        let both = try CLI.run(["run", "polska", "--bars", "4", "--duration", "3"])
+        let both = try await CLI.run(["run", "polska", "--bars", "4", "--duration", "3"])
         #expect(both.status == 64 && both.stderr.contains("give one"), "\(both)")
     }
 
     @Test("clumsy run polska --help shows polska's values; plain --help calls a filter that is off by default off")
-    func helpShowsThePreset() throws {
-        let polska = try CLI.run(["run", "polska", "--help"])
+    func helpShowsThePreset() async throws {
+        let polska = try await CLI.run(["run", "polska", "--help"])
         #expect(polska.status == 0 && polska.stdout.contains("112 bpm in polska"), "\(polska.stdout)")
-        let plain = try CLI.run(["run", "--help"])
+        let plain = try await CLI.run(["run", "--help"])
         #expect(plain.stdout.contains("default off; 1500 Hz when on"), "\(plain.stdout)")
     }
 
     @Test("clumsy presets show <name> prints the bundled file, to copy it")
-    func showPreset() throws {
-        let shown = try CLI.run(["presets", "show", "polska"])
+    func showPreset() async throws {
+        let shown = try await CLI.run(["presets", "show", "polska"])
         #expect(shown.status == 0 && shown.stdout.utf8.elementsEqual(bytes(of: projectRoot + "/Presets/polska.json") ?? []), "\(shown)")
-        let missing = try CLI.run(["presets", "show", "polka"])
+        let missing = try await CLI.run(["presets", "show", "polka"])
         #expect(missing.status == 66 && missing.stderr.contains("did you mean polska?"), "\(missing)")
     }
 
     @Test("--set sets any preset field, checked as in a file: 64 naming the field and what is accepted")
-    func setAnyField() throws {
+    func setAnyField() async throws {
         let directory = try TemporaryDirectory()
-        let set = try CLI.run(["run", "original", "--duration", "5", "--set", "piano.count=8", "--set", "bass.tone=fretless-bass",
+        let set = try await CLI.run(["run", "original", "--duration", "5", "--set", "piano.count=8", "--set", "bass.tone=fretless-bass",
                                "--set", "second=true", "--midi", "set.mid"], in: directory.path)
         #expect(set.status == 0 && set.stdout.contains("second notes"), "\(set)")
-        let plain = try CLI.run(["run", "original", "--duration", "5", "--midi", "plain.mid"], in: directory.path)
+        let plain = try await CLI.run(["run", "original", "--duration", "5", "--midi", "plain.mid"], in: directory.path)
         #expect(plain.status == 0 && bytes(of: directory.file("set.mid")) != bytes(of: directory.file("plain.mid")))
-        let group = try CLI.run(["run", "original", "--duration", "5", "--set", #"piano={"count":8}"#, "--set", "bass.tone=fretless-bass",
+        let group = try await CLI.run(["run", "original", "--duration", "5", "--set", #"piano={"count":8}"#, "--set", "bass.tone=fretless-bass",
                                  "--set", "second=true", "--midi", "group.mid"], in: directory.path)
         #expect(group.status == 0 && bytes(of: directory.file("group.mid")) == bytes(of: directory.file("set.mid")), "\(group)")
         for (argument, words) in [("piano.cont=8", "did you mean piano.count?"), ("key.mode=dorian", "did you mean key.scale?"),
                                   (#"piano={"cont":8}"#, "did you mean count?"),
                                   ("piano.count=5000", "0…1000"), ("piano.count", "field=value")] {
-            let bad = try CLI.run(["run", "original", "--duration", "1", "--set", argument])
+            let bad = try await CLI.run(["run", "original", "--duration", "1", "--set", argument])
             #expect(bad.status == 64 && bad.stderr.hasPrefix("clumsy: error: --set") && bad.stderr.contains(words), "\(argument): \(bad)")
         }
     }
 
     @Test("A live run's --set is in its log, and replay plays it again byte for byte",
           .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"))
-    func setReplays() throws {
+    func setReplays() async throws {
         let directory = try TemporaryDirectory()
-        let live = try CLI.run(["run", "original", "--live", "--audio-driver", "file", "--audio", "live.wav", "--soundfont", smallSoundFont,
+        let live = try await CLI.run(["run", "original", "--live", "--audio-driver", "file", "--audio", "live.wav", "--soundfont", smallSoundFont,
                                 "--duration", "2", "--set", "piano.count=6", "--midi", "live.mid", "--events", "live.jsonl", "--quiet"],
                                in: directory.path, timeout: 30)
         try #require(live.status == 0, "\(live)")
         let log = String(decoding: bytes(of: directory.file("live.jsonl")) ?? [], as: UTF8.self)
         #expect(log.contains(#""--set","piano.count=6""#), "\(log.prefix(400))")
-        let replay = try CLI.run(["replay", "live.jsonl", "--midi", "again.mid", "--quiet"], in: directory.path)
+        let replay = try await CLI.run(["replay", "live.jsonl", "--midi", "again.mid", "--quiet"], in: directory.path)
         #expect(replay.status == 0 && bytes(of: directory.file("again.mid")) == bytes(of: directory.file("live.mid")), "\(replay)")
     }
 
     @Test("On a terminal a render shows elapsed time, speed and time left, then a line per mastering stage",
           .enabled(if: hasSmallSoundFont && FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs \(smallSoundFont) and script"))
-    func progressOnATerminal() throws {
+    func progressOnATerminal() async throws {
         let directory = try TemporaryDirectory()
         // script(1) gives clumsy a terminal as its standard error.
         let command = "'\(CLI.executable)' run default --duration 20 --audio p.wav --soundfont '\(smallSoundFont)'"
-        let result = try CLI.run(["-qec", command, "/dev/null"], executable: "/usr/bin/script", in: directory.path, timeout: 120)
+        let result = try await CLI.run(["-qec", command, "/dev/null"], executable: "/usr/bin/script", in: directory.path, timeout: 120)
         #expect(result.status == 0, "\(result)")
         let screen = result.stdout
         #expect(screen.contains("elapsed") && screen.contains("× real time") && screen.contains(" left"), "\(screen.suffix(600))")
@@ -174,31 +174,31 @@ struct UserHabitTests {
 
     @Test("The live file driver never writes over its default clumsy-live.wav unasked, and the summary names it",
           .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"))
-    func liveFileNamed() throws {
+    func liveFileNamed() async throws {
         let directory = try TemporaryDirectory()
-        let first = try CLI.run(["run", "original", "--live", "--audio-driver", "file", "--duration", "1", "--soundfont", smallSoundFont], in: directory.path)
+        let first = try await CLI.run(["run", "original", "--live", "--audio-driver", "file", "--duration", "1", "--soundfont", smallSoundFont], in: directory.path)
         #expect(first.status == 0 && first.stdout.contains("wrote clumsy-live.wav"), "\(first)")
         let kept = bytes(of: directory.file("clumsy-live.wav"))
-        let again = try CLI.run(["run", "original", "--live", "--audio-driver", "file", "--duration", "1", "--soundfont", smallSoundFont], in: directory.path)
+        let again = try await CLI.run(["run", "original", "--live", "--audio-driver", "file", "--duration", "1", "--soundfont", smallSoundFont], in: directory.path)
         #expect(again.status == 64 && again.stderr.contains("name the output with --audio"), "\(again)")
         #expect(bytes(of: directory.file("clumsy-live.wav")) == kept)
     }
 
     @Test("roll of a JSON Lines file that is not an event log says so, not 'no notes to draw'")
-    func rollOfOtherJSON() throws {
+    func rollOfOtherJSON() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("other.jsonl", "{\"a\": 1}\n{\"b\": [2]}\n")
-        let result = try CLI.run(["roll", "other.jsonl", "-o", "r.png"], in: directory.path)
+        let result = try await CLI.run(["roll", "other.jsonl", "-o", "r.png"], in: directory.path)
         #expect(result.status == 65 && result.stderr.contains("not an event log") && result.stderr.contains("clumsy run --events"), "\(result)")
         #expect(!fileExists(directory.file("r.png")))
     }
 
     @Test("--live on a terminal shows a status line: time, bar:beat, chord, key, notes per second, CPU",
           .enabled(if: hasSmallSoundFont && FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs \(smallSoundFont) and script"))
-    func liveStatusLine() throws {
+    func liveStatusLine() async throws {
         let directory = try TemporaryDirectory()
         let command = "'\(CLI.executable)' run pulse --live --audio-driver file --audio l.wav --duration 3 --soundfont '\(smallSoundFont)'"
-        let result = try CLI.run(["-qec", command, "/dev/null"], executable: "/usr/bin/script", in: directory.path, timeout: 60)
+        let result = try await CLI.run(["-qec", command, "/dev/null"], executable: "/usr/bin/script", in: directory.path, timeout: 60)
         #expect(result.status == 0, "\(result)")
         let lines = result.stdout.components(separatedBy: "\r").filter { $0.contains("live 0:0") }
         #expect(lines.count >= 4, "\(result.stdout.suffix(500))")

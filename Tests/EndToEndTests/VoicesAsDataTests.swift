@@ -77,10 +77,10 @@ struct VoicesAsDataTests {
     }
 
     @Test("two derived voices: their own MIDI tracks and channels (read by mido), their own names in the log, the text view and the stems, each at its interval")
-    func twoDerivedVoices() throws {
+    func twoDerivedVoices() async throws {
         let directory = try TemporaryDirectory()
         let preset = try Self.writeTwoVoicePreset(in: directory)
-        let run = try CLI.run(["run", preset, "--duration", "20", "--seed", "3", "--midi", "two.mid", "--events", "two.jsonl", "--quiet"],
+        let run = try await CLI.run(["run", preset, "--duration", "20", "--seed", "3", "--midi", "two.mid", "--events", "two.jsonl", "--quiet"],
                               in: directory.path)
         try #require(run.status == 0, "\(run)")
 
@@ -106,11 +106,11 @@ struct VoicesAsDataTests {
         }
 
         // The text view and the summary name them; the stems are one file each.
-        let text = try CLI.run(["run", preset, "--duration", "3", "--seed", "3"], in: directory.path)
+        let text = try await CLI.run(["run", preset, "--duration", "3", "--seed", "3"], in: directory.path)
         try #require(text.status == 0, "\(text)")
         #expect(text.stdoutLines.contains { $0.contains(" sixth ") && $0.hasSuffix("with the keys in Cmaj7") }, "\(text.stdout.prefix(800))")
         #expect(text.stdoutLines.contains { $0.contains(" below ") && $0.contains("with the keys in") })
-        let stems = try CLI.run(["run", preset, "--duration", "3", "--seed", "3", "--audio", "two.wav", "--stems", "."], in: directory.path)
+        let stems = try await CLI.run(["run", preset, "--duration", "3", "--seed", "3", "--audio", "two.wav", "--stems", "."], in: directory.path)
         try #require(stems.status == 0, "\(stems)")
         #expect(stems.stdout.contains("sixth notes") && stems.stdout.contains("below notes"), "\(stems.stdout.suffix(400))")
         for stem in ["bass", "keys", "sixth", "below"] {
@@ -119,7 +119,7 @@ struct VoicesAsDataTests {
     }
 
     @Test("both derived voices follow a live key change (a replayed log with one): their rules are worked out again in the new key")
-    func followAKeyChange() throws {
+    func followAKeyChange() async throws {
         let directory = try TemporaryDirectory()
         let preset = try Self.writeTwoVoicePreset(in: directory)
         // A live log written by hand: the session, a key change to E♭ dorian at 5 s, the end at 10 s.
@@ -129,7 +129,7 @@ struct VoicesAsDataTests {
             {"t":10.000000,"kind":"end","step":2400}
 
             """)
-        let replay = try CLI.run(["replay", "set.jsonl", "--events", "out.jsonl", "--midi", "out.mid", "--quiet"], in: directory.path)
+        let replay = try await CLI.run(["replay", "set.jsonl", "--events", "out.jsonl", "--midi", "out.mid", "--quiet"], in: directory.path)
         try #require(replay.status == 0, "\(replay)")
         let log = try readEventLog(directory.file("out.jsonl"))
         let change = try #require(log.first { $0.kind == "control" })
@@ -154,21 +154,21 @@ struct VoicesAsDataTests {
                       (#"[{"name": "second", "interval": 3}]"#, "voices[0].name", "choose another"),
                       (#"[{"name": "x", "interval": 3, "tone": "kazoo"}]"#, "voices[0].tone", "celesta"),
                       (#"{"name": "x", "interval": 3}"#, "voices", "up to 8")])
-    func refused(list: String, field: String, accepted: String) throws {
+    func refused(list: String, field: String, accepted: String) async throws {
         let directory = try TemporaryDirectory()
         let preset = try directory.write("bad.json", #"{"voices": \#(list)}"#)
-        let file = try CLI.run(["run", preset, "--duration", "2", "--midi", "x.mid"], in: directory.path)
+        let file = try await CLI.run(["run", preset, "--duration", "2", "--midi", "x.mid"], in: directory.path)
         #expect(file.status == 65 && file.stderr.contains("bad.json: \(field): ") && file.stderr.contains(accepted), "\(file)")
-        let flag = try CLI.run(["run", "original", "--duration", "2", "--midi", "x.mid", "--set", "voices=\(list)"], in: directory.path)
+        let flag = try await CLI.run(["run", "original", "--duration", "2", "--midi", "x.mid", "--set", "voices=\(list)"], in: directory.path)
         #expect(flag.status == 64 && flag.stderr.contains("--set \(field): ") && flag.stderr.contains(accepted), "\(flag)")
         #expect(!fileExists(directory.file("x.mid")))
     }
 
     @Test("clumsy validate lists the problem of every bad entry of the list, each by its index")
-    func validateEveryEntry() throws {
+    func validateEveryEntry() async throws {
         let directory = try TemporaryDirectory()
         let preset = try directory.write("bad.json", #"{"voices": [{"name": "x", "interval": 1}, {"name": "a", "interval": 3}, {"name": "a", "semitones": 4}]}"#)
-        let result = try CLI.run(["validate", preset])
+        let result = try await CLI.run(["validate", preset])
         let lines = result.stderr.split(separator: "\n").map(String.init)
         #expect(result.status == 65 && lines.count == 2, "\(result)")
         #expect(lines.first?.contains("voices[0].interval: 1 is not accepted") == true)

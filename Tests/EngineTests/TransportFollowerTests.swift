@@ -92,4 +92,34 @@ struct TransportFollowerTests {
         (bbt.beatsPerBar, bbt.beatType) = (3.5, 4)
         #expect(bbt.meter == nil)
     }
+
+    /// Issue 44 #1 and #6: a master at +∞ bpm, with 1e300 beats a bar, or at 1000 bpm is not
+    /// followed (it used to reach an integer conversion and end the session with SIGILL): the
+    /// position counts the transport's frames at the session's tempo, and every frame is finite.
+    @Test("a timebase master's unusable or too fast bar, beat and tempo are not followed", arguments: ["+inf bpm", "1e300 beats", "1000 bpm", "NaN tick"])
+    func refusesUnusableMasters(what: String) {
+        var follower = TransportFollower(sessionTempo: 100)
+        _ = follower.take(Self.snapshot(cycle: 0, frame: 0, bbt: Self.bbt(frame: 0, bpm: 120)))
+        var bad = Self.bbt(frame: 256, bpm: 120)
+        switch what {
+        case "+inf bpm": bad.beatsPerMinute = .infinity
+        case "1e300 beats": bad.beatsPerBar = 1e300
+        case "1000 bpm": bad.beatsPerMinute = 1000
+        default: bad.tick = .nan
+        }
+        _ = follower.take(Self.snapshot(cycle: 1, frame: 256, bbt: bad))
+        #expect(follower.refused != nil && follower.last?.bbt == nil, "\(what) was followed")
+        #expect(follower.tempo == 100, "\(what): followed at \(follower.tempo) bpm")
+        let frame = follower.frame(atQuarters: 1)
+        #expect(frame.map { $0.isFinite && abs($0 - 1_000_000 - 256 - (1 - 256 / Self.rate * 2) * 0.6 * Self.rate) < 1e-6 } == true, "\(String(describing: frame))")
+    }
+
+    @Test("a snapshot without a usable frame rate or frame is not taken")
+    func refusesUnusableSnapshots() {
+        var follower = TransportFollower(sessionTempo: 100)
+        for (rate, frame) in [(0.0, 0.0), (.nan, 0), (1e300, 0), (48_000, .infinity), (48_000, 1e300)] {
+            _ = follower.take(TransportSnapshot(cycle: 0, frame: frame, sampleRate: rate, isRolling: true, bbt: nil, relocations: 0))
+            #expect(follower.last == nil, "rate \(rate), frame \(frame) was taken")
+        }
+    }
 }

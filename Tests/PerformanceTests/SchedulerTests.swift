@@ -102,6 +102,33 @@ import Vocabulary
         #expect(Feel().floored(5) == 5)
     }
 
+    /// A phrase swells and falls: a strike's velocity is scaled by 1 − swell at the phrase's
+    /// bar line, at full strength 61 % of the way through, and falls again toward its end.
+    @Test func phrasesSwellAndFall() {
+        var feel = Feel(downbeatAccent: 0, strongAccent: 0)
+        feel.swell = 0.4
+        feel.phraseBars = 8
+        #expect(feel.swelled(100, bar: 0) == 60)
+        #expect(feel.swelled(100, bar: 8) == 60)
+        #expect(feel.swelled(100, bar: 8 * 0.61) >= 99)
+        #expect(feel.swelled(100, bar: 2) < feel.swelled(100, bar: 4))
+        #expect(feel.swelled(100, bar: 7.5) < feel.swelled(100, bar: 6))
+        #expect(Feel().swelled(100, bar: 0) == 100)
+        // In the queue: the same strike at the phrase's start and at its height.
+        var clock = Clock(tempo: 120, grid: Grid("1/8")!)
+        clock.meter = Meter("4/4")!
+        var scheduler = Scheduler(voices: cMajorVoices(), clock: clock, feel: feel)
+        let keys = VoiceID(rawValue: 1)
+        for time in [0.25, 10.25] {
+            scheduler.schedule(NoteEvent(time: time, kind: .on, voice: keys, note: 60, velocity: 100, degree: 1,
+                                         cause: .keyHit(key: 1, tone: 1), hit: time), at: time)
+        }
+        var delivered: [ScheduledEvent] = []
+        scheduler.deliver(through: 11, into: &delivered)
+        let velocities = delivered.compactMap { $0.note }.filter { $0.kind == .on }.map(\.velocity)
+        #expect(velocities.count == 2 && velocities[0] < velocities[1], "\(velocities)")
+    }
+
     @Test func chordChangeOnTheBarEndsRingingNonChordTones() {
         var configuration = cMajorConfiguration()
         configuration.chordChange = .bar

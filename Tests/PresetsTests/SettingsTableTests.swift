@@ -144,3 +144,17 @@ struct WrittenTonicTests {
         #expect(modeOnly.key.description == printed)
     }
 }
+
+/// Issue 44 #10: `"lift": true` was played but named nowhere a preset's author reads.
+@Suite("Scene fields are documented")
+struct SceneFieldDocumentationTests {
+    @Test("every control a scene may set is named in the scenes row (Presets/README.md, clumsy-preset(5)) and in docs/form.md")
+    func everySceneControlIsNamed() throws {
+        let form = try #require(readText(packageRoot + "/docs/form.md"))
+        #expect(Preset.Scene.controlFields.contains("lift"))
+        for name in Preset.Scene.controlFields {
+            #expect(Preset.Scene.accepted.contains("\"\(name)\""), "the scenes row does not name \(name)")
+            #expect(form.contains("`\(name)"), "docs/form.md does not name \(name)")
+        }
+    }
+}

@@ -78,6 +78,9 @@ import Glibc
 
     @Test func oscPackets() throws { try campaign(.oscPacket(seeds: FuzzTarget.oscSeeds)) }
 
+    /// What JACK timebase masters and MIDI clock masters send, as the followers take it (issue 44).
+    @Test func masterClocks() throws { try campaign(.masterClocks()) }
+
     @Test func escaping() throws {
         let seeds = ["X\"\u{301} = #(system \"touch pwned\") t = \"\u{301}", "x'\u{301}; touch pwned; : '\u{301}",
                      "\u{202E}evil\u{202C} \u{1B}[2J\u{0} &<>\"' e\u{301}", "default"].map { Array($0.utf8) }

@@ -198,4 +198,18 @@ struct SoundFontPresetHeaderTests {
         _ = directory
         #expect(throws: SoundError.self, "\(what)") { try SoundFontPresets.read(path) }
     }
+
+    /// Issue 44 #5: a 36-byte file whose `LIST pdta` and sub-chunk claim up to 4 GB is refused
+    /// by the bytes left, before anything is read for them (it used to allocate and zero 3.9 GB).
+    @Test("chunk sizes are bounded by the bytes left", arguments: [(UInt32(0xFFFF_FFF0), UInt32(0xFFFF_FF00)), (0x10_0000, 0xF_FFF0), (16, 0x8000)])
+    func boundsChunksByTheBytesLeft(list: UInt32, sub: UInt32) throws {
+        func le(_ value: UInt32) -> [UInt8] { [0, 8, 16, 24].map { UInt8((value >> UInt32($0)) & 0xFF) } }
+        let bytes = Array("RIFF".utf8) + le(28) + Array("sfbkLIST".utf8) + le(list) + Array("pdtapbag".utf8) + le(sub) + [1, 2, 3, 4]
+        #expect(bytes.count == 36)
+        let (directory, path) = try write(bytes)
+        _ = directory
+        let expected = list > 16 ? "its \"LIST\" chunk at byte 12 says \(list) bytes, but only 16 are left"
+            : "its \"pbag\" chunk at byte 24 says \(sub) bytes, but only 4 are left in its LIST pdta"
+        #expect(throws: SoundError.notASoundFont(path: path, reason: expected)) { try SoundFontPresets.read(path) }
+    }
 }

@@ -105,6 +105,10 @@ import Testing
         #expect(try parseHostPort("[::1]:57120", flag: "--osc-out", defaultHost: nil) == ("::1", 57120))
         #expect(try OSCReceiver.parse("9001") == ("127.0.0.1", 9001))
         #expect(try OSCReceiver.parse("0.0.0.0:9001") == ("0.0.0.0", 9001))
+        // Issue 44 #9: port 0 would bind a port nobody is told.
+        for bad in ["0", "127.0.0.1:0", "65536"] {
+            #expect(throws: StudioError.self, "\(bad)") { try OSCReceiver.parse(bad) }
+        }
         for bad in ["localhost", "host:0", "host:70000", "host:x"] {
             #expect(throws: StudioError.self) { try parseHostPort(bad, flag: "--osc-out", defaultHost: nil) }
         }
@@ -112,7 +116,7 @@ import Testing
 
     @Test func aReceiverHearsWhatASenderSends() throws {
         let heard = Box()
-        let receiver = try OSCReceiver(listen: "127.0.0.1:0") { result in heard.append(result) }
+        let receiver = try OSCReceiver(listen: "127.0.0.1:0", allowsAnyPort: true) { result in heard.append(result) }
         defer { receiver.stop() }
         let sender = try OSCSender(target: "127.0.0.1:\(receiver.port)")
         #expect(sender.send(OSCMessage(path: "/clumsy/gravity", arguments: [.float(3.5)])))
@@ -128,4 +132,16 @@ final class Box: @unchecked Sendable {
     func append(_ item: Result<OSCMessage, StudioError>) { lock.locked { items.append(item) } }
     var count: Int { lock.locked { items.count } }
     var first: Result<OSCMessage, StudioError>? { lock.locked { items.first } }
+}
+
+/// Issue 44 #1: a frame computed from a master's values that no integer holds (+∞, NaN,
+/// 1e300) is no frame, not a trap.
+@Suite struct JackFrameTests {
+    @Test func framesNoIntegerHoldsAreNone() {
+        for frame in [Double.infinity, -.infinity, .nan, 1e300, -1e300, 4.7e18] {
+            #expect(JackTransport.jackFrame(frame) == nil, "\(frame)")
+        }
+        #expect(JackTransport.jackFrame(4_294_967_296 + 5.4) == 5)
+        #expect(JackTransport.jackFrame(-1) == UInt32.max)
+    }
 }

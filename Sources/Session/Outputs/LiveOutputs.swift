@@ -4,6 +4,7 @@
 import Engine
 import Errors
 import Presets
+import Studio
 import Vocabulary
 /// `--clock-in jack[:port]` or `alsa[:client:port]`: the live session follows a MIDI clock
 /// master (`ClockInSync`): opened before the live ports, whose notes it places on the master's beats.
@@ -45,9 +46,15 @@ struct ClockInOutput: SessionOutput {
 
     func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {
         guard let value = run.request.clockIn else { return }
+        let standardError = run.standardError
+        let notice: ((String) -> Void)? = run.request.isQuiet ? nil : { text in
+            standardError.write("clumsy: \(text)\n")
+            standardError.flush()
+        }
         let sync = try ClockInSync(plan: run.plan, alsa: Self.isALSA(value), source: Self.source(value),
-                                   environment: run.request.environment)
+                                   environment: run.request.environment, notice: notice)
         wiring.master = sync
+        wiring.failsWith { sync.failure }
         wiring.closesAtEnd(sync.close)
     }
 }
@@ -142,6 +149,7 @@ struct LivePortsOutput: SessionOutput {
         wiring.liveMIDI = sink
         wiring.sinks.append(sink)
         wiring.controls.append(sink)
+        wiring.failsWith { sink.failure }
     }
 }
 
@@ -155,6 +163,14 @@ struct OSCOutput: SessionOutput {
     func validate(_ request: RunRequest) throws(SessionError) {
         for (flag, given) in [("--osc-out", request.oscOut != nil), ("--osc-in", request.oscIn != nil)] where given && !request.isLive {
             throw .usage("\(flag) only applies with --live")
+        }
+        // Before anything is built: port 0 (a port nobody is told) and a bad address are refused at once.
+        if let listen = request.oscIn {
+            do throws(StudioError) {
+                _ = try OSCReceiver.parse(listen)
+            } catch {
+                throw SessionError(error)
+            }
         }
     }
 

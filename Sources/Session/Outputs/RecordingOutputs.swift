@@ -37,6 +37,6 @@ struct EventLogOutput: SingleFileOutput {
         if let arguments = replay?.arguments {
             replay?.plan = try PlanDigest.of(presetPath: run.presetPath, arguments: arguments, timestep: plan.world.timestep)
         }
-        wiring.sinks.append(try EventLogWriter(path: path, voices: plan.voices, replay: replay))
+        wiring.sinks.append(try EventLogWriter(path: path, voices: plan.voices, replay: replay, isLive: run.request.isLive))
     }
 }

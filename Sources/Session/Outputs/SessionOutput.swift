@@ -125,6 +125,9 @@ final class OutputWiring {
     var transport: TransportSync?
     /// Closes what listens for the session (OSC in, MIDI in, the master), in the order opened.
     private var closers: [() -> Void] = []
+    /// What tells that a server the session depends on went away (the live MIDI ports', the
+    /// master's, the live synthesizer's watch), in the order opened.
+    private var failureChecks: [() -> SessionError?] = []
     /// The stems' MIDI files written.
     var stemMIDIPaths: [String] = []
 
@@ -135,6 +138,18 @@ final class OutputWiring {
 
     /// Keeps `close` to stop an input listening when the session ends (`closeInputs()`).
     func closesAtEnd(_ close: @escaping () -> Void) { closers.append(close) }
+
+    /// Keeps `check` to tell, after the run, whether a server the session depends on went away.
+    func failsWith(_ check: @escaping () -> SessionError?) { failureChecks.append(check) }
+
+    /// The first server that went away during the session (every file was completed): the
+    /// runner ends with it (exit 74), nil when none did.
+    var failure: SessionError? {
+        for check in failureChecks {
+            if let failure = check() { return failure }
+        }
+        return nil
+    }
 
     /// Stops every input listening, once: after the run, and again (doing nothing) on the way out.
     func closeInputs() {

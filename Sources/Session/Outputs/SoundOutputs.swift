@@ -182,5 +182,12 @@ struct LiveSoundOutput: SessionOutput {
         wiring.sinks.append(try LiveSink(samplerConfiguration: configuration, session: run.plan,
                                          driver: run.request.audioDriver, fileName: run.request.liveFile, stop: run.stop,
                                          audioConnections: run.request.audioConnections, environment: run.request.environment))
+        // FluidSynth's JACK driver says nothing when the server goes away: a watch of Clumsy's ends the session then.
+        if run.request.audioDriver == "jack" {
+            let watch = try JackServerWatch(environment: run.request.environment)
+            wiring.controls.append(watch)
+            wiring.failsWith { watch.failure }
+            wiring.closesAtEnd(watch.close)
+        }
     }
 }
