@@ -21,8 +21,13 @@ public struct FormPlan: Sendable, Hashable {
     public var transpositions: [Int] = []
     /// Whether every section's last bar is on the tonic chord (a cadence: the bass goes home).
     public var cadence = false
-    /// Semitones each time through the tune moves it from the third time on (`semitones(at:)`).
+    /// Semitones each time through the tune moves it from time `travelFrom` on (`semitones(at:)`).
     public var travel = 0
+    /// The time through the tune (from 1) that first travels: 3, the third.
+    public var travelFrom = 3
+    /// With `cadence`: bars before a section's last bar at which the bass ball turns toward the
+    /// chord that leads home (at most the section's bars − 2).
+    public var approach = 3
     /// What a second time puts back from the second time through the tune on (`hasNewChanges(_:)`).
     public var secondTime = SecondTime.same
 
@@ -68,19 +73,19 @@ public struct FormPlan: Sendable, Hashable {
     public func section(_ number: Int) -> Int { sections[number % sections.count] }
 
     /// Semitones from the session's key of the section starting at section line `number`: its
-    /// letter's (`transpositions`), moved by `travel` for each time through the tune after the
-    /// second (the move taken as the nearest, −6…5 semitones).
+    /// letter's (`transpositions`), moved by `travel` for each time through the tune from time
+    /// `travelFrom` on (the move taken as the nearest, −6…5 semitones).
     public func semitones(at number: Int) -> Int {
         let round = number / sections.count
-        guard travel != 0, round >= 2 else { return transpositions[section(number)] }
-        let move = ((((round - 1) * travel + 6) % 12) + 12) % 12 - 6
+        guard travel != 0, round >= travelFrom - 1 else { return transpositions[section(number)] }
+        let move = ((((round - travelFrom + 2) * travel + 6) % 12) + 12) % 12 - 6
         return transpositions[section(number)] + move
     }
 
     /// Every transposition `semitones(at:)` gives, the letters' own first.
     public var allSemitones: [Int] {
         var all: [Int] = []
-        for number in 0..<(sections.count * (travel == 0 ? 1 : 13)) where !all.contains(semitones(at: number)) {
+        for number in 0..<(sections.count * (travel == 0 ? 1 : travelFrom + 11)) where !all.contains(semitones(at: number)) {
             all.append(semitones(at: number))
         }
         return all

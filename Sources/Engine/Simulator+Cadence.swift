@@ -15,8 +15,8 @@ struct CadenceApproach {
     var nextAim = Double.infinity
 }
 
-/// With `form.cadence`, where the ball goes before the tonic. From the bar line four bars
-/// before a section's end (three before its last bar; from its second bar in a shorter one), the
+/// With `form.cadence`, where the ball goes before the tonic. From the bar line `form.approach`
+/// bars before a section's last bar (3 unless set; from its second bar in a shorter section), the
 /// bass ball heads for the bouncer of the chord that leads home (V, vii°, or the mode's own:
 /// `Key.cadenceDegree`): it is turned toward that bouncer's centre there, on every beat after,
 /// and each time it strikes another bouncer on the way (unless that would send it back into the

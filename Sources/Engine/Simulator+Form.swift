@@ -79,7 +79,7 @@ extension Simulator {
         let lastBar = progress.nextLine - clock.barSeconds
         // The end of this step, the bar line itself included (give or take rounding).
         let reach = world.time + plan.world.timestep + 1e-9
-        let approachFrom = lastBar - Double(min(3, progress.plan.bars - 2)) * clock.barSeconds
+        let approachFrom = lastBar - Double(min(progress.plan.approach, progress.plan.bars - 2)) * clock.barSeconds
         if !progress.isApproaching && progress.plan.bars >= 3 && reach >= approachFrom && world.time < lastBar - clock.beatSeconds {
             progress.isApproaching = true
             beginApproach()

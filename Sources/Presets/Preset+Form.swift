@@ -17,8 +17,13 @@ extension Preset {
         /// Semitones by which each letter's sections are transposed from the preset's key (a
         /// letter not listed: 0), as fiddle tunes move to the dominant for B: `{"B": 7}`.
         public var transpose: [String: Int] = [:]
-        /// Semitones each time through the tune moves it, from the third time through on (0: none).
+        /// Semitones each time through the tune moves it, from time `travelFrom` through on (0: none).
         public var travel = 0
+        /// The time through the tune (from 1) that first travels.
+        public var travelFrom = 3
+        /// With `cadence`: bars before a section's last bar at which the bass ball turns toward
+        /// the chord that leads home.
+        public var approach = 3
         /// What a second time (the second of two sections of one letter in a row) puts back,
         /// from the second time through the tune on.
         public var secondTime = SecondTime.same

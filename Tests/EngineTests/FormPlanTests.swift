@@ -27,6 +27,10 @@ import Testing
         // Twice at home, then up a fourth each time (taken as the nearest move: +5, −2, +3, …).
         #expect((0..<10).map(plan.semitones(at:)) == [0, 7, 0, 7, 5, 12, -2, 5, 3, 10])
         #expect(Set(plan.allSemitones) == Set(-6...12), "twelve keys for each letter, A −6…5 and B 1…12")
+        plan.travelFrom = 5
+        // Four times at home, then up a fourth each time.
+        #expect((0..<14).map(plan.semitones(at:)) == [0, 7, 0, 7, 0, 7, 0, 7, 5, 12, -2, 5, 3, 10])
+        #expect(Set(plan.allSemitones) == Set(-6...12), "still twelve keys for each letter")
     }
 
     @Test func variationLeavesItsShareOfTheSectionToDrift() throws {
