@@ -8,7 +8,7 @@ here and nowhere in Clumsy.
   python3 Tools/listen_form.py FILE.mid [FILE.jsonl] [--phrase BARS] [--json]
   python3 Tools/listen_form.py --control DIR     # writes and measures the controls
   python3 Tools/listen_form.py --table --clumsy .build/release/clumsy --work DIR [--seeds 1 2 3]
-                                                 # renders every bundled preset (180 s and 600 s)
+                                                 # renders every bundled preset (600 s; the 180 s and 300 s lines from its first seconds)
                                                  # and prints a Markdown table of the means
 
 Not a loop (read from the MIDI file):
@@ -197,8 +197,8 @@ def falls_by_fifth(a, b):
     return a[3] == b[3] and a[4] == b[4] and (b[5] - a[5]) % 7 == 3
 
 
-def harmony_measure(line, events, phrase):
-    spans = chords_of(events)
+def harmony_measure(line, events, phrase, upto=None):
+    spans = [s for s in chords_of(events) if upto is None or s[0] < upto]
     if not spans:
         return {}
     end = line.seconds(line.notes[-1][0]) if line.notes else spans[-1][0]
@@ -293,11 +293,13 @@ def write_controls(directory, seed=43, seconds=600, tempo=120):
     write("loop", lambda e: pitches[e % 64], lambda b: [0, 3, 4, 0][(b // 2) % 4])
 
 
-def measure(midi, events, phrase):
+def measure(midi, events, phrase, upto=None):
     line = Timeline(midi)
+    if upto is not None:   # the first UPTO seconds only (note-ons and chord lines before it)
+        line.notes = [n for n in line.notes if line.seconds(n[0]) < upto]
     result = {"file": midi, "loop": loop_measure(line)}
     if events:
-        result["harmony"] = harmony_measure(line, events, phrase)
+        result["harmony"] = harmony_measure(line, events, phrase, upto)
     return result
 
 
@@ -334,9 +336,11 @@ def table(args):
     rows = {}
     for name in names:
         phrase, cadence, _ = preset_form(name, presets)
-        long = [measure(*render(args.clumsy, name, s, 600, args.work), phrase)["loop"] for s in args.seeds]
-        short = [measure(*render(args.clumsy, name, s, 180, args.work), phrase if cadence else 0)["harmony"] for s in args.seeds]
-        fifths = [measure(*render(args.clumsy, name, s, 300, args.work), 0)["harmony"]["fallingFifths"] for s in args.seeds]
+        # One 600 s render a seed; the 180 s and 300 s lines read its first 180 and 300 s.
+        files = [render(args.clumsy, name, s, 600, args.work) for s in args.seeds]
+        long = [measure(*f, phrase)["loop"] for f in files]
+        short = [measure(*f, phrase if cadence else 0, upto=180)["harmony"] for f in files]
+        fifths = [measure(*f, 0, upto=300)["harmony"]["fallingFifths"] for f in files]
         row = {"new": mean([r["afterFirstMinute"] for r in long]), "worst": min(r["worstLateMinute"] for r in long),
                "loop": sum(r["notALoop"] for r in long), "tonic": mean([h["tonic"] for h in short]),
                "chords": min(h["fewestChordsIn64"] for h in short), "changes": mean([h["changesPerBar"] for h in short]),
@@ -358,6 +362,7 @@ def main(argv):
     parser.add_argument("midi", nargs="?")
     parser.add_argument("events", nargs="?")
     parser.add_argument("--phrase", type=int, default=0, help="bars in a phrase, for the cadence line")
+    parser.add_argument("--upto", type=float, default=None, help="measure only the first UPTO seconds")
     parser.add_argument("--control", help="write the controls into this folder and measure them")
     parser.add_argument("--table", action="store_true", help="render every bundled preset and print a table")
     parser.add_argument("--clumsy", default=".build/release/clumsy")
@@ -377,7 +382,7 @@ def main(argv):
         return 0
     if not args.midi:
         parser.error("a MIDI file, or --control DIR")
-    print(json.dumps(measure(args.midi, args.events, args.phrase)))
+    print(json.dumps(measure(args.midi, args.events, args.phrase, args.upto)))
     return 0
 
 
