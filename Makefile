@@ -218,13 +218,15 @@ musicality: release
 	PRESETS="$(PRESETS)" SEEDS="$(SEEDS)" DURATION=$(MUSICALITY_DURATION) Tools/musicality.sh
 	$(MAKE) --no-print-directory slow-checks SLOW_CHECKS="BatchBeatTests"
 
-# Checks too slow for make test that are measurements, not behaviour (docs/benchmarks.md says
-# when to run them): librosa's beat tracker on ten 60 s renders (make musicality runs it).
-# Run by name, against the release build, with CLUMSY_SLOW_CHECKS=1 (make test skips them).
-SLOW_CHECKS ?= BatchBeatTests
+# Checks too slow for make test (docs/benchmarks.md says when to run them): librosa's beat
+# tracker on ten 60 s renders, a measurement of the music (make musicality runs it), and the
+# valgrind soaks (LeakTests: a render, a drawing and a video under memcheck, minutes of CPU
+# each; they need the debug build). Run by name, with CLUMSY_SLOW_CHECKS=1 (make test skips them).
+SLOW_CHECKS ?= BatchBeatTests|LeakTests
 .PHONY: slow-checks
 slow-checks: deps
 	$(SWIFT) build --build-tests
+	$(SWIFT) build --product clumsy
 	$(MAKE) --no-print-directory binaries CONFIG=release
 	CLUMSY_SLOW_CHECKS=1 CLUMSY_UNDER_TEST=$(CURDIR)/.build/release/clumsy $(SWIFT) test --skip-build --filter "$(SLOW_CHECKS)"
 

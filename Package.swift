@@ -68,38 +68,40 @@ let package = Package(
         // exclusivity checks were a third of its instructions.
         .target(name: "MIDIFile", dependencies: ["FileOutput", "MIDIWire"], swiftSettings: uncheckedExclusivityInRelease),
         // `clumsy analyze`: key, chords and statistics of any Standard MIDI File.
-        .target(name: "Analysis", dependencies: ["Theory", "MIDIFile", "Presets", "FileOutput"]),
+        .target(name: "Analysis", dependencies: ["Theory", "MIDIFile", "Text", "FileOutput"]),
         .target(name: "Sound", dependencies: ["Vocabulary", "MIDIWire", "CFluidSynth", "CSndfile", "CEBUR128", "FileOutput"], swiftSettings: uncheckedExclusivityInRelease),
         .target(name: "Pictures", dependencies: ["Geometry", "CCairo", "FileOutput"]),
         // One MIDI message as it goes on the wire, pure Swift without C libraries: Studio's live
         // ports and the LV2 plugin both speak it (the plugin must not link JACK, ALSA or liblo).
         .target(name: "MIDIWire"),
         .target(name: "Studio", dependencies: ["MIDIWire", "CJack", "CALSA", "CLo", "CLink"]),
-        // The preset format, strict JSON, the settings table, validation and the bundled library.
+        // Text every module writes or reads: numbers and durations as people write them, quoting
+        // for messages, strict JSON, input files, the environment and the program's name.
         // `Clumsy.version` comes from the VERSION file, written into Version.swift at build time.
-        .target(name: "Presets", dependencies: ["Errors", "Escaping", "Theory", "Vocabulary", "FileOutput"],
-                plugins: ["VersionPlugin"]),
+        .target(name: "Text", dependencies: ["Errors", "Escaping", "FileOutput"], plugins: ["VersionPlugin"]),
+        // The preset format: the settings table, validation and the bundled library.
+        .target(name: "Presets", dependencies: ["Errors", "Text", "Theory", "Vocabulary", "FileOutput"]),
         .executableTarget(name: "clumsy-version", path: "Sources/ClumsyVersion"),
         .plugin(name: "VersionPlugin", capability: .buildTool(), dependencies: ["clumsy-version"]),
         // The engine: the resolved session plan, the fixed-step loop and the session's rules.
-        .target(name: "Engine", dependencies: ["Errors", "Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Presets", "FileOutput", "MIDIWire"],
+        .target(name: "Engine", dependencies: ["Errors", "Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Presets", "Text", "FileOutput", "MIDIWire"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // The outputs (sinks: MIDI file, event log, sound, text) and the runner that wires a plan to them.
         // The event log's format, the replay record and the terminal's lines: no C library beyond
         // the engine's, so `batch` reads logs without linking the studio or the pictures.
-        .target(name: "EventLog", dependencies: ["Errors", "Vocabulary", "Performance", "Presets", "Theory", "Engine", "FileOutput"]),
-        .target(name: "Session", dependencies: ["Errors", "Escaping", "Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Presets", "Engine", "EventLog", "MIDIFile", "Sound", "FileOutput", "MIDIWire", "Studio", "Pictures"],
+        .target(name: "EventLog", dependencies: ["Errors", "Vocabulary", "Performance", "Presets", "Text", "Theory", "Engine", "FileOutput"]),
+        .target(name: "Session", dependencies: ["Errors", "Escaping", "Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Presets", "Text", "Engine", "EventLog", "MIDIFile", "Sound", "FileOutput", "MIDIWire", "Studio", "Pictures"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // The LV2 plugin (lv2-dev): a C shim owns the LV2 side (descriptor, URIDs, atoms, ports) and
         // calls the Swift engine, which steps the Simulator in the host's time (docs/plugin.md).
         .target(name: "CClumsyLV2"),
-        .target(name: "ClumsyLV2", dependencies: ["CClumsyLV2", "Errors", "Escaping", "Engine", "MIDIWire", "Performance", "Presets", "Theory", "Vocabulary"],
+        .target(name: "ClumsyLV2", dependencies: ["CClumsyLV2", "Errors", "Escaping", "Engine", "MIDIWire", "Performance", "Presets", "Text", "Theory", "Vocabulary"],
                 swiftSettings: uncheckedExclusivityInRelease, linkerSettings: staticSwiftRuntimeInPlugin),
         // `clumsy batch`: many sessions, each a child `clumsy run`, sharded, with labels and manifests.
-        .target(name: "Batch", dependencies: ["Errors", "Escaping", "Theory", "Vocabulary", "Performance", "Presets", "Engine", "EventLog", "MIDIFile", "Sound", "FileOutput"]),
+        .target(name: "Batch", dependencies: ["Errors", "Escaping", "Theory", "Vocabulary", "Performance", "Presets", "Text", "Engine", "EventLog", "MIDIFile", "Sound", "FileOutput"]),
         .executableTarget(name: "clumsy", dependencies: [
             "Errors",
-            "Session", "EventLog", "Engine", "Presets", "FileOutput", "Analysis", "Vocabulary", "Performance", "Theory", "Batch",
+            "Session", "EventLog", "Engine", "Presets", "Text", "FileOutput", "Analysis", "Vocabulary", "Performance", "Theory", "Batch",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `make bench`: in-process bare Chipmunk stepping versus the full simulator (Benchmarks/bench.sh).
@@ -111,7 +113,7 @@ let package = Package(
 
         // What only tests use: the fuzzer (one mutation engine, a target per reader) and the JSON
         // writer. A library target kept beside the tests, out of Sources.
-        .target(name: "TestSupport", dependencies: ["Errors", "Escaping", "Presets", "Engine", "EventLog", "Session", "MIDIFile", "Analysis", "Pictures", "Studio", "Batch"],
+        .target(name: "TestSupport", dependencies: ["Errors", "Escaping", "Presets", "Text", "Engine", "EventLog", "Session", "MIDIFile", "Analysis", "Pictures", "Studio", "Batch"],
                 path: "Tests/TestSupport"),
         .testTarget(name: "TheoryTests", dependencies: ["Theory"]),
         .testTarget(name: "EscapingTests", dependencies: ["Escaping"]),
@@ -121,13 +123,14 @@ let package = Package(
         .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput", "MIDIWire", "TestSupport"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
         .testTarget(name: "SoundTests", dependencies: ["Sound", "CFluidSynth", "FileOutput", "MIDIWire", "TestSupport", "Vocabulary"]),
         .testTarget(name: "PresetsTests", dependencies: ["Errors", "Presets"]),
+        .testTarget(name: "TextTests", dependencies: ["Text"]),
         // The engine without the sinks: its rules, the masters it follows, MIDI in's rules.
         .testTarget(name: "EngineTests", dependencies: ["Engine", "Errors", "Geometry", "Performance", "Physics", "Presets", "TestSupport", "Theory", "Vocabulary", "FileOutput"]),
-        .testTarget(name: "SessionTests", dependencies: ["Errors", "Geometry", "Theory", "Vocabulary", "Physics", "Performance", "Presets", "Engine", "EventLog", "Session", "TestSupport", "MIDIWire", "Studio", "MIDIFile", "Pictures"], exclude: ["FuzzRegressions"]),
+        .testTarget(name: "SessionTests", dependencies: ["Errors", "Geometry", "Theory", "Vocabulary", "Physics", "Performance", "Presets", "Text", "Engine", "EventLog", "Session", "TestSupport", "MIDIWire", "Studio", "MIDIFile", "Pictures"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "StudioTests", dependencies: ["MIDIWire", "Studio"]),
         .testTarget(name: "PicturesTests", dependencies: ["Geometry", "Pictures"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "Theory", "MIDIFile"], exclude: ["make_fixtures.py"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["Errors", "Presets", "Engine", "EventLog", "Session", "MIDIFile", "MIDIWire", "Pictures", "Studio", "TestSupport"], exclude: ["Help"], resources: [.copy("Golden")]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Errors", "Presets", "Text", "Engine", "EventLog", "Session", "MIDIFile", "MIDIWire", "Pictures", "Studio", "TestSupport"], exclude: ["Help"], resources: [.copy("Golden")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Presets
+import Text
 import Theory
 
 /// Writes a `MIDIAnalysis` as text for people (unicode spelling) or JSON for programs (ASCII spelling).

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import MIDIFile
-import Presets
+import Text
 import Theory
 
 /// A chord a Clumsy session played, as its MIDI file marks it: a marker (FF 06) on the

@@ -3,6 +3,7 @@
 
 import Errors
 import Presets
+import Text
 
 /// The batch's own files in its directory, and the checks made before any is written: no
 /// output may be an input (the item manifest, a preset file, the SoundFont), and an existing

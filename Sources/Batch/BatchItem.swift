@@ -3,6 +3,7 @@
 
 import Errors
 import Presets
+import Text
 
 /// One session of a batch: a preset, a seed and `--set` settings, with its place `index` in the
 /// whole batch (the k of `--shard I/N`: items with k mod N = I) and its `name`, the directory

@@ -6,6 +6,7 @@ import Errors
 import Performance
 import Presets
 import Sound
+import Text
 import Vocabulary
 
 /// What each item writes.

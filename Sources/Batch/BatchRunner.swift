@@ -5,8 +5,8 @@ import Engine
 import Errors
 import EventLog
 import FileOutput
-import Presets
 import Sound
+import Text
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -3,7 +3,7 @@
 
 import Errors
 import FileOutput
-import Presets
+import Text
 #if canImport(Glibc)
 import Glibc
 #endif

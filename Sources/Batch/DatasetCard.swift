@@ -3,7 +3,7 @@
 
 import Engine
 import Escaping
-import Presets
+import Text
 import Theory
 
 /// `OUT/README.md`: what a batch holds, how it was made, the distribution of its keys, chords

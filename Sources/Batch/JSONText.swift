@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Presets
+import Text
 
 /// Compact JSON text of a `JSONValue` (members in order, no spaces): one line of a manifest.
 enum JSONText {

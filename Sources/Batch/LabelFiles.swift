@@ -3,7 +3,7 @@
 
 import Engine
 import Errors
-import Presets
+import Text
 
 /// Writes an item's labels: `<name>.jams` (JAMS 0.3: namespaces `chord`, `key_mode`, `beat`,
 /// `tempo`, `segment_open` (the form's sections, with a form) and `note_midi` per voice),

@@ -6,7 +6,7 @@ import Errors
 import EventLog
 import MIDIFile
 import Performance
-import Presets
+import Text
 import Vocabulary
 
 /// One labelled span: seconds from the start, seconds long, a value.

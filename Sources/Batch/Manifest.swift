@@ -4,8 +4,8 @@
 import Engine
 import Errors
 import FileOutput
-import Presets
 import Sound
+import Text
 #if canImport(Glibc)
 import Glibc
 #endif

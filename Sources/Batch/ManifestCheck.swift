@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Presets
+import Text
 
 /// What `clumsy batch merge` checks of each shard manifest entry before it joins the merged
 /// manifest: that the entry is the item it is filed under (its index, preset and seed make the

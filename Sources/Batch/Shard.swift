@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Errors
-import Presets
+import Text
 
 /// `--shard I/N`: this process renders the items whose index k has k mod N = I.
 ///

@@ -6,6 +6,7 @@ import Errors
 import EventLog
 import Performance
 import Presets
+import Text
 import Theory
 import Vocabulary
 

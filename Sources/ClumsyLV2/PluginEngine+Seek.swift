@@ -4,7 +4,7 @@
 import Engine
 import Errors
 import Performance
-import Presets
+import Text
 
 /// How the host's position differs from the session's.
 enum Jump: Equatable {

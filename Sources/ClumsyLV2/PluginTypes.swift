@@ -4,7 +4,7 @@
 import CClumsyLV2
 import Errors
 import MIDIWire
-import Presets
+import Text
 #if canImport(Glibc)
 import Glibc
 #endif

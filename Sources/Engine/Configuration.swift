@@ -6,6 +6,7 @@ import Geometry
 import Performance
 import Physics
 import Presets
+import Text
 import Theory
 import Vocabulary
 #if canImport(Glibc)

@@ -5,6 +5,7 @@ import Errors
 import Geometry
 import Physics
 import Presets
+import Text
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -3,6 +3,7 @@
 
 import Performance
 import Presets
+import Text
 import Theory
 import Vocabulary
 

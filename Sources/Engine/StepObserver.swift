@@ -4,7 +4,6 @@
 import Errors
 import Geometry
 import Physics
-import Presets
 
 /// Read-only view of the balls after a step: how many, and where each is (metres).
 public struct BallPositions {

@@ -5,7 +5,7 @@ import Engine
 import Errors
 import FileOutput
 import Performance
-import Presets
+import Text
 import Theory
 import Vocabulary
 

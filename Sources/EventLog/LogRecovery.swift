@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Errors
-import Presets
+import Text
 
 /// What `clumsy recover` found in the event log of a live run that may have been killed: how
 /// many events, up to which time and step, and whether the log was complete.

@@ -4,6 +4,7 @@
 import Engine
 import Errors
 import Presets
+import Text
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -4,6 +4,7 @@
 import Engine
 import Errors
 import Presets
+import Text
 /// What a live log's session line may decide: the preset and the settings that shape the
 /// notes, nothing else.
 ///

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Errors
+import Text
 import Vocabulary
 
 /// Reads typed values out of a parsed preset; every problem names the file and the field path.

@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Text
+
 /// The preset a `--help` is asked about (`clumsy run polska --help`), so that the flags' help
 /// shows that preset's values instead of the built-in defaults.
 public enum HelpPreset {

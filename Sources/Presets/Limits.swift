@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Text
+
 /// Ranges shared by several settings, and the limits of flags that are not preset settings.
 /// Every other range is written once, in its row of `Settings.all`.
 public enum Limits {

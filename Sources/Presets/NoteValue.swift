@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+
 /// A note value written `n/d` (`3/16`: a dotted eighth), as a fraction of a whole note.
 public enum NoteValue {
     /// The accepted forms, for messages.

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+
 extension Preset {
     /// Form: phrases of a few bars, arranged in sections that return (`form` in a preset).
     public struct Form: Sendable, Equatable {

@@ -3,6 +3,7 @@
 
 import Errors
 import FileOutput
+import Text
 import Vocabulary
 #if canImport(Glibc)
 import Glibc
@@ -117,22 +118,5 @@ public enum PresetLibrary {
     public static func isFile(_ path: String) -> Bool {
         var info = stat()
         return PathBytes.withCString(path) { stat($0, &info) } == 0 && (info.st_mode & S_IFMT) == S_IFREG
-    }
-}
-
-/// The process environment without Foundation.
-public enum ProcessInfoLite {
-    /// Environment variables of this process.
-    public static var environment: [String: String] {
-        var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = PathBytes.string(UnsafeRawBufferPointer(start: entry, count: strlen(entry)))
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            pointer += 1
-        }
-        return result
     }
 }

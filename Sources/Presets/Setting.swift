@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Errors
+import Text
 import Theory
 import Vocabulary
 

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+
 /// Text produced from the settings table: the reference in `Presets/README.md` and the
 /// flag declarations of `clumsy run` (`make docs` writes both; tests compare them).
 public enum SettingsReference {

@@ -3,8 +3,8 @@
 
 import Errors
 import FileOutput
-import Presets
 import Sound
+import Text
 
 /// The size of an audio render, estimated before it starts, so that a render that cannot
 /// be stored is refused at once rather than after an hour (exit 73 with the estimate).

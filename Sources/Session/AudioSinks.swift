@@ -5,7 +5,6 @@ import Engine
 import Errors
 import FileOutput
 import Performance
-import Presets
 import Sound
 import Studio
 #if canImport(Glibc)

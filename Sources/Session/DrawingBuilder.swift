@@ -8,7 +8,7 @@ import Geometry
 import Performance
 import Physics
 import Pictures
-import Presets
+import Text
 import Theory
 import Vocabulary
 

@@ -5,7 +5,6 @@ import Engine
 import Errors
 import EventLog
 import Performance
-import Presets
 import Theory
 import Vocabulary
 #if canImport(Glibc)

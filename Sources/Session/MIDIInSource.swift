@@ -5,6 +5,7 @@ import Engine
 import Errors
 import Presets
 import Studio
+import Text
 import Theory
 import Vocabulary
 #if canImport(Glibc)

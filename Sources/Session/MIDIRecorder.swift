@@ -5,7 +5,7 @@ import Engine
 import Errors
 import MIDIFile
 import Performance
-import Presets
+import Text
 import Theory
 
 /// Records a session to a format 1 Standard MIDI File, streaming (flat memory).

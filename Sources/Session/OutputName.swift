@@ -3,7 +3,6 @@
 
 import Errors
 import FileOutput
-import Presets
 import Sound
 
 /// What is wrong with an output's name when its extension does not say a known format.

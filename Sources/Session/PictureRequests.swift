@@ -7,6 +7,7 @@ import EventLog
 import FileOutput
 import Pictures
 import Presets
+import Text
 
 /// A picture or video size in pixels, parsed from `WIDTHxHEIGHT`.
 public struct PictureSize: Sendable, Equatable {

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import EventLog
-import Presets
+import Text
 /// The progress line a long render shows on a terminal: simulated time, per cent, elapsed
 /// wall time, speed (× real time) and the time left, then one line per stage after it.
 final class ProgressLine {

@@ -3,6 +3,7 @@
 
 import Engine
 import Presets
+import Text
 #if canImport(Glibc)
 import Glibc
 #endif

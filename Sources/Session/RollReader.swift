@@ -9,6 +9,7 @@ import MIDIFile
 import Performance
 import Pictures
 import Presets
+import Text
 import Theory
 #if canImport(Glibc)
 import Glibc

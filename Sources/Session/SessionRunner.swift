@@ -8,6 +8,7 @@ import FileOutput
 import Performance
 import Presets
 import Sound
+import Text
 import Vocabulary
 #if canImport(Glibc)
 import Glibc

@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Presets
 import Sound
+import Text
 
 /// What FluidSynth logged that no error carried (`SoundDiagnostics`): a SoundFont whose
 /// samples it ignores, a voice it could not start. Shown after a run so that a session that

@@ -9,6 +9,7 @@ import Performance
 import Presets
 import Studio
 import Synchronization
+import Text
 import Theory
 #if canImport(Glibc)
 import Glibc

@@ -5,7 +5,7 @@ import Engine
 import Errors
 import EventLog
 import Performance
-import Presets
+import Text
 import Theory
 import Vocabulary
 

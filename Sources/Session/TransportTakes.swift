@@ -5,6 +5,7 @@ import Engine
 import Errors
 import Performance
 import Presets
+import Text
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -7,7 +7,7 @@ import FileOutput
 import Geometry
 import Performance
 import Pictures
-import Presets
+import Text
 import Theory
 import Vocabulary
 #if canImport(Glibc)

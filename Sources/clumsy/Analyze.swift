@@ -5,8 +5,8 @@ import Analysis
 import ArgumentParser
 import EventLog
 import FileOutput
-import Presets
 import Session
+import Text
 #if canImport(Glibc)
 import Glibc
 #endif

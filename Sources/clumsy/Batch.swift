@@ -7,6 +7,7 @@ import Errors
 import EventLog
 import Presets
 import Session
+import Text
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -8,6 +8,7 @@ import EventLog
 import FileOutput
 import Presets
 import Session
+import Text
 import Vocabulary
 #if canImport(Glibc)
 import Glibc

@@ -5,6 +5,7 @@ import ArgumentParser
 import Errors
 import Presets
 import Session
+import Text
 
 /// The output flags `clumsy run` and `clumsy replay` share, with one help text each (with
 /// `VideoFlags`, which `run`'s help lists after its live flags). The sample rate is checked

@@ -7,6 +7,7 @@ import Errors
 import EventLog
 import Presets
 import Session
+import Text
 
 struct Presets: ParsableCommand {
     static let configuration = CommandConfiguration(

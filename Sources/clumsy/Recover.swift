@@ -4,7 +4,7 @@
 import ArgumentParser
 import Errors
 import FileOutput
-import Presets
+import Text
 
 struct Recover: ParsableCommand {
     static let configuration = CommandConfiguration(

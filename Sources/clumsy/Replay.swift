@@ -7,6 +7,7 @@ import Errors
 import EventLog
 import Presets
 import Session
+import Text
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(

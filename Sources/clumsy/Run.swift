@@ -7,6 +7,7 @@ import EventLog
 import FileOutput
 import Presets
 import Session
+import Text
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -158,8 +158,8 @@ struct LeakTests {
     }
 
     @Test("No memory the project allocates is lost, under valgrind (offline render with effects, MIDI and event log; and a SoundFont error)",
-          .enabled(if: valgrind != nil, "needs valgrind"), .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"),
-          .timeLimit(.minutes(15)), arguments: [false, true])
+          .enabled(if: slowChecksEnabled, "a soak under valgrind (minutes of CPU each): make slow-checks runs it"), .enabled(if: valgrind != nil, "needs valgrind"),
+          .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"), .timeLimit(.minutes(30)), arguments: [false, true])
     func noProjectLeaks(failing: Bool) async throws {
         let directory = try TemporaryDirectory()
         let suppressions = try directory.write("clumsy.supp", ValgrindReport.suppressions)
@@ -171,7 +171,7 @@ struct LeakTests {
         let result = try await CLI.run(["run", "original", "--duration", "2", "--audio", "v.wav", "--midi", "v.mid",
                                   "--events", "v.jsonl", "--soundfont", soundFont, "--quiet"],
                                  executable: valgrind!, prefix: valgrindArguments,
-                                 environment: ["CLUMSY_PRESETS": projectRoot + "/Presets"], in: directory.path, timeout: 280)
+                                 environment: ["CLUMSY_PRESETS": projectRoot + "/Presets"], in: directory.path, timeout: 1200)
         #expect(!result.timedOut, "valgrind timed out")
         // Without --error-exitcode valgrind exits with the program's own status.
         #expect(result.status == (failing ? 65 : 0) && !result.signalled, "clumsy under valgrind: status \(result.status)\n\(result.stderr.suffix(3000))")
@@ -196,8 +196,8 @@ struct LeakTests {
     }
 
     @Test("Pictures leak nothing of the project's under valgrind: a traced SVG drawing and a short video (Cairo surfaces, the ffmpeg child)",
-          .enabled(if: valgrind != nil, "needs valgrind"), .enabled(if: hasSmallSoundFont && hasFFmpeg, "needs \(smallSoundFont) and ffmpeg"),
-          .timeLimit(.minutes(15)))
+          .enabled(if: slowChecksEnabled, "a soak under valgrind (minutes of CPU each): make slow-checks runs it"), .enabled(if: valgrind != nil, "needs valgrind"),
+          .enabled(if: hasSmallSoundFont && hasFFmpeg, "needs \(smallSoundFont) and ffmpeg"), .timeLimit(.minutes(30)))
     func noPictureLeaks() async throws {
         let directory = try TemporaryDirectory()
         let suppressions = try directory.write("clumsy.supp", ValgrindReport.suppressions)
@@ -207,7 +207,7 @@ struct LeakTests {
         for arguments in [["draw", "--trace", "1", "-o", "w.svg"],
                           ["run", "--duration", "0.5", "--video", "v.mp4", "--size", "160x90", "--soundfont", smallSoundFont, "--quiet"]] {
             let result = try await CLI.run(arguments, executable: valgrind!, prefix: valgrindArguments,
-                                     environment: ["CLUMSY_PRESETS": projectRoot + "/Presets"], in: directory.path, timeout: 280)
+                                     environment: ["CLUMSY_PRESETS": projectRoot + "/Presets"], in: directory.path, timeout: 1200)
             #expect(result.status == 0 && !result.timedOut, "clumsy \(arguments) under valgrind: status \(result.status)\n\(result.stderr.suffix(3000))")
             let (leaks, errors) = ValgrindReport.parse(result.stderr)
             for record in leaks.filter(\.isProjects).prefix(5) {

@@ -7,6 +7,7 @@ import Pictures
 import Presets
 import Session
 import Testing
+import Text
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -3,7 +3,6 @@
 
 import Engine
 import Performance
-import Presets
 import TestSupport
 import Testing
 import Theory

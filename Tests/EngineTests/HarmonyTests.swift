@@ -5,7 +5,6 @@ import Engine
 import Geometry
 import Performance
 import Physics
-import Presets
 import TestSupport
 import Testing
 import Theory

@@ -4,7 +4,6 @@
 import Engine
 import Errors
 import Performance
-import Presets
 import TestSupport
 import Testing
 

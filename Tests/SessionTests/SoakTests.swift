@@ -9,6 +9,7 @@ import Presets
 import TestSupport
 import Testing
 @testable import Session
+import Text
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -5,9 +5,9 @@ import Analysis
 import Errors
 import MIDIFile
 import Pictures
-import Presets
 import Session
 import Studio
+import Text
 #if canImport(Glibc)
 import Glibc
 #endif

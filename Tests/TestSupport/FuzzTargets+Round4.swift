@@ -4,7 +4,7 @@
 import Batch
 import Errors
 import Escaping
-import Presets
+import Text
 #if canImport(Glibc)
 import Glibc
 #endif

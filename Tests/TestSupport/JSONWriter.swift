@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Presets
+import Text
 
 /// Writes a `JSONValue` back as compact JSON text (used to build and mutate presets in tests and the fuzzer).
 public enum JSONWriter {

@@ -3,8 +3,8 @@
 
 import Engine
 import Errors
-import Presets
 import Studio
+import Text
 import Vocabulary
 /// `--clock-in jack[:port]` or `alsa[:client:port]`: the live session follows a MIDI clock
 /// master (`ClockInSync`): opened before the live ports, whose notes it places on the master's beats.

@@ -4,7 +4,6 @@
 import Engine
 import Errors
 import EventLog
-import Presets
 /// `--midi file.mid`: the Standard MIDI File (`MIDIRecorder`).
 struct MIDIOutput: SingleFileOutput {
     let flag = "--midi"

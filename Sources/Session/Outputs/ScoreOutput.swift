@@ -6,7 +6,7 @@ import Errors
 import Escaping
 import FileOutput
 import Performance
-import Presets
+import Text
 import Theory
 import Vocabulary
 

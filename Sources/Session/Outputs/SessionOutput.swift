@@ -5,7 +5,6 @@ import Engine
 import Errors
 import EventLog
 import FileOutput
-import Presets
 import Sound
 
 /// One kind of output a session can have (a MIDI file, the event log, audio, stems, a video,

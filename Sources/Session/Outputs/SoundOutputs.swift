@@ -5,7 +5,6 @@ import Engine
 import Errors
 import FileOutput
 import Performance
-import Presets
 import Sound
 
 /// `--audio file`: the rendered mix (`AudioFileSink`), or with `--live --audio-driver file`
