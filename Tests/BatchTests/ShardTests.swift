@@ -23,12 +23,7 @@ struct ShardTests {
     @Test("Anything but I/N with 0 ≤ I < N ≤ 100000 is a usage error (64) naming the flag",
           arguments: ["8/8", "-1/8", "1/0", "0/100001", "a/b", "1/2/3", "3", "", "/", "3/ 8", "١/٢"])
     func refused(text: String) {
-        #expect {
-            try Shard(parsing: text)
-        } throws: { error in
-            guard let error = error as? SessionError else { return false }
-            return error.exitStatus == 64 && error.description.contains("--shard")
-        }
+        #expect { try Shard(parsing: text) } throws: { isUsage($0, naming: "--shard") }
     }
 
     @Test("Slurm's array task id less its minimum, with the array's count; Kubernetes' index with --shard-count or CLUMSY_SHARD_COUNT")
@@ -52,11 +47,12 @@ struct ShardTests {
                       (["JOB_COMPLETION_INDEX": "0"], "--shard-count"),
                       (["JOB_COMPLETION_INDEX": "-1", "CLUMSY_SHARD_COUNT": "2"], "JOB_COMPLETION_INDEX")])
     func unusableEnvironment(environment: [String: String], named: String) {
-        #expect {
-            try Shard.fromEnvironment(environment, count: nil)
-        } throws: { error in
-            guard let error = error as? SessionError else { return false }
-            return error.exitStatus == 64 && error.description.contains(named)
-        }
+        #expect { try Shard.fromEnvironment(environment, count: nil) } throws: { isUsage($0, naming: named) }
     }
+}
+
+/// True for a usage error (64) whose message names `text`.
+func isUsage(_ error: any Error, naming text: String) -> Bool {
+    guard let error = error as? SessionError else { return false }
+    return error.exitStatus == 64 && error.description.contains(text)
 }

@@ -22,12 +22,7 @@ struct VariationTests {
           arguments: ["gravity", "=1..2", "nosuchfield=1..2", "gravity=12..2", "gravity=0x10..20", "gravity=inf..20",
                       "gravity=nan..1", "gravity=1,,2", "gravity=*", "gravity=-5..1e9"])
     func refused(text: String) {
-        #expect {
-            try Variation(parsing: text)
-        } throws: { error in
-            guard let error = error as? SessionError else { return false }
-            return error.exitStatus == 64 && error.description.contains("--vary")
-        }
+        #expect { try Variation(parsing: text) } throws: { isUsage($0, naming: "--vary") }
     }
 
     @Test("An item draws the same value whoever else draws, kept to the range and to 3 decimals")
