@@ -107,11 +107,9 @@ extension StudioEndToEndTests {
           .enabled(if: jackMIDIClock != nil && jackTransport != nil, "needs jack-midi-clock and jackd2"), arguments: [false, true])
     func clockInRefusesAFastMaster(quiet: Bool) async throws {
         let directory = try TemporaryDirectory()
-        let jack = try await JackServer(directory: directory)
+        let (jack, master) = try await Self.clockMaster(in: directory)
         defer { jack.stop() }
-        let master = try Background(jackMIDIClock!, [], environment: jack.fullEnvironment, output: directory.file("jack_midi_clock.log"))
         defer { master.stop() }
-        try await Self.waitForPorts(["jack_midi_clock:mclk_out"], jack: jack)
         var environment = jack.fullEnvironment
         environment["CLUMSY_UNDER_TEST"] = nil
         let session = try Background(CLI.executable, ["run", "pulse", "--live", "--clock-in", "jack:jack_midi_clock:mclk_out", "--midi-out", "jack", "--duration", "5",
@@ -151,11 +149,9 @@ extension StudioEndToEndTests {
           .enabled(if: jackMIDIClock != nil && jackTransport != nil, "needs jack-midi-clock and jackd2"))
     func clockInInterruptedWhileStopped() async throws {
         let directory = try TemporaryDirectory()
-        let jack = try await JackServer(directory: directory)
+        let (jack, master) = try await Self.clockMaster(in: directory)
         defer { jack.stop() }
-        let master = try Background(jackMIDIClock!, [], environment: jack.fullEnvironment, output: directory.file("jack_midi_clock.log"))
         defer { master.stop() }
-        try await Self.waitForPorts(["jack_midi_clock:mclk_out"], jack: jack)
         let fifo = directory.file("commands")
         try #require(mkfifo(fifo, 0o600) == 0)
         let transport = try Background("/bin/sh", ["-c", "\(jackTransport!) < \(fifo)"], environment: jack.fullEnvironment,
@@ -199,6 +195,27 @@ extension StudioEndToEndTests {
             if !hostTrouble { break }
         }
         for problem in last { Issue.record(Comment(rawValue: problem)) }
+    }
+
+    /// A dummy JACK server with Debian's jack_midi_clock on it, its output port registered (the
+    /// caller stops both).
+    static func clockMaster(in directory: TemporaryDirectory) async throws -> (jack: JackServer, master: Background) {
+        let jack = try await JackServer(directory: directory)
+        let master: Background
+        do {
+            master = try Background(jackMIDIClock!, [], environment: jack.fullEnvironment, output: directory.file("jack_midi_clock.log"))
+        } catch {
+            jack.stop()
+            throw error
+        }
+        do {
+            try await waitForPorts(["jack_midi_clock:mclk_out"], jack: jack)
+        } catch {
+            master.stop()
+            jack.stop()
+            throw error
+        }
+        return (jack, master)
     }
 
     /// Waits up to 15 s for `ports` to be registered.
