@@ -25,13 +25,21 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 LICENSE = 'http://spdx.org/licenses/GPL-3.0-or-later'
 OWN = "preset's own"
 
+UI = f'{URI}#ui'
+
 MANIFEST = f'''@prefix lv2:  <http://lv2plug.in/ns/lv2core#> .
 @prefix pset: <http://lv2plug.in/ns/ext/presets#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix ui:   <http://lv2plug.in/ns/extensions/ui#> .
 
 <{URI}>
 \ta lv2:Plugin ;
 \tlv2:binary <clumsy.so> ;
+\trdfs:seeAlso <clumsy.ttl> .
+
+<{UI}>
+\ta ui:X11UI ;
+\tui:binary <clumsy.so> ;
 \trdfs:seeAlso <clumsy.ttl> .
 '''
 
@@ -41,7 +49,9 @@ HEAD = f'''@prefix atom: <http://lv2plug.in/ns/ext/atom#> .
 @prefix midi: <http://lv2plug.in/ns/ext/midi#> .
 @prefix rdf:  <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix rsz:  <http://lv2plug.in/ns/ext/resize-port#> .
 @prefix time: <http://lv2plug.in/ns/ext/time#> .
+@prefix ui:   <http://lv2plug.in/ns/extensions/ui#> .
 @prefix units: <http://lv2plug.in/ns/extensions/units#> .
 @prefix urid: <http://lv2plug.in/ns/ext/urid#> .
 @prefix work: <http://lv2plug.in/ns/ext/worker#> .
@@ -56,10 +66,11 @@ HEAD = f'''@prefix atom: <http://lv2plug.in/ns/ext/atom#> .
 \tlv2:requiredFeature urid:map ;
 \tlv2:optionalFeature lv2:hardRTCapable , work:schedule ;
 \tlv2:extensionData work:interface ;
+\tui:ui <{UI}> ;
 \tlv2:port [
 \t\ta lv2:InputPort , atom:AtomPort ;
 \t\tatom:bufferType atom:Sequence ;
-\t\tatom:supports time:Position , midi:MidiEvent ;
+\t\tatom:supports time:Position , midi:MidiEvent , atom:Object ;
 \t\tlv2:designation lv2:control ;
 \t\tlv2:index 0 ;
 \t\tlv2:symbol "control" ;
@@ -72,6 +83,33 @@ HEAD = f'''@prefix atom: <http://lv2plug.in/ns/ext/atom#> .
 \t\tlv2:symbol "midi_out" ;
 \t\tlv2:name "MIDI out"
 \t] , [
+'''
+
+# Port 13: what an open UI is told (ui.c says "on" on the control port; the plugin then writes
+# a frame of the world about 30 times a second, at most 4 KB: CLUMSY_FRAME_BALLS balls of
+# 16-bit x and y, within what every host passes).
+NOTIFY = '''\t\ta lv2:OutputPort , atom:AtomPort ;
+\t\tatom:bufferType atom:Sequence ;
+\t\tatom:supports atom:Object ;
+\t\trsz:minimumSize 16384 ;
+\t\tlv2:index 13 ;
+\t\tlv2:symbol "notify" ;
+\t\tlv2:name "Notify"
+'''
+
+# The UI: an X11 window in the plugin's library, drawn at the host's idle calls.
+VIEW = f'''<{UI}>
+\ta ui:X11UI ;
+\tui:binary <clumsy.so> ;
+\tlv2:requiredFeature urid:map , ui:idleInterface ;
+\tlv2:optionalFeature ui:parent , ui:resize ;
+\tlv2:extensionData ui:idleInterface , ui:resize ;
+\tui:portNotification [
+\t\tui:plugin <{URI}> ;
+\t\tlv2:symbol "notify" ;
+\t\tui:notifyType atom:Object ;
+\t\tui:protocol atom:eventTransfer
+\t] .
 '''
 
 LIBRARY = None
@@ -142,7 +180,7 @@ def controls(library, names):
         control(11, 'bass_channel', 'Bass channel', "MIDI channel of the bass's notes; 0: the preset's own", 0, 0, 16, integer=True, sentinel=0),
         control(12, 'keys_channel', 'Keys channel', "MIDI channel of every key note; 0: the preset's own", 0, 0, 16, integer=True, sentinel=0),
     ]
-    return '\t] , [\n'.join(ports) + '\t] .\n'
+    return '\t] , [\n'.join(ports + [NOTIFY]) + '\t] .\n\n' + VIEW
 
 
 def numbered(directory, table):
