@@ -26,7 +26,7 @@ DURATION ?= 60
 # runs); liblilv-dev (the plugin tests' headless host), lilv-utils (lv2ls, lv2info), jalv (a
 # console host) and lv2-examples (eg-metro and eg-fifths, reference plugins). Its UI: libx11-dev
 # (the X11 window, in the plugin's library); xvfb, xdotool and imagemagick (import) run
-# jalv.gtk3 with the UI on an X server of the test's own, click in it and read its window.
+# jalv.gtk3 with the UI on an X server of the test's own, find its window and read it.
 DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb-soundfont cmt sox fluidsynth valgrind time procps \
   libsndfile1-dev libebur128-dev ffmpeg libcairo2-dev fonts-dejavu-core librsvg2-bin poppler-utils \
   libjack-jackd2-dev libasound2-dev liblo-dev ableton-link-dev jackd2 jack-midi-clock liblo-tools man-db groff-base bash-completion \

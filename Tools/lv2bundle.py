@@ -124,7 +124,8 @@ def literal(text):
     return function(text.encode()).decode()
 
 
-def control(index, symbol, name, comment, default, minimum, maximum, integer=False, points=None, own=True, unit=None, sentinel=None):
+def control(index, symbol, name, comment, default, minimum, maximum, integer=False, points=None, own=True, unit=None, sentinel=None,
+            sentinel_label=OWN):
     '''A control input port. `points` (names) make it an enumeration of 0, 1, …, with -1 the
     preset's own unless `own` is false; `sentinel` is the value meaning the preset's own of a
     port that is no enumeration (a labelled scale point, so a host's generic UI names it);
@@ -143,7 +144,7 @@ def control(index, symbol, name, comment, default, minimum, maximum, integer=Fal
         labelled = ([(OWN, -1)] if own else []) + [(n, i) for i, n in enumerate(points)]
         lines.append('lv2:scalePoint ' + ' , '.join(f'[ rdfs:label {literal(n)} ; rdf:value {v} ]' for n, v in labelled))
     elif sentinel is not None:
-        lines.append(f'lv2:scalePoint [ rdfs:label {literal(OWN)} ; rdf:value {sentinel} ]')
+        lines.append(f'lv2:scalePoint [ rdfs:label {literal(sentinel_label)} ; rdf:value {sentinel} ]')
     return ' ;\n'.join('\t\t' + line for line in lines) + '\n'
 
 
@@ -180,7 +181,11 @@ def controls(library, names):
         control(11, 'bass_channel', 'Bass channel', "MIDI channel of the bass's notes; 0: the preset's own", 0, 0, 16, integer=True, sentinel=0),
         control(12, 'keys_channel', 'Keys channel', "MIDI channel of every key note; 0: the preset's own", 0, 0, 16, integer=True, sentinel=0),
     ]
-    return '\t] , [\n'.join(ports + [NOTIFY]) + '\t] .\n\n' + VIEW
+    # Port 14: a click in the window sets it (ui.c), so a host saves and automates drops as it does any control.
+    drop = control(14, 'drop', 'Drop at', 'A piano ball (the one longest without a key hit) dropped from the top of the piano area '
+                   'at this place across it, 0 its left edge … 1000 its right, when the port moves (a click in the window sets it); '
+                   '-1: none', -1, -1, 1000, integer=True, sentinel=-1, sentinel_label='none')
+    return '\t] , [\n'.join(ports + [NOTIFY, drop]) + '\t] .\n\n' + VIEW
 
 
 def numbered(directory, table):

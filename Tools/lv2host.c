@@ -12,7 +12,7 @@
 // ahead of the blocks (as an xrun does). FRAME:port:NAME=V sets a control
 // port from the block holding FRAME on; FRAME:midi:B1,B2,B3 sends a MIDI message (decimal bytes)
 // at FRAME. Options: --NAME V sets a control port from the start (preset, seed, gravity, speed,
-// key, mode, quantize, swing, balls, bass_channel, keys_channel); --allocations prints to stderr how many
+// key, mode, quantize, swing, balls, bass_channel, keys_channel, drop); --allocations prints to stderr how many
 // allocations (malloc, calloc, realloc, memalign …) happened inside run(); --timing prints
 // the mean, the 99th percentile and the longest run() in microseconds; --no-worker offers
 // the plugin no worker (work:schedule); --ui connects the notify port and says "on" as the
@@ -160,13 +160,14 @@ static int parse_change(const char *text, Change *c, const Change *last) {
 }
 
 // The control ports by symbol, index 2 on (clumsy.ttl's order), with their defaults.
+// (13 is the notify port, an atom port: --ui connects it.)
 static const char *port_names[] = {"preset", "seed", "gravity", "speed", "key", "mode", "quantize", "swing", "balls",
-                                   "bass_channel", "keys_channel"};
+                                   "bass_channel", "keys_channel", NULL, "drop"};
 enum { FIRST_PORT = 2, PORT_END = FIRST_PORT + sizeof port_names / sizeof *port_names };
-static float controls[PORT_END] = {0, 0, 0, 0, -1, 0, -1, -1, -1, -1, -1, 0, 0};
+static float controls[PORT_END] = {0, 0, 0, 0, -1, 0, -1, -1, -1, -1, -1, 0, 0, 0, -1};
 
 static int port_index(const char *name) {
-    for (int i = FIRST_PORT; i < PORT_END; i++) if (!strcmp(port_names[i - FIRST_PORT], name)) return i;
+    for (int i = FIRST_PORT; i < PORT_END; i++) if (port_names[i - FIRST_PORT] && !strcmp(port_names[i - FIRST_PORT], name)) return i;
     return -1;
 }
 
@@ -331,7 +332,7 @@ int main(int argc, char **argv) {
     lilv_instance_connect_port(instance, 0, in);
     lilv_instance_connect_port(instance, 1, out);
     if (notify_flag) lilv_instance_connect_port(instance, 13, notify);
-    for (uint32_t p = FIRST_PORT; p < PORT_END; p++) lilv_instance_connect_port(instance, p, &controls[p]);
+    for (uint32_t p = FIRST_PORT; p < PORT_END; p++) if (port_names[p - FIRST_PORT]) lilv_instance_connect_port(instance, p, &controls[p]);
     lilv_instance_activate(instance);
 
     LV2_Atom_Forge forge;

@@ -29,7 +29,7 @@
 enum {
     PORT_CONTROL = 0, PORT_MIDI_OUT, PORT_PRESET, PORT_SEED, PORT_GRAVITY, PORT_SPEED,
     PORT_KEY, PORT_MODE, PORT_QUANTIZE, PORT_SWING, PORT_BALLS, PORT_BASS_CHANNEL, PORT_KEYS_CHANNEL,
-    PORT_NOTIFY, PORT_COUNT
+    PORT_NOTIFY, PORT_DROP, PORT_COUNT
 };
 
 typedef struct {
@@ -47,6 +47,7 @@ typedef struct {
     LV2_Atom_Sequence *out;
     LV2_Atom_Sequence *notify;   // frames for an open UI (ui.c); may be unconnected
     int32_t view_open;
+    float last_drop;   // the drop port as last read: a change to 0…1000 drops a ball there
     uint32_t since_frame, frame_interval;
     ClumsyFrame frame;
     const float *ports[PORT_COUNT];
@@ -135,6 +136,7 @@ static ClumsyControls read_controls(const Plugin *self) {
 
 static void activate(LV2_Handle instance) {
     Plugin *self = instance;
+    self->last_drop = port(self, PORT_DROP, -1);   // a session restored drops nothing
     ClumsyControls controls = read_controls(self);
     clumsy_engine_activate(self->engine, &controls);
 }
@@ -219,6 +221,11 @@ static void run(LV2_Handle instance, uint32_t frames) {
     lv2_atom_forge_sequence_head(&self->forge, &sequence, 0);
     ClumsyControls controls = read_controls(self);
     clumsy_engine_controls(self->engine, &controls);
+    const float drop = port(self, PORT_DROP, -1);
+    if (drop != self->last_drop && !(drop != drop)) {   // (a NaN is no place)
+        self->last_drop = drop;
+        if (drop >= 0) clumsy_engine_place(self->engine, drop);
+    }
     uint32_t done = 0;
     if (self->control) {
         LV2_ATOM_SEQUENCE_FOREACH (self->control, event) {

@@ -7,7 +7,7 @@
 // from the host's port events and the balls from the frames on the notify port, which the
 // plugin writes only after this UI said "on" (and stops at "off"). The drawing is the Swift
 // side's (clumsy_view_*, Cairo, what `clumsy draw` draws); this file puts its pixels in the
-// window when the host calls idle, and turns a click in the piano area into a drop.
+// window when the host calls idle, and turns a click in the piano area into a drop there.
 #include "clumsy_lv2.h"
 
 #include <lv2/atom/atom.h>
@@ -28,13 +28,14 @@
 #define CLUMSY_UI_URI "urn:clumsy:lv2#ui"
 
 // The plugin's ports the UI speaks to (plugin.c's order).
-enum { UI_PORT_CONTROL = 0, UI_FIRST_CONTROL = 2, UI_LAST_CONTROL = 12, UI_PORT_NOTIFY = 13 };
+enum { UI_PORT_CONTROL = 0, UI_FIRST_CONTROL = 2, UI_LAST_CONTROL = 12, UI_PORT_NOTIFY = 13, UI_PORT_DROP = 14 };
 
 typedef struct {
     Display *display;
     Window window;
     int width, height;
     int dirty;
+    float drop;   // the drop port as the host last told it
     LV2UI_Write_Function write;
     LV2UI_Controller controller;
     LV2_URID_Map *map;
@@ -85,6 +86,7 @@ static LV2UI_Handle instantiate(const LV2UI_Descriptor *descriptor, const char *
     ui->clumsy_frame = map->map(map->handle, "urn:clumsy:lv2#frame");
     ui->clumsy_uiOn = map->map(map->handle, "urn:clumsy:lv2#uiOn");
     ui->clumsy_uiOff = map->map(map->handle, "urn:clumsy:lv2#uiOff");
+    ui->drop = -1;
     ui->width = 800;
     ui->height = 450;
     const Window under = parent ? (Window)(uintptr_t)parent : DefaultRootWindow(ui->display);
@@ -113,6 +115,10 @@ static void port_event(LV2UI_Handle handle, uint32_t port, uint32_t size, uint32
     if (format == 0 && size == sizeof(float) && port >= UI_FIRST_CONTROL && port <= UI_LAST_CONTROL) {
         clumsy_view_port(ui->view, port, *(const float *)buffer);
         ui->dirty = 1;
+        return;
+    }
+    if (format == 0 && size == sizeof(float) && port == UI_PORT_DROP) {
+        ui->drop = *(const float *)buffer;
         return;
     }
     if (format != ui->atom_eventTransfer || port != UI_PORT_NOTIFY || size < sizeof(LV2_Atom_Object)) return;
@@ -149,10 +155,15 @@ static void draw(UI *ui) {
     XFlush(ui->display);
 }
 
-/// A click at pixel (x, y): in the piano area, a ball dropped there.
+/// A click at pixel (x, y): in the piano area, the drop port set to its place there (a
+/// control port, so the host saves it with its session and records it as automation). The
+/// same place twice moves it a thousandth, so that the port changes and the ball drops again.
 static void click(UI *ui, int x, int y) {
-    double world_x = 0, world_y = 0;
-    if (!clumsy_view_locate(ui->view, x, y, &world_x, &world_y)) return;
+    float place = 0;
+    if (!clumsy_view_place(ui->view, x, y, &place)) return;
+    if (place == ui->drop) place += place < 1000 ? 1 : -1;
+    ui->drop = place;
+    ui->write(ui->controller, UI_PORT_DROP, sizeof place, 0, &place);
 }
 
 /// The host calls it about 30 times a second: the window's events, then a new drawing if anything changed.

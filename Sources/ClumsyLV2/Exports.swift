@@ -116,6 +116,11 @@ func report(_ error: SessionError) {
     line.withCString { _ = write(2, $0, strlen($0)) }
 }
 
+@_cdecl("clumsy_engine_place")
+public func clumsyEnginePlace(_ engine: UnsafeMutableRawPointer, _ place: Float) {
+    from(engine).place(place)
+}
+
 @_cdecl("clumsy_engine_view")
 public func clumsyEngineView(_ engine: UnsafeMutableRawPointer, _ open: Int32) {
     from(engine).view(open: open != 0)
@@ -158,11 +163,10 @@ public func clumsyViewRender(_ view: UnsafeMutableRawPointer, _ width: Int32, _ 
     return 0
 }
 
-@_cdecl("clumsy_view_locate")
-public func clumsyViewLocate(_ view: UnsafeMutableRawPointer, _ x: Double, _ y: Double,
-                             _ worldX: UnsafeMutablePointer<Double>, _ worldY: UnsafeMutablePointer<Double>) -> Int32 {
-    guard let point = viewFrom(view).locate(x: x, y: y) else { return 0 }
-    (worldX.pointee, worldY.pointee) = (point.x, point.y)
+@_cdecl("clumsy_view_place")
+public func clumsyViewPlace(_ view: UnsafeMutableRawPointer, _ x: Double, _ y: Double, _ place: UnsafeMutablePointer<Float>) -> Int32 {
+    guard let value = viewFrom(view).place(x: x, y: y) else { return 0 }
+    place.pointee = value
     return 1
 }
 

@@ -20,6 +20,8 @@ final class PluginView {
     private var ports: [Float] = [0, 0, 0, 0, -1, 0, -1, -1, -1, -1, -1, 0, 0]
     /// The session's drawing, made again when a port that changes it moves.
     private var drawing: Drawing?
+    /// Where the session drops piano balls (a click's place is across its width).
+    private var dropRegion: Rect?
     private var isStale = true
     private var renderer: LiveFrameRenderer?
     /// The last frame's balls (nil until a frame came: the balls at their starts).
@@ -93,11 +95,14 @@ final class PluginView {
         return renderer.canvas
     }
 
-    /// The world point under pixel (`x`, `y`) of the last drawing, when it is in the piano area.
-    func locate(x: Double, y: Double) -> Vector? {
-        guard let renderer, let drawing, let piano = drawing.areas.first(where: { $0.name == "piano" }) else { return nil }
+    /// The drop port's value for a click at pixel (`x`, `y`) of the last drawing: its place
+    /// across the drop region (0…1000), when the click is in the piano area.
+    func place(x: Double, y: Double) -> Float? {
+        guard let renderer, let drawing, let region = dropRegion, let piano = drawing.areas.first(where: { $0.name == "piano" }),
+              region.width > 0 else { return nil }
         let point = renderer.worldPoint(atPixel: Vector(x, y))
-        return piano.box.contains(point) ? point : nil
+        guard piano.box.contains(point) else { return nil }
+        return Float((min(max((point.x - region.minX) / region.width, 0), 1) * 1000).rounded())
     }
 
     /// The drawing of the ports' session (the last one kept when they name none it can build).
@@ -107,7 +112,9 @@ final class PluginView {
                                quantize: ports[8], swing: ports[9], balls: ports[10], bass_channel: ports[11], keys_channel: ports[12])
         do {
             let configuration = try PluginEngine.configuration(PluginControls(c), presetPaths: presetPaths)
-            drawing = PlanDrawing.drawing(for: SessionPlan(configuration: configuration))
+            let plan = SessionPlan(configuration: configuration)
+            drawing = PlanDrawing.drawing(for: plan)
+            dropRegion = plan.layout.dropRegion
             renderer = nil
             positions = nil
         } catch {

@@ -118,14 +118,26 @@ struct PluginViewTests {
         #expect(!plain.isEmpty && plain == closed && plain == open, "the notes change when a UI is open")
     }
 
-    @Test("Release build: run() allocates nothing with the UI open (every bundled preset, 4 s each; swarm 20 s)",
+    @Test("The drop port: a change drops a ball at the next step (the notes before it stay, after it they change); its value at activate drops none")
+    func dropPort() async throws {
+        let harness = try await PluginHarness()
+        let (plain, _) = try await harness.run(seconds: 6, [])
+        let (dropped, _) = try await harness.run(seconds: 6, ["96000:port:drop=500"])
+        let (restored, _) = try await harness.run(seconds: 6, ["--drop", "500"])
+        let before = { (messages: [PluginMessage]) in messages.filter { $0.frame < 96_000 } }
+        #expect(!before(plain).isEmpty && before(plain) == before(dropped), "the notes before the drop changed")
+        #expect(plain != dropped, "a drop changed nothing")
+        #expect(restored == plain, "the drop port's value at activate dropped a ball")
+    }
+
+    @Test("Release build: run() allocates nothing with the UI open (every bundled preset, 4 s each; swarm 20 s; a drop at 1 s)",
           .enabled(if: FileManager.default.fileExists(atPath: projectRoot + "/.build/release/libClumsyLV2.so"), "make test builds the release library"))
     func noAllocationsWithTheUIOpen() async throws {
         let harness = try await PluginHarness(products: projectRoot + "/.build/release")
         let names = try String(contentsOfFile: harness.bundle + "/presets.txt", encoding: .utf8).split(separator: "\n")
         for (index, name) in names.enumerated() {
             let seconds = name == "swarm" ? 20 : 4
-            let (_, result) = try await harness.run(seconds: Double(seconds), ["--preset", "\(index)", "--ui", "--allocations"])
+            let (_, result) = try await harness.run(seconds: Double(seconds), ["--preset", "\(index)", "--ui", "--allocations", "48000:port:drop=300"])
             #expect(result.stderr.contains("allocations in run(): 0 over"), "\(name): \(result.stderr)")
             #expect(try frames(result).count > 25 * seconds, "\(name): \(result.stderr)")
         }

@@ -97,6 +97,9 @@ void clumsy_engine_midi(void *engine, uint32_t offset, const uint8_t *bytes, uin
 const char *clumsy_port_choices(const char *port);
 /// Releases the engine.
 void clumsy_engine_free(void *engine);
+/// The drop port moved to `place` (0 the piano area's left edge … 1000 its right): the piano
+/// ball longest without a key hit drops from the top there at the next step. Real-time safe.
+void clumsy_engine_place(void *engine, float place);
 /// A UI opened (1) or closed (0): while one is open the engine keeps what a frame needs. Real-time safe.
 void clumsy_engine_view(void *engine, int32_t open);
 /// Fills *frame with the world as it stands (and forgets the hits it reports); 0 without a session. Real-time safe.
@@ -111,12 +114,12 @@ void *clumsy_view_new(const char *bundle_path);
 void clumsy_view_port(void *view, uint32_t index, float value);
 /// A frame from the plugin (`size` bytes of a ClumsyFrame; a short or malformed one is ignored).
 void clumsy_view_frame(void *view, const void *frame, uint32_t size);
+/// The drop port's value (0…1000 across the piano area) for a click at pixel (x, y) of the
+/// last drawing: 1 and *place set when the click is in the piano area, 0 elsewhere.
+int32_t clumsy_view_place(void *view, double x, double y, float *place);
 /// Draws the view at `width` × `height` pixels; *pixels gets its ARGB32 pixels (native-endian,
 /// `*stride` bytes a row, valid until the next call). Returns 0 on success.
 int32_t clumsy_view_render(void *view, int32_t width, int32_t height, const uint8_t **pixels, int32_t *stride);
-/// The world point (metres) under pixel (x, y) of the last drawing: 1 when it is inside the
-/// piano area (a click there drops a ball), 0 elsewhere.
-int32_t clumsy_view_locate(void *view, double x, double y, double *world_x, double *world_y);
 /// Releases the view.
 void clumsy_view_free(void *view);
 
