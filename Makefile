@@ -131,12 +131,14 @@ lint:
 	@command -v reuse >/dev/null || { echo "reuse is missing (make deps, or pip install reuse): the licence headers cannot be checked"; exit 1; }
 	reuse lint --quiet && echo "reuse lint: compliant"
 
-# 24 simulated hours of every bundled preset (the swarm: a 30th of that), plus the peak
-# memory of a 24-hour MIDI-only session. Takes a while; results go in the README.
+# 24 simulated hours of every bundled preset (the swarm: a 30th of that), the peak memory of
+# a replay of one million control lines against one of 100 (at most 2×, issue 44), plus the
+# peak memory of a 24-hour MIDI-only session. Takes a while; results go in the README.
 SOAK_SECONDS ?= 86400
 soak: deps
 	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing
 	CLUMSY_SOAK_SECONDS=$(SOAK_SECONDS) $(SWIFT) test -c release -Xswiftc -enable-testing --skip-build --filter SoakTests
+	CLUMSY_REPLAY_MILLION=1 $(SWIFT) test -c release -Xswiftc -enable-testing --skip-build --filter HostileReplayMemoryTests
 	$(SWIFT) build -c release --static-swift-stdlib --product clumsy
 	@mkdir -p $(OUT)
 	/usr/bin/time -f "peak resident memory of a $(SOAK_SECONDS) s MIDI-only session: %M KB (%e s wall)" \

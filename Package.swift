@@ -130,6 +130,9 @@ let package = Package(
         .testTarget(name: "SoundTests", dependencies: ["Sound", "CFluidSynth", "FileOutput", "MIDIWire", "TestSupport", "Vocabulary"]),
         .testTarget(name: "PresetsTests", dependencies: ["Errors", "Presets"]),
         .testTarget(name: "TextTests", dependencies: ["Text"]),
+        .testTarget(name: "MIDIWireTests", dependencies: ["MIDIWire"]),
+        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "Errors", "TestSupport"]),
+        .testTarget(name: "BatchTests", dependencies: ["Batch", "Errors"]),
         // The engine without the sinks: its rules, the masters it follows, MIDI in's rules.
         .testTarget(name: "EngineTests", dependencies: ["Engine", "Errors", "Geometry", "Performance", "Physics", "Presets", "TestSupport", "Theory", "Vocabulary", "FileOutput"]),
         .testTarget(name: "SessionTests", dependencies: ["Errors", "Geometry", "Theory", "Vocabulary", "Physics", "Performance", "Presets", "Text", "Engine", "EventLog", "Session", "TestSupport", "MIDIWire", "Studio", "MIDIFile", "Pictures"], exclude: ["FuzzRegressions"]),

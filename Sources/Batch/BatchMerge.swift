@@ -3,9 +3,9 @@
 
 import Errors
 import FileOutput
+import Text
 #if canImport(Glibc)
 import Glibc
-import Text
 #endif
 
 /// `OUT/batch.json`: what the whole batch is (its command without the shard, every item's

@@ -6,9 +6,9 @@ import Errors
 import EventLog
 import FileOutput
 import Sound
+import Text
 #if canImport(Glibc)
 import Glibc
-import Text
 #endif
 
 /// What a shard's run did.

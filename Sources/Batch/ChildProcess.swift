@@ -3,9 +3,9 @@
 
 import Errors
 import FileOutput
+import Text
 #if canImport(Glibc)
 import Glibc
-import Text
 #endif
 
 /// One `clumsy run` of an item, started as a child of the batch.

@@ -3,9 +3,9 @@
 
 import Errors
 import FileOutput
+import Text
 #if canImport(Glibc)
 import Glibc
-import Text
 #endif
 
 /// Whole-file reads, checksums and the directory operations of a batch, by exact path bytes (`PathBytes`).

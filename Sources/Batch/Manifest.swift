@@ -5,9 +5,9 @@ import Engine
 import Errors
 import FileOutput
 import Sound
+import Text
 #if canImport(Glibc)
 import Glibc
-import Text
 #endif
 
 /// The JSON Lines manifests of a batch.

@@ -4,9 +4,9 @@
 import CClumsyLV2
 import Errors
 import Escaping
+import Text
 #if canImport(Glibc)
 import Glibc
-import Text
 #endif
 
 // The engine's C interface (clumsy_lv2.h), called by the LV2 shim. No Swift error or type

@@ -4,9 +4,9 @@
 import CClumsyLV2
 import Errors
 import MIDIWire
+import Text
 #if canImport(Glibc)
 import Glibc
-import Text
 #endif
 
 /// A MIDI message waiting for its frame (frames since the transport started, or in the block).

@@ -21,6 +21,23 @@ public struct FormPlan: Sendable, Hashable {
     public var transpositions: [Int] = []
     /// Whether every section's last bar is on the tonic chord (a cadence: the bass goes home).
     public var cadence = false
+    /// Semitones each time through the tune moves it from time `travelFrom` on (`semitones(at:)`).
+    public var travel = 0
+    /// The time through the tune (from 1) that first travels: 3, the third.
+    public var travelFrom = 3
+    /// With `cadence`: bars before a section's last bar at which the bass ball turns toward the
+    /// chord that leads home (at most the section's bars − 2).
+    public var approach = 3
+    /// What a second time puts back from the second time through the tune on (`hasNewChanges(_:)`).
+    public var secondTime = SecondTime.same
+
+    /// What a second time puts back (`form.secondTime`).
+    public enum SecondTime: String, Sendable, Hashable {
+        /// All of it.
+        case same
+        /// All of it, then the bass ball sent off in a new direction: new changes.
+        case newChanges = "new-changes"
+    }
 
     /// The plan of a form string; nil when it has no section.
     public init?(bars: Int, letters: String, variation: Double) {
@@ -54,6 +71,35 @@ public struct FormPlan: Sendable, Hashable {
 
     /// Index (in `sections`, round and round) of the section starting at section line `number`.
     public func section(_ number: Int) -> Int { sections[number % sections.count] }
+
+    /// Semitones from the session's key of the section starting at section line `number`: its
+    /// letter's (`transpositions`), moved by `travel` for each time through the tune from time
+    /// `travelFrom` on (the move taken as the nearest, −6…5 semitones).
+    public func semitones(at number: Int) -> Int {
+        let round = number / sections.count
+        guard travel != 0, round >= travelFrom - 1 else { return transpositions[section(number)] }
+        let move = ((((round - travelFrom + 2) * travel + 6) % 12) + 12) % 12 - 6
+        return transpositions[section(number)] + move
+    }
+
+    /// Every transposition `semitones(at:)` gives, the letters' own first.
+    public var allSemitones: [Int] {
+        var all: [Int] = []
+        for number in 0..<(sections.count * (travel == 0 ? 1 : travelFrom + 11)) where !all.contains(semitones(at: number)) {
+            all.append(semitones(at: number))
+        }
+        return all
+    }
+
+    /// Whether the section starting at section line `number` is a second time: the second of two
+    /// sections of one letter in a row.
+    public func isSecondTime(_ number: Int) -> Bool { number > 0 && section(number - 1) == section(number) }
+
+    /// Whether the return at section line `number` sends the bass ball off anew (new changes):
+    /// with `secondTime` `new-changes`, a second time's from the second time through the sections on.
+    public func hasNewChanges(_ number: Int) -> Bool {
+        secondTime == .newChanges && number >= sections.count && isSecondTime(number)
+    }
 
 }
 
@@ -99,6 +145,8 @@ struct FormProgress {
     var nudged: WorldState
     /// With `cadence`: from one beat before the section's last bar, every bouncer is heard as I's.
     var isHoming = false
+    /// With `cadence`: the bass ball's approach to the cadence has begun (`Simulator.beginApproach`).
+    var isApproaching = false
     /// With `cadence`: the section's last bar line has been given I's root.
     var gaveCadence = false
 

@@ -5,9 +5,9 @@ import Errors
 import Geometry
 import Physics
 import Presets
+import Text
 #if canImport(Glibc)
 import Glibc
-import Text
 #endif
 
 /// The geometry of a session in metres, built from a preset: areas, bouncers, keys, starts.

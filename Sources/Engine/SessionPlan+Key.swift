@@ -39,7 +39,7 @@ extension SessionPlan {
         var prepared: [(semitones: Int?, change: KeyChange)] = []
         if form != nil || ending != nil {
             var shifts = [0]
-            for semitones in form?.transpositions ?? [] where !shifts.contains(semitones) { shifts.append(semitones) }
+            for semitones in form?.allSemitones ?? [] where !shifts.contains(semitones) { shifts.append(semitones) }
             for semitones in shifts {
                 if case .success(let change) = keyChange(to: key(transposedBy: semitones)) { prepared.append((semitones, change)) }
             }

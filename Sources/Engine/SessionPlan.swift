@@ -147,6 +147,10 @@ public struct SessionPlan: Sendable {
         form = preset.form.isOn
             ? FormPlan(bars: preset.form.bars, letters: preset.form.sections, variation: preset.form.variation) : nil
         form?.endings = preset.form.endings
+        form?.travel = preset.form.travel
+        form?.travelFrom = preset.form.travelFrom
+        form?.approach = preset.form.approach
+        form?.secondTime = FormPlan.SecondTime(rawValue: preset.form.secondTime.rawValue) ?? .same
         form?.cadence = preset.form.cadence
         ending = EndingPlan(preset: preset, duration: c.duration)
         intro = IntroPlan(preset: preset)

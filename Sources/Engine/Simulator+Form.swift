@@ -43,14 +43,19 @@ extension Simulator {
             let barSeconds = scheduler.clock.barSeconds
             if progress.heard[section] {
                 returnTo(progress.saved[section], at: step)
-                let isSecondTime = progress.number > 0 && progress.plan.section(progress.number - 1) == section
-                if isSecondTime, let bar = progress.plan.endingBar {
+                if progress.plan.hasNewChanges(progress.number) {
+                    // The bass ball leaves the line in a new direction, by the form's own random stream.
+                    world.setVelocity(Self.kickDirection(&progress.nudges), ofBall: 0)
+                }
+                // A travelling tune: this time through in its own key.
+                if progress.plan.travel != 0 { transpose(by: progress.plan.semitones(at: progress.number), at: step) }
+                if progress.plan.isSecondTime(progress.number), let bar = progress.plan.endingBar {
                     progress.ending = (section, progress.nextLine + Double(bar) * barSeconds)
                 } else if let bar = progress.plan.nudgeBar {
                     progress.nudgeAt = progress.nextLine + Double(bar) * barSeconds
                 }
             } else {
-                transpose(by: progress.plan.transpositions[section], at: step)
+                transpose(by: progress.plan.semitones(at: progress.number), at: step)
                 save(into: &progress.saved[section], at: step)
                 progress.heard[section] = true
             }
@@ -59,7 +64,9 @@ extension Simulator {
             // they were, at the new length (`shift` is 0 until then, so this is bars × bar length).
             progress.nextLine = Double(progress.number * progress.plan.bars) * barSeconds - scheduler.clock.shift
             progress.isHoming = false
+            progress.isApproaching = false
             progress.gaveCadence = false
+            if approach.degree != 0 { endApproach() }
         }
         if progress.plan.cadence { cadence(&progress) }
     }
@@ -72,8 +79,15 @@ extension Simulator {
         let lastBar = progress.nextLine - clock.barSeconds
         // The end of this step, the bar line itself included (give or take rounding).
         let reach = world.time + plan.world.timestep + 1e-9
+        let approachFrom = lastBar - Double(min(progress.plan.approach, progress.plan.bars - 2)) * clock.barSeconds
+        if !progress.isApproaching && progress.plan.bars >= 3 && reach >= approachFrom && world.time < lastBar - clock.beatSeconds {
+            progress.isApproaching = true
+            beginApproach()
+        }
+        if world.time >= approach.nextAim { aimAgain() }
         if !progress.isHoming && reach >= lastBar - clock.beatSeconds && world.time < progress.nextLine - 1e-9 {
             progress.isHoming = true
+            if approach.degree != 0 { endApproach() }
         }
         if !progress.gaveCadence && reach >= lastBar {
             progress.gaveCadence = true
@@ -152,9 +166,9 @@ extension Simulator {
             scheduler.changeHarmony(to: performer.activeDegree, at: world.time, always: true)
         }
         kicks = snapshot.kicks
-        drops = snapshot.drops
         lastBouncerHit = snapshot.lastBouncerHit + offset
         recentDegrees.overwrite(with: snapshot.recentDegrees)
+        drops = snapshot.drops
         for ball in lastKeyHit.indices { lastKeyHit[ball] = snapshot.lastKeyHit[ball] + offset }
         for ball in stillSince.indices {
             let since = snapshot.stillSince[ball]

@@ -55,6 +55,10 @@ public final class Simulator {
     public var playsScenes = true
     /// The ending as it goes (Simulator+Ending.swift), nil without one.
     var ending: EndingProgress?
+    /// A cadence's approach as it goes (Simulator+Cadence.swift).
+    var approach = CadenceApproach()
+    /// The centre of each degree's bouncer (index = degree 1…7; nil: switched off).
+    let bouncerCentres: [Vector?]
     /// The key changes of the form's sections and of the ending, worked out ahead.
     let preparedKeys: [(semitones: Int?, change: KeyChange)]
 
@@ -92,6 +96,9 @@ public final class Simulator {
         controls.reserveCapacity(8)
         queued.reserveCapacity(8)
         preparedKeys = plan.preparedKeyChanges
+        var centres = [Vector?](repeating: nil, count: 8)
+        for bouncer in plan.world.bouncers where (1...7).contains(bouncer.tag) { centres[bouncer.tag] = bouncer.center }
+        bouncerCentres = centres
         if let form = plan.form {
             self.form = FormProgress(plan: form, nudges: SplitMix64(seed: plan.seed, stream: RandomStream.form.rawValue),
                                      blank: blankSnapshot)
@@ -198,7 +205,9 @@ public final class Simulator {
             let hit: Hit
             switch contact.target {
             case .bouncer(let degree):
-                hit = Hit(time: contact.time, ball: contact.ball, target: .degree(isHoming ? 1 : degree), speed: contact.speed)
+                var heard = isHoming ? 1 : degree
+                if approach.degree != 0 && contact.ball == 0 && heard == degree { heard = approached(degree) }
+                hit = Hit(time: contact.time, ball: contact.ball, target: .degree(heard), speed: contact.speed)
                 lastBouncerHit = contact.time
                 noteDegree(degree)
             case .key(let number):
@@ -286,15 +295,20 @@ public final class Simulator {
     }
 
     func kickBass(at now: Double) {
-        var angle = 0.0
-        repeat {
-            angle = kicks.uniform(0...(2 * Double.pi))
-        } while abs(sin(2 * angle)) < 0.28   // not within 8° of an axis: no wall-to-wall ping-pong
-        world.setVelocity(Vector(cos(angle), sin(angle)), ofBall: 0)
+        world.setVelocity(Self.kickDirection(&kicks), ofBall: 0)
         lastBouncerHit = now
         recentDegrees.removeAll(keepingCapacity: true)
         summary.kicks += 1
         events.append(.kick(time: now))
+    }
+
+    /// A seeded direction for the bass ball, not within 8° of an axis (no wall-to-wall ping-pong).
+    static func kickDirection(_ random: inout SplitMix64) -> Vector {
+        var angle = 0.0
+        repeat {
+            angle = random.uniform(0...(2 * Double.pi))
+        } while abs(sin(2 * angle)) < 0.28
+        return Vector(cos(angle), sin(angle))
     }
 
     func dropBall(_ ball: Int, at now: Double, across: Double? = nil) {

@@ -3,9 +3,9 @@
 
 import Errors
 import FileOutput
+import Text
 #if canImport(Glibc)
 import Glibc
-import Text
 #endif
 
 /// The lines of an event log (`roll` and `replay` read them), one at a time and each at most

@@ -4,9 +4,9 @@
 import Engine
 import Errors
 import Presets
+import Text
 #if canImport(Glibc)
 import Glibc
-import Text
 #endif
 
 /// What a live session's event log says so that `clumsy replay` can re-run it exactly.

@@ -46,11 +46,54 @@ public enum ChildSpawn {
         return status == 0 ? .success(child) : .failure(Failure(code: status))
     }
 
-    /// Ends a child started by `spawn` and its process group at once (SIGKILL), and reaps it.
+    /// Ends a child started by `spawn` and its process group at once (SIGKILL), reaps it, and
+    /// waits until no other process of its group runs (`awaitGroup`): Clumsy never exits
+    /// leaving a child of its own behind.
     public static func kill(_ pid: pid_t) {
         _ = Glibc.kill(-pid, SIGKILL)
         _ = Glibc.kill(pid, SIGKILL)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        awaitGroup(pid)
+    }
+
+    /// Waits, at most `limit` seconds, until no process of the process group `group` is
+    /// alive. A member that SIGKILL reached still runs until the kernel has torn it down (its
+    /// memory unmapped, its files closed), which on a busy machine outlasts the reaping of its
+    /// leader by far (issue 44: ffmpeg's group was seen alive after Clumsy had exited). Such
+    /// members are not Clumsy's children (their parent was the leader): once dead they are
+    /// zombies until init reaps them, and a zombie runs nothing, so it is not waited for.
+    static func awaitGroup(_ group: pid_t, limit: Double = 5) {
+        var waited = 0.0
+        while Glibc.kill(-group, 0) == 0 && waited < limit && hasLiveMember(group) {
+            _ = Glibc.kill(-group, SIGKILL)   // one that was being forked as the group was killed
+            usleep(2_000)
+            waited += 0.002
+        }
+    }
+
+    /// True when some process of process group `group` is alive (not a zombie), by /proc.
+    static func hasLiveMember(_ group: pid_t) -> Bool {
+        guard let directory = opendir("/proc") else { return false }
+        defer { closedir(directory) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = Int32(name), let (state, processGroup) = stat(of: pid, buffer: &buffer) else { continue }
+            if processGroup == group && state != UInt8(ascii: "Z") { return true }
+        }
+        return false
+    }
+
+    /// The state letter and process group of `pid` (/proc/<pid>/stat: "pid (comm) S ppid pgrp …").
+    private static func stat(of pid: Int32, buffer: inout [UInt8]) -> (state: UInt8, group: Int32)? {
+        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0, let end = buffer[0..<count].lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        let fields = buffer[(end + 1)..<count].split(separator: UInt8(ascii: " "))
+        guard fields.count > 2, let state = fields[0].first, let group = Int32(String(decoding: fields[2], as: UTF8.self)) else { return nil }
+        return (state, group)
     }
 }

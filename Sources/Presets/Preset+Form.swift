@@ -18,6 +18,16 @@ extension Preset {
         /// Semitones by which each letter's sections are transposed from the preset's key (a
         /// letter not listed: 0), as fiddle tunes move to the dominant for B: `{"B": 7}`.
         public var transpose: [String: Int] = [:]
+        /// Semitones each time through the tune moves it, from time `travelFrom` through on (0: none).
+        public var travel = 0
+        /// The time through the tune (from 1) that first travels.
+        public var travelFrom = 3
+        /// With `cadence`: bars before a section's last bar at which the bass ball turns toward
+        /// the chord that leads home.
+        public var approach = 3
+        /// What a second time (the second of two sections of one letter in a row) puts back,
+        /// from the second time through the tune on.
+        public var secondTime = SecondTime.same
         /// 0…1: how far a returning section's balls are nudged from where they were (0 = an exact repeat).
         public var variation = 0.0
         /// How the session begins: who plays from the first bar.
@@ -38,6 +48,15 @@ extension Preset {
 }
 
 extension Preset {
+    /// What a second time puts back from the second time through the tune on (`form.secondTime`).
+    public enum SecondTime: String, Sendable, CaseIterable {
+        /// All of it: it plays as its first time.
+        case same
+        /// All of it, then the bass ball leaves the first bar line in a new (seeded) direction:
+        /// the piano balls' strikes and the section's opening chord return, the changes are new.
+        case newChanges = "new-changes"
+    }
+
     /// How a session with a form begins (`form.intro`).
     public enum Intro: String, Sendable, CaseIterable {
         /// Every ball plays from the start.

@@ -59,6 +59,7 @@ public final class ClockInSync: ControlSource {
     public init(plan: SessionPlan, alsa: Bool = false, source: String?, environment: [String: String],
                 notice: ((String) -> Void)? = nil) throws(SessionError) {
         self.notice = notice
+        refusal = TempoRefusal(quiet: notice == nil)
         what = alsa ? "the ALSA sequencer" : StudioError.jackServer(environment: environment)
         do {
             if alsa {
@@ -124,8 +125,8 @@ public final class ClockInSync: ControlSource {
     /// Seconds a note is queued before it sounds: on JACK, enough for the session thread to be
     /// late by several periods, short enough that a Stop silences the next notes.
     private let leadSeconds: Double
-    /// A master's tempo that is not followed, said once.
-    private var refusal = TempoRefusal()
+    /// A master's tempo that is not followed, said once (not with `--quiet`: no `notice`).
+    private var refusal: TempoRefusal
 
     /// The input's frame (JACK's, for a JACK input) at which session time `time` sounds by the master's clock, extrapolated
     /// at its tempo (nil until its tempo is known).

@@ -40,12 +40,14 @@ public final class LinkSync: MasterClock {
 
     /// Seconds a note is queued before it sounds (as `ClockInSync`'s).
     private let leadSeconds = 0.04
-    /// A Link tempo that is not followed, said once.
-    private var refusal = TempoRefusal()
+    /// A Link tempo that is not followed, said once (not when `quiet`).
+    private var refusal: TempoRefusal
 
     /// Joins Link for `plan`; waits up to `discovery` seconds for other peers, so that a
-    /// session that joins others takes their tempo before it begins.
-    public init(plan: SessionPlan, discovery: Double = 1.0) throws(SessionError) {
+    /// session that joins others takes their tempo before it begins. `quiet` (`--quiet`): a
+    /// tempo that is not followed is not said.
+    public init(plan: SessionPlan, discovery: Double = 1.0, quiet: Bool = false) throws(SessionError) {
+        refusal = TempoRefusal(quiet: quiet)
         do {
             link = try LinkSession(tempo: plan.clock.tempo)
         } catch {

@@ -16,13 +16,18 @@ import Glibc
 /// (`HeldNotes`): a single note drops a piano ball, a chord of three or more held notes sets the
 /// key whose tonic chord it is and plays that chord. Each becomes a control (`drop`, `key`,
 /// `chord 1`) at the next step, logged like an OSC control, so the set replays exactly.
+///
+/// When the JACK server (or the ALSA sequencer) behind the port goes away, the session ends
+/// there, as under every other live mode: its files are completed and the runner exits with
+/// `failure` (74, naming the server).
 public final class MIDIInControlSource: ControlSource {
     private let input: any LiveMIDIInput
     private var held = HeldNotes()
     private var pending: [Control] = []
     private let plan: SessionPlan
-    private var saidGone = false
     private var saidRejected: Set<String> = []
+    /// Set when the server or sequencer went away during the session.
+    public private(set) var failure: SessionError?
 
     /// The input port's full name (`clumsy-in:midi_in` on JACK, `Clumsy-in:midi_in` on ALSA).
     public var portName: String { input.portName }
@@ -32,7 +37,7 @@ public final class MIDIInControlSource: ControlSource {
     /// server the environment names.
     public init(plan: SessionPlan, alsa: Bool = false, environment: [String: String]) throws(SessionError) {
         self.plan = plan
-        what = alsa ? "the ALSA sequencer" : "the JACK server"
+        what = alsa ? "the ALSA sequencer" : StudioError.jackServer(environment: environment)
         do {
             input = alsa ? try ALSASequencerInput(clientName: "Clumsy-in", port: "midi_in", flag: "--midi-in")
                 : try JackMIDIInput(environment: environment)
@@ -45,10 +50,8 @@ public final class MIDIInControlSource: ControlSource {
     public func close() { input.close() }
 
     public func poll(step: Int64, into controls: inout [Control]) -> Bool {
-        if input.isGone && !saidGone {
-            saidGone = true
-            say("MIDI in: \(what) went away; playing on without it")
-        }
+        if failure == nil && input.isGone { failure = SessionError(StudioError.wentAway(what)) }
+        guard failure == nil else { return false }
         for message in input.take() where message.count == 3 {
             switch held.receive(status: message[0], data1: message[1], data2: message[2]) {
             case nil:

@@ -4,9 +4,9 @@
 import Errors
 import FileOutput
 import Presets
+import Text
 #if canImport(Glibc)
 import Glibc
-import Text
 #endif
 
 /// Refuses, before a command writes anything, any output that would destroy an input or

@@ -3,9 +3,9 @@
 
 import Engine
 import Presets
+import Text
 #if canImport(Glibc)
 import Glibc
-import Text
 #endif
 
 /// The session's quarter notes against its seconds, across the tempo changes a master gives
@@ -39,11 +39,16 @@ struct QuarterCount {
 /// A master's tempo that the session does not follow (`ClockInSync`, `LinkSync`,
 /// `TransportSync`): outside the tempos a session plays at (the settings table's `tempo` row,
 /// 20–400 bpm), or not a number. Said once on standard error, so a set never plays at a tempo
-/// its files do not hold.
+/// its files do not hold; not with `--quiet` (`isQuiet`), which prints nothing but errors, and
+/// this is none: the session goes on.
 struct TempoRefusal {
     /// The tempos a master is followed at, quarter notes a minute.
     static let tempos = Settings.setting(flag: "tempo")?.numberRange ?? 20...400
     private var hasSaid = false
+    /// True under `--quiet`: nothing is said.
+    let isQuiet: Bool
+
+    init(quiet: Bool = false) { isQuiet = quiet }
 
     /// `tempo` as the message shows it (`1000 bpm`, `inf bpm`).
     static func shown(_ tempo: Double) -> String {
@@ -61,6 +66,7 @@ struct TempoRefusal {
     mutating func say(_ text: String) {
         guard !hasSaid else { return }
         hasSaid = true
+        guard !isQuiet else { return }
         let line = "clumsy: " + text + "\n"
         _ = line.withCString { write(2, $0, strlen($0)) }
     }

@@ -84,6 +84,7 @@ public final class LiveMIDISink: SessionSink, ControlSource {
                     clockIn.use { [unowned output] micros in output.frame(atMicroseconds: micros) }
                     output.timeline = { time in clockIn.frame(at: time) }
                     output.gate = { time in clockIn.isDue(time) }
+                    output.isStopped = { stop?.isRaised == true }
                 }
                 return LiveMIDISink(port: output, voices: plan.voices, clock: clock, tempo: tempo, stop: stop,
                                     what: StudioError.jackServer(environment: environment))

@@ -67,11 +67,14 @@ public final class TransportSync: MasterClock {
 
     /// Seconds a note is queued before it sounds (as `ClockInSync`'s).
     private let leadSeconds = 0.04
-    /// A timebase master's tempo, bar, beat and tick that are not followed, said once.
-    private var refusal = TempoRefusal()
+    /// A timebase master's tempo, bar, beat and tick that are not followed, said once (not
+    /// when `quiet`).
+    private var refusal: TempoRefusal
 
     /// Opens the transport client (`follow(_:)` gives it the session once it is built).
-    public init(environment: [String: String]) throws(SessionError) {
+    /// `quiet` (`--quiet`): what is not followed is not said.
+    public init(environment: [String: String], quiet: Bool = false) throws(SessionError) {
+        refusal = TempoRefusal(quiet: quiet)
         do {
             transport = try JackTransport(environment: environment)
         } catch {

@@ -5,9 +5,9 @@ import Engine
 import Errors
 import Performance
 import Presets
+import Text
 #if canImport(Glibc)
 import Glibc
-import Text
 #endif
 
 /// `--transport jack`: the session in takes. Each take is a session built at the transport's

@@ -132,6 +132,12 @@ public final class JackMIDIOutput: LiveMIDIPort {
     /// When set (`--clock-in`), whether a session time is due by the master's clock: the session
     /// waits for it instead of the server's time (and so pauses while the master is stopped).
     public var gate: ((Double) -> Bool)?
+    /// When set, true once the session was stopped by a signal (SIGINT, SIGTERM…): what it
+    /// then sends (the notes it ends, the clock's Stop) is queued one lead from now, never at
+    /// a frame already past. A master that had stopped (or that the session did not follow)
+    /// places the session's last times where its clock stood then, seconds ago: queued there,
+    /// they were counted late by as long as the master had been stopped (issue 44).
+    public var isStopped: (() -> Bool)?
 
     /// The server's frame at `micros`, a CLOCK_MONOTONIC time in microseconds (JACK's clock).
     public func frame(atMicroseconds micros: Int64) -> UInt32 {
@@ -139,8 +145,10 @@ public final class JackMIDIOutput: LiveMIDIPort {
     }
 
     private func frame(_ seconds: Double) -> UInt32 {
-        if let timeline, let frame = timeline(seconds) { return frame }
-        return origin &+ UInt32(truncatingIfNeeded: Int64((seconds * sampleRate).rounded()))
+        let frame = timeline?(seconds) ?? origin &+ UInt32(truncatingIfNeeded: Int64((seconds * sampleRate).rounded()))
+        guard isStopped?() == true else { return frame }
+        let soonest = jack_frame_time(state.pointee.client) &+ UInt32(leadFrames)
+        return Int32(bitPattern: frame &- soonest) < 0 ? soonest : frame
     }
 
     public var isGone: Bool { isStalled || (!isClosed && clumsy_jack_is_shut_down(state) != 0) }

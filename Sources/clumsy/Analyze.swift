@@ -6,9 +6,9 @@ import ArgumentParser
 import EventLog
 import FileOutput
 import Session
+import Text
 #if canImport(Glibc)
 import Glibc
-import Text
 #endif
 
 struct Analyze: ParsableCommand {

@@ -7,9 +7,9 @@ import Errors
 import EventLog
 import Presets
 import Session
+import Text
 #if canImport(Glibc)
 import Glibc
-import Text
 #endif
 
 struct BatchCommand: ParsableCommand {

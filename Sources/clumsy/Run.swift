@@ -7,9 +7,9 @@ import EventLog
 import FileOutput
 import Presets
 import Session
+import Text
 #if canImport(Glibc)
 import Glibc
-import Text
 #endif
 
 struct Run: ParsableCommand {

@@ -169,12 +169,12 @@ struct HostileUseTests {
             await waitForStopHandlers(pid)
             usleep(400_000)
             kill(pid, SIGTERM)
-            stopping = secondsUntilExit(pid)
+            stopping = secondsUntilExit(pid, limit: 30)
         }
         #expect(!result.timedOut && result.status == 143, "\(result)")
         // Blocked in open(2), only the signal ends it: 0.0x s when the machine is idle; the bound is
-        // a hang guard that holds beside the parallel suites (the speed targets: StopLatencyTests).
-        #expect(stopping < 3, "took \(stopping) s after SIGTERM")
+        // a hang guard that holds on a loaded machine (how fast a stop is: make bench, row 9).
+        #expect(stopping < 15, "took \(stopping) s after SIGTERM")
         #expect(directory.entries() == ["out.mid"], "left behind: \(directory.entries())")
     }
 

@@ -71,7 +71,7 @@ struct LiveTests {
              "--soundfont", smallSoundFont], in: directory.path, after: 2, started: [".live.wav"])
         #expect(result.status == 130 && !result.signalled && !result.timedOut, "\(result)")
         // A hang guard here, beside the parallel suites; StopLatencyTests holds the 0.5 s, measured alone.
-        #expect(afterSignal <= 5, "exited \(afterSignal) s after SIGINT")
+        #expect(afterSignal <= 15, "exited \(afterSignal) s after SIGINT")
         let stoppedAt = try #require(interruptedAt(result.stdout), "stdout: \(result.stdout)")
         // Past the first key notes (0.72 s): 2 wall s after the session opened its WAV.
         #expect(stoppedAt > 0.8 && stoppedAt < 3.5, "interrupted at \(stoppedAt) simulated s, 2 wall s after the WAV was opened")

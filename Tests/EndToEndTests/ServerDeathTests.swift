@@ -9,9 +9,9 @@ import Glibc
 #endif
 
 /// A JACK server killed under the live modes that do not play through `--midi-out jack` (issue
-/// 44, findings 3 and 4): `--transport jack`, `--live --audio-driver jack` and `--clock-in jack`
-/// each end with exit 74 naming the server, every file complete, as `--midi-out jack` does
-/// (`serverDies`). In `StudioEndToEndTests`, so `make test` runs them in its JACK phase.
+/// 44, findings 3 and 4): `--transport jack`, `--live --audio-driver jack`, `--clock-in jack`
+/// and `--midi-in jack` each end with exit 74 naming the server, every file complete, as
+/// `--midi-out jack` does (`serverDies`). In `StudioEndToEndTests`, so `make test` runs them in its JACK phase.
 extension StudioEndToEndTests {
     /// Runs `clumsy arguments` in `directory` on `jack`, and kills the server with SIGKILL once
     /// `ready()` holds (a hang guard of 60 s for it); the run has 60 s more to end.
@@ -29,7 +29,7 @@ extension StudioEndToEndTests {
     }
 
     /// The seconds of the last line of the live event log temporary `.<name>.clumsy-live-…` in `directory`.
-    private static func liveLogReached(_ name: String, in directory: TemporaryDirectory) -> Double {
+    static func liveLogReached(_ name: String, in directory: TemporaryDirectory) -> Double {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasPrefix(".\(name).clumsy-live-") }
         guard let found = names.first, let bytes = bytes(of: directory.file(found)), let end = bytes.lastIndex(of: UInt8(ascii: "\n")) else { return 0 }
         let lines = bytes[...end].split(separator: UInt8(ascii: "\n"))
@@ -45,7 +45,7 @@ extension StudioEndToEndTests {
     /// (every note ended). `strayNoteOffs`: a take of `--transport` caught up silently (the
     /// transport rolled while it was built) keeps the note-offs of the notes it dropped, a
     /// matter of takes, not of the server's death.
-    private func expectCompleteFiles(_ midi: String, _ log: String, in directory: TemporaryDirectory, notes: Bool,
+    func expectCompleteFiles(_ midi: String, _ log: String, in directory: TemporaryDirectory, notes: Bool,
                                      strayNoteOffs: Bool = false) throws {
         let contents = try MIDIFileReader.read(path: directory.file(midi))
         #expect(contents.tracks.count == 4, "\(contents.tracks.count) tracks")   // default has a melody
@@ -101,6 +101,21 @@ extension StudioEndToEndTests {
         // A hang guard (the session would play 100 s into the dead server), not a speed target.
         #expect(result.elapsed < 90, "took \(result.elapsed) s")
         try expectCompleteFiles("a.mid", "a.jsonl", in: directory, notes: true)
+    }
+
+    /// `--midi-in jack` alone said that the server went away and played on into it, to its end, exit 0.
+    @Test("--midi-in jack alone: the server dies mid-session: exit 74 naming it, files complete, no playing on")
+    func midiInServerDies() async throws {
+        let directory = try TemporaryDirectory()
+        let jack = try await JackServer(directory: directory)
+        defer { jack.stop() }
+        let result = try await killServer(jack, under: ["run", "default", "--live", "--midi-in", "jack", "--audio-driver", "file",
+                                                        "--audio", "live.wav", "--duration", "100", "--midi", "i.mid", "--events", "i.jsonl",
+                                                        "--soundfont", smallSoundFont, "--quiet"],
+                                          in: directory) { Self.liveLogReached("i.jsonl", in: directory) >= 2 }
+        // A hang guard (the session would play 100 s without the server), not a speed target.
+        #expect(result.elapsed < 90, "took \(result.elapsed) s")
+        try expectCompleteFiles("i.mid", "i.jsonl", in: directory, notes: true)
     }
 
     @Test("--clock-in jack without --midi-out: waiting for Start is said once; the server dies: exit 74 naming it, files complete")

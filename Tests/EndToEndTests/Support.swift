@@ -82,7 +82,8 @@ enum CLI {
 
     /// Runs `clumsy arguments…` with working directory `directory` (default: the test process's),
     /// stdin from /dev/null, capturing stdout and stderr (neither is a terminal).
-    /// Kills it and marks `timedOut` after `timeout` seconds. `whileRunning` is called with the
+    /// Kills it and marks `timedOut` after `timeout` seconds (a hang guard: 120 by default, since a
+    /// 20 s swarm render took over 30 s beside two builds; no test relies on it firing). `whileRunning` is called with the
     /// child's pid right after launch (used to send signals). SIGINT and SIGTERM are unblocked
     /// in the child unless `inheritBlockedSignals` (then they are blocked).
     ///
@@ -90,7 +91,7 @@ enum CLI {
     /// `CLI.executable` among its `prefix` arguments); `prefix` goes before `arguments`.
     /// The environment is `CLI.environment` with `changes` applied (a nil value removes the variable).
     static func run(_ arguments: [String], executable other: String? = nil, prefix: [String] = [],
-                    environment changes: [String: String?] = [:], in directory: String? = nil, timeout: Double = 30,
+                    environment changes: [String: String?] = [:], in directory: String? = nil, timeout: Double = 120,
                     inheritBlockedSignals: Bool = false, whileRunning: ((Int32) async -> Void)? = nil) async throws -> RunResult {
         // At most `ChildSlots.width` tests' children at once: awaiting tests hold no thread, and
         // without a bound every test of the suite would start its processes together on two cores.
@@ -129,7 +130,7 @@ enum CLI {
 
     /// `run` for the initializer of a global, which cannot await: blocks its thread until the
     /// child ends (or `timeout` passes). Only for the few one-off probes of what this machine has.
-    static func runBlocking(_ arguments: [String], executable other: String, timeout: Double = 30) throws -> RunResult {
+    static func runBlocking(_ arguments: [String], executable other: String, timeout: Double = 120) throws -> RunResult {
         let child = try Child(arguments, executable: other, environment: [:], in: nil, inheritBlockedSignals: false)
         let guardTimer = child.killAfter(timeout)
         child.exit.blockingWait()

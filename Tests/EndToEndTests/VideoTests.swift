@@ -7,9 +7,9 @@ import Pictures
 import Presets
 import Session
 import Testing
+import Text
 #if canImport(Glibc)
 import Glibc
-import Text
 #endif
 
 let hasFFmpeg = FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg")

@@ -7,9 +7,9 @@ import Presets
 import TestSupport
 import Testing
 @testable import Session
+import Text
 #if canImport(Glibc)
 import Glibc
-import Text
 #endif
 
 /// Random mutations of what every reader takes from outside — presets, event logs (as `roll`

@@ -9,9 +9,9 @@ import Presets
 import TestSupport
 import Testing
 @testable import Session
+import Text
 #if canImport(Glibc)
 import Glibc
-import Text
 #endif
 
 /// Hashes the event log lines of a session without keeping them (FNV-1a), and watches the

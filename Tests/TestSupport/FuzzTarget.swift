@@ -7,9 +7,9 @@ import MIDIFile
 import Pictures
 import Session
 import Studio
+import Text
 #if canImport(Glibc)
 import Glibc
-import Text
 #endif
 
 /// One reader under fuzzing: its seed inputs, the tokens of its format, and what one input

@@ -4,9 +4,9 @@
 import Batch
 import Errors
 import Escaping
+import Text
 #if canImport(Glibc)
 import Glibc
-import Text
 #endif
 
 /// Issue 30's fuzz targets: the escaping of every language Clumsy writes, batch item

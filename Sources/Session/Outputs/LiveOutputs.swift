@@ -80,7 +80,7 @@ struct TransportOutput: SessionOutput {
     /// timebase master) become the session's, as `--tempo` and `--meter` would.
     static func open(_ request: inout RunRequest) throws(SessionError) -> TransportSync? {
         guard request.transport != nil else { return nil }
-        let sync = try TransportSync(environment: request.environment)
+        let sync = try TransportSync(environment: request.environment, quiet: request.isQuiet)
         let opening = sync.opening()
         var given: [(flag: String, value: String)] = []
         if let meter = opening.meter { given.append(("meter", meter)) }
@@ -117,7 +117,7 @@ struct LinkOutput: SessionOutput {
 
     func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {
         guard run.request.joinsLink else { return }
-        let link = try LinkSync(plan: run.plan)
+        let link = try LinkSync(plan: run.plan, quiet: run.request.isQuiet)
         wiring.master = link
         wiring.closesAtEnd(link.close)
     }
@@ -205,6 +205,7 @@ struct MIDIInOutput: SessionOutput {
         guard let kind = run.request.midiIn else { return }
         let source = try MIDIInControlSource(plan: run.plan, alsa: kind == "alsa", environment: run.request.environment)
         wiring.controls.append(source)
+        wiring.failsWith { source.failure }
         wiring.closesAtEnd(source.close)
     }
 }
