@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-@testable import Batch
 import Testing
+@testable import Batch
 
 /// The manifest's checksums: FIPS 180-4's examples, and bytes added in pieces.
 @Suite("SHA-256")

@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-@testable import Batch
 import Errors
 import Testing
+@testable import Batch
 
 /// `--shard I/N` and the schedulers' environment, in process (the end-to-end tests run the
 /// shards as processes under Slurm and GNU parallel).

@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-@testable import Batch
 import Errors
 import Testing
+@testable import Batch
 
 /// `--vary`: what it reads and what each item draws, in process.
 @Suite("Variations")

@@ -1,11 +1,11 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-@testable import EventLog
 import Errors
 import Foundation
-import Testing
 import TestSupport
+import Testing
+@testable import EventLog
 
 /// Reading an event log line by line, in process: `roll`, `replay` and `recover` read through it.
 @Suite("Event log lines")

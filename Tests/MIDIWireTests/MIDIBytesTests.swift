@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-@testable import MIDIWire
 import Testing
+@testable import MIDIWire
 
 /// One MIDI message as it goes on the wire: what each constructor writes, and what a message
 /// means when it is read back.

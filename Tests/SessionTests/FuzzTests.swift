@@ -6,8 +6,8 @@ import Foundation
 import Presets
 import TestSupport
 import Testing
-@testable import Session
 import Text
+@testable import Session
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -8,8 +8,8 @@ import Performance
 import Presets
 import TestSupport
 import Testing
-@testable import Session
 import Text
+@testable import Session
 #if canImport(Glibc)
 import Glibc
 #endif
