@@ -147,7 +147,7 @@ soak: deps
 # A long fuzzing campaign of every reader of outside input, a target each: presets (decoder
 # and simulator), event logs (as roll and as replay read them), MIDI files (analyze and roll),
 # OSC packets (--osc-in), batch item manifests, the LV2 plugin's control ports and
-# time:Position (its engine's C interface), the escaping of every language Clumsy writes, and what
+# time:Position (its engine's C interface) and the frames its UI reads, the escaping of every language Clumsy writes, and what
 # JACK timebase and MIDI clock masters send (the transport and clock followers).
 # CI (make test) runs 1500 inputs of each.
 FUZZ_ITERATIONS ?= 1000000

@@ -150,8 +150,8 @@ public func clumsyViewPort(_ view: UnsafeMutableRawPointer, _ index: UInt32, _ v
 }
 
 @_cdecl("clumsy_view_frame")
-public func clumsyViewFrame(_ view: UnsafeMutableRawPointer, _ frame: UnsafeRawPointer, _ size: UInt32) {
-    viewFrom(view).frame(frame, size: Int(size))
+public func clumsyViewFrame(_ view: UnsafeMutableRawPointer, _ frame: UnsafeRawPointer, _ size: UInt32) -> Int32 {
+    viewFrom(view).frame(frame, size: Int(size)) ? 1 : 0
 }
 
 @_cdecl("clumsy_view_render")

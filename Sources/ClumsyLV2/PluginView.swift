@@ -43,10 +43,11 @@ final class PluginView {
         if index <= 10 { isStale = true }   // the channels (11, 12) draw nothing
     }
 
-    /// A frame from the plugin; a short one is ignored.
-    func frame(_ bytes: UnsafeRawPointer, size: Int) {
+    /// A frame from the plugin; false when a short one is ignored.
+    @discardableResult
+    func frame(_ bytes: UnsafeRawPointer, size: Int) -> Bool {
         let header = 36   // offsetof(ClumsyFrame, xy)
-        guard size >= header else { return }
+        guard size >= header else { return false }
         var frame = ClumsyFrame()
         withUnsafeMutableBytes(of: &frame) { $0.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: min(size, $0.count))) }
         let count = min(Int(frame.count), (size - header) / 4, Int(CLUMSY_FRAME_BALLS))
@@ -65,6 +66,7 @@ final class PluginView {
         let perBar = frame.beats_per_bar >= 1 ? Double(frame.beats_per_bar) : 4
         let beats = max(0, Double(frame.beats))
         bar = beats.isFinite && beats < 1e9 ? "bar \(Int(beats / perBar) + 1) · beat \(Int(beats.truncatingRemainder(dividingBy: perBar)) + 1)" : ""
+        return true
     }
 
     /// Draws `width` × `height` pixels; nil when there is nothing to draw (no session).

@@ -18,7 +18,7 @@ import Glibc
 final class ViewDriver {
     typealias New = @convention(c) (UnsafePointer<CChar>) -> UnsafeMutableRawPointer?
     typealias Port = @convention(c) (UnsafeMutableRawPointer, UInt32, Float) -> Void
-    typealias Frame = @convention(c) (UnsafeMutableRawPointer, UnsafeRawPointer, UInt32) -> Void
+    typealias Frame = @convention(c) (UnsafeMutableRawPointer, UnsafeRawPointer, UInt32) -> Int32
     typealias Render = @convention(c) (UnsafeMutableRawPointer, Int32, Int32, UnsafeMutablePointer<UnsafePointer<UInt8>?>,
                                        UnsafeMutablePointer<Int32>) -> Int32
     typealias Free = @convention(c) (UnsafeMutableRawPointer) -> Void
@@ -76,7 +76,7 @@ final class ViewDriver {
     }
 
     func send(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { frame(view, $0.baseAddress!, UInt32($0.count)) }
+        _ = bytes.withUnsafeBytes { frame(view, $0.baseAddress!, UInt32($0.count)) }
     }
 }
 

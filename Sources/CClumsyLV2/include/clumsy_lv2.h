@@ -112,8 +112,8 @@ int32_t clumsy_engine_frame(void *engine, ClumsyFrame *frame);
 void *clumsy_view_new(const char *bundle_path);
 /// A control port's value (by its index in clumsy.ttl) as the host told the UI.
 void clumsy_view_port(void *view, uint32_t index, float value);
-/// A frame from the plugin (`size` bytes of a ClumsyFrame; a short or malformed one is ignored).
-void clumsy_view_frame(void *view, const void *frame, uint32_t size);
+/// A frame from the plugin (`size` bytes of a ClumsyFrame): 1 when taken, 0 when a short one is ignored.
+int32_t clumsy_view_frame(void *view, const void *frame, uint32_t size);
 /// The drop port's value (0…1000 across the piano area) for a click at pixel (x, y) of the
 /// last drawing: 1 and *place set when the click is in the piano area, 0 elsewhere.
 int32_t clumsy_view_place(void *view, double x, double y, float *place);
