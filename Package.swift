@@ -133,6 +133,9 @@ let package = Package(
         .testTarget(name: "MIDIWireTests", dependencies: ["MIDIWire"]),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "Errors", "TestSupport"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "Errors"]),
+        .testTarget(name: "VocabularyTests", dependencies: ["Vocabulary"]),
+        .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
+        .testTarget(name: "ErrorsTests", dependencies: ["Errors"]),
         // The engine without the sinks: its rules, the masters it follows, MIDI in's rules.
         .testTarget(name: "EngineTests", dependencies: ["Engine", "Errors", "Geometry", "Performance", "Physics", "Presets", "TestSupport", "Theory", "Vocabulary", "FileOutput"]),
         .testTarget(name: "SessionTests", dependencies: ["Errors", "Geometry", "Theory", "Vocabulary", "Physics", "Performance", "Presets", "Text", "Engine", "EventLog", "Session", "TestSupport", "MIDIWire", "Studio", "MIDIFile", "Pictures"], exclude: ["FuzzRegressions"]),

@@ -34,14 +34,26 @@ func interruptedAt(_ stdout: String) -> Double? {
 /// take seconds to reach).
 func runInterrupted(_ arguments: [String], in directory: String, after delay: Double, started: [String]? = nil,
                     signal number: Int32 = SIGINT, timeout: Double = 30) async throws -> (RunResult, afterSignal: Double) {
+    let (result, afterSignal, _) = try await runInterruptedTimed(arguments, in: directory, after: delay, started: started,
+                                                                 signal: number, timeout: timeout)
+    return (result, afterSignal)
+}
+
+/// `runInterrupted`, also giving the wall seconds from the launch to the signal: a live
+/// session, paced to the wall clock, cannot have played more than that.
+func runInterruptedTimed(_ arguments: [String], in directory: String, after delay: Double, started: [String]? = nil,
+                         signal number: Int32 = SIGINT, timeout: Double = 30) async throws
+    -> (RunResult, afterSignal: Double, signalAfterLaunch: Double) {
     var signalledAt = Date()
+    var launchedAt = Date()
     let result = try await CLI.run(arguments, in: directory, timeout: timeout) { pid in
+        launchedAt = Date()
         if let started { await waitForEntries(withPrefixes: started, in: directory, timeout: timeout / 2) }
         try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
         signalledAt = Date()
         kill(pid, number)
     }
-    return (result, Date().timeIntervalSince(signalledAt))
+    return (result, Date().timeIntervalSince(signalledAt), signalledAt.timeIntervalSince(launchedAt))
 }
 
 @Suite("Live play", .serialized, .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"))
@@ -66,15 +78,17 @@ struct LiveTests {
     @Test("Ctrl-C stops a live session with 130; the MIDI file is complete")
     func interruptLive() async throws {
         let directory = try TemporaryDirectory()
-        let (result, afterSignal) = try await runInterrupted(
+        let (result, afterSignal, signalAfterLaunch) = try await runInterruptedTimed(
             ["run", "original", "--live", "--audio-driver", "file", "--audio", "live.wav", "--midi", "l.mid",
              "--soundfont", smallSoundFont], in: directory.path, after: 2, started: [".live.wav"])
         #expect(result.status == 130 && !result.signalled && !result.timedOut, "\(result)")
         // A hang guard here, beside the parallel suites; StopLatencyTests holds the 0.5 s, measured alone.
         #expect(afterSignal <= 15, "exited \(afterSignal) s after SIGINT")
         let stoppedAt = try #require(interruptedAt(result.stdout), "stdout: \(result.stdout)")
-        // Past the first key notes (0.72 s): 2 wall s after the session opened its WAV.
-        #expect(stoppedAt > 0.8 && stoppedAt < 3.5, "interrupted at \(stoppedAt) simulated s, 2 wall s after the WAV was opened")
+        // Past the first key notes (0.72 s): 2 wall s after the session opened its WAV; and paced to
+        // the wall clock, never ahead of it (a loaded machine signalled 4.3 s after the launch, not 3.5).
+        #expect(stoppedAt > 0.8 && stoppedAt < signalAfterLaunch + 0.25,
+                "interrupted at \(stoppedAt) simulated s, \(signalAfterLaunch) wall s after the launch")
         let contents = try expectCompleteMIDI(directory.file("l.mid"))
         #expect(!noteOns(contents.tracks[1]).isEmpty && !noteOns(contents.tracks[2]).isEmpty, "no notes before the interruption")
         let wav = try WAVFile(path: directory.file("live.wav"))

@@ -15,12 +15,15 @@ import Glibc
 /// Random mutations of what every reader takes from outside — presets, event logs (as `roll`
 /// and as `replay` read them), MIDI files, OSC packets — by one mutation engine (`Mutator`),
 /// seeded from real files: clean errors or valid results, never a crash or a hang.
-/// CI runs a short campaign of each; `make fuzz` sets CLUMSY_FUZZ_ITERATIONS for a long one.
+/// CI runs a short campaign of each (1,500 inputs; 300 where an input costs a session: presets,
+/// the two event-log readers and the plugin's ports, about 80 % of the suite's fuzzing CPU at
+/// 1,500); `make fuzz` sets CLUMSY_FUZZ_ITERATIONS for a long one (1,000,000 of each).
 /// Inputs that once crashed a reader are in FuzzRegressions/<target>/ and run first.
 @Suite(.serialized) struct FuzzTests {
-    static var iterations: Int {
+    /// CLUMSY_FUZZ_ITERATIONS, or `quick` (make test's campaign).
+    static func iterations(quick: Int) -> Int {
         if let text = getenv("CLUMSY_FUZZ_ITERATIONS"), let n = Int(String(cString: text)) { return n }
-        return 1500
+        return quick
     }
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
@@ -49,7 +52,8 @@ import Glibc
     }
 
     /// The campaign: regression inputs first, then `iterations` mutated ones.
-    func campaign(_ target: FuzzTarget) throws {
+    func campaign(_ target: FuzzTarget, quick: Int = 1500) throws {
+        let iterations = Self.iterations(quick: quick)
         let directory = try TemporaryDirectory(prefix: "clumsy-fuzz-\(target.name)")
         defer { withExtendedLifetime(directory) {} }   // only its path is used below
         // The file each input is written to (read by file readers, and the crashing input after a crash).
@@ -58,22 +62,22 @@ import Glibc
             FuzzTarget.write(input, to: scratch)
             do { _ = try target.check(input, scratch) } catch { Issue.record("\(target.name) regression input gave \(error)") }
         }
-        let report = target.campaign(iterations: Self.iterations, seed: 20261122, scratch: scratch)
+        let report = target.campaign(iterations: iterations, seed: 20261122, scratch: scratch)
         print(report)
         for finding in report.findings { Issue.record("\(target.name): \(finding)") }
         #expect(report.longest < 10, "\(report)")
-        #expect(report.inputs == Self.iterations && report.accepted > 0 && report.rejected > 0, "\(report)")
+        #expect(report.inputs == iterations && report.accepted > 0 && report.rejected > 0, "\(report)")
     }
 
     @Test func presets() throws {
         let corpus = try PresetLibrary.bundled().map { try Preset.readFile($0.path) }
         #expect(corpus.count >= 5)
-        try campaign(.preset(seeds: corpus))
+        try campaign(.preset(seeds: corpus), quick: 300)
     }
 
-    @Test func rollEventLogs() throws { try campaign(.rollEventLog(seeds: Self.eventLogSeeds())) }
+    @Test func rollEventLogs() throws { try campaign(.rollEventLog(seeds: Self.eventLogSeeds()), quick: 300) }
 
-    @Test func replayEventLogs() throws { try campaign(.replayEventLog(seeds: Self.eventLogSeeds())) }
+    @Test func replayEventLogs() throws { try campaign(.replayEventLog(seeds: Self.eventLogSeeds()), quick: 300) }
 
     @Test func midiFiles() throws { try campaign(.midiFile(seeds: [try Self.contents("Tests/MIDIFileTests/Golden/small.mid")])) }
 
@@ -100,7 +104,7 @@ import Glibc
         let (library, bundle) = try pluginBundle()
         defer { withExtendedLifetime(bundle) {} }   // the engine reads its presets at each activate
         let driver = try #require(PluginEngineDriver(library: library, bundle: bundle.path), "the plugin's engine did not load")
-        try campaign(.pluginPorts(driver: driver))
+        try campaign(.pluginPorts(driver: driver), quick: 300)
     }
 
     /// The frames the plugin's UI reads from its host (the notify port's), drawn as its window draws them.
