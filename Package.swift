@@ -141,6 +141,7 @@ let package = Package(
         .testTarget(name: "SessionTests", dependencies: ["Errors", "Geometry", "Theory", "Vocabulary", "Physics", "Performance", "Presets", "Text", "Engine", "EventLog", "Session", "TestSupport", "MIDIWire", "Studio", "MIDIFile", "Pictures"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "StudioTests", dependencies: ["MIDIWire", "Studio"]),
         .testTarget(name: "PicturesTests", dependencies: ["Geometry", "Pictures"]),
+        .testTarget(name: "WorldDrawingTests", dependencies: ["Engine", "Pictures", "Presets", "WorldDrawing"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "Theory", "MIDIFile"], exclude: ["make_fixtures.py"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Errors", "Presets", "Text", "Engine", "EventLog", "Session", "MIDIFile", "MIDIWire", "Pictures", "Studio", "TestSupport"], exclude: ["Help"], resources: [.copy("Golden")]),
     ],
