@@ -24,11 +24,13 @@ DURATION ?= 60
 # lilypond: the score tests engrave what --score writes.
 # The LV2 plugin: lv2-dev (headers, lv2_validate) with sordi (sord_validate, which lv2_validate
 # runs); liblilv-dev (the plugin tests' headless host), lilv-utils (lv2ls, lv2info), jalv (a
-# console host) and lv2-examples (eg-metro and eg-fifths, reference plugins).
+# console host) and lv2-examples (eg-metro and eg-fifths, reference plugins). Its UI: libx11-dev
+# (the X11 window, in the plugin's library); xvfb, xdotool and imagemagick (import) run
+# jalv.gtk3 with the UI on an X server of the test's own, find its window and read it.
 DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb-soundfont cmt sox fluidsynth valgrind time procps \
   libsndfile1-dev libebur128-dev ffmpeg libcairo2-dev fonts-dejavu-core librsvg2-bin poppler-utils \
   libjack-jackd2-dev libasound2-dev liblo-dev ableton-link-dev jackd2 jack-midi-clock liblo-tools man-db groff-base bash-completion \
-  lilypond lv2-dev sordi liblilv-dev lilv-utils jalv lv2-examples parallel slurm-wlm munge \
+  lilypond lv2-dev sordi liblilv-dev lilv-utils jalv lv2-examples libx11-dev xvfb xdotool imagemagick parallel slurm-wlm munge \
   binutils util-linux iproute2 debhelper dpkg-dev lintian
 # (binutils' readelf and util-linux's unshare and setpriv: the tests of what make install ships,
 # run without the Swift toolchain and installed as an ordinary user; unshare and iproute2's ip: the
@@ -103,7 +105,7 @@ lv2: deps
 	python3 Tools/lv2bundle.py $(PLUGIN_LIBRARY) Presets $(LV2_BUNDLE)
 	@echo "the LV2 plugin is in $(CURDIR)/$(LV2_BUNDLE)"
 
-# The JACK suites (Studio, and the LV2 plugin in jalv) run on their own after the rest: a
+# The JACK suites (Studio, and the LV2 plugin and its UI in jalv) run on their own after the rest: a
 # dummy JACK server skips cycles when the parallel suite loads both cores (the tests ask jackd
 # for real-time priority, which a machine may not permit), and their timing checks (one
 # period, 24 ppqn) are about Clumsy and JACK,
@@ -115,8 +117,8 @@ test: deps lint
 	$(SWIFT) build --product ClumsyLV2   # the plugin tests load it; --build-tests links no library product
 	$(MAKE) --no-print-directory binaries CONFIG=debug     # the install tests install it (they run no swift build)
 	$(MAKE) --no-print-directory binaries CONFIG=release   # what make install ships: the toolchain-free tests run it
-	CLUMSY_UNDER_TEST=$(CURDIR)/.build/release/clumsy $(SWIFT) test --skip-build --skip StudioEndToEndTests --skip PluginJackTests
-	CLUMSY_UNDER_TEST=$(CURDIR)/.build/release/clumsy $(SWIFT) test --skip-build --no-parallel --filter "StudioEndToEndTests|PluginJackTests"
+	CLUMSY_UNDER_TEST=$(CURDIR)/.build/release/clumsy $(SWIFT) test --skip-build --skip StudioEndToEndTests --skip PluginJackTests --skip PluginUITests
+	CLUMSY_UNDER_TEST=$(CURDIR)/.build/release/clumsy $(SWIFT) test --skip-build --no-parallel --filter "StudioEndToEndTests|PluginJackTests|PluginUITests"
 	$(MAKE) --no-print-directory bench-smoke
 
 # The shape of the code: no Swift file over 500 lines, no function over 80 (Tools/sizes.py); the
@@ -145,7 +147,7 @@ soak: deps
 # A long fuzzing campaign of every reader of outside input, a target each: presets (decoder
 # and simulator), event logs (as roll and as replay read them), MIDI files (analyze and roll),
 # OSC packets (--osc-in), batch item manifests, the LV2 plugin's control ports and
-# time:Position (its engine's C interface), the escaping of every language Clumsy writes, and what
+# time:Position (its engine's C interface) and the frames its UI reads, the escaping of every language Clumsy writes, and what
 # JACK timebase and MIDI clock masters send (the transport and clock followers).
 # CI (make test) runs 1500 inputs of each (300 of presets, the event-log readers and the plugin's ports).
 FUZZ_ITERATIONS ?= 1000000

@@ -71,6 +71,8 @@ let package = Package(
         .target(name: "Analysis", dependencies: ["Theory", "MIDIFile", "Text", "FileOutput"]),
         .target(name: "Sound", dependencies: ["Vocabulary", "MIDIWire", "CFluidSynth", "CSndfile", "CEBUR128", "FileOutput"], swiftSettings: uncheckedExclusivityInRelease),
         .target(name: "Pictures", dependencies: ["Geometry", "CCairo", "FileOutput"]),
+        // A session plan as the values Pictures draws: `clumsy draw`, the video and the LV2 plugin's UI.
+        .target(name: "WorldDrawing", dependencies: ["Engine", "Performance", "Pictures", "Text", "Theory"]),
         // One MIDI message as it goes on the wire, pure Swift without C libraries: Studio's live
         // ports and the LV2 plugin both speak it (the plugin must not link JACK, ALSA or liblo).
         .target(name: "MIDIWire"),
@@ -90,12 +92,16 @@ let package = Package(
         // The event log's format, the replay record and the terminal's lines: no C library beyond
         // the engine's, so `batch` reads logs without linking the studio or the pictures.
         .target(name: "EventLog", dependencies: ["Errors", "Vocabulary", "Performance", "Presets", "Text", "Theory", "Engine", "FileOutput"]),
-        .target(name: "Session", dependencies: ["Errors", "Escaping", "Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Presets", "Text", "Engine", "EventLog", "MIDIFile", "Sound", "FileOutput", "MIDIWire", "Studio", "Pictures"],
+        .target(name: "Session", dependencies: ["Errors", "Escaping", "Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Presets", "Text", "Engine", "EventLog", "MIDIFile", "Sound", "FileOutput", "MIDIWire", "Studio", "Pictures", "WorldDrawing"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // The LV2 plugin (lv2-dev): a C shim owns the LV2 side (descriptor, URIDs, atoms, ports) and
         // calls the Swift engine, which steps the Simulator in the host's time (docs/plugin.md).
-        .target(name: "CClumsyLV2"),
-        .target(name: "ClumsyLV2", dependencies: ["CClumsyLV2", "Errors", "Escaping", "Engine", "MIDIWire", "Performance", "Presets", "Text", "Theory", "Vocabulary"],
+        // Its UI (ui.c) is an X11 window in the same library (one Swift runtime per bundle), drawn
+        // by the Swift side with Cairo as `clumsy draw` draws (PlanDrawing, Pictures): the library
+        // links libX11 and libcairo, which every desktop host process has loaded already.
+        .target(name: "CClumsyLV2", linkerSettings: [.linkedLibrary("X11")]),
+        .target(name: "ClumsyLV2", dependencies: ["CClumsyLV2", "Errors", "Escaping", "Engine", "Geometry", "MIDIWire", "Performance", "Physics", "Pictures",
+                                                  "Presets", "Text", "Theory", "Vocabulary", "WorldDrawing"],
                 swiftSettings: uncheckedExclusivityInRelease, linkerSettings: staticSwiftRuntimeInPlugin),
         // `clumsy batch`: many sessions, each a child `clumsy run`, sharded, with labels and manifests.
         .target(name: "Batch", dependencies: ["Errors", "Escaping", "Theory", "Vocabulary", "Performance", "Presets", "Text", "Engine", "EventLog", "MIDIFile", "Sound", "FileOutput"]),
@@ -135,6 +141,7 @@ let package = Package(
         .testTarget(name: "SessionTests", dependencies: ["Errors", "Geometry", "Theory", "Vocabulary", "Physics", "Performance", "Presets", "Text", "Engine", "EventLog", "Session", "TestSupport", "MIDIWire", "Studio", "MIDIFile", "Pictures"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "StudioTests", dependencies: ["MIDIWire", "Studio"]),
         .testTarget(name: "PicturesTests", dependencies: ["Geometry", "Pictures"]),
+        .testTarget(name: "WorldDrawingTests", dependencies: ["Engine", "Pictures", "Presets", "WorldDrawing"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "Theory", "MIDIFile"], exclude: ["make_fixtures.py"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Errors", "Presets", "Text", "Engine", "EventLog", "Session", "MIDIFile", "MIDIWire", "Pictures", "Studio", "TestSupport"], exclude: ["Help"], resources: [.copy("Golden")]),
     ],

@@ -379,11 +379,12 @@ lv2_row() {   # lv2_row PRESET INDEX
 lv2_row default 0
 lv2_row swarm "$(grep -n '^swarm$' clumsy.lv2/presets.txt | cut -d: -f1 | awk '{print $1 - 1}')"
 # Every bundled preset (form returns, a section in its own key, key scenes, 1000 balls), and
-# default with MIDI in (held chords in two keys, a single note) and port changes: the count of
+# default with MIDI in (held chords in two keys, a single note), port changes, a drop and the
+# UI open (frames on the notify port): the count of
 # allocations inside run(), which the release build keeps at 0 (docs/plugin.md).
 LV2_SCRIPT=(480000:midi:144,66,100 480000:midi:144,70,100 480000:midi:144,73,100 960000:midi:128,66,0 960000:midi:128,70,0
             960000:midi:128,73,0 1440000:midi:144,63,100 1440000:midi:144,67,100 1440000:midi:144,70,100 1920000:midi:144,72,90
-            2400000:port:gravity=5 2400000:port:swing=0.3)
+            2400000:port:gravity=5 2400000:port:swing=0.3 2640000:port:drop=500)
 lv2_allocations() {   # the count, or a message naming the failed run (which makes the row fail)
   local count
   count=$(./lv2host clumsy.lv2 "$LV2_SECONDS" "$@" --allocations 2>&1 >/dev/null | sed -n 's/^allocations in run(): \([0-9]*\).*/\1/p')
@@ -399,11 +400,11 @@ while read -r name; do
   LV2_TOTAL=$((LV2_TOTAL + count))
   index=$((index + 1))
 done <clumsy.lv2/presets.txt
-count=$(lv2_allocations --preset 0 "${LV2_SCRIPT[@]}")
-LV2_COUNTS+="default with MIDI in and port changes $count"
+count=$(lv2_allocations --preset 0 --ui "${LV2_SCRIPT[@]}")
+LV2_COUNTS+="default with MIDI in, port changes, a drop and the UI open $count"
 LV2_TOTAL=$((LV2_TOTAL + count))
 row "8c LV2 plugin: allocations inside run(), ${LV2_SECONDS} s of every bundled preset" \
-    "\`lv2host clumsy.lv2 ${LV2_SECONDS} --preset N --allocations\` for each N in presets.txt, and default with MIDI in" "$LV2_TOTAL in all" \
+    "\`lv2host clumsy.lv2 ${LV2_SECONDS} --preset N --allocations\` for each N in presets.txt, and default with MIDI in and the UI open (--ui)" "$LV2_TOTAL in all" \
     "—" "—" "$LV2_COUNTS" "0"
 
 # 9. Stopping -------------------------------------------------------------------------------

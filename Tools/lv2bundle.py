@@ -25,13 +25,21 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 LICENSE = 'http://spdx.org/licenses/GPL-3.0-or-later'
 OWN = "preset's own"
 
+UI = f'{URI}#ui'
+
 MANIFEST = f'''@prefix lv2:  <http://lv2plug.in/ns/lv2core#> .
 @prefix pset: <http://lv2plug.in/ns/ext/presets#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix ui:   <http://lv2plug.in/ns/extensions/ui#> .
 
 <{URI}>
 \ta lv2:Plugin ;
 \tlv2:binary <clumsy.so> ;
+\trdfs:seeAlso <clumsy.ttl> .
+
+<{UI}>
+\ta ui:X11UI ;
+\tui:binary <clumsy.so> ;
 \trdfs:seeAlso <clumsy.ttl> .
 '''
 
@@ -41,7 +49,9 @@ HEAD = f'''@prefix atom: <http://lv2plug.in/ns/ext/atom#> .
 @prefix midi: <http://lv2plug.in/ns/ext/midi#> .
 @prefix rdf:  <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix rsz:  <http://lv2plug.in/ns/ext/resize-port#> .
 @prefix time: <http://lv2plug.in/ns/ext/time#> .
+@prefix ui:   <http://lv2plug.in/ns/extensions/ui#> .
 @prefix units: <http://lv2plug.in/ns/extensions/units#> .
 @prefix urid: <http://lv2plug.in/ns/ext/urid#> .
 @prefix work: <http://lv2plug.in/ns/ext/worker#> .
@@ -56,10 +66,11 @@ HEAD = f'''@prefix atom: <http://lv2plug.in/ns/ext/atom#> .
 \tlv2:requiredFeature urid:map ;
 \tlv2:optionalFeature lv2:hardRTCapable , work:schedule ;
 \tlv2:extensionData work:interface ;
+\tui:ui <{UI}> ;
 \tlv2:port [
 \t\ta lv2:InputPort , atom:AtomPort ;
 \t\tatom:bufferType atom:Sequence ;
-\t\tatom:supports time:Position , midi:MidiEvent ;
+\t\tatom:supports time:Position , midi:MidiEvent , atom:Object ;
 \t\tlv2:designation lv2:control ;
 \t\tlv2:index 0 ;
 \t\tlv2:symbol "control" ;
@@ -74,6 +85,33 @@ HEAD = f'''@prefix atom: <http://lv2plug.in/ns/ext/atom#> .
 \t] , [
 '''
 
+# Port 13: what an open UI is told (ui.c says "on" on the control port; the plugin then writes
+# a frame of the world about 30 times a second, at most 4 KB: CLUMSY_FRAME_BALLS balls of
+# 16-bit x and y, within what every host passes).
+NOTIFY = '''\t\ta lv2:OutputPort , atom:AtomPort ;
+\t\tatom:bufferType atom:Sequence ;
+\t\tatom:supports atom:Object ;
+\t\trsz:minimumSize 16384 ;
+\t\tlv2:index 13 ;
+\t\tlv2:symbol "notify" ;
+\t\tlv2:name "Notify"
+'''
+
+# The UI: an X11 window in the plugin's library, drawn at the host's idle calls.
+VIEW = f'''<{UI}>
+\ta ui:X11UI ;
+\tui:binary <clumsy.so> ;
+\tlv2:requiredFeature urid:map , ui:idleInterface ;
+\tlv2:optionalFeature ui:parent , ui:resize ;
+\tlv2:extensionData ui:idleInterface , ui:resize ;
+\tui:portNotification [
+\t\tui:plugin <{URI}> ;
+\t\tlv2:symbol "notify" ;
+\t\tui:notifyType atom:Object ;
+\t\tui:protocol atom:eventTransfer
+\t] .
+'''
+
 LIBRARY = None
 DEFAULTS = {}
 
@@ -86,7 +124,8 @@ def literal(text):
     return function(text.encode()).decode()
 
 
-def control(index, symbol, name, comment, default, minimum, maximum, integer=False, points=None, own=True, unit=None, sentinel=None):
+def control(index, symbol, name, comment, default, minimum, maximum, integer=False, points=None, own=True, unit=None, sentinel=None,
+            sentinel_label=OWN):
     '''A control input port. `points` (names) make it an enumeration of 0, 1, …, with -1 the
     preset's own unless `own` is false; `sentinel` is the value meaning the preset's own of a
     port that is no enumeration (a labelled scale point, so a host's generic UI names it);
@@ -105,7 +144,7 @@ def control(index, symbol, name, comment, default, minimum, maximum, integer=Fal
         labelled = ([(OWN, -1)] if own else []) + [(n, i) for i, n in enumerate(points)]
         lines.append('lv2:scalePoint ' + ' , '.join(f'[ rdfs:label {literal(n)} ; rdf:value {v} ]' for n, v in labelled))
     elif sentinel is not None:
-        lines.append(f'lv2:scalePoint [ rdfs:label {literal(OWN)} ; rdf:value {sentinel} ]')
+        lines.append(f'lv2:scalePoint [ rdfs:label {literal(sentinel_label)} ; rdf:value {sentinel} ]')
     return ' ;\n'.join('\t\t' + line for line in lines) + '\n'
 
 
@@ -142,7 +181,11 @@ def controls(library, names):
         control(11, 'bass_channel', 'Bass channel', "MIDI channel of the bass's notes; 0: the preset's own", 0, 0, 16, integer=True, sentinel=0),
         control(12, 'keys_channel', 'Keys channel', "MIDI channel of every key note; 0: the preset's own", 0, 0, 16, integer=True, sentinel=0),
     ]
-    return '\t] , [\n'.join(ports) + '\t] .\n'
+    # Port 14: a click in the window sets it (ui.c), so a host saves and automates drops as it does any control.
+    drop = control(14, 'drop', 'Drop at', 'A piano ball (the one longest without a key hit) dropped from the top of the piano area '
+                   'at this place across it, 0 its left edge … 1000 its right, when the port moves (a click in the window sets it); '
+                   '-1: none', -1, -1, 1000, integer=True, sentinel=-1, sentinel_label='none')
+    return '\t] , [\n'.join(ports + [NOTIFY, drop]) + '\t] .\n\n' + VIEW
 
 
 def numbered(directory, table):

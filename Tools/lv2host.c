@@ -12,10 +12,13 @@
 // ahead of the blocks (as an xrun does). FRAME:port:NAME=V sets a control
 // port from the block holding FRAME on; FRAME:midi:B1,B2,B3 sends a MIDI message (decimal bytes)
 // at FRAME. Options: --NAME V sets a control port from the start (preset, seed, gravity, speed,
-// key, mode, quantize, swing, balls, bass_channel, keys_channel); --allocations prints to stderr how many
+// key, mode, quantize, swing, balls, bass_channel, keys_channel, drop); --allocations prints to stderr how many
 // allocations (malloc, calloc, realloc, memalign …) happened inside run(); --timing prints
 // the mean, the 99th percentile and the longest run() in microseconds; --no-worker offers
-// the plugin no worker (work:schedule).
+// the plugin no worker (work:schedule); --ui connects the notify port and says "on" as the
+// plugin's UI does (ui.c), then prints to stderr how many frames of the world the plugin
+// wrote, the largest atom and the balls of the last; --notify connects the notify port and
+// says nothing (a host without the UI open), and prints the same.
 //
 // Build: cc -O2 -rdynamic -o lv2host Tools/lv2host.c $(pkg-config --cflags --libs lilv-0)  (-rdynamic: --allocations)
 #define _GNU_SOURCE
@@ -157,13 +160,14 @@ static int parse_change(const char *text, Change *c, const Change *last) {
 }
 
 // The control ports by symbol, index 2 on (clumsy.ttl's order), with their defaults.
+// (13 is the notify port, an atom port: --ui connects it.)
 static const char *port_names[] = {"preset", "seed", "gravity", "speed", "key", "mode", "quantize", "swing", "balls",
-                                   "bass_channel", "keys_channel"};
+                                   "bass_channel", "keys_channel", NULL, "drop"};
 enum { FIRST_PORT = 2, PORT_END = FIRST_PORT + sizeof port_names / sizeof *port_names };
-static float controls[PORT_END] = {0, 0, 0, 0, -1, 0, -1, -1, -1, -1, -1, 0, 0};
+static float controls[PORT_END] = {0, 0, 0, 0, -1, 0, -1, -1, -1, -1, -1, 0, 0, 0, -1};
 
 static int port_index(const char *name) {
-    for (int i = FIRST_PORT; i < PORT_END; i++) if (!strcmp(port_names[i - FIRST_PORT], name)) return i;
+    for (int i = FIRST_PORT; i < PORT_END; i++) if (port_names[i - FIRST_PORT] && !strcmp(port_names[i - FIRST_PORT], name)) return i;
     return -1;
 }
 
@@ -206,10 +210,14 @@ typedef struct {
 } Script;
 
 /// Reads the options and changes (argv from 3 on) into `s` and the flags; 0 when one is not understood.
+static int ui_flag = 0, notify_flag = 0;
+
 static int parse_arguments(int argc, char **argv, Script *s, uint32_t *block, int *allocations_flag, int *timing_flag, int *worker) {
     for (int i = 3; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--allocations")) *allocations_flag = 1;
+        else if (!strcmp(a, "--ui")) ui_flag = notify_flag = 1;
+        else if (!strcmp(a, "--notify")) notify_flag = 1;
         else if (!strcmp(a, "--timing")) *timing_flag = 1;
         else if (!strcmp(a, "--no-worker")) *worker = 0;
         else if (i + 1 < argc && !strcmp(a, "--rate")) s->rate = atof(argv[++i]);
@@ -253,6 +261,21 @@ static void forge_block(Script *s, LV2_Atom_Forge *forge, LV2_URID_Map *map, LV2
         s->transport = position - (s->rolling ? at : 0);
     }
     if (s->rolling) s->transport += block;
+}
+
+/// What the plugin wrote on the notify port: frames of the world for an open UI.
+static long ui_frames = 0, ui_largest = 0, ui_balls = 0;
+static void read_notify(const LV2_Atom_Sequence *notify) {
+    const LV2_URID frame_type = map_uri(NULL, "urn:clumsy:lv2#Frame");
+    LV2_ATOM_SEQUENCE_FOREACH (notify, ev) {
+        const LV2_Atom_Object *object = (const LV2_Atom_Object *)&ev->body;
+        if (object->body.otype != frame_type) continue;
+        ui_frames++;
+        if ((long)lv2_atom_total_size(&ev->body) > ui_largest) ui_largest = (long)lv2_atom_total_size(&ev->body);
+        LV2_ATOM_OBJECT_FOREACH (object, property) {
+            if (property->value.size >= 36) ui_balls = *(const uint32_t *)((const uint8_t *)LV2_ATOM_BODY_CONST(&property->value) + 32);
+        }
+    }
 }
 
 /// Prints the MIDI messages of `out` at frames from `start`.
@@ -305,10 +328,11 @@ int main(int argc, char **argv) {
     if (!instance) { fprintf(stderr, "lv2host: the plugin did not instantiate\n"); return 69; }
 
     enum { CAPACITY = 1 << 16 };
-    uint8_t *in = calloc(1, CAPACITY), *out = calloc(1, CAPACITY);
+    uint8_t *in = calloc(1, CAPACITY), *out = calloc(1, CAPACITY), *notify = calloc(1, CAPACITY);
     lilv_instance_connect_port(instance, 0, in);
     lilv_instance_connect_port(instance, 1, out);
-    for (uint32_t p = FIRST_PORT; p < PORT_END; p++) lilv_instance_connect_port(instance, p, &controls[p]);
+    if (notify_flag) lilv_instance_connect_port(instance, 13, notify);
+    for (uint32_t p = FIRST_PORT; p < PORT_END; p++) if (port_names[p - FIRST_PORT]) lilv_instance_connect_port(instance, p, &controls[p]);
     lilv_instance_activate(instance);
 
     LV2_Atom_Forge forge;
@@ -323,7 +347,14 @@ int main(int argc, char **argv) {
         lv2_atom_forge_set_buffer(&forge, in, CAPACITY);
         lv2_atom_forge_sequence_head(&forge, &sequence, 0);
         forge_block(&script, &forge, &map, midi_event, start, block);
+        if (ui_flag && start == 0) {   // the UI opens: "on", as ui.c says it
+            LV2_Atom_Forge_Frame object;
+            lv2_atom_forge_frame_time(&forge, 0);
+            lv2_atom_forge_object(&forge, &object, 0, map_uri(NULL, "urn:clumsy:lv2#uiOn"));
+            lv2_atom_forge_pop(&forge, &object);
+        }
         lv2_atom_forge_pop(&forge, &sequence);
+        ((LV2_Atom_Sequence *)notify)->atom.size = 16384 - sizeof(LV2_Atom);
         LV2_Atom_Sequence *o = (LV2_Atom_Sequence *)out;
         o->atom.size = CAPACITY - sizeof(LV2_Atom);
         o->atom.type = 0;
@@ -340,9 +371,11 @@ int main(int argc, char **argv) {
         if (us > times[longest_at / block]) longest_at = start;
         blocks++;
         print_messages(o, start, midi_event);
+        if (notify_flag) read_notify((const LV2_Atom_Sequence *)notify);
     }
     if (report_allocations) fprintf(stderr, "allocations in run(): %ld over %ld blocks\n", allocations, blocks);
     if (report_timing) print_timing(times, blocks, longest_at, block, rate);
+    if (notify_flag) fprintf(stderr, "ui frames: %ld, largest atom %ld bytes, %ld balls in the last\n", ui_frames, ui_largest, ui_balls);
     free(times);
     lilv_instance_deactivate(instance);
     lilv_instance_free(instance);
@@ -351,5 +384,6 @@ int main(int argc, char **argv) {
     lilv_world_free(world);
     free(in);
     free(out);
+    free(notify);
     return 0;
 }

@@ -16,20 +16,25 @@
 #include <lv2/urid/urid.h>
 #include <lv2/worker/worker.h>
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define CLUMSY_URI "urn:clumsy:lv2"
 #define CLUMSY_BLOCK_MESSAGES 4096
+/// Frames a second an open UI is sent (its drawing runs at the host's rate, about 30).
+#define CLUMSY_FRAMES_PER_SECOND 30
 
 // The ports, in lv2:index order (Tools/lv2bundle.py writes the same order).
 enum {
     PORT_CONTROL = 0, PORT_MIDI_OUT, PORT_PRESET, PORT_SEED, PORT_GRAVITY, PORT_SPEED,
-    PORT_KEY, PORT_MODE, PORT_QUANTIZE, PORT_SWING, PORT_BALLS, PORT_BASS_CHANNEL, PORT_KEYS_CHANNEL, PORT_COUNT
+    PORT_KEY, PORT_MODE, PORT_QUANTIZE, PORT_SWING, PORT_BALLS, PORT_BASS_CHANNEL, PORT_KEYS_CHANNEL,
+    PORT_NOTIFY, PORT_DROP, PORT_COUNT
 };
 
 typedef struct {
     LV2_URID atom_Blank, atom_Object, atom_Float, atom_Double, atom_Int, atom_Long, midi_MidiEvent;
+    LV2_URID atom_Chunk, clumsy_Frame, clumsy_frame, clumsy_uiOn, clumsy_uiOff;
     LV2_URID time_Position, time_bar, time_barBeat, time_beatsPerBar, time_beatUnit, time_beatsPerMinute, time_speed, time_frame;
 } URIs;
 
@@ -40,6 +45,11 @@ typedef struct {
     LV2_Atom_Forge forge;
     const LV2_Atom_Sequence *control;
     LV2_Atom_Sequence *out;
+    LV2_Atom_Sequence *notify;   // frames for an open UI (ui.c); may be unconnected
+    int32_t view_open;
+    float last_drop;   // the drop port as last read: a change to 0…1000 drops a ball there
+    uint32_t since_frame, frame_interval;
+    ClumsyFrame frame;
     const float *ports[PORT_COUNT];
     void *engine;
     ClumsyMIDI messages[CLUMSY_BLOCK_MESSAGES];
@@ -53,6 +63,11 @@ static void map_uris(LV2_URID_Map *map, URIs *u) {
     u->atom_Int = map->map(map->handle, LV2_ATOM__Int);
     u->atom_Long = map->map(map->handle, LV2_ATOM__Long);
     u->midi_MidiEvent = map->map(map->handle, LV2_MIDI__MidiEvent);
+    u->atom_Chunk = map->map(map->handle, LV2_ATOM__Chunk);
+    u->clumsy_Frame = map->map(map->handle, CLUMSY_URI "#Frame");
+    u->clumsy_frame = map->map(map->handle, CLUMSY_URI "#frame");
+    u->clumsy_uiOn = map->map(map->handle, CLUMSY_URI "#uiOn");
+    u->clumsy_uiOff = map->map(map->handle, CLUMSY_URI "#uiOff");
     u->time_Position = map->map(map->handle, LV2_TIME__Position);
     u->time_bar = map->map(map->handle, LV2_TIME__bar);
     u->time_barBeat = map->map(map->handle, LV2_TIME__barBeat);
@@ -77,6 +92,7 @@ static LV2_Handle instantiate(const LV2_Descriptor *descriptor, double rate, con
     self->schedule = schedule;
     map_uris(map, &self->uris);
     lv2_atom_forge_init(&self->forge, map);
+    self->frame_interval = (uint32_t)(rate / CLUMSY_FRAMES_PER_SECOND);
     self->engine = clumsy_engine_new(bundle_path, rate);
     if (!self->engine) {
         free(self);
@@ -90,6 +106,7 @@ static void connect_port(LV2_Handle instance, uint32_t port, void *data) {
     switch (port) {
     case PORT_CONTROL: self->control = data; break;
     case PORT_MIDI_OUT: self->out = data; break;
+    case PORT_NOTIFY: self->notify = data; break;
     default:
         if (port < PORT_COUNT) self->ports[port] = data;
         break;
@@ -119,6 +136,7 @@ static ClumsyControls read_controls(const Plugin *self) {
 
 static void activate(LV2_Handle instance) {
     Plugin *self = instance;
+    self->last_drop = port(self, PORT_DROP, -1);   // a session restored drops nothing
     ClumsyControls controls = read_controls(self);
     clumsy_engine_activate(self->engine, &controls);
 }
@@ -163,6 +181,38 @@ static void play(Plugin *self, uint32_t offset, uint32_t frames) {
     }
 }
 
+/// An object from the UI on the control port: "on" when it opens, "off" when it closes.
+static void read_view_message(Plugin *self, const LV2_Atom_Object *object) {
+    const LV2_URID type = object->body.otype;
+    if (type != self->uris.clumsy_uiOn && type != self->uris.clumsy_uiOff) return;
+    self->view_open = type == self->uris.clumsy_uiOn;
+    self->since_frame = self->frame_interval;   // the first frame at once
+    clumsy_engine_view(self->engine, self->view_open);
+}
+
+/// The notify port's sequence: empty, or (a UI open, its time come) one frame of the world.
+static void notify(Plugin *self, uint32_t frames) {
+    if (!self->notify) return;
+    lv2_atom_forge_set_buffer(&self->forge, (uint8_t *)self->notify, self->notify->atom.size);
+    LV2_Atom_Forge_Frame sequence;
+    if (!lv2_atom_forge_sequence_head(&self->forge, &sequence, 0)) return;
+    self->since_frame += frames;
+    if (self->view_open && self->since_frame >= self->frame_interval && clumsy_engine_frame(self->engine, &self->frame)) {
+        // On the beat of the interval (blocks rarely divide it), a late one not made up for.
+        self->since_frame = self->since_frame >= 2 * self->frame_interval ? 0 : self->since_frame - self->frame_interval;
+        const uint32_t count = self->frame.count <= CLUMSY_FRAME_BALLS ? self->frame.count : CLUMSY_FRAME_BALLS;
+        const uint32_t size = (uint32_t)offsetof(ClumsyFrame, xy) + 4 * count;
+        LV2_Atom_Forge_Frame object;
+        // A full buffer (a host's smaller than rsz:minimumSize) leaves the frame out, nothing else.
+        if (lv2_atom_forge_frame_time(&self->forge, 0) && lv2_atom_forge_object(&self->forge, &object, 0, self->uris.clumsy_Frame)) {
+            if (lv2_atom_forge_key(&self->forge, self->uris.clumsy_frame) && lv2_atom_forge_atom(&self->forge, size, self->uris.atom_Chunk))
+                lv2_atom_forge_write(&self->forge, &self->frame, size);
+            lv2_atom_forge_pop(&self->forge, &object);
+        }
+    }
+    lv2_atom_forge_pop(&self->forge, &sequence);
+}
+
 static void run(LV2_Handle instance, uint32_t frames) {
     Plugin *self = instance;
     const uint32_t capacity = self->out->atom.size;
@@ -171,6 +221,11 @@ static void run(LV2_Handle instance, uint32_t frames) {
     lv2_atom_forge_sequence_head(&self->forge, &sequence, 0);
     ClumsyControls controls = read_controls(self);
     clumsy_engine_controls(self->engine, &controls);
+    const float drop = port(self, PORT_DROP, -1);
+    if (drop != self->last_drop && !(drop != drop)) {   // (a NaN is no place)
+        self->last_drop = drop;
+        if (drop >= 0) clumsy_engine_place(self->engine, drop);
+    }
     uint32_t done = 0;
     if (self->control) {
         LV2_ATOM_SEQUENCE_FOREACH (self->control, event) {
@@ -183,6 +238,8 @@ static void run(LV2_Handle instance, uint32_t frames) {
             if ((event->body.type == self->uris.atom_Object || event->body.type == self->uris.atom_Blank) &&
                 object->body.otype == self->uris.time_Position) {
                 read_position(self, at, object);
+            } else if (event->body.type == self->uris.atom_Object || event->body.type == self->uris.atom_Blank) {
+                read_view_message(self, object);
             } else if (event->body.type == self->uris.midi_MidiEvent) {
                 clumsy_engine_midi(self->engine, at, (const uint8_t *)(event + 1), event->body.size);
             }
@@ -190,6 +247,7 @@ static void run(LV2_Handle instance, uint32_t frames) {
     }
     play(self, done, frames - done);   // also when 0 frames are left: a stop's note-offs
     lv2_atom_forge_pop(&self->forge, &sequence);
+    notify(self, frames);
     ClumsySeek seek;
     if (clumsy_engine_take_seek(self->engine, &seek)) {
         if (self->schedule) {

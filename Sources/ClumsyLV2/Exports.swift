@@ -115,3 +115,66 @@ func report(_ error: SessionError) {
     let line = "clumsy.lv2: \(error)\n"
     line.withCString { _ = write(2, $0, strlen($0)) }
 }
+
+@_cdecl("clumsy_engine_place")
+public func clumsyEnginePlace(_ engine: UnsafeMutableRawPointer, _ place: Float) {
+    from(engine).place(place)
+}
+
+@_cdecl("clumsy_engine_view")
+public func clumsyEngineView(_ engine: UnsafeMutableRawPointer, _ open: Int32) {
+    from(engine).view(open: open != 0)
+}
+
+@_cdecl("clumsy_engine_frame")
+public func clumsyEngineFrame(_ engine: UnsafeMutableRawPointer, _ frame: UnsafeMutablePointer<ClumsyFrame>) -> Int32 {
+    from(engine).fill(frame) ? 1 : 0
+}
+
+// The UI's drawing (PluginView), for ui.c.
+
+@_cdecl("clumsy_view_new")
+public func clumsyViewNew(_ bundle: UnsafePointer<CChar>) -> UnsafeMutableRawPointer? {
+    do {
+        let paths = try BundlePresets.paths(bundle: String(cString: bundle))
+        return Unmanaged.passRetained(PluginView(presetPaths: paths)).toOpaque()
+    } catch {
+        report(error)
+        return nil
+    }
+}
+
+@_cdecl("clumsy_view_port")
+public func clumsyViewPort(_ view: UnsafeMutableRawPointer, _ index: UInt32, _ value: Float) {
+    viewFrom(view).port(Int(index), value)
+}
+
+@_cdecl("clumsy_view_frame")
+public func clumsyViewFrame(_ view: UnsafeMutableRawPointer, _ frame: UnsafeRawPointer, _ size: UInt32) -> Int32 {
+    viewFrom(view).frame(frame, size: Int(size)) ? 1 : 0
+}
+
+@_cdecl("clumsy_view_render")
+public func clumsyViewRender(_ view: UnsafeMutableRawPointer, _ width: Int32, _ height: Int32,
+                             _ pixels: UnsafeMutablePointer<UnsafePointer<UInt8>?>, _ stride: UnsafeMutablePointer<Int32>) -> Int32 {
+    guard let canvas = viewFrom(view).render(width: Int(width), height: Int(height)), let address = canvas.pixelAddress else { return 1 }
+    pixels.pointee = address
+    stride.pointee = Int32(canvas.stride)
+    return 0
+}
+
+@_cdecl("clumsy_view_place")
+public func clumsyViewPlace(_ view: UnsafeMutableRawPointer, _ x: Double, _ y: Double, _ place: UnsafeMutablePointer<Float>) -> Int32 {
+    guard let value = viewFrom(view).place(x: x, y: y) else { return 0 }
+    place.pointee = value
+    return 1
+}
+
+@_cdecl("clumsy_view_free")
+public func clumsyViewFree(_ view: UnsafeMutableRawPointer) {
+    Unmanaged<PluginView>.fromOpaque(view).release()
+}
+
+private func viewFrom(_ view: UnsafeMutableRawPointer) -> PluginView {
+    Unmanaged<PluginView>.fromOpaque(view).takeUnretainedValue()
+}

@@ -53,6 +53,12 @@ extension PluginEngine {
         }
     }
 
+    /// The drop port moved to `value` (0…1000 across the piano area): a `place` at the next step.
+    func place(_ value: Float) {
+        guard value.isFinite else { return }
+        simulator?.queue(.place(Int(min(max(value.rounded(), 0), 1000))))
+    }
+
     /// The chord a held chord asked for, at the playing session's next step (`Control.chord`).
     func playHeldChord() {
         guard let degree = heldChord, let simulator else { return }

@@ -69,6 +69,12 @@ final class PluginEngine {
     var outbox: MessageQueue
     /// Sounding notes, channel × 128 + note: what a stop must end.
     var sounding: [Bool]
+    /// True while a UI is open: the steps note what struck what (PluginEngine+View.swift).
+    var isViewOpen = false
+    /// Bouncers (bit degree − 1) and keys (bit 16 + key − 1) struck since the last frame.
+    var hits: UInt32 = 0
+    /// The degree of the chord playing (its last chord event), 0 before the first.
+    var chordDegree = 0
 
     /// The sample rates the plugin accepts at `instantiate`, Hz.
     static let rates: ClosedRange<Double> = 1000...1_536_000
@@ -130,10 +136,14 @@ final class PluginEngine {
 
     /// The session of `controls`, built (and validated) the way `clumsy run` builds it.
     static func session(_ controls: PluginControls, presetPaths: [String]) throws(SessionError) -> Simulator {
+        Simulator(configuration: try configuration(controls, presetPaths: presetPaths))
+    }
+
+    /// The configuration of `controls` (the UI draws its plan without building a world).
+    static func configuration(_ controls: PluginControls, presetPaths: [String]) throws(SessionError) -> Configuration {
         let index = min(max(0, Int(controls.preset.rounded())), presetPaths.count - 1)
         let preset = try PresetLibrary.load(presetPaths[index])
-        let configuration = try Configuration(preset: preset, overrides: try overrides(controls), duration: Limits.duration.upperBound)
-        return Simulator(configuration: configuration)
+        return try Configuration(preset: preset, overrides: try overrides(controls), duration: Limits.duration.upperBound)
     }
 
     /// The host's transport at `offset` in the current block.
@@ -191,6 +201,7 @@ final class PluginEngine {
         let endTime = Double(end) / rate
         while simulator.time < endTime {
             simulator.step()
+            if isViewOpen { noteHits(simulator.world.contacts) }
             take(simulator.stepEvents)
             simulator.clearEvents()
         }
@@ -215,6 +226,8 @@ final class PluginEngine {
             case .note, .control:
                 // Through the optional in place: a copy would copy the router's tables.
                 router?.forEachMessage(of: event) { time, _, message in pending.append(PendingMessage(frame: frameOf(time), message: message)) }
+            case .chord(let chord):
+                chordDegree = chord.degree
             default:
                 break
             }

@@ -64,14 +64,21 @@ extension Simulator {
             case .chord(let degree):
                 performer.changeChord(to: degree, at: now, scheduler: &scheduler)
             case .lift:
-                var idlest: Int?
-                for ball in 1..<max(lastKeyHit.count, 1) where world.isIn(ball: ball) {
-                    if idlest.map({ lastKeyHit[ball] < lastKeyHit[$0] }) ?? true { idlest = ball }
-                }
-                if let idlest { dropBall(idlest, at: now) }
+                if let idlest = idlestBall() { dropBall(idlest, at: now) }
+            case .place(let thousandths):
+                if let idlest = idlestBall() { dropBall(idlest, at: now, across: Double(thousandths) / 1000) }
             }
         }
         controls.removeAll(keepingCapacity: true)
+    }
+
+    /// The piano ball in play longest without a key hit, if any is in play.
+    func idlestBall() -> Int? {
+        var idlest: Int?
+        for ball in 1..<max(lastKeyHit.count, 1) where world.isIn(ball: ball) {
+            if idlest.map({ lastKeyHit[ball] < lastKeyHit[$0] }) ?? true { idlest = ball }
+        }
+        return idlest
     }
 
     /// Gravity (m/s²) and the bass ball's speed (m/s) from now on, with the sub-steps they

@@ -311,9 +311,14 @@ public final class Simulator {
         return Vector(cos(angle), sin(angle))
     }
 
-    func dropBall(_ ball: Int, at now: Double) {
+    func dropBall(_ ball: Int, at now: Double, across: Double? = nil) {
         let region = plan.layout.dropRegion
         let r = plan.rules.pianoRadius
+        if let across {
+            // A place chosen (`place`): there, at the top of the drop region, whatever lies near.
+            place(ball, at: Vector(region.minX + min(max(across, 0), 1) * region.width, region.maxY), now: now)
+            return
+        }
         var spot = Vector(drops.uniform(region.minX...region.maxX), drops.uniform(region.minY...region.maxY))
         // Balls that pass through each other need no clear spot.
         for _ in 0..<(plan.rules.pianoBallsCollide ? 4 : 0) {
@@ -324,6 +329,11 @@ public final class Simulator {
             if clear { break }
             spot = Vector(drops.uniform(region.minX...region.maxX), drops.uniform(region.minY...region.maxY))
         }
+        place(ball, at: spot, now: now)
+    }
+
+    /// Ball `ball` at rest at `spot`, a drop.
+    private func place(_ ball: Int, at spot: Vector, now: Double) {
         world.place(ball: ball, at: spot, velocity: .zero)
         lastKeyHit[ball] = now
         stillSince[ball] = -1

@@ -44,6 +44,10 @@ public enum Control: Sendable, Equatable {
     /// The piano ball longest without a key hit is lifted back to the top and dropped again from
     /// a seeded spot, as a drop places it (MIDI in's single note): one ball, where `drop` moves all.
     case lift
+    /// The piano ball longest without a key hit is dropped again from the top of the piano
+    /// area at a place across it: 0 its left edge … 1000 its right (a click in the LV2 plugin's
+    /// window, the iPad app's tap): `lift` at a place chosen instead of seeded.
+    case place(Int)
 
     /// The controls, one row each, in the order a scene's controls take effect at its bar line.
     /// OSC in, the scenes' fields, the event log, `clumsy replay`, `--osc-in`'s help and the
@@ -74,7 +78,15 @@ public enum Control: Sendable, Equatable {
                        + "event; the keys play its tones; a change waiting for its beat or bar line is replaced); the bass "
                        + "plays the root it next strikes"),
         ControlRow("lift", .none(.lift), effect: "the piano ball longest without a key hit dropped again from the top, at a seeded spot"),
+        ControlRow("place", .whole(placeRange, expected: "a place across the piano area \(Limits.text(placeRange)) (left to right)",
+                                   make: Control.place),
+                   osc: "across", inScenes: false,
+                   effect: "the piano ball longest without a key hit dropped again from the top of the piano area, at that "
+                       + "place across it (0 the left edge, 1000 the right; the plugin's window sends it for a click)"),
     ]
+
+    /// Places across the piano area a `place` names: thousandths of its width.
+    public static let placeRange = 0...1000
 
     /// The row named `name`, if any.
     public static func row(named name: String) -> ControlRow? { table.first { $0.name == name } }
@@ -92,6 +104,7 @@ public enum Control: Sendable, Equatable {
         case .chord: return "chord"
         case .balls: return "balls"
         case .lift: return "lift"
+        case .place: return "place"
         }
     }
 
@@ -125,7 +138,7 @@ public enum Control: Sendable, Equatable {
     public var value: Double? {
         switch self {
         case .gravity(let x), .speed(let x), .tempo(let x): return x
-        case .level(_, let value), .chord(let value), .balls(let value): return Double(value)
+        case .level(_, let value), .chord(let value), .balls(let value), .place(let value): return Double(value)
         case .kick, .drop, .key, .lift: return nil
         }
     }

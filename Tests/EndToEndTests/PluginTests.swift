@@ -34,15 +34,17 @@ final class PluginHarness {
     let bundle: String
     let host: String
 
-    init() async throws {
+    /// A bundle of the library in `products` (the tests' own build; `make test` also builds
+    /// the release one, which the allocation test reads).
+    init(products: String = CLI.productsDirectory) async throws {
         directory = try TemporaryDirectory(prefix: "clumsy-lv2")
         bundle = directory.file("clumsy.lv2")
         host = directory.file("lv2host")
-        let library = CLI.productsDirectory + "/libClumsyLV2.so"
+        let library = products + "/libClumsyLV2.so"
         // `swift build --build-tests` compiles the plugin's modules but links no library product:
         // a library older than their object files is not what the sources say.
         let built = (try? FileManager.default.attributesOfItem(atPath: library))?[.modificationDate] as? Date
-        if let source = Self.newestSource(), built.map({ $0 < source.date }) ?? true {
+        if let source = Self.newestSource(products: products), built.map({ $0 < source.date }) ?? true {
             throw StaleLibrary(library: library, source: source.path, isMissing: built == nil)
         }
         let assemble = try await CLI.run([projectRoot + "/Tools/lv2bundle.py", library, projectRoot + "/Presets", bundle],
@@ -57,13 +59,13 @@ final class PluginHarness {
 
     /// The modules linked into the library (Package.swift's ClumsyLV2 and what it depends on).
     static let modules = ["ClumsyLV2", "CClumsyLV2", "Engine", "Performance", "Vocabulary", "Presets", "MIDIWire", "Physics",
-                          "CChipmunkPools", "Theory", "Geometry", "FileOutput"]
+                          "CChipmunkPools", "Theory", "Geometry", "FileOutput", "Pictures", "WorldDrawing", "Text", "Errors", "Escaping"]
 
     /// The most recently compiled object file of `modules` (what the library is linked from).
-    static func newestSource() -> (path: String, date: Date)? {
+    static func newestSource(products: String = CLI.productsDirectory) -> (path: String, date: Date)? {
         var newest: (path: String, date: Date)?
         for module in modules {
-            let directory = CLI.productsDirectory + "/\(module).build"
+            let directory = products + "/\(module).build"
             for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasSuffix(".o") {
                 let path = directory + "/" + name
                 guard let date = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date else { continue }

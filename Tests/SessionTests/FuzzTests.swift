@@ -101,17 +101,30 @@ import Glibc
     /// The plugin's control ports and time:Position through the engine's C interface, in the
     /// library `make test` and `make fuzz` build beside the tests.
     @Test func pluginPorts() throws {
+        let (library, bundle) = try pluginBundle()
+        defer { withExtendedLifetime(bundle) {} }   // the engine reads its presets at each activate
+        let driver = try #require(PluginEngineDriver(library: library, bundle: bundle.path), "the plugin's engine did not load")
+        try campaign(.pluginPorts(driver: driver), quick: 300)
+    }
+
+    /// The frames the plugin's UI reads from its host (the notify port's), drawn as its window draws them.
+    @Test func pluginFrames() throws {
+        let (library, bundle) = try pluginBundle()
+        defer { withExtendedLifetime(bundle) {} }   // the view reads its preset at its first drawing
+        let view = try #require(PluginViewDriver(library: library, bundle: bundle.path), "the plugin's view did not load")
+        try campaign(.pluginFrames(driver: view))
+    }
+
+    /// The library beside the tests, and a bundle of the presets for it (presets.txt, presets/).
+    private func pluginBundle() throws -> (library: String, bundle: TemporaryDirectory) {
         let library = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path + "/libClumsyLV2.so"
         try #require(FileManager.default.fileExists(atPath: library), "no \(library): swift build --product ClumsyLV2 (make test and make fuzz do)")
-        let temporary = try TemporaryDirectory(prefix: "clumsy-fuzz-bundle")
-        defer { withExtendedLifetime(temporary) {} }   // only its path is used below
-        let bundle = temporary.path
-        try FileManager.default.createDirectory(atPath: bundle + "/presets", withIntermediateDirectories: true)
+        let bundle = try TemporaryDirectory(prefix: "clumsy-fuzz-bundle")
+        try FileManager.default.createDirectory(atPath: bundle.path + "/presets", withIntermediateDirectories: true)
         let presets = PresetLibrary.bundled()
-        for entry in presets { try FileManager.default.copyItem(atPath: entry.path, toPath: bundle + "/presets/\(entry.name).json") }
-        try (presets.map(\.name).joined(separator: "\n") + "\n").write(toFile: bundle + "/presets.txt", atomically: true, encoding: .utf8)
-        let driver = try #require(PluginEngineDriver(library: library, bundle: bundle), "the plugin's engine did not load")
-        try campaign(.pluginPorts(driver: driver), quick: 300)
+        for entry in presets { try FileManager.default.copyItem(atPath: entry.path, toPath: bundle.path + "/presets/\(entry.name).json") }
+        try (presets.map(\.name).joined(separator: "\n") + "\n").write(toFile: bundle.path + "/presets.txt", atomically: true, encoding: .utf8)
+        return (library, bundle)
     }
 
     @Test func writerRoundTripsEveryBundledPreset() throws {

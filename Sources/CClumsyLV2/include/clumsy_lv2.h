@@ -50,6 +50,27 @@ typedef struct ClumsySeek {
     ClumsyControls controls;
 } ClumsySeek;
 
+/// Most balls a frame carries: the bass ball and the `balls` port's 1000 piano balls.
+#define CLUMSY_FRAME_BALLS 1001
+/// A position's quantised value for a ball out of the world.
+#define CLUMSY_FRAME_OUT 0xFFFF
+
+/// What the plugin tells an open UI about the world, about 30 times a second (an atom on the
+/// notify port: `offsetof(ClumsyFrame, xy) + 4 × count` bytes, 4 KB at most, within what every
+/// host passes). Positions are quantised to 16 bits across `box`: a millimetre in a 30 m world.
+typedef struct ClumsyFrame {
+    float box[4];            ///< min x, min y, max x, max y, metres: the box the positions span
+    float beats;             ///< the session's beats since bar 0 (of the host's beat unit)
+    float beats_per_bar;
+    int32_t degree;          ///< the chord playing: its degree 1…7, 0 before the first
+    uint32_t hits;           ///< struck since the last frame: bit d − 1 the bouncer of degree d, bit 16 + k − 1 key k
+    uint32_t count;          ///< balls in `xy` (0 the bass ball)
+    uint16_t xy[2 * CLUMSY_FRAME_BALLS];   ///< x, y of each ball, 0…65534 across `box`; CLUMSY_FRAME_OUT: out of the world
+} ClumsyFrame;
+
+/// The positions of `frame` (for Swift, which sees a C array as a tuple).
+static inline uint16_t *clumsy_frame_xy(ClumsyFrame *frame) { return frame->xy; }
+
 // Implemented in Swift (ClumsyLV2, `@_cdecl`).
 
 /// Reads the bundle (its presets) at `bundle_path` for a host running at `sample_rate`; NULL on failure.
@@ -76,5 +97,30 @@ void clumsy_engine_midi(void *engine, uint32_t offset, const uint8_t *bytes, uin
 const char *clumsy_port_choices(const char *port);
 /// Releases the engine.
 void clumsy_engine_free(void *engine);
+/// The drop port moved to `place` (0 the piano area's left edge … 1000 its right): the piano
+/// ball longest without a key hit drops from the top there at the next step. Real-time safe.
+void clumsy_engine_place(void *engine, float place);
+/// A UI opened (1) or closed (0): while one is open the engine keeps what a frame needs. Real-time safe.
+void clumsy_engine_view(void *engine, int32_t open);
+/// Fills *frame with the world as it stands (and forgets the hits it reports); 0 without a session. Real-time safe.
+int32_t clumsy_engine_frame(void *engine, ClumsyFrame *frame);
+
+// The UI's drawing (Swift, ClumsyLV2): the world of the plugin's controls, drawn with Cairo
+// as `clumsy draw` draws it, its balls where the frames say. Not real-time (the UI's thread).
+
+/// A view of the bundle at `bundle_path` (its presets); NULL on failure.
+void *clumsy_view_new(const char *bundle_path);
+/// A control port's value (by its index in clumsy.ttl) as the host told the UI.
+void clumsy_view_port(void *view, uint32_t index, float value);
+/// A frame from the plugin (`size` bytes of a ClumsyFrame): 1 when taken, 0 when a short one is ignored.
+int32_t clumsy_view_frame(void *view, const void *frame, uint32_t size);
+/// The drop port's value (0…1000 across the piano area) for a click at pixel (x, y) of the
+/// last drawing: 1 and *place set when the click is in the piano area, 0 elsewhere.
+int32_t clumsy_view_place(void *view, double x, double y, float *place);
+/// Draws the view at `width` × `height` pixels; *pixels gets its ARGB32 pixels (native-endian,
+/// `*stride` bytes a row, valid until the next call). Returns 0 on success.
+int32_t clumsy_view_render(void *view, int32_t width, int32_t height, const uint8_t **pixels, int32_t *stride);
+/// Releases the view.
+void clumsy_view_free(void *view);
 
 #endif
