@@ -193,17 +193,20 @@ struct HostileVideoTests {
     @Test("A temporary that vanished before the rename at a stop is reported, not passed over in silence")
     func vanishedTemporaryReported() async throws {
         let directory = try TemporaryDirectory()
-        let result = try await CLI.run(["run", "--duration", "604800", "--midi", "x.mid", "--quiet"], in: directory.path, timeout: 30) { pid in
-            var removed = false
-            for _ in 0..<500 where !removed {
+        // Up to 30 s for the temporary to appear: a busy machine took over 5 s to start the run,
+        // and a stop before it was made has nothing to report.
+        let removed = RemovedFlag()
+        let result = try await CLI.run(["run", "--duration", "604800", "--midi", "x.mid", "--quiet"], in: directory.path, timeout: 60) { pid in
+            for _ in 0..<3000 where !removed.value {
                 for name in directory.hiddenEntries() where name.hasPrefix(".x.mid.clumsy-") {
-                    removed = unlink(directory.file(name)) == 0
+                    if unlink(directory.file(name)) == 0 { removed.value = true }
                 }
                 usleep(10_000)
             }
             usleep(300_000)
             kill(pid, SIGINT)
         }
+        try #require(removed.value, "the run's temporary never appeared: \(result)")
         #expect(!result.timedOut && result.status == 130, "\(result)")
         #expect(result.stderr.contains("x.mid"), "no message: \(result)")
         #expect(!fileExists(directory.file("x.mid")))
@@ -295,4 +298,9 @@ struct HostileVideoTests {
         #expect(result.stderr.contains("needs a name") && !result.stderr.contains("must end in"), "\(result.stderr)")
         #expect(directory.entries().isEmpty, "written: \(directory.entries())")
     }
+}
+
+/// Whether the stop test's closure removed the run's temporary (read after the run has ended).
+private final class RemovedFlag: @unchecked Sendable {
+    var value = false
 }
