@@ -111,12 +111,21 @@ public struct Layout: Sendable, Equatable {
                         break
                     }
                 }
-                guard placed else {
-                    throw .preset(file: preset.source, field: "bass.bouncerRadius", message: "bouncers of radius \(Format.plain(radius)) m do not fit the scatter layout; try a smaller radius")
-                }
+                guard placed else { throw scatterRefusal(preset) }
             }
         }
         return centres
+    }
+
+    /// Bouncers that do not fit the scatter layout: the field to change is the tonic's
+    /// `bass.home` when it is what made the bouncers too big together.
+    private static func scatterRefusal(_ preset: Preset) -> SessionError {
+        let radius = Format.plain(preset.bass.bouncerRadius)
+        guard preset.bass.home > 1 else {
+            return .preset(file: preset.source, field: "bass.bouncerRadius", message: "bouncers of radius \(radius) m do not fit the scatter layout; try a smaller radius")
+        }
+        return .preset(file: preset.source, field: "bass.home",
+                       message: "bouncers of radius \(radius) m, the tonic's \(Format.plain(preset.bass.home)) times larger, do not fit the scatter layout; try a smaller bass.home or bass.bouncerRadius")
     }
 
     /// The keys: the original's four at x = 573, 703, 833, 961 points (124 × 25) or `count`

@@ -105,4 +105,22 @@ import Testing
         #expect(Layout.unreachableBouncers(bouncers.map { CircleObstacle(tag: $0.tag, center: $0.center, radius: 40 * s) },
                                            in: area, from: start, ballRadius: 0.1).isEmpty)
     }
+
+    @Test("scatter bouncers that do not fit: the refusal names bass.home when the tonic's size is what made them too big, else bass.bouncerRadius")
+    func scatterRefusalNamesTheField() throws {
+        for (text, field) in [(#"{"layout": "scatter", "bass": {"bouncerRadius": 0.22, "home": 3}}"#, "bass.home"),
+                              (#"{"layout": "scatter", "bass": {"bouncerRadius": 0.8}}"#, "bass.bouncerRadius")] {
+            let preset = try decode(text)
+            #expect(throws: SessionError.self) { try Layout.make(preset, seed: 404) }
+            do {
+                _ = try Layout.make(preset, seed: 404)
+            } catch {
+                guard case .preset(_, let named, let message) = error else { Issue.record("\(error)"); continue }
+                #expect(named == field, "\(text): \(message)")
+                #expect(message.contains("scatter"), "\(message)")
+            }
+        }
+        // The same home at a radius that fits is accepted: the refusal is about fitting.
+        _ = try Layout.make(try decode(#"{"layout": "scatter", "bass": {"bouncerRadius": 0.1, "home": 3}}"#), seed: 404)
+    }
 }
