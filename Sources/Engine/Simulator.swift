@@ -45,6 +45,12 @@ public final class Simulator {
     var queued: [Control] = []
     /// The form as it goes (Simulator+Form.swift), nil without one.
     var form: FormProgress?
+    /// The first time, seconds, at which the form may have something to do (`formLine`): the
+    /// steps before it compare their time with this and do nothing else for the form.
+    var formDue = Double.infinity
+    /// The same for the ending (`endingLine`) and the scenes (`cueScenes`).
+    var endingDue = Double.infinity
+    var sceneDue = -Double.infinity
     /// The piano-ball rules run on the steps whose count minus this is a multiple of
     /// `ruleInterval` (a returning section brings back the phase of its first time).
     var rulePhase: Int64 = 0
@@ -61,6 +67,11 @@ public final class Simulator {
     let bouncerCentres: [Vector?]
     /// The key changes of the form's sections and of the ending, worked out ahead.
     let preparedKeys: [(semitones: Int?, change: KeyChange)]
+
+    /// How much earlier than its own test could pass a due time is set (`formDue`, `endingDue`,
+    /// `sceneDue`), seconds: far above the rounding of the sums that test makes, far below a
+    /// step; a call that comes early finds nothing due and sets the time again.
+    static let dueMargin = 1e-6
 
     /// Steps between two checks of the piano-ball rules.
     static let ruleInterval: Int64 = 12
@@ -102,8 +113,10 @@ public final class Simulator {
         if let form = plan.form {
             self.form = FormProgress(plan: form, nudges: SplitMix64(seed: plan.seed, stream: RandomStream.form.rawValue),
                                      blank: blankSnapshot)
+            formDue = -.infinity
         }
         ending = plan.ending.map { EndingProgress(plan: $0) }
+        if ending != nil { endingDue = -.infinity }
     }
 
     /// Runs the session (from its start, or on from where `fastForward` left it) into `sinks`. Stops early (cleanly) when `stop` is raised.
@@ -130,7 +143,7 @@ public final class Simulator {
                     summary.wasInterrupted = true
                     break
                 }
-                if playsScenes && nextScene < plan.scenes.count { cueScenes(at: step) }
+                if playsScenes && world.time >= sceneDue { cueScenes(at: step) }
                 if let source {
                     guard source.poll(step: step, into: &controls) else {
                         summary.wasInterrupted = true
@@ -166,11 +179,12 @@ public final class Simulator {
     }
 
     /// One turn of the loop after the step's scenes and live controls have come: the controls
-    /// applied, the form's and the ending's lines, the physics and what it played.
+    /// applied, the form's and the ending's lines (only when due), the physics and what it played.
     func turn(at step: Int64) {
         if !controls.isEmpty { apply(at: step) }
-        if form != nil { formLine(at: step) }
-        if ending != nil { endingLine(at: step) }
+        let now = world.time
+        if now >= formDue { formLine(at: step) }
+        if now >= endingDue { endingLine(at: step) }
         advance()
     }
 
