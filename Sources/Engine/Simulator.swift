@@ -29,6 +29,8 @@ public final class Simulator {
     var scheduled: [ScheduledEvent] = []
     var lastBouncerHit = 0.0
     var recentDegrees: [Int] = []
+    /// Whether `recentDegrees` is a loop (`isLoop`): worked out when it changes, not every step.
+    var isLooping = false
     var lastKeyHit: [Double]
     /// Piano balls whose key contact this step was too soft to be a hit (`Rules.takesUp`).
     var softBalls: [Int] = []
@@ -266,22 +268,25 @@ public final class Simulator {
     private func noteDegree(_ degree: Int) {
         if recentDegrees.count == Self.loopWindow { recentDegrees.removeFirst() }
         recentDegrees.append(degree)
+        isLooping = Self.isLoop(recentDegrees)
+    }
+
+    /// Whether the bass ball ping-pongs: the last `loopWindow` bouncers it hit are one or two.
+    static func isLoop(_ degrees: [Int]) -> Bool {
+        guard degrees.count == loopWindow else { return false }
+        let first = degrees[0]
+        var second = first
+        for degree in degrees where degree != first {
+            if second == first { second = degree } else if degree != second { return false }
+        }
+        return true
     }
 
     private func applyRules(at now: Double) {
         let rules = plan.rules
         // The bass ball must keep choosing harmony: kick it when it stops hitting bouncers
         // or ping-pongs between two of them.
-        var looping = false
-        if recentDegrees.count == Self.loopWindow {
-            let first = recentDegrees[0]
-            var second = first
-            looping = true
-            for degree in recentDegrees where degree != first {
-                if second == first { second = degree } else if degree != second { looping = false; break }
-            }
-        }
-        if now - lastBouncerHit >= rules.kickAfter || looping {
+        if now - lastBouncerHit >= rules.kickAfter || isLooping {
             kickBass(at: now)
         }
         // Piano balls that lie still, or have found a place where they strike no key,
@@ -312,6 +317,7 @@ public final class Simulator {
         world.setVelocity(Self.kickDirection(&kicks), ofBall: 0)
         lastBouncerHit = now
         recentDegrees.removeAll(keepingCapacity: true)
+        isLooping = false
         summary.kicks += 1
         events.append(.kick(time: now))
     }
