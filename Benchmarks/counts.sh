@@ -34,14 +34,15 @@ millions() { fmt 1 "$(calc "$1 / 1000000")"; }
 
 count_rows() {
   command -v "$VALGRIND" >/dev/null || { log "bench: valgrind is missing (apt-get install valgrind)"; exit 1; }
-  log "0. instructions (valgrind --tool=callgrind; ${COUNT_SIM} s of default, ${COUNT_SWARM} s of swarm, ${COUNT_LV2} s of the plugin's swarm)"
   mkdir -p counted
   # The smoke run (make test, the debug build) counts the plugin's block alone: the debug
   # build's start-up is two billion instructions, a minute under valgrind for each session row.
   if [[ $MODE == smoke ]]; then
+    log "0. instructions (valgrind --tool=callgrind; ${COUNT_LV2} s of the plugin's swarm)"
     count_plugin
     return
   fi
+  log "0. instructions (valgrind --tool=callgrind; ${COUNT_SIM} s of default, ${COUNT_SWARM} s of swarm, ${COUNT_LV2} s of the plugin's swarm)"
   strip --strip-debug -o counted/clumsy "$CLUMSY"
   local counted=$WORK/counted/clumsy
   count midi "" -- "$counted" run default --duration "$COUNT_SIM" --midi x.mid --quiet
