@@ -21,13 +21,17 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 ROOT=$PWD
 
-MODE=full CHECK=0
-case "${1:-}" in
-  --smoke) MODE=smoke ;;
-  --check) CHECK=1 ;;   # make bench-check: the full rows again, compared with Benchmarks/last.json
-  "") ;;
-  *) echo "usage: $0 [--smoke | --check]" >&2; exit 64 ;;
-esac
+MODE=full CHECK=0 COUNTS_ONLY=0
+for option in "$@"; do
+  case "$option" in
+    --smoke) MODE=smoke ;;
+    --check) CHECK=1 ;;   # make bench-check: the full rows again, compared with Benchmarks/last.json
+    # Only the instruction counts (row 0): with --check compared with last.json's, else written
+    # into it beside the timed rows already there (make bench-counts).
+    --instructions) COUNTS_ONLY=1 ;;
+    *) echo "usage: $0 [--smoke | --check] [--instructions]" >&2; exit 64 ;;
+  esac
+done
 
 BIN_DIR=${BIN_DIR:-.build/release}
 CLUMSY=$(realpath "${CLUMSY:-$BIN_DIR/clumsy}")
@@ -46,6 +50,7 @@ command -v "$FLUIDSYNTH" >/dev/null || { echo "bench: the fluidsynth command is 
 export CLUMSY_SOUNDFONT=$SOUNDFONT
 
 if [[ $MODE == full ]]; then
+  COUNT_SIM=600 COUNT_SWARM=2 COUNT_LV2=2 # 0. instructions counted by valgrind
   SIM=3600 SIM_REPS=7 INPROC_REPS=9       # 1. one simulated hour of `default`
   AUDIO=600 AUDIO_REPS=5                  # 2. ten minutes of audio
   SWARM=20 SWARM_REPS=5                   # 3. the swarm
@@ -57,6 +62,7 @@ if [[ $MODE == full ]]; then
   STOP_REPS=5                             # 9. SIGINT to exit, each output
   CAP=60                                  # seconds a measurement may spend repeating
 else
+  COUNT_SIM=2 COUNT_SWARM=0.05 COUNT_LV2=0.05
   SIM=30 SIM_REPS=1 INPROC_REPS=1
   AUDIO=2 AUDIO_REPS=1
   SWARM=0.25 SWARM_REPS=1
@@ -163,6 +169,25 @@ rate() { fmt 1 "$(calc "$1 / $2")"; }            # simulated s / wall s
 pct() { fmt 0 "$(calc "100 * $1 / $2")"; }
 
 log "clumsy bench ($MODE): $(shown "$CLUMSY"), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# 0. Instructions ---------------------------------------------------------------------------
+# Counted, not timed (Benchmarks/counts.sh): the same count on a busy machine as on an idle one,
+# so the gate holds these rows to 3 % (Benchmarks/ratios.py).
+source "$ROOT/Benchmarks/counts.sh"
+count_rows
+if [[ $COUNTS_ONLY == 1 ]]; then
+  python3 "$ROOT/Benchmarks/ratios.py" write counts.json "$WORK/ratios.tsv" "$MODE"
+  LAST=$ROOT/Benchmarks/last.json
+  printf '%s\n' "${ROWS[@]}"
+  if [[ $CHECK == 1 ]]; then
+    python3 "$ROOT/Benchmarks/ratios.py" check "$LAST" counts.json --unit instructions
+  elif [[ $MODE == full ]]; then
+    python3 "$ROOT/Benchmarks/ratios.py" merge "$LAST" counts.json && log "bench: wrote the instruction counts into $LAST"
+  else
+    python3 "$ROOT/Benchmarks/ratios.py" check counts.json counts.json >&2
+  fi
+  exit
+fi
 
 # 1. Simulation, MIDI only ---------------------------------------------------------------
 log "1. simulation, MIDI only (${SIM} s of default)"

@@ -20,6 +20,10 @@
 // wrote, the largest atom and the balls of the last; --notify connects the notify port and
 // says nothing (a host without the UI open), and prints the same.
 //
+// Under `valgrind --tool=callgrind --collect-atstart=no` only the instructions inside run() are
+// counted (a callgrind toggle around each call; a no-op outside valgrind): make bench-check's
+// count of the plugin's block (Benchmarks/bench.sh).
+//
 // Build: cc -O2 -rdynamic -o lv2host Tools/lv2host.c $(pkg-config --cflags --libs lilv-0)  (-rdynamic: --allocations)
 #define _GNU_SOURCE
 #include <lilv/lilv.h>
@@ -30,6 +34,12 @@
 #include <lv2/time/time.h>
 #include <lv2/urid/urid.h>
 #include <lv2/worker/worker.h>
+
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#else
+#define CALLGRIND_TOGGLE_COLLECT
+#endif
 
 #include <execinfo.h>
 #include <stdio.h>
@@ -362,7 +372,9 @@ int main(int argc, char **argv) {
         clock_gettime(CLOCK_MONOTONIC, &t0);
         current_block = start;
         counting = 1;
+        CALLGRIND_TOGGLE_COLLECT;
         lilv_instance_run(instance, block);
+        CALLGRIND_TOGGLE_COLLECT;
         counting = 0;
         clock_gettime(CLOCK_MONOTONIC, &t1);
         run_worker(instance);

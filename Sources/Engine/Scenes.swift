@@ -61,14 +61,19 @@ extension Simulator {
     /// Queues the controls of every scene whose bar line has come by the start of `step` (the
     /// first step at or after the line): `apply(at:)` then applies and logs them exactly as
     /// live controls, before any live control of the same step. A bar line is the clock's, so
-    /// it follows tempo changes.
+    /// it follows tempo changes. Called once `sceneDue` has come, which it sets to the next
+    /// scene's line (less `dueMargin`), or to infinity after the last.
     func cueScenes(at step: Int64) {
         let now = world.time
         let clock = scheduler.clock
+        sceneDue = .infinity
         while nextScene < plan.scenes.count {
-            let cue = plan.scenes[nextScene]
-            guard now >= Double(cue.bar) * clock.barSeconds - clock.shift - 1e-9 else { break }
-            controls.append(contentsOf: cue.controls)
+            let line = Double(plan.scenes[nextScene].bar) * clock.barSeconds - clock.shift - 1e-9
+            guard now >= line else {
+                sceneDue = line - Self.dueMargin
+                break
+            }
+            controls.append(contentsOf: plan.scenes[nextScene].controls)
             nextScene += 1
         }
     }

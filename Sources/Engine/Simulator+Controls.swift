@@ -51,7 +51,7 @@ extension Simulator {
                 // The form's next section line is a bar line of the clock: at the new bar length
                 // (a host's tempo applied at the first step moves the first line, as --tempo would).
                 if let progress = form {
-                    form!.nextLine = Double(progress.number * progress.plan.bars) * scheduler.clock.barSeconds - scheduler.clock.shift
+                    progress.nextLine = Double(progress.number * progress.plan.bars) * scheduler.clock.barSeconds - scheduler.clock.shift
                 }
             case .key:
                 break   // above
@@ -70,6 +70,10 @@ extension Simulator {
             }
         }
         controls.removeAll(keepingCapacity: true)
+        // A control may move what the form and the scenes wait for (a tempo moves the bar lines):
+        // each looks again at the next step.
+        if form != nil { formDue = -.infinity }
+        sceneDue = -.infinity
     }
 
     /// The piano ball in play longest without a key hit, if any is in play.

@@ -23,10 +23,19 @@ extension Simulator {
     /// True from one beat before the last bar: bouncers are heard as I's.
     var isHoming: Bool { (ending?.isHoming ?? false) || (form?.isHoming ?? false) }
 
-    /// Called before each step's physics, after the form's line: turns home when the step
-    /// reaches one beat before the last bar, and gives the last bar line I's root.
+    /// Called before a step's physics once `endingDue` has come, after the form's line: turns
+    /// home when the step reaches one beat before the last bar, and gives the last bar line I's
+    /// root; then sets `endingDue` to the next of the two (the end of a step reaching it, less
+    /// `dueMargin`), or to infinity.
     func endingLine(at step: Int64) {
-        guard var progress = ending, !progress.gaveRoot else { return }
+        guard var progress = ending, !progress.gaveRoot else {
+            endingDue = .infinity
+            return
+        }
+        defer {
+            endingDue = progress.gaveRoot ? .infinity
+                : (progress.isHoming ? progress.plan.lastBar : progress.plan.homeFrom) - plan.world.timestep - 1e-9 - Self.dueMargin
+        }
         // The end of this step, the bar line itself included (give or take rounding).
         let reach = world.time + plan.world.timestep + 1e-9
         if !progress.isHoming && reach >= progress.plan.homeFrom {

@@ -20,13 +20,12 @@ import Glibc
 /// here allocates (the LV2 plugin plays the form in its real-time thread): the snapshots are
 /// written in place and the sections' keys were worked out when the session was built.
 extension Simulator {
-    /// Called before each step's physics (and once at 0 before the opening notes are delivered):
-    /// acts when a section line, or the bar line of a returning section's nudge, has come.
+    /// Called before a step's physics once `formDue` has come (and once at 0 before the opening
+    /// notes are delivered): acts when a section line, the bar line of a returning section's
+    /// nudge or one of the cadence's moments has come, then sets `formDue` to the next of them.
     func formLine(at step: Int64) {
-        guard var progress = form else { return }
-        // Taken out while it changes, so its snapshots' buffers are not shared (and copied).
-        form = nil
-        defer { form = progress }
+        guard let progress = form else { return }
+        defer { formDue = nextFormDue(progress) }
         let now = world.time
         if let time = progress.nudgeAt, now >= time - 1e-9 {
             world.state(into: &progress.nudged)
@@ -35,7 +34,7 @@ extension Simulator {
             progress.nudgeAt = nil
         }
         if let ending = progress.ending, now >= ending.time - 1e-9 {
-            secondEnding(of: ending.section, at: step, progress: &progress)
+            secondEnding(of: ending.section, at: step, progress: progress)
             progress.ending = nil
         }
         if now >= progress.nextLine - 1e-9 {
@@ -68,13 +67,13 @@ extension Simulator {
             progress.gaveCadence = false
             if approach.degree != 0 { endApproach() }
         }
-        if progress.plan.cadence { cadence(&progress) }
+        if progress.plan.cadence { cadence(progress) }
     }
 
     /// A section's cadence: from one beat before its last bar every bouncer is heard as I's, and
     /// at that bar line I takes over with its root in the bass, loud (as an ending's last bar, in
     /// the section's own key), so each phrase comes home.
-    private func cadence(_ progress: inout FormProgress) {
+    private func cadence(_ progress: FormProgress) {
         let clock = scheduler.clock
         let lastBar = progress.nextLine - clock.barSeconds
         // The end of this step, the bar line itself included (give or take rounding).
@@ -96,10 +95,41 @@ extension Simulator {
         }
     }
 
+    /// The earliest time at which `formLine` may have something to do, seconds: the next section
+    /// line, nudge or second-time ending, and the cadence's moments still ahead in this section,
+    /// each as early as its own test could pass (less `dueMargin`: a call a step early finds
+    /// nothing and asks again). Until then no step calls `formLine`.
+    private func nextFormDue(_ progress: FormProgress) -> Double {
+        var due = progress.nextLine - 1e-9
+        if let time = progress.nudgeAt { due = min(due, time - 1e-9) }
+        if let ending = progress.ending { due = min(due, ending.time - 1e-9) }
+        if progress.plan.cadence {
+            let clock = scheduler.clock
+            let timestep = plan.world.timestep
+            // `cadence(_:)`'s tests: each of its moments passes once the end of a step reaches
+            // it; one already reached and not taken (the approach, after its window) waits for
+            // the next section line.
+            let reach = world.time + timestep + 1e-9
+            let lead = timestep + 1e-9
+            let lastBar = progress.nextLine - clock.barSeconds
+            if !progress.isApproaching && progress.plan.bars >= 3 {
+                let from = lastBar - Double(min(progress.plan.approach, progress.plan.bars - 2)) * clock.barSeconds
+                due = min(due, Self.ahead(from, reach: reach) - lead)
+            }
+            if !progress.isHoming { due = min(due, Self.ahead(lastBar - clock.beatSeconds, reach: reach) - lead) }
+            if !progress.gaveCadence { due = min(due, Self.ahead(lastBar, reach: reach) - lead) }
+            due = min(due, approach.nextAim)
+        }
+        return due - Self.dueMargin
+    }
+
+    /// `moment` while a step's end has yet to reach it, else never (infinity).
+    static func ahead(_ moment: Double, reach: Double) -> Double { reach < moment ? moment : .infinity }
+
     /// The second-time ending of `section` begins: the first time, the balls are nudged (by
     /// `variation`, at least 0.2) and the world is saved there; every later second time returns
     /// to that save, so the second ending is the same each time and unlike the first.
-    private func secondEnding(of section: Int, at step: Int64, progress: inout FormProgress) {
+    private func secondEnding(of section: Int, at step: Int64, progress: FormProgress) {
         if progress.endingHeard[section] {
             returnTo(progress.endings[section], at: step)
         } else {
@@ -168,6 +198,7 @@ extension Simulator {
         kicks = snapshot.kicks
         lastBouncerHit = snapshot.lastBouncerHit + offset
         recentDegrees.overwrite(with: snapshot.recentDegrees)
+        isLooping = Self.isLoop(recentDegrees)
         drops = snapshot.drops
         for ball in lastKeyHit.indices { lastKeyHit[ball] = snapshot.lastKeyHit[ball] + offset }
         for ball in stillSince.indices {

@@ -52,7 +52,7 @@ extension Simulator {
     /// applies live controls after them): its events join `stepEvents`.
     public func step() {
         let step = world.stepCount
-        if playsScenes && nextScene < plan.scenes.count { cueScenes(at: step) }
+        if playsScenes && world.time >= sceneDue { cueScenes(at: step) }
         if !queued.isEmpty {
             controls.append(contentsOf: queued)
             queued.removeAll(keepingCapacity: true)

@@ -29,6 +29,8 @@ public final class Simulator {
     var scheduled: [ScheduledEvent] = []
     var lastBouncerHit = 0.0
     var recentDegrees: [Int] = []
+    /// Whether `recentDegrees` is a loop (`isLoop`): worked out when it changes, not every step.
+    var isLooping = false
     var lastKeyHit: [Double]
     /// Piano balls whose key contact this step was too soft to be a hit (`Rules.takesUp`).
     var softBalls: [Int] = []
@@ -45,6 +47,12 @@ public final class Simulator {
     var queued: [Control] = []
     /// The form as it goes (Simulator+Form.swift), nil without one.
     var form: FormProgress?
+    /// The first time, seconds, at which the form may have something to do (`formLine`): the
+    /// steps before it compare their time with this and do nothing else for the form.
+    var formDue = Double.infinity
+    /// The same for the ending (`endingLine`) and the scenes (`cueScenes`).
+    var endingDue = Double.infinity
+    var sceneDue = -Double.infinity
     /// The piano-ball rules run on the steps whose count minus this is a multiple of
     /// `ruleInterval` (a returning section brings back the phase of its first time).
     var rulePhase: Int64 = 0
@@ -61,6 +69,11 @@ public final class Simulator {
     let bouncerCentres: [Vector?]
     /// The key changes of the form's sections and of the ending, worked out ahead.
     let preparedKeys: [(semitones: Int?, change: KeyChange)]
+
+    /// How much earlier than its own test could pass a due time is set (`formDue`, `endingDue`,
+    /// `sceneDue`), seconds: far above the rounding of the sums that test makes, far below a
+    /// step; a call that comes early finds nothing due and sets the time again.
+    static let dueMargin = 1e-6
 
     /// Steps between two checks of the piano-ball rules.
     static let ruleInterval: Int64 = 12
@@ -102,8 +115,10 @@ public final class Simulator {
         if let form = plan.form {
             self.form = FormProgress(plan: form, nudges: SplitMix64(seed: plan.seed, stream: RandomStream.form.rawValue),
                                      blank: blankSnapshot)
+            formDue = -.infinity
         }
         ending = plan.ending.map { EndingProgress(plan: $0) }
+        if ending != nil { endingDue = -.infinity }
     }
 
     /// Runs the session (from its start, or on from where `fastForward` left it) into `sinks`. Stops early (cleanly) when `stop` is raised.
@@ -130,7 +145,7 @@ public final class Simulator {
                     summary.wasInterrupted = true
                     break
                 }
-                if playsScenes && nextScene < plan.scenes.count { cueScenes(at: step) }
+                if playsScenes && world.time >= sceneDue { cueScenes(at: step) }
                 if let source {
                     guard source.poll(step: step, into: &controls) else {
                         summary.wasInterrupted = true
@@ -166,11 +181,12 @@ public final class Simulator {
     }
 
     /// One turn of the loop after the step's scenes and live controls have come: the controls
-    /// applied, the form's and the ending's lines, the physics and what it played.
+    /// applied, the form's and the ending's lines (only when due), the physics and what it played.
     func turn(at step: Int64) {
         if !controls.isEmpty { apply(at: step) }
-        if form != nil { formLine(at: step) }
-        if ending != nil { endingLine(at: step) }
+        let now = world.time
+        if now >= formDue { formLine(at: step) }
+        if now >= endingDue { endingLine(at: step) }
         advance()
     }
 
@@ -252,22 +268,25 @@ public final class Simulator {
     private func noteDegree(_ degree: Int) {
         if recentDegrees.count == Self.loopWindow { recentDegrees.removeFirst() }
         recentDegrees.append(degree)
+        isLooping = Self.isLoop(recentDegrees)
+    }
+
+    /// Whether the bass ball ping-pongs: the last `loopWindow` bouncers it hit are one or two.
+    static func isLoop(_ degrees: [Int]) -> Bool {
+        guard degrees.count == loopWindow else { return false }
+        let first = degrees[0]
+        var second = first
+        for degree in degrees where degree != first {
+            if second == first { second = degree } else if degree != second { return false }
+        }
+        return true
     }
 
     private func applyRules(at now: Double) {
         let rules = plan.rules
         // The bass ball must keep choosing harmony: kick it when it stops hitting bouncers
         // or ping-pongs between two of them.
-        var looping = false
-        if recentDegrees.count == Self.loopWindow {
-            let first = recentDegrees[0]
-            var second = first
-            looping = true
-            for degree in recentDegrees where degree != first {
-                if second == first { second = degree } else if degree != second { looping = false; break }
-            }
-        }
-        if now - lastBouncerHit >= rules.kickAfter || looping {
+        if now - lastBouncerHit >= rules.kickAfter || isLooping {
             kickBass(at: now)
         }
         // Piano balls that lie still, or have found a place where they strike no key,
@@ -298,6 +317,7 @@ public final class Simulator {
         world.setVelocity(Self.kickDirection(&kicks), ofBall: 0)
         lastBouncerHit = now
         recentDegrees.removeAll(keepingCapacity: true)
+        isLooping = false
         summary.kicks += 1
         events.append(.kick(time: now))
     }

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import CChipmunk
+import CChipmunkPools
 import Geometry
 #if canImport(Glibc)
 import Glibc
@@ -226,49 +227,26 @@ public final class World {
     // MARK: Rules after every sub-step
 
     private func enforceRules() {
-        // Read field by field: a copy of the whole configuration (its arrays retained and
-        // released) after every sub-step cost a few per cent of a session. The bodies are read
-        // from `stepBodies`, and a ball inside its area costs a position read and four
-        // comparisons: putting one back is `putBack`, out of line.
+        // In C (CChipmunkPools/rules.c), reading Chipmunk's bodies directly: in Swift every
+        // ball cost two calls into the library a sub-step. The configuration is read field by
+        // field (a copy of it, its arrays retained and released, after every sub-step cost a
+        // few per cent of a session); putting a ball back is `putBack`, out of line, in ball
+        // order as before (the C loop stops at a ball outside its area and goes on after it).
         let bodies = stepBodies
-        let bassSpeed = configuration.bassSpeed
-        // Bass ball: constant speed, no spin.
-        let bass = bodies[0]
-        let v = Vector(cpBodyGetVelocity(bass))
-        let length = v.length
-        if !(length > 1e-9) || !length.isFinite {
-            cpBodySetVelocity(bass, cpVect(x: bassSpeed * 0.7071067811865476, y: bassSpeed * 0.7071067811865476))
-        } else if abs(length - bassSpeed) > 1e-12 * bassSpeed {
-            cpBodySetVelocity(bass, cpVect(v * (bassSpeed / length)))
-        }
-        // Setting the spin also wakes the body (`cpBodyActivate`, which walks its contacts): a
-        // hundred-odd instructions every sub-step. Without sleeping, waking a body changes
-        // nothing, so the spin is set only when it is not exactly +0; with sleeping on, the
-        // wake-up also resets the ball's idle time, so it is set every time, as it always was.
-        if wakesBassEverySubstep || cpBodyGetAngularVelocity(bass).bitPattern != 0 {
-            cpBodySetAngularVelocity(bass, 0)
-        }
         let bassArea = configuration.bassArea
-        if !bassArea.contains(Vector(cpBodyGetPosition(bass))) {
+        if clumsy_bass_rule(UnsafeMutableRawPointer(bodies[0]), configuration.bassSpeed, wakesBassEverySubstep ? 1 : 0,
+                            bassArea.minX, bassArea.minY, bassArea.maxX, bassArea.maxY) != 0 {
             putBack(ball: 0, area: bassArea, radius: configuration.bassRadius)
         }
-
         let pianoArea = configuration.pianoArea
-        let limit = pianoSpeedLimit
-        let limitSquared = limit * limit
-        for ball in 1..<bodies.count {
-            let body = bodies[ball]
-            let pv = cpBodyGetVelocity(body)
-            let speedSquared = pv.x * pv.x + pv.y * pv.y
-            if speedSquared > limitSquared {
-                let scale = limit / speedSquared.squareRoot()
-                cpBodySetVelocity(body, cpVect(x: pv.x * scale, y: pv.y * scale))
-            }
-            // The centre may sink into a wall by Chipmunk's slop, never past the wall's surface.
-            // (A NaN position fails `contains`; a NaN velocity shows in the position a step later.)
-            if !pianoArea.contains(Vector(cpBodyGetPosition(body))) {
-                putBack(ball: ball, area: pianoArea, radius: configuration.pianoRadius)
-            }
+        let count = bodies.count
+        let base = UnsafeMutableRawPointer(bodies.baseAddress)
+        var ball = 1
+        while ball < count {
+            ball = clumsy_piano_rule(base, ball, count, pianoSpeedLimit, pianoArea.minX, pianoArea.minY, pianoArea.maxX, pianoArea.maxY)
+            guard ball < count else { break }
+            putBack(ball: ball, area: pianoArea, radius: configuration.pianoRadius)
+            ball += 1
         }
     }
 
@@ -382,9 +360,7 @@ public final class World {
                            elasticity: 1, friction: 0, type: CollisionType.bassBall,
                            category: Category.bassBall, mask: Category.bassWorld)
         // The bass ball ignores gravity and is never damped.
-        cpBodySetVelocityUpdateFunc(bass) { body, _, _, dt in
-            cpBodyUpdateVelocity(body, cpVect(x: 0, y: 0), 1, dt)
-        }
+        clumsy_bass_ignores_gravity(UnsafeMutableRawPointer(bass))
         for (index, start) in config.pianoStarts.enumerated() {
             _ = addBall(id: index + 1, radius: config.pianoRadius, position: start, velocity: .zero,
                         elasticity: config.pianoRestitution, friction: config.pianoFriction,

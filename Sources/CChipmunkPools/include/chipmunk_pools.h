@@ -4,7 +4,8 @@
 #ifndef CHIPMUNK_POOLS_H
 #define CHIPMUNK_POOLS_H
 
-// Grows a Chipmunk space's pools before its first step, in C because it resets a counter in
+// Grows a Chipmunk space's pools before its first step (and runs the World's rules after each
+// sub-step, rules.c), in C because it resets a counter in
 // Chipmunk's private structure (chipmunk_private.h): the space is passed untyped, so this
 // header does not declare cpSpace a second time beside CChipmunk's.
 
@@ -25,5 +26,20 @@ void clumsy_chipmunk_grow_pools(void *space, int contacts, double step);
 /// in a new space rehearsed at that step: with every ball taken out of the space, what
 /// `World.restore` needs to put them back as into a new space.
 void clumsy_chipmunk_renumber(void *space, unsigned long shapes, double step);
+
+/// The bass ball's rules after a sub-step (World.enforceRules): its speed `speed` (a ball at
+/// rest or with a speed not finite sent off diagonally), its spin 0 (set when `wakes` or when
+/// not exactly +0, which also wakes it); nonzero when its centre is outside minX…maxX ×
+/// minY…maxY (the caller puts it back).
+int clumsy_bass_rule(void *bass, double speed, int wakes, double minX, double minY, double maxX, double maxY);
+
+/// The piano balls' rules after a sub-step, for `bodies[first]`… up to `count`: a speed over
+/// `limit` brought down to it; returns the first ball whose centre is outside minX…maxX ×
+/// minY…maxY (the caller puts it back and goes on from the next), or `count`.
+long clumsy_piano_rule(void *bodies, long first, long count, double limit, double minX, double minY,
+                       double maxX, double maxY);
+
+/// Makes `body` (a cpBody *) ignore gravity and damping: its velocity changes only by impulses.
+void clumsy_bass_ignores_gravity(void *body);
 
 #endif
