@@ -45,7 +45,7 @@ DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb
 # reuse checks the licence headers (make lint, and a test).
 PYTHON_PACKAGES := mido jams mir_eval librosa muspy music21 pretty_midi pyloudnorm reuse
 
-.PHONY: run test deps build release soak fuzz bench clean docs install install-files uninstall man lint lv2 musicality \
+.PHONY: run test deps build release resolve vendor-mirrors offline-build soak fuzz bench clean docs install install-files uninstall man lint lv2 musicality \
   dist deb binaries
 
 deps:
@@ -62,8 +62,21 @@ deps:
 	  python3 -m pip install -q $(PYTHON_PACKAGES) 2>/dev/null || python3 -m pip install -q --break-system-packages $(PYTHON_PACKAGES); } || \
 	  echo "note: one of Python's $(PYTHON_PACKAGES) is missing; the checks that need it will be skipped"
 
-build: deps
-	$(SWIFT) build
+# The dependencies are the versions Package.resolved pins, never newer ones
+# (--disable-automatic-resolution: a Package.swift whose dependencies changed fails until
+# `swift package update` rewrites Package.resolved, which is committed). In a release tree with
+# vendor/ (clumsy-VERSION-vendor.tar.gz unpacked beside the sources), vendor-mirrors points
+# SwiftPM at those repositories, so the build needs no network (Tools/vendor.py, docs/install.md).
+RESOLVED := --disable-automatic-resolution
+vendor-mirrors:
+	@if [ -d vendor ]; then python3 Tools/vendor.py mirrors; fi
+
+# Resolves the dependencies (from vendor/ when it is there), offline-checked by a test.
+resolve: vendor-mirrors
+	$(SWIFT) package resolve $(RESOLVED)
+
+build: deps vendor-mirrors
+	$(SWIFT) build $(RESOLVED)
 
 release: deps binaries
 
@@ -84,11 +97,11 @@ STATIC = $(if $(filter release,$(CONFIG)),--static-swift-stdlib)
 binaries: $(BIN) $(LV2_BUNDLE)/manifest.ttl
 # SwiftPM relinks only what changed, so each recipe touches its target: its time then says
 # "built from sources at least this old", and make builds nothing the next time.
-$(BIN): $(SOURCES)
-	$(SWIFT) build -c $(CONFIG) $(STATIC) --product clumsy
+$(BIN): $(SOURCES) | vendor-mirrors
+	$(SWIFT) build $(RESOLVED) -c $(CONFIG) $(STATIC) --product clumsy
 	touch $(BIN)
-$(PLUGIN_LIBRARY): $(SOURCES)
-	$(SWIFT) build -c $(CONFIG) $(STATIC) --product ClumsyLV2
+$(PLUGIN_LIBRARY): $(SOURCES) | vendor-mirrors
+	$(SWIFT) build $(RESOLVED) -c $(CONFIG) $(STATIC) --product ClumsyLV2
 	touch $(PLUGIN_LIBRARY)
 $(LV2_BUNDLE)/manifest.ttl: $(PLUGIN_LIBRARY) Tools/lv2bundle.py VERSION Presets/lv2-numbers.txt $(wildcard Presets/*.json)
 	python3 Tools/lv2bundle.py $(PLUGIN_LIBRARY) Presets $(LV2_BUNDLE)
@@ -100,8 +113,8 @@ run: release lv2
 
 # The LV2 plugin bundle (docs/plugin.md): the shared library, manifest.ttl, clumsy.ttl and the
 # presets, in .build/lv2/clumsy.lv2 (LV2_PATH=$(CURDIR)/.build/lv2 lv2ls lists it).
-lv2: deps
-	$(SWIFT) build -c $(CONFIG) $(STATIC) --product ClumsyLV2
+lv2: deps vendor-mirrors
+	$(SWIFT) build $(RESOLVED) -c $(CONFIG) $(STATIC) --product ClumsyLV2
 	python3 Tools/lv2bundle.py $(PLUGIN_LIBRARY) Presets $(LV2_BUNDLE)
 	@echo "the LV2 plugin is in $(CURDIR)/$(LV2_BUNDLE)"
 
@@ -112,9 +125,9 @@ lv2: deps
 # not about how busy the test machine is. They run one test
 # at a time (--no-parallel): jalv, a JACK session and a 96 kHz render side by side are the load
 # the phase exists to avoid.
-test: deps lint
-	$(SWIFT) build --build-tests
-	$(SWIFT) build --product ClumsyLV2   # the plugin tests load it; --build-tests links no library product
+test: deps lint vendor-mirrors
+	$(SWIFT) build $(RESOLVED) --build-tests
+	$(SWIFT) build $(RESOLVED) --product ClumsyLV2   # the plugin tests load it; --build-tests links no library product
 	$(MAKE) --no-print-directory binaries CONFIG=debug     # the install tests install it (they run no swift build)
 	$(MAKE) --no-print-directory binaries CONFIG=release   # what make install ships: the toolchain-free tests run it
 	CLUMSY_UNDER_TEST=$(CURDIR)/.build/release/clumsy $(SWIFT) test --skip-build --skip StudioEndToEndTests --skip PluginJackTests --skip PluginUITests
@@ -190,11 +203,24 @@ man: build
 # every time, with the commit's time on every file). It builds with make release elsewhere.
 # DIST_DIR: where it goes (default: the checkout).
 DIST_DIR ?= .
+# Beside it, clumsy-VERSION-vendor.tar.gz: the dependencies Package.resolved pins, as git
+# repositories in vendor/ (Tools/vendor.py), for a build with no network. Unpacked over the
+# same directory, make builds the release offline; make offline-build checks that.
 DIST = $(call shellquote,$(value DIST_DIR)/clumsy-$(VERSION).tar.gz)
+DIST_VENDOR = $(call shellquote,$(value DIST_DIR)/clumsy-$(VERSION)-vendor.tar.gz)
 dist:
 	@git diff --quiet HEAD -- || echo "note: uncommitted changes are not in the tarball (it is git archive of HEAD)"
 	git -c tar.tar.gz.command="gzip -cn" archive --format=tar.gz --prefix=clumsy-$(VERSION)/ -o $(DIST) HEAD
-	@sha256sum $(DIST)
+	python3 Tools/vendor.py pack $(DIST_VENDOR) clumsy-$(VERSION)
+	@sha256sum $(DIST) $(DIST_VENDOR)
+
+# The release tarballs built as a buildd builds them (Tools/offline_build.sh): unpacked in a
+# temporary directory, as nobody (root runs it so; anyone else in a user namespace), with an
+# empty HOME, no SwiftPM cache and no network (unshare -n): make binaries, then the build
+# step of make test. About 20 minutes on two cores (docs/benchmarks.md); make test runs the
+# fast half, resolution alone.
+offline-build:
+	Tools/offline_build.sh build
 
 # make deb: clumsy_VERSION-1_amd64.deb (the program, presets, manual pages, completions,
 # documentation and the LV2 plugin) in the checkout, built by dpkg-buildpackage from debian/
