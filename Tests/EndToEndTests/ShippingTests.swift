@@ -221,19 +221,22 @@ struct PluginShippingTests {
 
 @Suite("make dist", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/git"), "needs git"))
 struct DistTests {
-    @Test("make dist twice gives the same bytes, clumsy-VERSION.tar.gz holding every file git ls-files lists, and VERSION")
+    @Test("make dist twice gives the same bytes (and the same -vendor tarball), clumsy-VERSION.tar.gz holding every file git ls-files lists, and VERSION")
     func reproducibleTarball() async throws {
         let directory = try TemporaryDirectory()
         var tarballs: [Data] = []
+        var vendorTarballs: [Data] = []
         for name in ["first", "second"] {
             try FileManager.default.createDirectory(atPath: directory.file(name), withIntermediateDirectories: true)
             let result = try await CLI.run(["--no-print-directory", "dist", "DIST_DIR=\(directory.file(name))"], executable: "/usr/bin/make",
                                      in: projectRoot, timeout: 300)
             try #require(result.status == 0, "\(result)")
             tarballs.append(try Data(contentsOf: URL(fileURLWithPath: directory.file("\(name)/clumsy-\(releaseVersion).tar.gz"))))
+            vendorTarballs.append(try Data(contentsOf: URL(fileURLWithPath: directory.file("\(name)/clumsy-\(releaseVersion)-vendor.tar.gz"))))
             usleep(1_100_000)   // a second apart: a tarball dated by the clock would differ
         }
         #expect(tarballs[0] == tarballs[1], "make dist wrote different bytes twice")
+        #expect(vendorTarballs[0] == vendorTarballs[1], "make dist wrote a different vendor tarball twice")
         let listed = try await CLI.run(["tzf", directory.file("first/clumsy-\(releaseVersion).tar.gz")], executable: "/bin/tar")
         let members = Set(listed.stdoutLines.filter { !$0.hasSuffix("/") })
         let tracked = try await CLI.run(["ls-files"], executable: "/usr/bin/git", in: projectRoot).stdoutLines
