@@ -121,6 +121,21 @@ struct ManualRenderingTests {
         #expect(section("COPYRIGHT", of: text).joined().contains("GPL-3.0-or-later"))
     }
 
+    @Test("mandoc -T lint -W warning says nothing of any page (a date, no empty paragraph); in ASCII every character shows (G♭ as Gb)",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mandoc"), "needs mandoc"))
+    func mandocLint() async throws {
+        let pages = try FileManager.default.contentsOfDirectory(atPath: projectRoot + "/man").sorted().map { projectRoot + "/man/" + $0 }
+        let lint = try await CLI.run(["-T", "lint", "-W", "warning"] + pages, executable: "/usr/bin/mandoc")
+        #expect(lint.status == 0 && lint.stdout.isEmpty && lint.stderr.isEmpty, "\(lint)")
+        var all = ""
+        for page in pages {
+            let ascii = try await CLI.run(["-Tascii", page], executable: "/usr/bin/mandoc", environment: ["LC_ALL": "C"])
+            #expect(ascii.status == 0 && !ascii.stdout.contains("<?>") && ascii.stdout.unicodeScalars.allSatisfy(\.isASCII), "\(page): \(ascii.stderr)")
+            all += ascii.stdout
+        }
+        #expect(all.contains("prints Gb major") && all.contains("0...10^9 s") && all.contains("-0.8 to +0.8"))
+    }
+
     @Test("Every page renders without a groff warning and says the version and the licence")
     func everyPage() async throws {
         for page in try FileManager.default.contentsOfDirectory(atPath: projectRoot + "/man").sorted() {
@@ -246,5 +261,11 @@ struct DistTests {
             #expect(members.contains("clumsy-\(releaseVersion)/" + file), "\(file) is not in the tarball")
         }
         #expect(members.contains("clumsy-\(releaseVersion)/VERSION") && members.count == committed.count, "\(members.count) files, \(committed.count) committed")
+        // Modes 644 and 755 (git archive's default umask 002 wrote 664), in both tarballs.
+        for tarball in ["clumsy-\(releaseVersion).tar.gz", "clumsy-\(releaseVersion)-vendor.tar.gz"] {
+            let verbose = try await CLI.run(["tvzf", directory.file("first/" + tarball)], executable: "/bin/tar")
+            let modes = Set(verbose.stdoutLines.map { String($0.prefix(10)) })
+            #expect(!modes.isEmpty && modes.isSubset(of: ["-rw-r--r--", "-rwxr-xr-x", "drwxr-xr-x"]), "\(tarball): \(modes.sorted())")
+        }
     }
 }
