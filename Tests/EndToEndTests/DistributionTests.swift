@@ -60,3 +60,89 @@ struct OfflineBuildTests {
         #expect(unvendored.status != 0 && !unvendored.stdout.contains("checkout "), "\(unvendored)")
     }
 }
+
+@Suite("The Debian package's sources", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg-query"), "needs dpkg"))
+struct DebianSourceTests {
+    /// debian/copyright's paragraphs, each as field name → value (continuation lines joined).
+    func paragraphs() throws -> [[String: String]] {
+        let text = try String(contentsOfFile: projectRoot + "/debian/copyright", encoding: .utf8)
+        return text.components(separatedBy: "\n\n").map { block in
+            var fields: [String: String] = [:], last = ""
+            for line in block.split(separator: "\n").map(String.init) {
+                if line.hasPrefix(" ") { fields[last, default: ""] += "\n" + line } else if let colon = line.firstIndex(of: ":") {
+                    last = String(line[..<colon])
+                    fields[last] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                }
+            }
+            return fields
+        }
+    }
+
+    @Test("debian/copyright: a Files paragraph and the text of each licence in the binaries; debian/control: Static-Built-Using")
+    func copyrightPerLicence() throws {
+        let all = try paragraphs()
+        let files = all.filter { $0["Files"] != nil }
+        let texts = all.filter { $0["Files"] == nil && $0["License"]?.contains("\n") == true }
+        let expected = ["GPL-3.0-or-later": "*", "Apache-2.0": "vendor/swift-argument-parser.git/*",
+                        "Apache-2.0 with Runtime-Library exception": "usr/lib/swift_static/*", "GPL-2+": "usr/include/ableton/*",
+                        "BSL-1.0": "usr/include/asio/*"]
+        for (licence, pattern) in expected {
+            #expect(files.contains { ($0["License"] ?? "") == licence && ($0["Files"] ?? "").contains(pattern) }, "no Files paragraph \(pattern) under \(licence)")
+            #expect(texts.contains { ($0["License"] ?? "").hasPrefix(licence + "\n") }, "no text of \(licence)")
+        }
+        #expect(files.contains { ($0["Files"] ?? "").contains("vendor/swift-system.git/*") && $0["License"] == "Apache-2.0" })
+        #expect(texts.first { ($0["License"] ?? "").hasPrefix("Apache-2.0 with") }?["License"]?.contains("Sections 4(a), 4(b) and 4(d)") == true)
+        let control = try String(contentsOfFile: projectRoot + "/debian/control", encoding: .utf8)
+        #expect(control.contains("\nStatic-Built-Using: ${clumsy:Static-Built-Using}\n"), "\(control)")
+        let rules = try String(contentsOfFile: projectRoot + "/debian/rules", encoding: .utf8)
+        #expect(rules.contains("-Vclumsy:Static-Built-Using=") && rules.contains("ableton-link-dev libasio-dev"))
+    }
+}
+
+@Suite("Release binaries, hardened", .enabled(if: readelf != nil, "needs binutils"))
+struct HardeningTests {
+    @Test("The release program and plugin: BIND_NOW and RELRO, no RUNPATH, and Clumsy's C++ (Ableton Link, asio) fortified")
+    func hardened() async throws {
+        try await requireBuilt(config: "release")
+        for path in [projectRoot + "/.build/release/clumsy", projectRoot + "/.build/release/libClumsyLV2.so"] {
+            let dynamic = try await CLI.run(["-d", path], executable: readelf!)
+            try #require(dynamic.status == 0, "\(dynamic)")
+            #expect(dynamic.stdoutLines.contains { $0.contains("(FLAGS)") && $0.contains("BIND_NOW") }, "\(path): no BIND_NOW\n\(dynamic.stdout)")
+            #expect(dynamic.stdoutLines.contains { $0.contains("(FLAGS_1)") && $0.contains(" NOW") }, "\(path): no NOW\n\(dynamic.stdout)")
+            #expect(!dynamic.stdout.contains("RUNPATH") && !dynamic.stdout.contains("(RPATH)"), "\(path)\n\(dynamic.stdout)")
+            let segments = try await CLI.run(["-lW", path], executable: readelf!)
+            #expect(segments.stdout.contains("GNU_RELRO"), "\(path): no RELRO")
+        }
+        let symbols = try await CLI.run(["--dyn-syms", "-W", projectRoot + "/.build/release/clumsy"], executable: readelf!)
+        #expect(symbols.stdout.contains("__memcpy_chk"), "clumsy: Sources/CLink was compiled without -D_FORTIFY_SOURCE=2 -O2")
+    }
+}
+
+@Suite("make install builds what it installs")
+struct BuildRecordTests {
+    @Test("A release binary that make did not build (a plain swift build -c release relinked it) is built again, with --static-swift-stdlib")
+    func rebuildsAForeignBinary() async throws {
+        // A checkout of the Makefile alone, with `swift` an echo: what make would run, without a build.
+        let directory = try TemporaryDirectory()
+        for file in ["Makefile", "VERSION"] { try FileManager.default.copyItem(atPath: projectRoot + "/" + file, toPath: directory.file(file)) }
+        try directory.write("Package.swift", "// the manifest's stand-in\n")
+        try FileManager.default.createDirectory(atPath: directory.file(".build/release"), withIntermediateDirectories: true)
+        usleep(20_000)
+        let binary = try directory.write(".build/release/clumsy", "linked by a plain swift build -c release\n")
+        let environment: [String: String?] = ["MAKEFLAGS": nil, "MAKELEVEL": nil, "CPPFLAGS": nil, "CXXFLAGS": nil, "LDFLAGS": nil]
+        func make(_ arguments: [String]) async throws -> RunResult {
+            try await CLI.run(["--no-print-directory", "SWIFT=/bin/echo", "CONFIG=release"] + arguments, executable: "/usr/bin/make",
+                              environment: environment, in: directory.path)
+        }
+        // Newer than every source, but not built by make: not current.
+        #expect(try await make(["-q", ".build/release/clumsy"]).status == 1, "make trusts a binary it did not build")
+        let built = try await make([".build/release/clumsy"])
+        #expect(built.status == 0 && built.stdout.contains("build --disable-automatic-resolution -c release --static-swift-stdlib --disable-local-rpath"),
+                "\(built)")
+        #expect(built.stdout.contains("-Xlinker -z -Xlinker now") && built.stdout.contains("-Xcxx -D_FORTIFY_SOURCE=2"), "\(built)")
+        #expect(try await make(["-q", ".build/release/clumsy"]).status == 0, "make builds again what it built")
+        // Relinked by another build: built again.
+        try directory.write(".build/release/clumsy", "relinked without the Swift runtime by swift build -c release\n")
+        #expect(try await make(["-q", ".build/release/clumsy"]).status == 1, "make installs \(binary) as another build left it")
+    }
+}
