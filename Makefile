@@ -5,7 +5,7 @@
 #   make run    install what is missing, build, render the default session into out/
 #   make test   install what is missing, build, run every test
 # Other targets: make install (PREFIX=/usr/local), make uninstall, make man, make bench, make soak,
-# make fuzz, make docs, make dist, make deb, make clean (docs/install.md).
+# make fuzz, make docs, make dist, make deb, make resolve, make offline-build, make clean (docs/install.md).
 
 SHELL := /bin/bash
 SWIFT ?= swift

@@ -8,7 +8,7 @@
 #
 # make dist writes clumsy-VERSION.tar.gz and clumsy-VERSION-vendor.tar.gz into WORKDIR (a
 # fresh temporary directory when not given, removed at the end), both are unpacked there, and
-# then, with no network (unshare -n), an empty HOME (so no SwiftPM cache or configuration) and
+# then, with no network (unshare -n: loopback only), an empty HOME (so no SwiftPM cache or configuration) and
 # an empty environment but PATH, as nobody when run by root (else in a user namespace):
 #   resolve     make resolve (SwiftPM clones the pinned commits from vendor/); prints
 #               "checkout IDENTITY REVISION" for each dependency checked out
@@ -46,11 +46,15 @@ if [[ $mode != unvendored ]]; then
 fi
 mkdir -p "$home"
 
+# The namespace has its loopback up, as a buildd's has (Foundation's run loop wakes up through
+# a loopback socket pair: without one, swift build hung after running the VersionPlugin), and
+# no other interface.
+loopback=(/bin/sh -c 'ip link set lo up && exec "$@"' sandbox)
 if [[ $(id -u) == 0 ]]; then
     chown -R nobody:nogroup "$tree" "$home"
-    sandbox=(unshare --net setpriv --reuid=nobody --regid=nogroup --clear-groups)
+    sandbox=(unshare --net "${loopback[@]}" setpriv --reuid=nobody --regid=nogroup --clear-groups)
 else
-    sandbox=(unshare --map-root-user --net)
+    sandbox=(unshare --map-root-user --net "${loopback[@]}")
 fi
 offline() { "${sandbox[@]}" env -i PATH="$PATH" HOME="$home" LANG=C.UTF-8 "$@"; }
 
