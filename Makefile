@@ -5,7 +5,7 @@
 #   make run    install what is missing, build, render the default session into out/
 #   make test   install what is missing, build, run every test
 # Other targets: make install (PREFIX=/usr/local), make uninstall, make man, make bench, make soak,
-# make fuzz, make docs, make dist, make deb, make clean (docs/install.md).
+# make fuzz, make docs, make dist, make deb, make resolve, make offline-build, make clean (docs/install.md).
 
 SHELL := /bin/bash
 SWIFT ?= swift
@@ -31,11 +31,11 @@ DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb
   libsndfile1-dev libebur128-dev ffmpeg libcairo2-dev fonts-dejavu-core librsvg2-bin poppler-utils \
   libjack-jackd2-dev libasound2-dev liblo-dev ableton-link-dev jackd2 jack-midi-clock liblo-tools man-db groff-base bash-completion \
   lilypond lv2-dev sordi liblilv-dev lilv-utils jalv lv2-examples libx11-dev xvfb xdotool imagemagick parallel slurm-wlm munge \
-  binutils util-linux iproute2 debhelper dpkg-dev lintian
+  binutils util-linux iproute2 debhelper dpkg-dev lintian mandoc
 # (binutils' readelf and util-linux's unshare and setpriv: the tests of what make install ships,
 # run without the Swift toolchain and installed as an ordinary user; unshare and iproute2's ip: the
 # Link test's own network namespace; debhelper, dpkg-dev and
-# lintian: make deb and its check.)
+# lintian: make deb and its check; mandoc: the manual pages' lint.)
 # (GNU parallel and a single-node Slurm, slurm-wlm and munge configured in a temporary
 # directory by Tools/slurm_single_node.sh, run the shards of `clumsy batch` in its tests.)
 # Python's mido is the independent MIDI reader the end-to-end tests compare against; jams and
@@ -45,7 +45,7 @@ DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb
 # reuse checks the licence headers (make lint, and a test).
 PYTHON_PACKAGES := mido jams mir_eval librosa muspy music21 pretty_midi pyloudnorm reuse
 
-.PHONY: run test deps build release soak fuzz bench clean docs install install-files uninstall man lint lv2 musicality \
+.PHONY: run test deps build release resolve vendor-mirrors offline-build soak fuzz bench clean docs install install-files uninstall man lint lv2 musicality \
   dist deb binaries
 
 deps:
@@ -62,8 +62,22 @@ deps:
 	  python3 -m pip install -q $(PYTHON_PACKAGES) 2>/dev/null || python3 -m pip install -q --break-system-packages $(PYTHON_PACKAGES); } || \
 	  echo "note: one of Python's $(PYTHON_PACKAGES) is missing; the checks that need it will be skipped"
 
-build: deps
-	$(SWIFT) build
+# The dependencies are the versions Package.resolved pins, never newer ones
+# (--disable-automatic-resolution: a Package.swift whose dependencies changed fails until
+# `swift package update` rewrites Package.resolved, which is committed). In a release tree with
+# vendor/ (clumsy-VERSION-vendor.tar.gz unpacked beside the sources), vendor-mirrors points
+# SwiftPM at those repositories, so the build needs no network (Tools/vendor.py, docs/install.md).
+RESOLVED := --disable-automatic-resolution
+VENDOR_MIRRORS = if [ -d vendor ]; then python3 Tools/vendor.py mirrors; fi
+vendor-mirrors:
+	@$(VENDOR_MIRRORS)
+
+# Resolves the dependencies (from vendor/ when it is there), offline-checked by a test.
+resolve: vendor-mirrors
+	$(SWIFT) package resolve $(RESOLVED)
+
+build: deps vendor-mirrors
+	$(SWIFT) build $(RESOLVED)
 
 release: deps binaries
 
@@ -78,18 +92,47 @@ LV2_BUNDLE = .build/lv2$(if $(filter debug,$(CONFIG)),-debug)/clumsy.lv2
 # plugin bundle, with no package manager (make deps is for make run and make test). Release
 # builds link the Swift runtime statically (Package.swift): they need no toolchain to run.
 SOURCES := Package.swift VERSION $(shell find Sources Plugins -type f 2>/dev/null | sed 's/ /\\ /g')
-# --static-swift-stdlib for every release build of the program and the plugin alike (it changes
-# how modules are compiled: the same flags keep one build of each module).
-STATIC = $(if $(filter release,$(CONFIG)),--static-swift-stdlib)
+# Every release build of the program and the plugin alike (the same flags keep one build of
+# each module): --static-swift-stdlib (it changes how modules are compiled), no RUNPATH of
+# $ORIGIN (nothing is installed beside the binaries), and hardened as Debian builds are: the
+# linker flags of LDFLAGS (-Wl,-z,relro -Wl,-z,now: RELRO and BIND_NOW) through -Xlinker to
+# every link, and CPPFLAGS and CXXFLAGS (-D_FORTIFY_SOURCE=2 needs -O2) through -Xcxx to the C++
+# compiler (CLink: Ableton Link and asio). Not through -Xcc: SwiftPM passes those to Swift's
+# importer of C headers too, where glibc's fortified inline functions break the module build
+# ("'realpath' has different definitions in different modules"); Clumsy's C files call none of
+# the functions fortification checks. debian/rules passes dpkg-buildflags' own (docs/install.md).
+comma := ,
+LDFLAGS ?= -Wl,-z,relro -Wl,-z,now
+CPPFLAGS ?= -D_FORTIFY_SOURCE=2
+CXXFLAGS ?= -O2
+xlinker = $(foreach word,$(filter -Wl$(comma)%,$(1)),$(foreach part,$(subst $(comma), ,$(patsubst -Wl$(comma)%,%,$(word))),-Xlinker $(part)))
+RELEASE_FLAGS = --static-swift-stdlib --disable-local-rpath $(foreach flag,$(CPPFLAGS) $(CXXFLAGS),-Xcxx $(flag)) $(call xlinker,$(LDFLAGS))
+BUILD_FLAGS = $(RESOLVED) -c $(CONFIG) $(if $(filter release,$(CONFIG)),$(RELEASE_FLAGS))
 binaries: $(BIN) $(LV2_BUNDLE)/manifest.ttl
 # SwiftPM relinks only what changed, so each recipe touches its target: its time then says
-# "built from sources at least this old", and make builds nothing the next time.
-$(BIN): $(SOURCES)
-	$(SWIFT) build -c $(CONFIG) $(STATIC) --product clumsy
+# "built from sources at least this old", and make builds nothing the next time. Time is not
+# enough: a plain `swift build -c release` relinks .build/release/clumsy without the runtime
+# (it would then need the toolchain to run). So each recipe records in FILE.built how it built
+# FILE (the flags) and the file it left (inode, size, time); when either differs, `stale` adds
+# FORCE and make builds again with the right flags (SwiftPM relinks what the other build changed).
+# (The vendor mirrors are set in the recipes, not as a phony prerequisite: make -q must be able
+# to say the binaries are current.)
+.PHONY: FORCE
+FORCE:
+built_as = $(strip $(BUILD_FLAGS) $(shell stat -c '%i %s %.9Y' $(1) 2>/dev/null))
+recorded = $(strip $(shell cat $(1).built 2>/dev/null))
+stale = $(if $(subst $(call built_as,$(1)),,$(call recorded,$(1)))$(subst $(call recorded,$(1)),,$(call built_as,$(1))),FORCE)
+record = printf '%s %s\n' $(call shellquote,$(strip $(BUILD_FLAGS))) "$$(stat -c '%i %s %.9Y' $(1))" > $(1).built
+$(BIN): $(SOURCES) $(call stale,$(BIN))
+	@$(VENDOR_MIRRORS)
+	$(SWIFT) build $(BUILD_FLAGS) --product clumsy
 	touch $(BIN)
-$(PLUGIN_LIBRARY): $(SOURCES)
-	$(SWIFT) build -c $(CONFIG) $(STATIC) --product ClumsyLV2
+	@$(call record,$(BIN))
+$(PLUGIN_LIBRARY): $(SOURCES) $(call stale,$(PLUGIN_LIBRARY))
+	@$(VENDOR_MIRRORS)
+	$(SWIFT) build $(BUILD_FLAGS) --product ClumsyLV2
 	touch $(PLUGIN_LIBRARY)
+	@$(call record,$(PLUGIN_LIBRARY))
 $(LV2_BUNDLE)/manifest.ttl: $(PLUGIN_LIBRARY) Tools/lv2bundle.py VERSION Presets/lv2-numbers.txt $(wildcard Presets/*.json)
 	python3 Tools/lv2bundle.py $(PLUGIN_LIBRARY) Presets $(LV2_BUNDLE)
 
@@ -100,8 +143,8 @@ run: release lv2
 
 # The LV2 plugin bundle (docs/plugin.md): the shared library, manifest.ttl, clumsy.ttl and the
 # presets, in .build/lv2/clumsy.lv2 (LV2_PATH=$(CURDIR)/.build/lv2 lv2ls lists it).
-lv2: deps
-	$(SWIFT) build -c $(CONFIG) $(STATIC) --product ClumsyLV2
+lv2: deps vendor-mirrors
+	$(SWIFT) build $(BUILD_FLAGS) --product ClumsyLV2
 	python3 Tools/lv2bundle.py $(PLUGIN_LIBRARY) Presets $(LV2_BUNDLE)
 	@echo "the LV2 plugin is in $(CURDIR)/$(LV2_BUNDLE)"
 
@@ -112,9 +155,9 @@ lv2: deps
 # not about how busy the test machine is. They run one test
 # at a time (--no-parallel): jalv, a JACK session and a 96 kHz render side by side are the load
 # the phase exists to avoid.
-test: deps lint
-	$(SWIFT) build --build-tests
-	$(SWIFT) build --product ClumsyLV2   # the plugin tests load it; --build-tests links no library product
+test: deps lint vendor-mirrors
+	$(SWIFT) build $(RESOLVED) --build-tests
+	$(SWIFT) build $(RESOLVED) --product ClumsyLV2   # the plugin tests load it; --build-tests links no library product
 	$(MAKE) --no-print-directory binaries CONFIG=debug     # the install tests install it (they run no swift build)
 	$(MAKE) --no-print-directory binaries CONFIG=release   # what make install ships: the toolchain-free tests run it
 	CLUMSY_UNDER_TEST=$(CURDIR)/.build/release/clumsy $(SWIFT) test --skip-build --skip StudioEndToEndTests --skip PluginJackTests --skip PluginUITests
@@ -139,7 +182,7 @@ soak: deps
 	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing
 	CLUMSY_SOAK_SECONDS=$(SOAK_SECONDS) $(SWIFT) test -c release -Xswiftc -enable-testing --skip-build --filter SoakTests
 	CLUMSY_REPLAY_MILLION=1 $(SWIFT) test -c release -Xswiftc -enable-testing --skip-build --filter HostileReplayMemoryTests
-	$(SWIFT) build -c release --static-swift-stdlib --product clumsy
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product clumsy
 	@mkdir -p $(OUT)
 	/usr/bin/time -f "peak resident memory of a $(SOAK_SECONDS) s MIDI-only session: %M KB (%e s wall)" \
 	  .build/release/clumsy run default --duration $(SOAK_SECONDS) --midi $(OUT)/soak.mid --events $(OUT)/soak.jsonl --quiet
@@ -169,12 +212,15 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 shellquote = '$(subst ','\'',$(1))'
 INSTALL_ARGUMENTS = $(call shellquote,$(value DESTDIR)) $(call shellquote,$(value PREFIX)) $(call shellquote,$(BIN)) $(call shellquote,$(LV2_BUNDLE))
+# STRIP: what strips the installed program and plugin (debian/rules passes STRIP= and leaves
+# it to dh_strip, which keeps the symbols in clumsy-dbgsym).
+STRIP ?= strip
 install: binaries
-	Tools/install.sh install $(INSTALL_ARGUMENTS)
+	STRIP=$(call shellquote,$(value STRIP)) Tools/install.sh install $(INSTALL_ARGUMENTS)
 
 # Installs the already built BIN and LV2_BUNDLE without looking at their sources.
 install-files:
-	Tools/install.sh install $(INSTALL_ARGUMENTS)
+	STRIP=$(call shellquote,$(value STRIP)) Tools/install.sh install $(INSTALL_ARGUMENTS)
 
 uninstall:
 	Tools/install.sh uninstall $(INSTALL_ARGUMENTS)
@@ -188,22 +234,37 @@ man: build
 
 # make dist: clumsy-VERSION.tar.gz, every file git tracks (git archive of HEAD: the same bytes
 # every time, with the commit's time on every file). It builds with make release elsewhere.
+# Modes 644 and 755 (tar.umask=022: git archive would write 664 and 775).
 # DIST_DIR: where it goes (default: the checkout).
 DIST_DIR ?= .
+# Beside it, clumsy-VERSION-vendor.tar.gz: the dependencies Package.resolved pins, as git
+# repositories in vendor/ (Tools/vendor.py), for a build with no network. Unpacked over the
+# same directory, make builds the release offline; make offline-build checks that.
 DIST = $(call shellquote,$(value DIST_DIR)/clumsy-$(VERSION).tar.gz)
+DIST_VENDOR = $(call shellquote,$(value DIST_DIR)/clumsy-$(VERSION)-vendor.tar.gz)
 dist:
 	@git diff --quiet HEAD -- || echo "note: uncommitted changes are not in the tarball (it is git archive of HEAD)"
-	git -c tar.tar.gz.command="gzip -cn" archive --format=tar.gz --prefix=clumsy-$(VERSION)/ -o $(DIST) HEAD
-	@sha256sum $(DIST)
+	git -c tar.umask=022 -c tar.tar.gz.command="gzip -cn" archive --format=tar.gz --prefix=clumsy-$(VERSION)/ -o $(DIST) HEAD
+	python3 Tools/vendor.py pack $(DIST_VENDOR) clumsy-$(VERSION)
+	@sha256sum $(DIST) $(DIST_VENDOR)
+
+# The release tarballs built as a buildd builds them (Tools/offline_build.sh): unpacked in a
+# temporary directory, as nobody (root runs it so; anyone else in a user namespace), with an
+# empty HOME, no SwiftPM cache and no network (unshare -n): make binaries, then the build
+# step of make test. About 20 minutes on two cores (docs/benchmarks.md); make test runs the
+# fast half, resolution alone.
+offline-build:
+	Tools/offline_build.sh build
 
 # make deb: clumsy_VERSION-1_amd64.deb (the program, presets, manual pages, completions,
 # documentation and the LV2 plugin) in the checkout, built by dpkg-buildpackage from debian/
 # (docs/install.md). Needs debhelper and dpkg-dev.
 DEB = clumsy_$(VERSION)-1_$(shell dpkg --print-architecture 2>/dev/null)
+DBGSYM = clumsy-dbgsym_$(VERSION)-1_$(shell dpkg --print-architecture 2>/dev/null)
 deb:
 	dpkg-buildpackage -b -us -uc
-	mv ../$(DEB).deb ../$(DEB).buildinfo ../$(DEB).changes .
-	@echo "built $(CURDIR)/$(DEB).deb"
+	mv ../$(DEB).deb ../$(DBGSYM).deb ../$(DEB).buildinfo ../$(DEB).changes .
+	@echo "built $(CURDIR)/$(DEB).deb (and its debugging symbols, $(DBGSYM).deb)"
 
 # Regenerates the settings reference in Presets/README.md and the flags of `clumsy run`
 # (Sources/clumsy/SettingFlags.swift) from the settings table (Sources/Presets/Settings.swift).
@@ -241,10 +302,10 @@ slow-checks: deps
 BENCH_FLAGS ?=
 .PHONY: bench-smoke bench-check
 bench: deps
-	$(SWIFT) build -c release --static-swift-stdlib $(BENCH_FLAGS) --product clumsy
-	$(SWIFT) build -c release --static-swift-stdlib $(BENCH_FLAGS) --product clumsy-bench
-	$(SWIFT) build -c release --static-swift-stdlib $(BENCH_FLAGS) --product ClumsyLV2
-	BIN_DIR="$$($(SWIFT) build -c release --static-swift-stdlib $(BENCH_FLAGS) --show-bin-path)" Benchmarks/bench.sh
+	$(SWIFT) build -c release $(RELEASE_FLAGS) $(BENCH_FLAGS) --product clumsy
+	$(SWIFT) build -c release $(RELEASE_FLAGS) $(BENCH_FLAGS) --product clumsy-bench
+	$(SWIFT) build -c release $(RELEASE_FLAGS) $(BENCH_FLAGS) --product ClumsyLV2
+	BIN_DIR="$$($(SWIFT) build -c release $(RELEASE_FLAGS) $(BENCH_FLAGS) --show-bin-path)" Benchmarks/bench.sh
 
 # make bench also writes Benchmarks/last.json: each gated row's value and its ratio to a baseline
 # measured in the same run (fluidsynth, bare Chipmunk, /bin/true), and the instructions that the
@@ -256,16 +317,16 @@ bench: deps
 BENCH_ARGS ?=
 .PHONY: bench-counts
 bench-check: deps
-	$(SWIFT) build -c release --static-swift-stdlib $(BENCH_FLAGS) --product clumsy
-	$(SWIFT) build -c release --static-swift-stdlib $(BENCH_FLAGS) --product clumsy-bench
-	$(SWIFT) build -c release --static-swift-stdlib $(BENCH_FLAGS) --product ClumsyLV2
-	BIN_DIR="$$($(SWIFT) build -c release --static-swift-stdlib $(BENCH_FLAGS) --show-bin-path)" Benchmarks/bench.sh --check $(BENCH_ARGS)
+	$(SWIFT) build -c release $(RELEASE_FLAGS) $(BENCH_FLAGS) --product clumsy
+	$(SWIFT) build -c release $(RELEASE_FLAGS) $(BENCH_FLAGS) --product clumsy-bench
+	$(SWIFT) build -c release $(RELEASE_FLAGS) $(BENCH_FLAGS) --product ClumsyLV2
+	BIN_DIR="$$($(SWIFT) build -c release $(RELEASE_FLAGS) $(BENCH_FLAGS) --show-bin-path)" Benchmarks/bench.sh --check $(BENCH_ARGS)
 
 bench-counts: deps
-	$(SWIFT) build -c release --static-swift-stdlib $(BENCH_FLAGS) --product clumsy
-	$(SWIFT) build -c release --static-swift-stdlib $(BENCH_FLAGS) --product clumsy-bench
-	$(SWIFT) build -c release --static-swift-stdlib $(BENCH_FLAGS) --product ClumsyLV2
-	BIN_DIR="$$($(SWIFT) build -c release --static-swift-stdlib $(BENCH_FLAGS) --show-bin-path)" Benchmarks/bench.sh --instructions
+	$(SWIFT) build -c release $(RELEASE_FLAGS) $(BENCH_FLAGS) --product clumsy
+	$(SWIFT) build -c release $(RELEASE_FLAGS) $(BENCH_FLAGS) --product clumsy-bench
+	$(SWIFT) build -c release $(RELEASE_FLAGS) $(BENCH_FLAGS) --product ClumsyLV2
+	BIN_DIR="$$($(SWIFT) build -c release $(RELEASE_FLAGS) $(BENCH_FLAGS) --show-bin-path)" Benchmarks/bench.sh --instructions
 
 bench-smoke: deps
 	$(SWIFT) build $(BENCH_FLAGS) --product clumsy

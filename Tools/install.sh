@@ -15,7 +15,11 @@
 #   share/bash-completion/completions/clumsy, share/zsh/site-functions/_clumsy,
 #   share/fish/vendor_completions.d/clumsy.fish      the completions (committed in completions/)
 #   share/doc/clumsy/                         README.md, CHANGELOG.md, docs/, Presets/README.md
-#   lib/lv2/clumsy.lv2/                       the LV2 plugin bundle
+#   lib/lv2/clumsy.lv2/                       the LV2 plugin bundle; its presets/ is a link to
+#                                             ../../../share/clumsy/presets (installed once)
+# The program and the plugin's library are stripped with $STRIP (from the environment; the
+# Makefile passes `strip`), unless it is empty: the Debian package leaves that to dh_strip,
+# which puts the debugging symbols in the clumsy-dbgsym package.
 # `uninstall` removes those files (the same list, from the same tree) and then the
 # directories that are Clumsy's own once they are empty; nothing else.
 set -euo pipefail
@@ -45,10 +49,17 @@ add completions/clumsy.fish share/fish/vendor_completions.d/clumsy.fish 644
 for f in README.md CHANGELOG.md Presets/README.md docs/*.md docs/*.png; do add "$f" "share/doc/clumsy/$f" 644; done
 add "$bundle/clumsy.so" lib/lv2/clumsy.lv2/clumsy.so 644
 for f in manifest.ttl clumsy.ttl presets.ttl presets.txt; do add "$bundle/$f" "lib/lv2/clumsy.lv2/$f" 644; done
-for f in "$bundle"/presets/*.json; do add "$f" "lib/lv2/clumsy.lv2/presets/${f##*/}" 644; done
+# The bundle's presets are the program's (lv2bundle.py copies Presets/*.json): a relative link,
+# so it holds under any PREFIX and DESTDIR.
+presets_link=lib/lv2/clumsy.lv2/presets presets_target=../../../share/clumsy/presets
+for f in "$bundle"/presets/*.json; do
+    if ! cmp -s -- "$f" "Presets/${f##*/}"; then
+        echo "install: $f is not Presets/${f##*/}: the bundle's presets must be the program's (make lv2)" >&2
+        exit 65
+    fi
+done
 # Clumsy's own directories, deepest first: removed by uninstall once empty.
-owned=(share/clumsy/presets share/clumsy share/doc/clumsy/docs share/doc/clumsy/Presets share/doc/clumsy
-       lib/lv2/clumsy.lv2/presets lib/lv2/clumsy.lv2)
+owned=(share/clumsy/presets share/clumsy share/doc/clumsy/docs share/doc/clumsy/Presets share/doc/clumsy lib/lv2/clumsy.lv2)
 
 if [[ $action == install ]]; then
     for ((i = 0; i < ${#entries[@]}; i += 3)); do
@@ -62,11 +73,17 @@ if [[ $action == install ]]; then
         install -d -m 755 -- "${target%/*}"
         install -m "${entries[i + 2]}" -- "${entries[i]}" "$target"
     done
+    rm -rf -- "${root:?}/$presets_link"
+    ln -s -- "$presets_target" "$root/$presets_link"
+    if [[ -n ${STRIP:-} ]]; then
+        "$STRIP" --strip-unneeded -- "$root/bin/clumsy" "$root/lib/lv2/clumsy.lv2/clumsy.so"
+    fi
     echo "installed clumsy into $root: try 'clumsy run lydian-moon' and 'man clumsy'"
 else
     for ((i = 0; i < ${#entries[@]}; i += 3)); do
         rm -f -- "$root/${entries[i + 1]}"
     done
+    if [[ -L $root/$presets_link ]]; then rm -f -- "$root/$presets_link"; fi
     for d in "${owned[@]}"; do
         if [[ -d $root/$d ]]; then rmdir --ignore-fail-on-non-empty -- "$root/$d"; fi
     done

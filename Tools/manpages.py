@@ -35,10 +35,47 @@ COPYRIGHT = [".SH COPYRIGHT", "Copyright 2026 The Clumsy authors.", "License GPL
              "There is NO WARRANTY, to the extent permitted by law."]
 
 
+# Every character beyond ASCII the pages may hold, as roff writes it so that both a UTF-8 and an
+# ASCII terminal show it (man -Tascii, mandoc -Tascii): a glyph escape where groff and mandoc
+# know one in both their ASCII devices, else ASCII (the flat, sharp and diminished signs as b, #
+# and o, as chord symbols are typed; floor brackets as floor()).
+ASCII = {"\u2026": "...", "\u2212": "\\-", "\u2013": "\\(en", "\u2014": "\\(em", "\u00d7": "\\(mu", "\u00b0": "o",
+         "\u230a": "floor(", "\u230b": ")", "\u00b7": "*", "\u00b1": "\\(+-", "\u2192": "\\(->", "\u2264": "\\(<=",
+         "\u2265": "\\(>=", "\u201c": "\\(lq", "\u201d": "\\(rq", "\u2018": "\\(oq", "\u2019": "\\(cq", "\u2022": "\\(bu",
+         "\u266d": "b", "\u266f": "#", "\u00b2": "^2", "\u00b3": "^3", "\u2079": "^9"}
+
+
+def release_date():
+    """The date of VERSION's release in CHANGELOG.md (`## [X.Y.Z] - DATE`), else of the latest
+    release there: the pages' date, the same every time they are made."""
+    version = open(os.path.join(ROOT, "VERSION"), encoding="utf-8").read().strip()
+    dates = re.findall(r"^## \[([0-9.]+)\] - ([0-9-]+)$", open(os.path.join(ROOT, "CHANGELOG.md"), encoding="utf-8").read(), re.M)
+    return next((date for number, date in dates if number == version), dates[0][1] if dates else "")
+
+
+def tidy(text):
+    """Drops the paragraph macros that start nothing (.PP before another paragraph macro, a
+    heading or the end, or right after a heading), which man and mandoc only skip."""
+    lines = text.split("\n")
+    kept = []
+    for i, line in enumerate(lines):
+        following = next((next_line for next_line in lines[i + 1:] if next_line), "")
+        if line == ".PP" and (following.startswith((".PP", ".TP", ".IP", ".SH", ".SS")) or not following
+                              or (kept and kept[-1].startswith((".SH", ".SS")))):
+            continue
+        kept.append(line)
+    return "\n".join(kept)
+
+
 def roff(text):
-    """Escapes plain text for roff: backslashes, leading dots and quotes, dashes in options."""
+    """Escapes plain text for roff: backslashes, leading dots and quotes, dashes in options, and
+    every character beyond ASCII (ASCII); one it has no rendering for stops the generator."""
     text = text.replace("\\", "\\e")
     text = text.replace("-", "\\-")
+    text = "".join(ASCII.get(c, c) for c in text)
+    unknown = sorted({c for c in text if ord(c) > 127})
+    if unknown:
+        sys.exit("manpages.py: no ASCII rendering for %s: add it to ASCII" % ", ".join("U+%04X" % ord(c) for c in unknown))
     lines = []
     for line in text.split("\n"):
         if line.startswith((".", "'")):
@@ -140,7 +177,7 @@ def preset_page(version):
         else:
             description.append(line)
     lines = ['.\\" -*- coding: UTF-8 -*-'] + HEADER + [
-        '.TH "CLUMSY\\-PRESET" "5" "" "%s" "File Formats"' % roff(version),
+        '.TH "CLUMSY\\-PRESET" "5" "%s" "%s" "File Formats"' % (release_date(), roff(version)),
         ".SH NAME",
         "clumsy\\-preset \\- the preset file format of clumsy(1)",
         ".SH DESCRIPTION",
@@ -209,7 +246,7 @@ def page(command, path, common, version):
     name = path.replace(" ", "-")
     own = sections(os.path.join(HERE, "man", name + ".md"))
     lines = ['.\\" -*- coding: UTF-8 -*-'] + HEADER + [
-        '.TH "%s" "1" "" "%s" "User Commands"' % (name.upper(), roff(version)),
+        '.TH "%s" "1" "%s" "%s" "User Commands"' % (name.upper(), release_date(), roff(version)),
         ".SH NAME",
         roff(name) + " \\- " + inline(command.get("abstract", "")),
         ".SH SYNOPSIS",
@@ -279,9 +316,9 @@ def main():
     for command, path in commands:
         name, text = page(command, path, common, version)
         with open(os.path.join(output, name + ".1"), "w", encoding="utf-8") as f:
-            f.write(text)
+            f.write(tidy(text))
     with open(os.path.join(output, "clumsy-preset.5"), "w", encoding="utf-8") as f:
-        f.write(preset_page(version))
+        f.write(tidy(preset_page(version)))
     print("wrote %d manual pages to %s" % (len(commands) + 1, output))
 
 

@@ -91,6 +91,19 @@ struct ToolchainFreeTests {
         }
     }
 
+    @Test("make install strips the program and the plugin, and installs the presets once: the bundle's presets/ is a link to share/clumsy/presets")
+    func strippedAndPresetsOnce() async throws {
+        for path in [usr + "/bin/clumsy", usr + "/lib/lv2/clumsy.lv2/clumsy.so"] {
+            let sections = try await CLI.run(["-S", "-W", path], executable: readelf!)
+            #expect(sections.status == 0 && !sections.stdout.contains(".symtab") && !sections.stdout.contains(".debug_info"), "\(path) is not stripped")
+        }
+        let link = try FileManager.default.destinationOfSymbolicLink(atPath: usr + "/lib/lv2/clumsy.lv2/presets")
+        #expect(link == "../../../share/clumsy/presets")
+        // Every preset the plugin lists is there through the link (plugin() plays one).
+        let listed = try String(contentsOfFile: usr + "/lib/lv2/clumsy.lv2/presets.txt", encoding: .utf8).split(separator: "\n")
+        #expect(!listed.isEmpty && listed.allSatisfy { FileManager.default.fileExists(atPath: usr + "/lib/lv2/clumsy.lv2/presets/\($0).json") })
+    }
+
     @Test("clumsy --version and clumsy run default --duration 2 --midi x.mid, the toolchain hidden")
     func program() async throws {
         // The namespace really hides it: the debug build, linked to the toolchain's runtime, cannot start.

@@ -121,6 +121,21 @@ struct ManualRenderingTests {
         #expect(section("COPYRIGHT", of: text).joined().contains("GPL-3.0-or-later"))
     }
 
+    @Test("mandoc -T lint -W warning says nothing of any page (a date, no empty paragraph); in ASCII every character shows (G♭ as Gb)",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mandoc"), "needs mandoc"))
+    func mandocLint() async throws {
+        let pages = try FileManager.default.contentsOfDirectory(atPath: projectRoot + "/man").sorted().map { projectRoot + "/man/" + $0 }
+        let lint = try await CLI.run(["-T", "lint", "-W", "warning"] + pages, executable: "/usr/bin/mandoc")
+        #expect(lint.status == 0 && lint.stdout.isEmpty && lint.stderr.isEmpty, "\(lint)")
+        var all = ""
+        for page in pages {
+            let ascii = try await CLI.run(["-Tascii", page], executable: "/usr/bin/mandoc", environment: ["LC_ALL": "C"])
+            #expect(ascii.status == 0 && !ascii.stdout.contains("<?>") && ascii.stdout.unicodeScalars.allSatisfy(\.isASCII), "\(page): \(ascii.stderr)")
+            all += ascii.stdout
+        }
+        #expect(all.contains("prints Gb major") && all.contains("0...10^9 s"), "the flat and the ellipsis, in ASCII")
+    }
+
     @Test("Every page renders without a groff warning and says the version and the licence")
     func everyPage() async throws {
         for page in try FileManager.default.contentsOfDirectory(atPath: projectRoot + "/man").sorted() {
@@ -221,19 +236,22 @@ struct PluginShippingTests {
 
 @Suite("make dist", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/git"), "needs git"))
 struct DistTests {
-    @Test("make dist twice gives the same bytes, clumsy-VERSION.tar.gz holding every file git ls-files lists, and VERSION")
+    @Test("make dist twice gives the same bytes (and the same -vendor tarball), clumsy-VERSION.tar.gz holding every file git ls-files lists, and VERSION")
     func reproducibleTarball() async throws {
         let directory = try TemporaryDirectory()
         var tarballs: [Data] = []
+        var vendorTarballs: [Data] = []
         for name in ["first", "second"] {
             try FileManager.default.createDirectory(atPath: directory.file(name), withIntermediateDirectories: true)
             let result = try await CLI.run(["--no-print-directory", "dist", "DIST_DIR=\(directory.file(name))"], executable: "/usr/bin/make",
                                      in: projectRoot, timeout: 300)
             try #require(result.status == 0, "\(result)")
             tarballs.append(try Data(contentsOf: URL(fileURLWithPath: directory.file("\(name)/clumsy-\(releaseVersion).tar.gz"))))
+            vendorTarballs.append(try Data(contentsOf: URL(fileURLWithPath: directory.file("\(name)/clumsy-\(releaseVersion)-vendor.tar.gz"))))
             usleep(1_100_000)   // a second apart: a tarball dated by the clock would differ
         }
         #expect(tarballs[0] == tarballs[1], "make dist wrote different bytes twice")
+        #expect(vendorTarballs[0] == vendorTarballs[1], "make dist wrote a different vendor tarball twice")
         let listed = try await CLI.run(["tzf", directory.file("first/clumsy-\(releaseVersion).tar.gz")], executable: "/bin/tar")
         let members = Set(listed.stdoutLines.filter { !$0.hasSuffix("/") })
         let tracked = try await CLI.run(["ls-files"], executable: "/usr/bin/git", in: projectRoot).stdoutLines
@@ -243,5 +261,11 @@ struct DistTests {
             #expect(members.contains("clumsy-\(releaseVersion)/" + file), "\(file) is not in the tarball")
         }
         #expect(members.contains("clumsy-\(releaseVersion)/VERSION") && members.count == committed.count, "\(members.count) files, \(committed.count) committed")
+        // Modes 644 and 755 (git archive's default umask 002 wrote 664), in both tarballs.
+        for tarball in ["clumsy-\(releaseVersion).tar.gz", "clumsy-\(releaseVersion)-vendor.tar.gz"] {
+            let verbose = try await CLI.run(["tvzf", directory.file("first/" + tarball)], executable: "/bin/tar")
+            let modes = Set(verbose.stdoutLines.map { String($0.prefix(10)) })
+            #expect(!modes.isEmpty && modes.isSubset(of: ["-rw-r--r--", "-rwxr-xr-x", "drwxr-xr-x"]), "\(tarball): \(modes.sorted())")
+        }
     }
 }

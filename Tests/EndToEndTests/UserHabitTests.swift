@@ -172,6 +172,29 @@ struct UserHabitTests {
         #expect(screen.contains("wrote p.wav"), "\(screen.suffix(300))")
     }
 
+    @Test("A 10-minute --audio render and a --video show progress on a terminal; in a pipe, or with --quiet on a terminal, none (issue 47)",
+          .enabled(if: hasSmallSoundFont && FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
+                   && FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "needs \(smallSoundFont), script and ffmpeg"))
+    func progressOnlyOnATerminal() async throws {
+        let directory = try TemporaryDirectory()
+        let clumsy = "'\(CLI.executable)'", font = "--soundfont '\(smallSoundFont)'"
+        let long = try await CLI.run(["-qec", "\(clumsy) run ambient-drift --duration 10m --audio amb.flac \(font)", "/dev/null"],
+                                     executable: "/usr/bin/script", in: directory.path, timeout: 600)
+        #expect(long.status == 0, "\(long)")
+        let shown = long.stdout.components(separatedBy: "\r").filter { $0.contains("simulating") && $0.contains("/ 600.0 s") }
+        #expect(shown.count >= 10 && shown.contains { $0.contains(" left") }, "\(long.stdout.suffix(600))")
+        let video = try await CLI.run(["-qec", "\(clumsy) run default --duration 3 --video v.mp4 \(font)", "/dev/null"],
+                                      executable: "/usr/bin/script", in: directory.path, timeout: 300)
+        #expect(video.status == 0 && video.stdout.contains("simulating 3.0 / 3.0 s  100%") && video.stdout.contains("finishing the video"),
+                "\(video.stdout.suffix(600))")
+        // Standard error a pipe (CLI.run's capture): the summary only, no line rewritten in place.
+        let piped = try await CLI.run(["run", "ambient-drift", "--duration", "20", "--audio", "p.flac", "--soundfont", smallSoundFont], in: directory.path)
+        #expect(piped.status == 0 && !piped.stderr.contains("simulating") && !piped.stderr.contains("\r"), "\(piped)")
+        let quiet = try await CLI.run(["-qec", "\(clumsy) run ambient-drift --duration 20 --audio q.flac \(font) --quiet", "/dev/null"],
+                                      executable: "/usr/bin/script", in: directory.path, timeout: 120)
+        #expect(quiet.status == 0 && !quiet.stdout.contains("simulating") && !quiet.stdout.contains("mastering"), "\(quiet)")
+    }
+
     @Test("The live file driver never writes over its default clumsy-live.wav unasked, and the summary names it",
           .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"))
     func liveFileNamed() async throws {
