@@ -202,6 +202,7 @@ _clumsy_run() {
         return
         ;;
     '--set')
+        __clumsy_add_completions -W "$(__clumsy_custom_complete ---completion run -- --set "${COMP_CWORD}" "$(__clumsy_cursor_index_in_current_word)")"
         return
         ;;
     '--seed')
@@ -315,9 +316,11 @@ _clumsy_run() {
         return
         ;;
     '--audio-driver')
+        __clumsy_add_completions -W "$(__clumsy_custom_complete ---completion run -- --audio-driver "${COMP_CWORD}" "$(__clumsy_cursor_index_in_current_word)")"
         return
         ;;
     '--midi-out')
+        __clumsy_add_completions -W 'jack'$'\n''alsa'
         return
         ;;
     '--connect')

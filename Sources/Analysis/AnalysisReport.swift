@@ -39,7 +39,11 @@ public enum AnalysisReport {
             out += "  " + pad(name, 12) + pad(fixed(seconds, 3), 10, right: true) + " s" + pad(fixed(100 * seconds / total, 1), 7, right: true) + " %\n"
         }
         out += analysis.hasMarkedChords ? "\ntime per degree (estimated from the notes):\n" : "\ntime per degree:\n"
-        for (name, seconds) in analysis.timePerDegree() {
+        let degrees = analysis.timePerDegree()
+        // The time no degree was heard in (before the first notes, in rests) on its own line, so
+        // that the lines add up to the whole file.
+        let unheard = analysis.duration - degrees.reduce(0) { $0 + $1.seconds }
+        for (name, seconds) in degrees + (unheard >= 0.0005 ? [("(none)", unheard)] : []) {
             out += "  " + pad(name, 12) + pad(fixed(seconds, 3), 10, right: true) + " s" + pad(fixed(100 * seconds / total, 1), 7, right: true) + " %\n"
         }
         out += "\nvelocity histogram:\n"

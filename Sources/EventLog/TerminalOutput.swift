@@ -16,7 +16,7 @@ import Glibc
 /// After a stop signal a write waits at most `StopSignal.writeGrace` for a stalled reader.
 ///
 /// Where the locale's character set is not UTF-8 (`LC_ALL=C`, or no locale set at all) the
-/// typography Clumsy itself prints becomes ASCII (`asciiTypography`): `-16.0 LUFS`, `Bb major`,
+/// typography Clumsy itself prints becomes ASCII (`asciiTypography`): `Bb major`,
 /// `->`, `...`, so `grep -- -16.0` finds it. Names that came from the user (a preset's, a
 /// file's) pass through byte for byte.
 public final class TerminalOutput {
@@ -44,6 +44,15 @@ public final class TerminalOutput {
 
     /// True when the descriptor is a terminal.
     public var isTerminal: Bool { isatty(descriptor) == 1 }
+
+    /// The terminal's width in columns; nil when the descriptor is not a terminal or the
+    /// terminal does not say.
+    public var columns: Int? {
+        guard isTerminal else { return nil }
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
 
     /// True when the locale (`LC_ALL`, else `LC_CTYPE`, else `LANG`, as POSIX orders them)
     /// names no UTF-8 character set: then the typography written is ASCII.

@@ -8,7 +8,8 @@ import Sound
 /// `pipewire`, for one.
 public enum AudioDrivers {
     /// Names, sorted, e.g. "alsa, file, jack, oss, pulseaudio, sdl2" on Debian 12.
-    public static var list: String {
-        LiveAudio.availableDrivers.sorted().joined(separator: ", ")
-    }
+    public static var list: String { names.joined(separator: ", ") }
+
+    /// The names, sorted (what the shell completes after `--audio-driver`).
+    public static var names: [String] { LiveAudio.availableDrivers.sorted() }
 }

@@ -64,18 +64,19 @@ public struct MasteringReport: Sendable, Hashable, CustomStringConvertible {
     /// stop, whose loudness and peak are expected values, not measurements.
     public var passes: Int = 1
 
-    /// "−16.0 LUFS, −1.2 dBTP" (with a real minus sign), or "silent".
+    /// "-16.0 LUFS, -1.2 dBTP" (ASCII, as sox and ffmpeg print it: a terminal's user greps and
+    /// pastes it), or "silent".
     public var description: String {
         guard loudness.isFinite else { return "silent" }
         return decibels(loudness) + " LUFS, " + decibels(truePeak) + " dBTP"
     }
 }
 
-/// One decimal with U+2212 for negative values.
+/// One decimal, an ASCII hyphen-minus for negative values ("-inf" and "inf" when not finite).
 func decibels(_ value: Double) -> String {
-    guard value.isFinite else { return value < 0 ? "−∞" : "∞" }
+    guard value.isFinite else { return value < 0 ? "-inf" : "inf" }
     let tenths = Int((abs(value) * 10).rounded())
-    let sign = value < 0 && tenths != 0 ? "−" : ""
+    let sign = value < 0 && tenths != 0 ? "-" : ""
     return sign + "\(tenths / 10).\(tenths % 10)"
 }
 

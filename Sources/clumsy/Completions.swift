@@ -32,6 +32,12 @@ enum Completions {
         }
     }
 
+    /// The audio drivers this FluidSynth has.
+    static let audioDrivers = CompletionKind.custom { _, _, prefix in AudioDrivers.names.filter { $0.hasPrefix(prefix) } }
+
+    /// `--set`: every field of the settings table, as `field=` (the value is typed after it).
+    static let fields = CompletionKind.custom { _, _, prefix in Settings.all.map { $0.path + "=" }.filter { $0.hasPrefix(prefix) } }
+
     /// Files with one of `extensions`.
     static func files(_ extensions: String...) -> CompletionKind { .file(extensions: extensions) }
 }

@@ -55,14 +55,17 @@ extension Presets {
             throw fail(.noInput("the bundled presets were not found (set CLUMSY_PRESETS to the Presets directory)"))
         }
         let width = presets.map { Quote.text($0.name).count }.max() ?? 0
+        // On a terminal each line fits its width (cut with "…"); in a pipe it is whole.
+        let room = out.columns.map { max(16, $0 - width - 3) }
         for entry in presets {
             let name = Quote.text(entry.name)
-            let description: String
+            var description: String
             do {
-                description = Quote.text(try Preset.load(path: entry.path).description, limit: 200)
+                description = Quote.text(try Preset.load(path: entry.path).description, limit: 2000)
             } catch {
-                description = "(invalid: \(Quote.text(error.description, limit: 200)))"
+                description = "(invalid: \(Quote.text(error.description, limit: 2000)))"
             }
+            if let room, description.count > room { description = description.prefix(room - 1) + "…" }
             out.write(name + String(repeating: " ", count: width - name.count + 2) + description + "\n")
         }
         out.flush()

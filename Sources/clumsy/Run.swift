@@ -35,7 +35,7 @@ struct Run: ParsableCommand {
     var bars: String?
 
     @Option(name: .customLong("set"), parsing: .unconditionalSingleValue,
-            help: ArgumentHelp("Set any preset field, checked as in a preset file (repeatable): --set piano.count=8 --set bass.tone=fretless-bass. Applied before the other flags.", valueName: "field=value"))
+            help: ArgumentHelp("Set any preset field, checked as in a preset file (repeatable): --set piano.count=8 --set bass.tone=fretless-bass. Applied before the other flags.", valueName: "field=value"), completion: Completions.fields)
     var assignments: [String] = []
 
     /// The flags that set preset fields (generated from the settings table).
@@ -51,10 +51,10 @@ struct Run: ParsableCommand {
     @Flag(help: "Play live through an audio driver, paced to the wall clock, until --duration or Ctrl-C.")
     var live = false
 
-    @Option(help: ArgumentHelp("Audio driver for --live (this FluidSynth has: \(AudioDrivers.list)). With `file`, sound goes to --audio's file (default clumsy-live.wav) in real time.", valueName: "name"))
+    @Option(help: ArgumentHelp("Audio driver for --live (this FluidSynth has: \(AudioDrivers.list)). With `file`, sound goes to --audio's file (default clumsy-live.wav) in real time.", valueName: "name"), completion: Completions.audioDrivers)
     var audioDriver: String?
 
-    @Option(help: ArgumentHelp("With --live: send each voice's notes to live MIDI ports, `jack` (client clumsy, ports clumsy:bass, clumsy:keys, …; paced by the JACK server's clock) or `alsa` (sequencer client Clumsy). The internal synthesizer then stays silent unless --audio-driver is given.", valueName: "jack|alsa"))
+    @Option(help: ArgumentHelp("With --live: send each voice's notes to live MIDI ports, `jack` (client clumsy, ports clumsy:bass, clumsy:keys, …; paced by the JACK server's clock) or `alsa` (sequencer client Clumsy). The internal synthesizer then stays silent unless --audio-driver is given.", valueName: "jack|alsa"), completion: .list(["jack", "alsa"]))
     var midiOut: String?
 
     @Option(help: ArgumentHelp("With --midi-out jack: connect every voice's port to this JACK MIDI input (repeatable); the clock port has --connect-clock.", valueName: "port"))

@@ -41,6 +41,22 @@ struct AnalyzeTests {
         #expect(lines.contains { $0.contains("\"Piano\"") && $0.contains("36 notes") && $0.contains("D2–F5") })
     }
 
+    @Test("time per chord and time per degree each add up to the whole file: the time no degree is heard in has its own line")
+    func timesAddUp() async throws {
+        let directory = try TemporaryDirectory()
+        let made = try await CLI.run(["run", "default", "--duration", "20", "--midi", "d.mid", "--quiet"], in: directory.path)
+        try #require(made.status == 0, "\(made)")
+        let result = try await CLI.run(["analyze", directory.file("d.mid")])
+        try #require(result.status == 0, "\(result)")
+        let lines = result.stdoutLines
+        for section in ["time per chord:", "time per degree (estimated from the notes):"] {
+            let start = try #require(lines.firstIndex(of: section), "\(lines)")
+            let rows = lines[(start + 1)...].prefix { $0.hasPrefix("  ") }
+            let seconds = rows.compactMap { row in row.split(separator: " ").dropLast(3).last.flatMap { Double($0) } }
+            #expect(!rows.isEmpty && seconds.count == rows.count && abs(seconds.reduce(0, +) - 20) < 0.01, "\(section) \(Array(rows))")
+        }
+    }
+
     @Test("--json is one ASCII object programs can read")
     func json() async throws {
         let directory = try await fixtures()

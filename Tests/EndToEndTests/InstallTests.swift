@@ -86,6 +86,11 @@ struct InstallTests {
         #expect(try await complete([installed.binary, "run", "ly"]).offered == ["lydian-moon"])
         #expect(Set(try await complete([installed.binary, "run", "--mode", ""]).offered).isSuperset(of: ["dorian", "minorPentatonic"]))
         #expect(try await complete([installed.binary, "run", "--tone", "mari"]).offered == ["marimba"])
+        // Issue 47: the audio drivers FluidSynth has, the MIDI systems, and --set's fields.
+        #expect(Set(try await complete([installed.binary, "run", "--audio-driver", ""]).offered).isSuperset(of: ["alsa", "file", "jack"]))
+        #expect(try await complete([installed.binary, "run", "--midi-out", "j"]).offered == ["jack"])
+        let fields = try await complete([installed.binary, "run", "--set", "piano.c"]).offered
+        #expect(fields.contains("piano.count=") && fields.allSatisfy { $0.hasPrefix("piano.c") && $0.hasSuffix("=") }, "\(fields)")
         // File flags offer files of their kind (here, from /: nothing named *.mid, but directories).
         #expect(try await complete([installed.binary, "run", "--midi", "/us"]).offered == ["/usr"])
     }

@@ -163,10 +163,11 @@ struct MixTests {
         guard let measured = try await ffmpegLoudness(directory.file("a.wav")) else { try Test.cancel("ffmpeg's ebur128 filter is not available") }
         #expect(abs(measured.loudness - target) <= 0.5, "ffmpeg measures \(measured.loudness) LUFS, target \(target)")
         #expect(measured.truePeak <= ceiling, "ffmpeg measures a true peak of \(measured.truePeak) dBTP, ceiling \(ceiling)")
-        // "…; −16.0 LUFS, −1.3 dBTP"
-        let pattern = try #require(result.stdout.range(of: #"−?[0-9]+\.[0-9] LUFS, −?[0-9]+\.[0-9] dBTP"#, options: .regularExpression),
+        // "…; -16.0 LUFS, -1.3 dBTP", in ASCII (issue 47: a terminal's user greps and pastes it)
+        let pattern = try #require(result.stdout.range(of: #"-?[0-9]+\.[0-9] LUFS, -?[0-9]+\.[0-9] dBTP"#, options: .regularExpression),
                                    "no loudness in the summary: \(result.stdout)")
-        let reported = result.stdout[pattern].replacingOccurrences(of: "−", with: "-").split(separator: " ")
+        #expect(!result.stdout.contains("\u{2212}"), "a U+2212 minus in the summary: \(result.stdout)")
+        let reported = result.stdout[pattern].split(separator: " ")
         let reportedLoudness = try #require(Double(reported[0]))
         #expect(abs(reportedLoudness - measured.loudness) <= 0.2, "reported \(reportedLoudness), ffmpeg \(measured.loudness)")
     }

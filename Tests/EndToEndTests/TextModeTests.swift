@@ -75,7 +75,8 @@ struct TextModeTests {
     }
 
     /// A count of one is singular ("1 bass note"), and where the locale is not UTF-8 the
-    /// summary's typography is ASCII, so `grep -- -16.0` finds the loudness under LC_ALL=C.
+    /// summary's typography is ASCII; the loudness is ASCII in every locale, so `grep -- -16.0`
+    /// finds it.
     @Test("The summary: \"1 bass note\"; ASCII typography under LC_ALL=C (or no locale), UTF-8 otherwise",
           .enabled(if: hasSmallSoundFont), arguments: [("C", true), ("POSIX", true), ("", true), ("C.UTF-8", false), ("en_US.utf8", false)])
     func summaryWords(locale: String, ascii: Bool) async throws {
@@ -91,7 +92,9 @@ struct TextModeTests {
             #expect(summary.allSatisfy(\.isASCII) && summary.contains("(seed 1, Bb major)"), "\(summary)")
             #expect(summary[loudness].hasPrefix("-"), "\(summary)")
         } else {
-            #expect(summary.contains("(seed 1, B\u{266D} major)") && summary[loudness].hasPrefix("\u{2212}"), "\(summary)")
+            // The key in UTF-8 typography; the loudness, a number a user greps and pastes, in ASCII
+            // whatever the locale (issue 47), as sox and ffmpeg print theirs.
+            #expect(summary.contains("(seed 1, B\u{266D} major)") && summary[loudness].hasPrefix("-"), "\(summary)")
         }
     }
 }

@@ -195,6 +195,26 @@ struct UserHabitTests {
         #expect(quiet.status == 0 && !quiet.stdout.contains("simulating") && !quiet.stdout.contains("mastering"), "\(quiet)")
     }
 
+    @Test("clumsy presets fits a terminal's width (each line cut with …) and prints the descriptions whole in a pipe")
+    func presetsFitTheTerminal() async throws {
+        let clumsy = "'\(CLI.executable)'"
+        for columns in [80, 132] {
+            let shown = try await CLI.run(["-qec", "stty cols \(columns); \(clumsy) presets", "/dev/null"], executable: "/usr/bin/script", timeout: 60)
+            let lines = shown.stdout.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+            #expect(shown.status == 0 && lines.count >= 18, "\(shown)")
+            #expect(lines.allSatisfy { $0.count <= columns }, "wider than \(columns): \(lines.filter { $0.count > columns })")
+            #expect(lines.contains { $0.hasSuffix("…") }, "nothing cut at \(columns) columns: \(lines)")
+        }
+        // In a pipe: whole, the longest description included.
+        let piped = try await CLI.run(["presets"])
+        let descriptions = try FileManager.default.contentsOfDirectory(atPath: projectRoot + "/Presets").filter { $0.hasSuffix(".json") }.map { name in
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: projectRoot + "/Presets/" + name))) as? [String: Any]
+            return object?["description"] as? String ?? ""
+        }
+        let longest = try #require(descriptions.max { $0.count < $1.count })
+        #expect(longest.count > 200 && piped.stdout.contains(longest), "the longest description (\(longest.count) characters) is not whole in a pipe")
+    }
+
     @Test("The live file driver never writes over its default clumsy-live.wav unasked, and the summary names it",
           .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"))
     func liveFileNamed() async throws {
