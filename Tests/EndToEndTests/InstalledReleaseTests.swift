@@ -156,6 +156,12 @@ struct InstallAsUserTests {
         try await requireBuilt(config: "debug")
         let directory = try TemporaryDirectory(prefix: "clumsy-install")
         let nobody: UInt32 = 65_534
+        // The checkout must be readable by nobody: a clone inside a private directory (mktemp -d
+        // makes mode 700) is not, and make then stops at "Permission denied" before Clumsy's
+        // Makefile is read. That is the machine, not the install.
+        let readable = try await CLI.run(["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", "--", "/usr/bin/test", "-r", projectRoot + "/Makefile"],
+                                         executable: "/usr/bin/setpriv")
+        if readable.status != 0 { try Test.cancel("the checkout \(projectRoot) is not readable by nobody (a private parent directory)") }
         // Stand-ins for every package manager and for swift: each call is written to called.log.
         let fake = directory.file("bin")
         try FileManager.default.createDirectory(atPath: fake, withIntermediateDirectories: true)
