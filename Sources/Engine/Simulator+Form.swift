@@ -198,7 +198,6 @@ extension Simulator {
         kicks = snapshot.kicks
         lastBouncerHit = snapshot.lastBouncerHit + offset
         recentDegrees.overwrite(with: snapshot.recentDegrees)
-        isLooping = Self.isLoop(recentDegrees)
         drops = snapshot.drops
         for ball in lastKeyHit.indices { lastKeyHit[ball] = snapshot.lastKeyHit[ball] + offset }
         for ball in stillSince.indices {

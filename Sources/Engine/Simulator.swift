@@ -29,8 +29,6 @@ public final class Simulator {
     var scheduled: [ScheduledEvent] = []
     var lastBouncerHit = 0.0
     var recentDegrees: [Int] = []
-    /// Whether `recentDegrees` is a loop (`isLoop`): worked out when it changes, not every step.
-    var isLooping = false
     var lastKeyHit: [Double]
     /// Piano balls whose key contact this step was too soft to be a hit (`Rules.takesUp`).
     var softBalls: [Int] = []
@@ -268,7 +266,6 @@ public final class Simulator {
     private func noteDegree(_ degree: Int) {
         if recentDegrees.count == Self.loopWindow { recentDegrees.removeFirst() }
         recentDegrees.append(degree)
-        isLooping = Self.isLoop(recentDegrees)
     }
 
     /// Whether the bass ball ping-pongs: the last `loopWindow` bouncers it hit are one or two.
@@ -286,7 +283,7 @@ public final class Simulator {
         let rules = plan.rules
         // The bass ball must keep choosing harmony: kick it when it stops hitting bouncers
         // or ping-pongs between two of them.
-        if now - lastBouncerHit >= rules.kickAfter || isLooping {
+        if now - lastBouncerHit >= rules.kickAfter || Self.isLoop(recentDegrees) {
             kickBass(at: now)
         }
         // Piano balls that lie still, or have found a place where they strike no key,
@@ -317,7 +314,6 @@ public final class Simulator {
         world.setVelocity(Self.kickDirection(&kicks), ofBall: 0)
         lastBouncerHit = now
         recentDegrees.removeAll(keepingCapacity: true)
-        isLooping = false
         summary.kicks += 1
         events.append(.kick(time: now))
     }
