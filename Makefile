@@ -300,12 +300,17 @@ slow-checks: deps
 # bench-smoke runs the same code with tiny durations (seconds) on the debug build, so it never rots.
 # BENCH_FLAGS adds swift build flags (e.g. BENCH_FLAGS="--scratch-path .build-bench").
 BENCH_FLAGS ?=
+# The release build the benchmarks run: the flags of make release, and BENCH_FLAGS.
+BENCH_BUILD = $(SWIFT) build -c release $(RESOLVED) $(RELEASE_FLAGS) $(BENCH_FLAGS)
+define build_bench
+	$(BENCH_BUILD) --product clumsy
+	$(BENCH_BUILD) --product clumsy-bench
+	$(BENCH_BUILD) --product ClumsyLV2
+endef
 .PHONY: bench-smoke bench-check
 bench: deps
-	$(SWIFT) build -c release $(RELEASE_FLAGS) $(BENCH_FLAGS) --product clumsy
-	$(SWIFT) build -c release $(RELEASE_FLAGS) $(BENCH_FLAGS) --product clumsy-bench
-	$(SWIFT) build -c release $(RELEASE_FLAGS) $(BENCH_FLAGS) --product ClumsyLV2
-	BIN_DIR="$$($(SWIFT) build -c release $(RELEASE_FLAGS) $(BENCH_FLAGS) --show-bin-path)" Benchmarks/bench.sh
+	$(build_bench)
+	BIN_DIR="$$($(BENCH_BUILD) --show-bin-path)" Benchmarks/bench.sh
 
 # make bench also writes Benchmarks/last.json: each gated row's value and its ratio to a baseline
 # measured in the same run (fluidsynth, bare Chipmunk, /bin/true), and the instructions that the
@@ -317,16 +322,12 @@ bench: deps
 BENCH_ARGS ?=
 .PHONY: bench-counts
 bench-check: deps
-	$(SWIFT) build -c release $(RELEASE_FLAGS) $(BENCH_FLAGS) --product clumsy
-	$(SWIFT) build -c release $(RELEASE_FLAGS) $(BENCH_FLAGS) --product clumsy-bench
-	$(SWIFT) build -c release $(RELEASE_FLAGS) $(BENCH_FLAGS) --product ClumsyLV2
-	BIN_DIR="$$($(SWIFT) build -c release $(RELEASE_FLAGS) $(BENCH_FLAGS) --show-bin-path)" Benchmarks/bench.sh --check $(BENCH_ARGS)
+	$(build_bench)
+	BIN_DIR="$$($(BENCH_BUILD) --show-bin-path)" Benchmarks/bench.sh --check $(BENCH_ARGS)
 
 bench-counts: deps
-	$(SWIFT) build -c release $(RELEASE_FLAGS) $(BENCH_FLAGS) --product clumsy
-	$(SWIFT) build -c release $(RELEASE_FLAGS) $(BENCH_FLAGS) --product clumsy-bench
-	$(SWIFT) build -c release $(RELEASE_FLAGS) $(BENCH_FLAGS) --product ClumsyLV2
-	BIN_DIR="$$($(SWIFT) build -c release $(RELEASE_FLAGS) $(BENCH_FLAGS) --show-bin-path)" Benchmarks/bench.sh --instructions
+	$(build_bench)
+	BIN_DIR="$$($(BENCH_BUILD) --show-bin-path)" Benchmarks/bench.sh --instructions
 
 bench-smoke: deps
 	$(SWIFT) build $(BENCH_FLAGS) --product clumsy

@@ -44,27 +44,25 @@ count_rows() {
   fi
   log "0. instructions (valgrind --tool=callgrind; ${COUNT_SIM} s of default, ${COUNT_SWARM} s of swarm, ${COUNT_LV2} s of the plugin's swarm)"
   strip --strip-debug -o counted/clumsy "$CLUMSY"
-  local counted=$WORK/counted/clumsy
-  count midi "" -- "$counted" run default --duration "$COUNT_SIM" --midi x.mid --quiet
-  local midi share
-  midi=$(cat midi.ir)
-  share=$(python3 "$ROOT/Benchmarks/chipmunk_share.py" midi.callgrind)
-  ratio 0a "instructions of clumsy run default, MIDI only, per simulated second (callgrind)" "$midi" "$COUNT_SIM" instructions
-  row "0a Instructions, MIDI only: ${COUNT_SIM} s of \`default\`" \
-      "\`valgrind --tool=callgrind clumsy run default --duration $COUNT_SIM --midi x.mid --quiet\`" \
-      "$(millions "$midi") M instructions ($(millions "$(calc "$midi / $COUNT_SIM")") M per simulated second)" \
-      "share inside Chipmunk (libchipmunk's own instructions, not the libm or callbacks it calls; Benchmarks/chipmunk_share.py)" "$share" \
-      "gated: ≤ 3 % more than Benchmarks/last.json" "Chipmunk ≥ 0.85"
-  count swarm "" -- "$counted" run swarm --duration "$COUNT_SWARM" --midi x.mid --quiet
-  local swarm
-  swarm=$(cat swarm.ir)
-  share=$(python3 "$ROOT/Benchmarks/chipmunk_share.py" swarm.callgrind)
-  ratio 0b "instructions of clumsy run swarm, MIDI only, per simulated second (callgrind)" "$swarm" "$COUNT_SWARM" instructions
-  row "0b Instructions, swarm MIDI only: ${COUNT_SWARM} s of \`swarm\`" \
-      "\`valgrind --tool=callgrind clumsy run swarm --duration $COUNT_SWARM --midi x.mid --quiet\`" \
-      "$(millions "$swarm") M instructions ($(millions "$(calc "$swarm / $COUNT_SWARM")") M per simulated second)" \
-      "inside Chipmunk, as above" "$share" "gated: ≤ 3 % more than Benchmarks/last.json" "—"
+  count_session 0a midi default "$COUNT_SIM" "MIDI only" \
+      "share inside Chipmunk (libchipmunk's own instructions, not the libm or callbacks it calls; Benchmarks/chipmunk_share.py)" "Chipmunk ≥ 0.85"
+  count_session 0b swarm swarm "$COUNT_SWARM" "swarm MIDI only" "inside Chipmunk, as above" "—"
   count_plugin
+}
+
+# count_session ROW NAME PRESET SECONDS WHAT SHARE-LABEL GOAL: one MIDI-only session of PRESET
+# under callgrind, its instructions per simulated second gated (ratios.py) and its table row.
+count_session() {
+  local row=$1 name=$2 preset=$3 seconds=$4 what=$5 label=$6 goal=$7
+  count "$name" "" -- "$WORK/counted/clumsy" run "$preset" --duration "$seconds" --midi x.mid --quiet
+  local total share
+  total=$(cat "$name.ir")
+  share=$(python3 "$ROOT/Benchmarks/chipmunk_share.py" "$name.callgrind")
+  ratio "$row" "instructions of clumsy run $preset, MIDI only, per simulated second (callgrind)" "$total" "$seconds" instructions
+  row "$row Instructions, $what: $seconds s of \`$preset\`" \
+      "\`valgrind --tool=callgrind clumsy run $preset --duration $seconds --midi x.mid --quiet\`" \
+      "$(millions "$total") M instructions ($(millions "$(calc "$total / $seconds")") M per simulated second)" \
+      "$label" "$share" "gated: ≤ 3 % more than Benchmarks/last.json" "$goal"
 }
 
 # The plugin's block: lv2host (Tools/lv2host.c) toggles callgrind's counting around each run().
