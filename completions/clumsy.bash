@@ -190,7 +190,7 @@ _clumsy_run() {
     repeating_flags=()
     non_repeating_flags=(--dry --live --clock-out --link --quiet --version -h --help)
     repeating_options=(--set --connect --connect-clock --connect-audio)
-    non_repeating_options=(--duration --bars --seed --tempo --meter --quantize --strength --swing --chord-change --key --mode --gravity --speed --tone --gain --loudness --true-peak --bit-depth --filter --resonance --delay --feedback --delay-mix --reverb --room --midi --events --audio --sample-rate --tail --soundfont --stems --score --audio-driver --midi-out --clock-in --transport --midi-in --osc-out --osc-in --video --fps --size)
+    non_repeating_options=(--duration --bars --seed --tempo --meter --quantize --strength --swing --chord-change --key --mode --gravity --speed --bass-tone --tone --melody-tone --gain --loudness --true-peak --bit-depth --filter --resonance --delay --feedback --delay-mix --reverb --room --midi --events --audio --sample-rate --tail --soundfont --stems --score --audio-driver --midi-out --clock-in --transport --midi-in --osc-out --osc-in --video --fps --size)
     __clumsy_offer_flags_options 1
 
     # Offer option value completions
@@ -234,7 +234,7 @@ _clumsy_run() {
         return
         ;;
     '--mode')
-        __clumsy_add_completions -W 'major'$'\n''dorian'$'\n''phrygian'$'\n''lydian'$'\n''mixolydian'$'\n''minor'$'\n''locrian'$'\n''harmonicMinor'$'\n''melodicMinor'$'\n''majorPentatonic'$'\n''minorPentatonic'$'\n''blues'$'\n''ionian'$'\n''aeolian'
+        __clumsy_add_completions -W 'major'$'\n''dorian'$'\n''phrygian'$'\n''lydian'$'\n''mixolydian'$'\n''minor'$'\n''locrian'$'\n''harmonic-minor'$'\n''melodic-minor'$'\n''major-pentatonic'$'\n''minor-pentatonic'$'\n''blues'$'\n''ionian'$'\n''aeolian'
         return
         ;;
     '--gravity')
@@ -243,7 +243,15 @@ _clumsy_run() {
     '--speed')
         return
         ;;
+    '--bass-tone')
+        __clumsy_add_completions -W 'acoustic-bass'$'\n''contrabass'$'\n''finger-bass'$'\n''fretless-bass'$'\n''grand-piano'$'\n''marimba'$'\n''synth-bass'
+        return
+        ;;
     '--tone')
+        __clumsy_add_completions -W 'accordion'$'\n''celesta'$'\n''clarinet'$'\n''clav'$'\n''electric-piano'$'\n''fiddle'$'\n''flute'$'\n''grand-piano'$'\n''harp'$'\n''kalimba'$'\n''marimba'$'\n''music-box'$'\n''muted'$'\n''oboe'$'\n''ocarina'$'\n''pluck'$'\n''recorder'$'\n''vibraphone'
+        return
+        ;;
+    '--melody-tone')
         __clumsy_add_completions -W 'accordion'$'\n''celesta'$'\n''clarinet'$'\n''clav'$'\n''electric-piano'$'\n''fiddle'$'\n''flute'$'\n''grand-piano'$'\n''harp'$'\n''kalimba'$'\n''marimba'$'\n''music-box'$'\n''muted'$'\n''oboe'$'\n''ocarina'$'\n''pluck'$'\n''recorder'$'\n''vibraphone'
         return
         ;;

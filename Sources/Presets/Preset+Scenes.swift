@@ -136,7 +136,7 @@ extension Preset {
                         let mode = try r.string(member, at: path + ".scale", expected: "a scale name")
                         scale = Scale.named(mode)
                         guard scale != nil else {
-                            throw r.fail(path + ".scale", "\"\(Quote.text(mode))\" is not a known scale\(Suggestion.didYouMean(mode, in: Settings.modeNames)); expected one of: \(Scale.catalogNames.joined(separator: ", "))")
+                            throw r.fail(path + ".scale", "\"\(Quote.text(mode))\" is not a known scale\(Suggestion.didYouMean(mode, in: Settings.modeNames)); expected one of: \(Settings.acceptedModes)")
                         }
                     }
                 }

@@ -456,8 +456,10 @@ public struct Preset: Sendable, Equatable {
                 } else if !block.isOn(preset) {
                     let leader = Settings.all.first { $0.flagTakesOff && Settings.block(of: $0)?.path == block.path }
                     let name = block.path.split(separator: ".").last.map(String.init) ?? block.path
-                    let value = leader.map { String($0.valueName.prefix { $0 != "|" }) } ?? "x"
-                    throw .usage("\(setting.flagName) needs the \(name) on: add \(leader?.flagName ?? "") <\(value)>")
+                    guard let leader else {
+                        throw .usage("\(setting.flagName) needs the \(name) on, and this preset has it off: add --set \(block.path)=true")
+                    }
+                    throw .usage("\(setting.flagName) needs the \(name) on: add \(leader.flagName) <\(leader.valueName.prefix { $0 != "|" })>")
                 }
             }
             try setting.parse(text, &preset)

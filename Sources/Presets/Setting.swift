@@ -266,9 +266,9 @@ public struct Setting: Sendable {
     private static func toneHint(_ name: String, _ path: String, _ names: [String]) -> String {
         let near = Suggestion.didYouMean(name, in: names)
         guard path != "bass.tone", near.isEmpty else { return near }
-        if Tone.bass(named: name) != nil { return " (it is a bass tone: --set bass.tone=\(name))" }
+        if Tone.bass(named: name) != nil { return " (it is a bass tone: --bass-tone \(name))" }
         guard let bass = Suggestion.closest(to: name, in: Tone.bassCatalog.map(\.name)) else { return "" }
-        return " (did you mean the bass tone \(bass)? --set bass.tone=\(bass))"
+        return " (did you mean the bass tone \(bass)? --bass-tone \(bass))"
     }
 
     /// One of an enumeration's raw values (`--quantize 1/8` style when it has a flag).

@@ -20,6 +20,9 @@ public enum Settings {
     public static var modeNames: [String] { Scale.all.map(\.displayName) + Scale.catalogNames + ["ionian", "aeolian"] }
     /// The modes `--mode` and a live key change accept, for their error messages.
     public static var acceptedModes: String { Scale.all.map(\.displayName).joined(separator: ", ") + " (also ionian, aeolian)" }
+    /// The words shell completion offers for `--mode`: the names the docs write, with a hyphen for a
+    /// space so that one word completes ("harmonic-minor"; `Scale.named` ignores the hyphen).
+    public static var modeWords: [String] { Scale.all.map { String($0.displayName.map { $0 == " " ? "-" : $0 }) } + ["ionian", "aeolian"] }
 
     /// Every setting, in the order the reference lists them (a block before its fields).
     public static let all: [Setting] = [
@@ -76,7 +79,7 @@ public enum Settings {
         .number("timestep", \.timestep, unit: "s", default: 1.0 / 240, range: (1.0 / 4000)...(1.0 / 240),
                 defaultText: "1/240", accepted: "1/4000…1/240",
                 doc: "fixed physics step; sub-steps are added automatically so that no ball moves more than half the smallest gap (a radius, or a key's half thickness) per Chipmunk step"),
-        .custom("key.tonic", type: "string", defaultText: "`\"C\"`", accepted: "A–G with `#`/`♯`/`b`/`♭`", flag: "key", valueName: "tonic",
+        .custom("key.tonic", type: "string", defaultText: "`\"C\"`", accepted: "A–G, with `#` or `b` for sharp or flat (or the Unicode sharp and flat signs)", flag: "key", valueName: "tonic",
                 doc: "tonic, spelled as written (`\"Gb\"` prints G♭ major) unless its signature needs more than seven accidentals (`\"D#\"` major is E♭ major)",
                 setDefault: { $0.keyTonic = SpelledPitchClass(letter: 0, accidental: 0) },
                 read: { json, preset, r throws(SessionError) in
@@ -93,14 +96,14 @@ public enum Settings {
                     preset.keyTonic = tonic
                 }),
         .custom("key.scale", type: "string", defaultText: "`\"major\"`",
-                accepted: "\(Scale.catalogNames.joined(separator: ", ")) (also ionian, aeolian, \"harmonic minor\", \"minor pentatonic\", …)",
+                accepted: "\(acceptedModes); case, spaces, hyphens and underscores are ignored (\"harmonic-minor\", \"harmonicMinor\")",
                 flag: "mode", valueName: "name",
                 doc: "mode; chords are the seventh chords of this scale built from its own tones: thirds stacked over the degree, skipping a tone the scale lacks (pentatonic and blues: C major pentatonic's I is C E G D), so every key note is in the scale; pentatonic and blues switch off the bouncers of the two degrees they lack",
                 setDefault: { $0.keyScale = .major },
                 read: { json, preset, r throws(SessionError) in
                     let name = try r.string(json, at: "key.scale", expected: "a scale name")
                     guard let scale = Scale.named(name) else {
-                        throw r.fail("key.scale", "\"\(Quote.text(name))\" is not a known scale\(Suggestion.didYouMean(name, in: modeNames)); expected one of: \(Scale.catalogNames.joined(separator: ", "))")
+                        throw r.fail("key.scale", "\"\(Quote.text(name))\" is not a known scale\(Suggestion.didYouMean(name, in: modeNames)); expected one of: \(acceptedModes)")
                     }
                     preset.keyScale = scale
                 },
@@ -130,7 +133,7 @@ public enum Settings {
         .pitch("bass.register", \.bass.register, default: 48, range: Limits.register,
                doc: "bass notes are degree roots folded into the octave from here"),
         .tone("bass.tone", \.bass.tone, default: "acoustic-bass", catalog: Tone.bassCatalog,
-              lookup: { Tone.bass(named: $0) }, what: "bass tone", doc: "General MIDI instrument of the bass"),
+              lookup: { Tone.bass(named: $0) }, what: "bass tone", flag: "bass-tone", doc: "General MIDI instrument of the bass"),
         .number("bass.noteLength", \.bass.noteLength, unit: "s", default: 0.9, range: Limits.noteLength, doc: "bass note length"),
     ] + Setting.curve("bass.velocity", \.bass.velocity.quiet, \.bass.velocity.loud, \.bass.velocity.exponent,
                       unit: "× speed", default: (0, 1, 0.5),
@@ -207,7 +210,7 @@ public enum Settings {
         .block("melody", \.melody.isOn, default: false,
                doc: "a melody voice on top (its own track and MIDI channel, the first one the voices before it leave free), one note at a time: each key strike that sounds may add a note on the melody's pulse (`melody.shortest`): on the strike's grid line, or the next free one after the last note (a run), a note that would stand alone off the beat waiting for the next beat, a strike that would wait more than a beat adding nothing; where it goes is `melody.shape`; a note on the bar line or a strong beat goes to the nearest tone of the chord playing; in a phrase's last bar it walks to the nearest tonic and rests there (event log `melody`, `tone` 0)"),
         .tone("melody.tone", \.melody.tone, default: "flute", catalog: Tone.keysCatalog, lookup: { Tone.keys(named: $0) },
-              what: "melody tone", doc: "General MIDI instrument of the melody"),
+              what: "melody tone", flag: "melody-tone", doc: "General MIDI instrument of the melody (`melody` must be on)"),
         .pitch("melody.register", \.melody.register, default: 72, range: Limits.register,
                doc: "lowest note of the melody, which moves in the scale's tones up to an octave and a sixth above it; above the keys' notes, it is the top voice"),
         .number("melody.noteLength", \.melody.noteLength, unit: "s", default: 1.5, range: Limits.noteLength,

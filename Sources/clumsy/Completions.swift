@@ -21,8 +21,9 @@ enum Completions {
     static func setting(_ flag: String) -> CompletionKind {
         switch flag {
         case "key": return .list(["C", "C#", "Db", "D", "D#", "Eb", "E", "F", "F#", "Gb", "G", "G#", "Ab", "A", "A#", "Bb", "B"])
-        case "mode": return .list(Scale.catalogNames + ["ionian", "aeolian"])
-        case "tone": return .list(Tone.keysCatalog.map(\.name).sorted())   // --tone is the keys' tone
+        case "mode": return .list(Settings.modeWords)
+        case "tone", "melody-tone": return .list(Tone.keysCatalog.map(\.name).sorted())   // --tone is the keys' tone
+        case "bass-tone": return .list(Tone.bassCatalog.map(\.name).sorted())
         case "quantize": return .list(Grid.all.map { "\($0)" })
         case "meter": return .list(Meter.all.map { "\($0)" })
         case "chord-change": return .list(["hit", "beat", "bar"])

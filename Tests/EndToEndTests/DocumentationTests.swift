@@ -71,6 +71,19 @@ struct DocumentationTests {
         #expect(blocks.filter { $0.place.hasPrefix("docs/") }.count >= 10, "\(blocks.map(\.place))")
     }
 
+    @Test("The README's printed performance is what `clumsy run default --duration 8` prints today (its first lines and summary)")
+    func readmeShowsTodaysOutput() async throws {
+        let readme = try String(contentsOfFile: projectRoot + "/README.md", encoding: .utf8)
+        let start = try #require(readme.range(of: "```sh\nclumsy run default --duration 8\n```\n\n```\n"), "the example is gone")
+        let end = try #require(readme.range(of: "\n```", range: start.upperBound..<readme.endIndex))
+        let shown = readme[start.upperBound..<end.lowerBound].split(separator: "\n").map(String.init)
+        let run = try await CLI.run(["run", "default", "--duration", "8"])
+        let printed = run.stdout.split(separator: "\n").map(String.init)
+        try #require(run.status == 0 && shown.count >= 3 && shown[shown.count - 2] == "     …", "\(shown)")
+        #expect(Array(shown.dropLast(2)) == Array(printed.prefix(shown.count - 2)), "README.md shows:\n\(shown.joined(separator: "\n"))")
+        #expect(shown.last == printed.last, "README.md's summary: \(shown.last ?? ""); printed: \(printed.last ?? "")")
+    }
+
     /// The blocks that start a JACK server run in the JACK phase of `make test`, alone
     /// (`StudioEndToEndTests.jackRecipesRun`): a dummy server without real-time priority
     /// skips cycles on a loaded machine.

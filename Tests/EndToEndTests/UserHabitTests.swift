@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Foundation
+import MIDIFile
 import Testing
 
 // The CLI habits people expect: each mistake a new user made gets the better message.
@@ -19,8 +20,8 @@ struct UserHabitTests {
     @Test("A mistyped enumerated value: 64 or 65 with the nearest accepted word", arguments: [
         (["--mode", "dorain"], 64, "did you mean dorian?"), (["--quantize", "1/61"], 64, "did you mean 1/16?"),
         (["--meter", "4/5"], 64, "did you mean"), (["--tone", "vibrafone"], 64, "did you mean vibraphone?"),
-        (["--tone", "contrbass"], 64, "did you mean the bass tone contrabass? --set bass.tone=contrabass"),
-        (["--tone", "contrabass"], 64, "it is a bass tone: --set bass.tone=contrabass"),
+        (["--tone", "contrbass"], 64, "did you mean the bass tone contrabass? --bass-tone contrabass"),
+        (["--tone", "contrabass"], 64, "it is a bass tone: --bass-tone contrabass"),
         (["--set", "bass.tone=fretles-bass"], 64, "did you mean fretless-bass?"),
         (["--set", "layout=rign"], 64, "did you mean ring?"),
         (["--live", "--audio-driver", "jakc"], 64, "did you mean jack?"),
@@ -142,6 +143,29 @@ struct UserHabitTests {
             let bad = try await CLI.run(["run", "original", "--duration", "1", "--set", argument])
             #expect(bad.status == 64 && bad.stderr.hasPrefix("clumsy: error: --set") && bad.stderr.contains(words), "\(argument): \(bad)")
         }
+    }
+
+    @Test("--bass-tone and --melody-tone set the bass's and the melody's instruments as --set does; the melody off: 64 saying how (issue 47)")
+    func voiceToneFlags() async throws {
+        let directory = try TemporaryDirectory()
+        let flags = try await CLI.run(["run", "default", "--duration", "3", "--bass-tone", "fretless-bass", "--melody-tone", "oboe",
+                                       "--midi", "flags.mid"], in: directory.path)
+        let set = try await CLI.run(["run", "default", "--duration", "3", "--set", "bass.tone=fretless-bass", "--set", "melody.tone=oboe",
+                                     "--midi", "set.mid"], in: directory.path)
+        #expect(flags.status == 0 && set.status == 0, "\(flags)\n\(set)")
+        #expect(bytes(of: directory.file("flags.mid")) == bytes(of: directory.file("set.mid")))
+        let chosen = try MIDIFileReader.read(path: directory.file("flags.mid")).tracks.flatMap { track in
+            (0...15).flatMap { programs(track, channel: UInt8($0)) }
+        }
+        #expect(chosen.contains(35) && chosen.contains(68), "fretless bass is GM 36, oboe GM 69: \(chosen)")
+        let off = try await CLI.run(["run", "original", "--duration", "1", "--melody-tone", "oboe"], in: directory.path)
+        #expect(off.status == 64 && off.stderr.contains("--melody-tone needs the melody on") && off.stderr.contains("--set melody=true"), "\(off)")
+        let wrong = try await CLI.run(["run", "default", "--duration", "1", "--bass-tone", "oboe"], in: directory.path)
+        #expect(wrong.status == 64 && wrong.stderr.contains("fretless-bass"), "\(wrong)")
+        // A scale a file names wrongly is answered with the names the docs use, never the code's camelCase.
+        try #"{"key": {"tonic": "A", "scale": "harmonic minr"}}"#.write(toFile: directory.file("bad.json"), atomically: true, encoding: .utf8)
+        let scale = try await CLI.run(["run", "bad.json", "--duration", "1"], in: directory.path)
+        #expect(scale.status == 65 && scale.stderr.contains("harmonic minor") && !scale.stderr.contains("harmonicMinor,"), "\(scale)")
     }
 
     @Test("A live run's --set is in its log, and replay plays it again byte for byte",
