@@ -13,7 +13,10 @@ stores the number, so a new preset takes the next number (given here, in name or
 note asking for its line in the table) and a retired one (`NUMBER NAME retired`) plays
 `default`. presets.txt holds the names in number order for the plugin to read. Each preset is
 also an LV2 preset (pset:Preset, presets.ttl) that sets the `preset` port and every other
-control to the preset's own. The key, mode and quantize ports' scale points are the plugin's
+control but the seed to the preset's own (the host's seed stays); its label and URI start with
+its number, zero-padded, so that hosts sorting by label (Ardour) or URI (Carla) list the presets
+in number order. Ports 15…17 are control outputs (the chord's degree, the bar, the form's
+section). The key, mode and quantize ports' scale points are the plugin's
 own lists, asked of the library (clumsy_port_choices), so the Turtle and the engine cannot
 disagree; the version (lv2:minorVersion, lv2:microVersion) comes from VERSION, the licence
 is doap:license.
@@ -185,7 +188,23 @@ def controls(library, names):
     drop = control(14, 'drop', 'Drop at', 'A piano ball (the one longest without a key hit) dropped from the top of the piano area '
                    'at this place across it, 0 its left edge … 1000 its right, when the port moves (a click in the window sets it); '
                    '-1: none', -1, -1, 1000, integer=True, sentinel=-1, sentinel_label='none')
-    return '\t] , [\n'.join(ports + [NOTIFY, drop]) + '\t] .\n\n' + VIEW
+    return '\t] , [\n'.join(ports + [NOTIFY, drop] + outputs()) + '\t] .\n\n' + VIEW
+
+
+def output(index, symbol, name, comment, maximum):
+    '''A control output port (whole numbers): what plays, written by run() each block.'''
+    lines = ['a lv2:OutputPort , lv2:ControlPort', f'lv2:index {index}', f'lv2:symbol {literal(symbol)}', f'lv2:name {literal(name)}',
+             f'rdfs:comment {literal(comment)}', 'lv2:portProperty lv2:integer', 'lv2:default 0', 'lv2:minimum 0', f'lv2:maximum {maximum}']
+    return ' ;\n'.join('\t\t' + line for line in lines) + '\n'
+
+
+def outputs():
+    '''Ports 15…17, after every older one (a host's saved session keeps its port indices): what plays.'''
+    return [
+        output(15, 'degree', 'Chord degree', 'The degree (1…7) of the chord playing', 7),
+        output(16, 'bar', 'Bar', "The session's bar playing, 1-based, in the preset's meter", 1000000),
+        output(17, 'section', 'Section', "The form's section playing: its place in the form's letters, 1-based; 0 without a form", 64),
+    ]
 
 
 def numbered(directory, table):
@@ -220,23 +239,32 @@ def numbered(directory, table):
     return order
 
 
-def preset_uri(name):
-    return f'{URI}:preset:{urllib.parse.quote(name, safe="-._~")}'
+def numbered_name(name, order):
+    '''The preset's number, zero-padded to the widest (at least two digits), then its name:
+    "00 default". Its label; its URI holds the same with a hyphen.'''
+    width = max(2, len(str(len(order) - 1)))
+    return f'{order.index(name):0{width}d} {name}'
+
+
+def preset_uri(name, order):
+    return f'{URI}:preset:{urllib.parse.quote(numbered_name(name, order).replace(" ", "-"), safe="-._~")}'
 
 
 def lv2_presets(order):
     '''Each bundled preset as an LV2 preset (presets.ttl, and its lines for manifest.ttl): the
     `preset` port at its number, every other control at the preset's own (its default), so a
-    host's preset menu plays the preset as written.'''
+    host's preset menu plays the preset as written, but for the seed: loading a preset keeps the
+    host's seed (0, the preset's own, unless the host set another). Labelled and named by number.'''
     out = ['@prefix lv2:  <http://lv2plug.in/ns/lv2core#> .', '@prefix pset: <http://lv2plug.in/ns/ext/presets#> .',
            '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .', '']
     manifest = []
     for name in dict.fromkeys(order):
-        ports = [('preset', order.index(name))] + [(s, v) for s, v in DEFAULTS.items() if s != 'preset']
+        ports = [('preset', order.index(name))] + [(s, v) for s, v in DEFAULTS.items() if s not in ('preset', 'seed')]
         values = ' , '.join(f'[ lv2:symbol {literal(s)} ; pset:value {float(v)} ]' for s, v in ports)
-        out.append(f'<{preset_uri(name)}>\n\ta pset:Preset ;\n\tlv2:appliesTo <{URI}> ;\n\trdfs:label {literal(name)} ;\n'
+        out.append(f'<{preset_uri(name, order)}>\n\ta pset:Preset ;\n\tlv2:appliesTo <{URI}> ;\n'
+                   f'\trdfs:label {literal(numbered_name(name, order))} ;\n'
                    f'\tlv2:port {values} .\n')
-        manifest.append(f'\n<{preset_uri(name)}>\n\ta pset:Preset ;\n\tlv2:appliesTo <{URI}> ;\n\trdfs:seeAlso <presets.ttl> .\n')
+        manifest.append(f'\n<{preset_uri(name, order)}>\n\ta pset:Preset ;\n\tlv2:appliesTo <{URI}> ;\n\trdfs:seeAlso <presets.ttl> .\n')
     return '\n'.join(out), ''.join(manifest)
 
 

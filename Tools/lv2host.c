@@ -18,7 +18,12 @@
 // the plugin no worker (work:schedule); --ui connects the notify port and says "on" as the
 // plugin's UI does (ui.c), then prints to stderr how many frames of the world the plugin
 // wrote, the largest atom and the balls of the last; --notify connects the notify port and
-// says nothing (a host without the UI open), and prints the same.
+// says nothing (a host without the UI open), and prints the same; --outputs connects the control
+// output ports (degree, bar, section) and prints to stderr "outputs FRAME DEGREE BAR SECTION"
+// after each block (FRAME its first) whose values differ from the last block's; --load-preset
+// URI restores that LV2 preset's port values (lilv_state, as jalv's preset menu does) after the
+// options and before activate, then prints to stderr "preset URI: SYMBOL=VALUE …" of every
+// control port.
 //
 // Under `valgrind --tool=callgrind --collect-atstart=no` only the instructions inside run() are
 // counted (a callgrind toggle around each call; a no-op outside valgrind): make bench-check's
@@ -220,7 +225,8 @@ typedef struct {
 } Script;
 
 /// Reads the options and changes (argv from 3 on) into `s` and the flags; 0 when one is not understood.
-static int ui_flag = 0, notify_flag = 0;
+static int ui_flag = 0, notify_flag = 0, outputs_flag = 0;
+static const char *preset_to_load = NULL;
 
 static int parse_arguments(int argc, char **argv, Script *s, uint32_t *block, int *allocations_flag, int *timing_flag, int *worker) {
     for (int i = 3; i < argc; i++) {
@@ -228,6 +234,8 @@ static int parse_arguments(int argc, char **argv, Script *s, uint32_t *block, in
         if (!strcmp(a, "--allocations")) *allocations_flag = 1;
         else if (!strcmp(a, "--ui")) ui_flag = notify_flag = 1;
         else if (!strcmp(a, "--notify")) notify_flag = 1;
+        else if (!strcmp(a, "--outputs")) outputs_flag = 1;
+        else if (i + 1 < argc && !strcmp(a, "--load-preset")) preset_to_load = argv[++i];
         else if (!strcmp(a, "--timing")) *timing_flag = 1;
         else if (!strcmp(a, "--no-worker")) *worker = 0;
         else if (i + 1 < argc && !strcmp(a, "--rate")) s->rate = atof(argv[++i]);
@@ -288,6 +296,43 @@ static void read_notify(const LV2_Atom_Sequence *notify) {
     }
 }
 
+/// A preset's port value (lilv_state_restore's callback): into the control port of that symbol.
+static void set_port_value(const char *symbol, void *user_data, const void *value, uint32_t size, uint32_t type) {
+    LV2_URID_Map *map = user_data;
+    const int index = port_index(symbol);
+    if (index < 0) { fprintf(stderr, "lv2host: the preset sets %s, no control port\n", symbol); return; }
+    if (type == map->map(map->handle, LV2_ATOM__Float) && size == sizeof(float)) controls[index] = *(const float *)value;
+    else if (type == map->map(map->handle, LV2_ATOM__Double) && size == sizeof(double)) controls[index] = (float)*(const double *)value;
+    else if (type == map->map(map->handle, LV2_ATOM__Int) && size == sizeof(int32_t)) controls[index] = (float)*(const int32_t *)value;
+    else fprintf(stderr, "lv2host: the preset's value of %s is of an unknown type\n", symbol);
+}
+
+/// Restores the LV2 preset `uri` into the control ports and prints them; 0 when there is no such preset.
+static int load_preset(LilvWorld *world, LV2_URID_Map *map, LilvInstance *instance, const char *uri) {
+    LilvNode *node = lilv_new_uri(world, uri);
+    lilv_world_load_resource(world, node);
+    LilvState *state = lilv_state_new_from_world(world, map, node);
+    lilv_node_free(node);
+    if (!state) { fprintf(stderr, "lv2host: no preset %s\n", uri); return 0; }
+    lilv_state_restore(state, instance, set_port_value, map, 0, NULL);
+    lilv_state_free(state);
+    fprintf(stderr, "preset %s:", uri);
+    for (int i = FIRST_PORT; i < PORT_END; i++) if (port_names[i - FIRST_PORT]) fprintf(stderr, " %s=%g", port_names[i - FIRST_PORT], controls[i]);
+    fprintf(stderr, "\n");
+    return 1;
+}
+
+/// The control output ports (degree, bar, section), and their values after the last block printed.
+static float outputs[3], shown[3] = {-1, -1, -1};
+enum { FIRST_OUTPUT = 15 };
+
+/// Prints the output ports after the block from `start` when they changed.
+static void print_outputs(long start) {
+    if (!memcmp(outputs, shown, sizeof outputs)) return;
+    memcpy(shown, outputs, sizeof outputs);
+    fprintf(stderr, "outputs %ld %g %g %g\n", start, outputs[0], outputs[1], outputs[2]);
+}
+
 /// Prints the MIDI messages of `out` at frames from `start`.
 static void print_messages(const LV2_Atom_Sequence *out, long start, LV2_URID midi_event) {
     LV2_ATOM_SEQUENCE_FOREACH (out, ev) {
@@ -343,6 +388,8 @@ int main(int argc, char **argv) {
     lilv_instance_connect_port(instance, 1, out);
     if (notify_flag) lilv_instance_connect_port(instance, 13, notify);
     for (uint32_t p = FIRST_PORT; p < PORT_END; p++) if (port_names[p - FIRST_PORT]) lilv_instance_connect_port(instance, p, &controls[p]);
+    if (outputs_flag) for (uint32_t p = 0; p < 3; p++) lilv_instance_connect_port(instance, FIRST_OUTPUT + p, &outputs[p]);
+    if (preset_to_load && !load_preset(world, &map, instance, preset_to_load)) return 69;
     lilv_instance_activate(instance);
 
     LV2_Atom_Forge forge;
@@ -384,6 +431,7 @@ int main(int argc, char **argv) {
         blocks++;
         print_messages(o, start, midi_event);
         if (notify_flag) read_notify((const LV2_Atom_Sequence *)notify);
+        if (outputs_flag) print_outputs(start);
     }
     if (report_allocations) fprintf(stderr, "allocations in run(): %ld over %ld blocks\n", allocations, blocks);
     if (report_timing) print_timing(times, blocks, longest_at, block, rate);

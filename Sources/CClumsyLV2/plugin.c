@@ -29,7 +29,10 @@
 enum {
     PORT_CONTROL = 0, PORT_MIDI_OUT, PORT_PRESET, PORT_SEED, PORT_GRAVITY, PORT_SPEED,
     PORT_KEY, PORT_MODE, PORT_QUANTIZE, PORT_SWING, PORT_BALLS, PORT_BASS_CHANNEL, PORT_KEYS_CHANNEL,
-    PORT_NOTIFY, PORT_DROP, PORT_COUNT
+    PORT_NOTIFY, PORT_DROP,
+    // Control outputs (after every older port, so a host's saved session keeps its indices):
+    // what plays, for a host to show.
+    PORT_DEGREE, PORT_BAR, PORT_SECTION, PORT_COUNT
 };
 
 typedef struct {
@@ -51,6 +54,7 @@ typedef struct {
     uint32_t since_frame, frame_interval;
     ClumsyFrame frame;
     const float *ports[PORT_COUNT];
+    float *outputs[3];   // degree, bar, section (PORT_DEGREE…); each may be unconnected
     void *engine;
     ClumsyMIDI messages[CLUMSY_BLOCK_MESSAGES];
 } Plugin;
@@ -107,6 +111,7 @@ static void connect_port(LV2_Handle instance, uint32_t port, void *data) {
     case PORT_CONTROL: self->control = data; break;
     case PORT_MIDI_OUT: self->out = data; break;
     case PORT_NOTIFY: self->notify = data; break;
+    case PORT_DEGREE: case PORT_BAR: case PORT_SECTION: self->outputs[port - PORT_DEGREE] = data; break;
     default:
         if (port < PORT_COUNT) self->ports[port] = data;
         break;
@@ -247,6 +252,11 @@ static void run(LV2_Handle instance, uint32_t frames) {
     }
     play(self, done, frames - done);   // also when 0 frames are left: a stop's note-offs
     lv2_atom_forge_pop(&self->forge, &sequence);
+    ClumsyOutputs shown;
+    clumsy_engine_outputs(self->engine, &shown);
+    if (self->outputs[0]) *self->outputs[0] = shown.degree;
+    if (self->outputs[1]) *self->outputs[1] = shown.bar;
+    if (self->outputs[2]) *self->outputs[2] = shown.section;
     notify(self, frames);
     ClumsySeek seek;
     if (clumsy_engine_take_seek(self->engine, &seek)) {

@@ -126,6 +126,11 @@ public func clumsyEngineView(_ engine: UnsafeMutableRawPointer, _ open: Int32) {
     from(engine).view(open: open != 0)
 }
 
+@_cdecl("clumsy_engine_outputs")
+public func clumsyEngineOutputs(_ engine: UnsafeMutableRawPointer, _ outputs: UnsafeMutablePointer<ClumsyOutputs>) {
+    outputs.pointee = from(engine).outputs
+}
+
 @_cdecl("clumsy_engine_frame")
 public func clumsyEngineFrame(_ engine: UnsafeMutableRawPointer, _ frame: UnsafeMutablePointer<ClumsyFrame>) -> Int32 {
     from(engine).fill(frame) ? 1 : 0

@@ -54,6 +54,13 @@ extension PluginEngine {
         return true
     }
 
+    /// What plays now, for the control output ports: the chord's degree, the bar, the form's
+    /// section (all 0 without a session). Real-time safe: it reads numbers.
+    var outputs: ClumsyOutputs {
+        guard let simulator else { return ClumsyOutputs(degree: 0, bar: 0, section: 0) }
+        return ClumsyOutputs(degree: Float(simulator.chordDegree), bar: Float(simulator.bar), section: Float(simulator.formSection))
+    }
+
     /// `value` as 0…65534 across `low`…`high` (clamped).
     static func quantised(_ value: Double, from low: Double, to high: Double) -> UInt16 {
         let share = (value - low) / (high - low)

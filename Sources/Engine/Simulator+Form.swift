@@ -20,6 +20,25 @@ import Glibc
 /// here allocates (the LV2 plugin plays the form in its real-time thread): the snapshots are
 /// written in place and the sections' keys were worked out when the session was built.
 extension Simulator {
+    /// The degree (1…7) of the chord playing: a change waiting for its beat or bar line counts
+    /// once its time has come. Real-time safe.
+    public var chordDegree: Int { performer.activeDegree }
+
+    /// The bar playing, 1-based, counted on the clock's bar lines (a tempo change keeps the bars
+    /// counted so far): what the LV2 plugin's `bar` output port shows. Real-time safe.
+    public var bar: Int {
+        let clock = scheduler.clock
+        return Int(((world.time + clock.shift) / clock.barSeconds + 1e-6).rounded(.down)) + 1
+    }
+
+    /// The section of the form playing: its place in the form's letters, 1-based (`"AABA"`: 1…4,
+    /// then 1 again the next time through), or 0 without a form. Counted from `bar` (the form's
+    /// lines are every `bars` bars of the clock), so the two turn together. Real-time safe.
+    public var formSection: Int {
+        guard let form else { return 0 }
+        return (bar - 1) / form.plan.bars % form.plan.sections.count + 1
+    }
+
     /// Called before a step's physics once `formDue` has come (and once at 0 before the opening
     /// notes are delivered): acts when a section line, the bar line of a returning section's
     /// nudge or one of the cadence's moments has come, then sets `formDue` to the next of them.

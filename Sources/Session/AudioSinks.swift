@@ -260,6 +260,10 @@ public final class LiveSink: SessionSink {
         } catch {
             // The file driver opens the temporary by its path: a directory moved since is the cause.
             if let moved = output?.abandonIfMoved() { throw .io(moved.description) }
+            if case .audioDriverFailed = error, driver != "jack", JackServerProbe.answers() {
+                throw .unavailable(error.description + " A JACK server (\"\(JackMIDIOutput.serverName(environment: environment))\") is running: "
+                    + "add --audio-driver jack to play through it.")
+            }
             throw SessionError(error)
         }
         if driver == "jack", !audioConnections.isEmpty, audioConnections != ["none"] {

@@ -161,11 +161,16 @@ struct PluginTests {
         let info = try await CLI.run(["urn:clumsy:lv2"], executable: "/usr/bin/lv2info", environment: path)
         #expect(info.status == 0, "\(info)")
         for symbol in ["control", "midi_out", "preset", "seed", "gravity", "speed", "key", "mode", "quantize", "swing", "balls",
-                       "bass_channel", "keys_channel"] {
+                       "bass_channel", "keys_channel", "notify", "drop", "degree", "bar", "section"] {
             #expect(info.stdout.contains("Symbol:      \(symbol)\n"), "no port \(symbol) in \(info)")
         }
         for name in bundledPresetNames() {
             #expect(info.stdout.contains("= \"\(name)\""), "the preset port lacks \(name)")
+        }
+        // The output ports come after every older port: a host's saved session keeps its indices.
+        for (index, symbol) in [(13, "notify"), (14, "drop"), (15, "degree"), (16, "bar"), (17, "section")] {
+            #expect(info.stdout.contains("Port \(index):\n") && info.stdout.components(separatedBy: "Port \(index):\n").last?
+                .split(separator: "\n").first { $0.contains("Symbol:") }?.hasSuffix(" \(symbol)") == true, "port \(index) is not \(symbol)")
         }
     }
 

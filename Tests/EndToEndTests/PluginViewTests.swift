@@ -130,14 +130,15 @@ struct PluginViewTests {
         #expect(restored == plain, "the drop port's value at activate dropped a ball")
     }
 
-    @Test("Release build: run() allocates nothing with the UI open (every bundled preset, 4 s each; swarm 20 s; a drop at 1 s)",
+    @Test("Release build: run() allocates nothing with the UI open and the output ports connected (every bundled preset, 4 s each; swarm 20 s; a drop at 1 s)",
           .enabled(if: FileManager.default.fileExists(atPath: projectRoot + "/.build/release/libClumsyLV2.so"), "make test builds the release library"))
     func noAllocationsWithTheUIOpen() async throws {
         let harness = try await PluginHarness(products: projectRoot + "/.build/release")
         let names = try String(contentsOfFile: harness.bundle + "/presets.txt", encoding: .utf8).split(separator: "\n")
         for (index, name) in names.enumerated() {
             let seconds = name == "swarm" ? 20 : 4
-            let (_, result) = try await harness.run(seconds: Double(seconds), ["--preset", "\(index)", "--ui", "--allocations", "48000:port:drop=300"])
+            let (_, result) = try await harness.run(seconds: Double(seconds), ["--preset", "\(index)", "--ui", "--outputs", "--allocations",
+                                                                                    "48000:port:drop=300"])
             #expect(result.stderr.contains("allocations in run(): 0 over"), "\(name): \(result.stderr)")
             #expect(try frames(result).count > 25 * seconds, "\(name): \(result.stderr)")
         }

@@ -50,6 +50,13 @@ typedef struct ClumsySeek {
     ClumsyControls controls;
 } ClumsySeek;
 
+/// What plays, for the control output ports (a host shows them): read after every `run`.
+typedef struct ClumsyOutputs {
+    float degree;    ///< the chord playing: its degree 1…7 (0 without a session)
+    float bar;       ///< the bar playing, 1-based (1 before the transport rolls; 0 without a session)
+    float section;   ///< the form's section playing, 1-based (its place in the form's letters), 0 without a form
+} ClumsyOutputs;
+
 /// Most balls a frame carries: the bass ball and the `balls` port's 1000 piano balls.
 #define CLUMSY_FRAME_BALLS 1001
 /// A position's quantised value for a ball out of the world.
@@ -102,6 +109,8 @@ void clumsy_engine_free(void *engine);
 void clumsy_engine_place(void *engine, float place);
 /// A UI opened (1) or closed (0): while one is open the engine keeps what a frame needs. Real-time safe.
 void clumsy_engine_view(void *engine, int32_t open);
+/// Fills *outputs with what plays now (the chord's degree, the bar, the form's section). Real-time safe.
+void clumsy_engine_outputs(void *engine, ClumsyOutputs *outputs);
 /// Fills *frame with the world as it stands (and forgets the hits it reports); 0 without a session. Real-time safe.
 int32_t clumsy_engine_frame(void *engine, ClumsyFrame *frame);
 

@@ -6,6 +6,7 @@ import Errors
 import FileOutput
 import Performance
 import Sound
+import Studio
 
 /// `--audio file`: the rendered mix (`AudioFileSink`), or with `--live --audio-driver file`
 /// the file the driver plays into (written by the live sound, see `LiveSoundOutput`).
@@ -165,6 +166,16 @@ struct LiveSoundOutput: SessionOutput {
     func isRequested(_ request: RunRequest) -> Bool { request.isLive && request.playsInternalSound }
     func needsSound(_ request: RunRequest) -> Bool { isRequested(request) }
 
+    /// The driver the synthesizer plays through: `--audio-driver`'s; without it, JACK when
+    /// another flag asks for JACK (`--midi-in jack`, a JACK transport or clock master) and a
+    /// server answers (on a JACK-only machine FluidSynth's default, ALSA, has no device);
+    /// otherwise FluidSynth's default (nil).
+    static func driver(_ request: RunRequest) -> String? {
+        if let driver = request.audioDriver { return driver }
+        let jack = request.asksForJack && LiveAudio.availableDrivers.contains("jack") && JackServerProbe.answers()
+        return jack ? "jack" : nil
+    }
+
     func validate(_ request: RunRequest) throws(SessionError) {
         if request.audioDriver != nil && !request.isLive { throw .usage("--audio-driver only applies with --live") }
         let connections = request.audioConnections
@@ -178,11 +189,12 @@ struct LiveSoundOutput: SessionOutput {
 
     func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {
         guard let configuration = wiring.samplerConfiguration else { return }
+        let driver = Self.driver(run.request)
         wiring.sinks.append(try LiveSink(samplerConfiguration: configuration, session: run.plan,
-                                         driver: run.request.audioDriver, fileName: run.request.liveFile, stop: run.stop,
+                                         driver: driver, fileName: run.request.liveFile, stop: run.stop,
                                          audioConnections: run.request.audioConnections, environment: run.request.environment))
         // FluidSynth's JACK driver says nothing when the server goes away: a watch of Clumsy's ends the session then.
-        if run.request.audioDriver == "jack" {
+        if driver == "jack" {
             let watch = try JackServerWatch(environment: run.request.environment)
             wiring.controls.append(watch)
             wiring.failsWith { watch.failure }
