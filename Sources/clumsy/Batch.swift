@@ -237,9 +237,6 @@ struct BatchExportCommand: ParsableCommand {
     @Flag(help: "Replace an earlier export in the output directory.")
     var overwrite = false
 
-    @Flag(help: "Print nothing but errors.")
-    var quiet = false
-
     func validate() throws {
         if let shardSize, !(1...1_000_000).contains(shardSize) { throw ValidationError("--shard-size \(shardSize) is out of range; accepted: 1…1000000") }
         if output.isEmpty { throw ValidationError("the export needs a directory") }
@@ -251,9 +248,7 @@ struct BatchExportCommand: ParsableCommand {
         request.overwrite = overwrite
         let result: BatchExport.Result
         do { result = try BatchExport.export(request) } catch { throw fail(error) }
-        if !quiet {
-            TerminalOutput.standardOutput.write("exported \(result.items) items as \(result.shards) shard\(result.shards == 1 ? "" : "s") of up to \(result.shardSize) "
-                + "(\(Format.plain((Double(result.bytes) / 1e5).rounded() / 10)) MB) into \(Quote.text(output))\n")
-        }
+        TerminalOutput.standardOutput.write("exported \(result.items) items as \(result.shards) shard\(result.shards == 1 ? "" : "s") of up to \(result.shardSize) "
+            + "(\(Format.plain((Double(result.bytes) / 1e5).rounded() / 10)) MB) into \(Quote.text(output))\n")
     }
 }
