@@ -5,7 +5,7 @@
 #   make run    install what is missing, build, render the default session into out/
 #   make test   install what is missing, build, run every test
 # Other targets: make install (PREFIX=/usr/local), make uninstall, make man, make bench, make soak,
-# make fuzz, make docs, make dist, make deb, make resolve, make offline-build, make clean (docs/install.md).
+# make fuzz, make check-export, make docs, make dist, make deb, make resolve, make offline-build, make clean (docs/install.md).
 
 SHELL := /bin/bash
 SWIFT ?= swift
@@ -42,8 +42,9 @@ DEBIAN_PACKAGES := libchipmunk-dev libfluidsynth-dev fluid-soundfont-gm timgm6mb
 # mir_eval check the labels of `clumsy batch` (Tools/check_batch_labels.py), librosa its beats
 # (Tools/check_batch_beats.py). MusPy, music21, pretty_midi and pyloudnorm are the listener of
 # make musicality (Tools/musicality.py), with librosa.
-# reuse checks the licence headers (make lint, and a test).
-PYTHON_PACKAGES := mido jams mir_eval librosa muspy music21 pretty_midi pyloudnorm reuse
+# reuse checks the licence headers (make lint, and a test). Hugging Face datasets loads what
+# `clumsy batch export` writes, as a dataset hub would (Tools/check_export.py).
+PYTHON_PACKAGES := mido jams mir_eval librosa muspy music21 pretty_midi pyloudnorm reuse datasets
 
 .PHONY: run test deps build release resolve vendor-mirrors offline-build soak fuzz bench clean docs install install-files uninstall man lint lv2 musicality \
   dist deb binaries
@@ -58,7 +59,7 @@ deps:
 	  echo "installing Debian packages: $$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
 	fi
-	@python3 -c "import mido, jams, mir_eval, librosa, muspy, music21, pretty_midi, pyloudnorm, reuse" 2>/dev/null || { echo "installing Python packages: $(PYTHON_PACKAGES)"; \
+	@python3 -c "import mido, jams, mir_eval, librosa, muspy, music21, pretty_midi, pyloudnorm, reuse, datasets" 2>/dev/null || { echo "installing Python packages: $(PYTHON_PACKAGES)"; \
 	  python3 -m pip install -q $(PYTHON_PACKAGES) 2>/dev/null || python3 -m pip install -q --break-system-packages $(PYTHON_PACKAGES); } || \
 	  echo "note: one of Python's $(PYTHON_PACKAGES) is missing; the checks that need it will be skipped"
 
@@ -283,12 +284,17 @@ musicality: release
 	PRESETS="$(PRESETS)" SEEDS="$(SEEDS)" DURATION=$(MUSICALITY_DURATION) Tools/musicality.sh
 	$(MAKE) --no-print-directory slow-checks SLOW_CHECKS="BatchBeatTests"
 
+# A 1,000-item batch (MIDI, audio, labels) exported and loaded by Hugging Face datasets, as
+# shards of 1,000 and of one item (make test exports and loads 12).
+check-export:
+	$(MAKE) --no-print-directory slow-checks SLOW_CHECKS="BatchExportTests/thousandItems"
+
 # Checks too slow for make test (docs/benchmarks.md says when to run them): librosa's beat
 # tracker on ten 60 s renders, a measurement of the music (make musicality runs it), and the
 # valgrind soaks (LeakTests: a render, a drawing and a video under memcheck, minutes of CPU
 # each; they need the debug build). Run by name, with CLUMSY_SLOW_CHECKS=1 (make test skips them).
-SLOW_CHECKS ?= BatchBeatTests|LeakTests
-.PHONY: slow-checks
+SLOW_CHECKS ?= BatchBeatTests|LeakTests|BatchExportTests/thousandItems
+.PHONY: slow-checks check-export
 slow-checks: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product clumsy

@@ -132,7 +132,7 @@ let package = Package(
         .testTarget(name: "TextTests", dependencies: ["Text"]),
         .testTarget(name: "MIDIWireTests", dependencies: ["MIDIWire"]),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "Errors", "TestSupport"]),
-        .testTarget(name: "BatchTests", dependencies: ["Batch", "Errors"]),
+        .testTarget(name: "BatchTests", dependencies: ["Batch", "Errors", "FileOutput", "TestSupport", "Text"]),
         .testTarget(name: "VocabularyTests", dependencies: ["Vocabulary"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "ErrorsTests", dependencies: ["Errors"]),

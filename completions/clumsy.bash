@@ -723,13 +723,13 @@ _clumsy_batch() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    merge)
+    merge|export)
         # Offer subcommand argument completions
         "_clumsy_batch_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'merge' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'merge export' -- "${cur}"))
         ;;
     esac
 }
@@ -744,6 +744,33 @@ _clumsy_batch_merge() {
     # Offer positional completions
     case "${positional_number}" in
     1)
+        __clumsy_add_completions -d
+        return
+        ;;
+    esac
+}
+
+_clumsy_batch_export() {
+    repeating_flags=()
+    non_repeating_flags=(--overwrite --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--shard-size)
+    __clumsy_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--shard-size')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __clumsy_add_completions -d
+        return
+        ;;
+    2)
         __clumsy_add_completions -d
         return
         ;;

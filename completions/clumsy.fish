@@ -54,6 +54,8 @@ function __clumsy_parse_tokens -S
             switch $unparsed_tokens[1]
             case 'merge'
                 __clumsy_parse_subcommand 1 'version' 'h/help'
+            case 'export'
+                __clumsy_parse_subcommand 2 'shard-size=' 'overwrite' 'version' 'h/help'
             end
         case 'help'
             __clumsy_parse_subcommand -r 1 'version'
@@ -264,7 +266,14 @@ complete -c 'clumsy' -n '__clumsy_should_offer_completions_for_flags_or_options 
 complete -c 'clumsy' -n '__clumsy_should_offer_completions_for_flags_or_options "clumsy batch" version' -l 'version' -d 'Show the version.'
 complete -c 'clumsy' -n '__clumsy_should_offer_completions_for_flags_or_options "clumsy batch" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'clumsy' -n '__clumsy_should_offer_completions_for_positional "clumsy batch" -eq 1' -fa 'merge' -d 'Join the shard manifests of a batch into manifest.jsonl and write its dataset card (README.md).'
+complete -c 'clumsy' -n '__clumsy_should_offer_completions_for_positional "clumsy batch" -eq 1' -fa 'export' -d 'Write a finished batch as WebDataset shards with a dataset card, for a dataset hub and a datasets/PyTorch loader.'
 complete -c 'clumsy' -n '__clumsy_should_offer_completions_for_positional "clumsy batch merge" -eq 1' -fa '(__clumsy_complete_directories)'
 complete -c 'clumsy' -n '__clumsy_should_offer_completions_for_flags_or_options "clumsy batch merge" version' -l 'version' -d 'Show the version.'
 complete -c 'clumsy' -n '__clumsy_should_offer_completions_for_flags_or_options "clumsy batch merge" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'clumsy' -n '__clumsy_should_offer_completions_for_positional "clumsy batch export" -eq 1' -fa '(__clumsy_complete_directories)'
+complete -c 'clumsy' -n '__clumsy_should_offer_completions_for_positional "clumsy batch export" -eq 2' -fa '(__clumsy_complete_directories)'
+complete -c 'clumsy' -n '__clumsy_should_offer_completions_for_flags_or_options "clumsy batch export" shard-size' -l 'shard-size' -d 'Items per shard (default: about 500 MB a shard, at most 1000 items).' -rfka ''
+complete -c 'clumsy' -n '__clumsy_should_offer_completions_for_flags_or_options "clumsy batch export" overwrite' -l 'overwrite' -d 'Replace an earlier export in the output directory.'
+complete -c 'clumsy' -n '__clumsy_should_offer_completions_for_flags_or_options "clumsy batch export" version' -l 'version' -d 'Show the version.'
+complete -c 'clumsy' -n '__clumsy_should_offer_completions_for_flags_or_options "clumsy batch export" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'clumsy' -n '__clumsy_should_offer_completions_for_flags_or_options "clumsy help" version' -l 'version' -d 'Show the version.'

@@ -209,13 +209,14 @@ public final class BatchRunner {
 
     /// Removes the partial items of batch processes that no longer exist: whose pid is not
     /// known here and whose lock is free (taken here, held across the removal). A pid unknown
-    /// here may be a live batch in another PID namespace; its lock keeps its work.
-    static func removeStalePartials(in directory: String) {
+    /// here may be a live batch in another PID namespace; its lock keeps its work. `marker`:
+    /// what precedes the pid (`.export-` for the partial exports of `clumsy batch export`).
+    static func removeStalePartials(in directory: String, marker: String = ".batch-") {
         for name in FileBytes.names(in: directory) where name.hasPrefix(".") && name.hasSuffix(".partial") {
             var stem = Substring(name.dropLast(".partial".count))
             if stem.hasSuffix(".old") { stem = stem.dropLast(4) }
             let digits = stem.reversed().prefix { $0.isNumber }
-            guard String(stem.dropLast(digits.count)).hasSuffix(".batch-"), let pid = Int32(String(digits.reversed())),
+            guard String(stem.dropLast(digits.count)).hasSuffix(marker), let pid = Int32(String(digits.reversed())),
                   pid != getpid(), kill(pid, 0) != 0, errno == ESRCH,
                   let lock = DirectoryLock(ifFree: directory + "/" + name) else { continue }
             FileBytes.removeTree(directory + "/" + name)

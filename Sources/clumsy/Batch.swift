@@ -27,9 +27,10 @@ struct BatchCommand: ParsableCommand {
         item manifest line, 66 unknown preset or unreadable item manifest (a FIFO too), \
         69 a child clumsy run cannot be started, 73 OUT cannot be created or holds files that are not a batch's, 74 write error, the first failed \
         item's status (70 for an item ended by a signal), 130/143 stopped by SIGINT/SIGTERM (unfinished \
-        items removed, finished ones kept).
+        items removed, finished ones kept). \(ExitStatus.retryAdvice) `clumsy batch export` writes a merged \
+        batch as WebDataset shards for a dataset hub.
         """,
-        subcommands: [BatchMergeCommand.self])
+        subcommands: [BatchMergeCommand.self, BatchExportCommand.self])
 
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The batch's directory (created if missing).", valueName: "dir"), completion: .directory)
     var output: String?
@@ -206,5 +207,48 @@ struct BatchMergeCommand: ParsableCommand {
         let result: BatchMerge.Result
         do { result = try BatchMerge.merge(directory) } catch { throw fail(error) }
         TerminalOutput.standardOutput.write("merged \(result.items) items from \(result.shards) shard manifest\(result.shards == 1 ? "" : "s") into \(Quote.text(directory + "/manifest.jsonl"))\n")
+    }
+}
+
+struct BatchExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write a finished batch as WebDataset shards with a dataset card, for a dataset hub and a datasets/PyTorch loader.",
+        discussion: """
+        OUT/data/train-00000.tar, …: plain tar shards, each item's KEY.json (settings and labels), KEY.mid and \
+        audio side by side, in index order; OUT/README.md: the dataset card, its YAML naming the shards and \
+        their columns. Every file packed is checked against its sha256 in manifest.jsonl; OUT appears whole or \
+        not at all. See docs/batch.md.
+        Exit status: 0 ok, 64 bad flag, a shard size that makes more than 10000 shards or an OUT that is the \
+        batch's, 65 items missing from manifest.jsonl or a file that is not the one recorded (named; nothing \
+        is written then), 66 no batch or no manifest.jsonl (run clumsy batch merge), 73 OUT exists (without \
+        --overwrite) or is not an export, 74 write error. \(ExitStatus.retryAdvice)
+        """)
+
+    @Argument(help: "The batch's directory (finished and merged).", completion: .directory)
+    var directory: String
+
+    @Argument(help: ArgumentHelp("The export's directory (must not exist unless --overwrite).", valueName: "output"), completion: .directory)
+    var output: String
+
+    @Option(help: ArgumentHelp("Items per shard (default: about 500 MB a shard, at most 1000 items).", valueName: "n"))
+    var shardSize: Int?
+
+    @Flag(help: "Replace an earlier export in the output directory.")
+    var overwrite = false
+
+    func validate() throws {
+        if let shardSize, !(1...1_000_000).contains(shardSize) { throw ValidationError("--shard-size \(shardSize) is out of range; accepted: 1…1000000") }
+        if output.isEmpty { throw ValidationError("the export needs a directory") }
+    }
+
+    func run() throws {
+        var request = ExportRequest(batch: directory, output: output)
+        request.shardSize = shardSize
+        request.overwrite = overwrite
+        let result: BatchExport.Result
+        do { result = try BatchExport.export(request) } catch { throw fail(error) }
+        TerminalOutput.standardOutput.write("exported \(result.items) items as \(result.shards) shard\(result.shards == 1 ? "" : "s") of up to \(result.shardSize) "
+            + "(\(Format.plain((Double(result.bytes) / 1e5).rounded() / 10)) MB) into \(Quote.text(output))\n")
     }
 }

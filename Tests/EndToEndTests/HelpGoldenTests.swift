@@ -29,6 +29,7 @@ struct HelpGoldenTests {
         Command(program: "clumsy", arguments: ["analyze", "--help"], golden: "clumsy-analyze.txt"),
         Command(program: "clumsy", arguments: ["batch", "--help"], golden: "clumsy-batch.txt"),
         Command(program: "clumsy", arguments: ["batch", "merge", "--help"], golden: "clumsy-batch-merge.txt"),
+        Command(program: "clumsy", arguments: ["batch", "export", "--help"], golden: "clumsy-batch-export.txt"),
         Command(program: "clumsy-bench", arguments: ["--help"], golden: "clumsy-bench.txt"),
     ]
 
