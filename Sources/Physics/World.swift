@@ -89,6 +89,8 @@ public final class World {
         }
         if let hash = configuration.spatialHash {
             cpSpaceUseSpatialHash(space, hash.cellSize, Int32(hash.cells))
+            // Balls that collide with no ball: the moving shapes need no search among themselves.
+            if !configuration.pianoBallsCollide { _ = clumsy_chipmunk_index_balls_alone(UnsafeMutableRawPointer(space)) }
         }
         growPools(space, step: configuration.timestep / Double(configuration.substeps), balls: configuration.pianoStarts.count + 1)
         return space
