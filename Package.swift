@@ -123,7 +123,7 @@ let package = Package(
                 path: "Tests/TestSupport"),
         .testTarget(name: "TheoryTests", dependencies: ["Theory"]),
         .testTarget(name: "EscapingTests", dependencies: ["Escaping"]),
-        .testTarget(name: "PhysicsTests", dependencies: ["Geometry", "Physics"]),
+        .testTarget(name: "PhysicsTests", dependencies: ["CChipmunk", "CChipmunkPools", "Geometry", "Physics"]),
         .testTarget(name: "PerformanceTests", dependencies: ["Performance", "Vocabulary", "Theory"]),
         .testTarget(name: "FileOutputTests", dependencies: ["FileOutput", "TestSupport"]),
         .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput", "MIDIWire", "TestSupport"], exclude: ["make_small.py"], resources: [.copy("Golden")]),

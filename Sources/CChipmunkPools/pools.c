@@ -8,28 +8,40 @@
 void clumsy_chipmunk_grow_pools(void *opaque, int contacts, double step) {
     cpSpace *space = (cpSpace *)opaque;
     cpHashValue shapeIDs = space->shapeIDCounter;
-    // One stand-in ball at the origin, touching `contacts` stand-in static circles set around
-    // it: a millimetre across, so each covers one cell of a spatial hash (swarm's index).
-    cpBody *body = cpSpaceAddBody(space, cpBodyNew(1, cpMomentForCircle(1, 0, 1e-3, cpvzero)));
-    cpShape *ball = cpSpaceAddShape(space, cpCircleShapeNew(body, 1e-3, cpvzero));
+    // n stand-in balls at the origin, each touching all of n stand-in static circles set around
+    // it (n² >= contacts pairs): a millimetre across, so each covers one cell of a spatial hash
+    // (swarm's index). n of each, not one ball and `contacts` circles: Chipmunk looks through
+    // its whole cache of arbiters for each shape taken out, so 2n removals, not contacts + 1.
+    int n = (int)ceil(sqrt((double)contacts));
+    cpBody **bodies = (cpBody **)cpcalloc((size_t)n, sizeof(cpBody *));
+    cpShape **balls = (cpShape **)cpcalloc((size_t)n, sizeof(cpShape *));
+    for (int i = 0; i < n; i++) {
+        bodies[i] = cpSpaceAddBody(space, cpBodyNew(1, cpMomentForCircle(1, 0, 1e-3, cpvzero)));
+        balls[i] = cpSpaceAddShape(space, cpCircleShapeNew(bodies[i], 1e-3, cpvzero));
+        cpShapeSetFilter(balls[i], cpShapeFilterNew(1, CP_ALL_CATEGORIES, CP_ALL_CATEGORIES));  // not with each other
+    }
     cpBody *ground = cpSpaceGetStaticBody(space);
-    cpShape **props = (cpShape **)cpcalloc((size_t)contacts, sizeof(cpShape *));
-    for (int i = 0; i < contacts; i++) {
-        double angle = 2 * M_PI * i / contacts;
+    cpShape **props = (cpShape **)cpcalloc((size_t)n, sizeof(cpShape *));
+    for (int i = 0; i < n; i++) {
+        double angle = 2 * M_PI * i / n;
         props[i] = cpSpaceAddShape(space, cpCircleShapeNew(ground, 1e-3, cpv(1e-3 * cos(angle), 1e-3 * sin(angle))));
     }
     // A step's contacts, kept for the collision persistence: as many steps as a contact buffer
     // is kept for, so the ring holds that many steps of `contacts`.
     for (cpTimestamp i = 0; i <= space->collisionPersistence; i++) cpSpaceStep(space, step);
-    for (int i = 0; i < contacts; i++) {
+    for (int i = 0; i < n; i++) {
+        cpSpaceRemoveShape(space, balls[i]);
+        cpShapeFree(balls[i]);
+        cpSpaceRemoveBody(space, bodies[i]);
+        cpBodyFree(bodies[i]);
+    }
+    for (int i = 0; i < n; i++) {
         cpSpaceRemoveShape(space, props[i]);
         cpShapeFree(props[i]);
     }
     cpfree(props);
-    cpSpaceRemoveShape(space, ball);
-    cpShapeFree(ball);
-    cpSpaceRemoveBody(space, body);
-    cpBodyFree(body);
+    cpfree(balls);
+    cpfree(bodies);
     // The shapes added next are numbered as if the stand-ins had never been: the numbers
     // order collision pairs and key the index's leaves.
     space->shapeIDCounter = shapeIDs;

@@ -10,7 +10,8 @@
 // header does not declare cpSpace a second time beside CChipmunk's.
 
 /// Gives the empty `space` (a cpSpace *) room for `contacts` contacts a step, by a rehearsal:
-/// a stand-in ball touching `contacts` stand-in static circles is stepped (`step` seconds) for
+/// n stand-in balls each touching all of n stand-in static circles (n² >= `contacts` pairs;
+/// the balls not each other) are stepped (`step` seconds) for
 /// as many steps as Chipmunk keeps a contact, then everything is taken out and freed. Chipmunk
 /// grows what it needs as it goes and keeps it when the stand-ins leave: the ring of contact
 /// buffers, the arbiter pool, the step's arbiter array, and the cache of arbiters by shape
@@ -41,5 +42,15 @@ long clumsy_piano_rule(void *bodies, long first, long count, double limit, doubl
 
 /// Makes `body` (a cpBody *) ignore gravity and damping: its velocity changes only by impulses.
 void clumsy_bass_ignores_gravity(void *body);
+
+/// For a crowded world whose balls collide with nothing that moves (`piano.collide` false; the
+/// bass ball and the piano balls never meet): replaces the spatial hash of `space`'s moving
+/// shapes (cpSpaceUseSpatialHash; it must still be empty) by an index that never looks for
+/// pairs among them, where the hash found every overlapping pair of balls only for Chipmunk's
+/// filter to reject it. Each step still collides every moving shape with the static index, in
+/// the order the hash would (the same kind of set, fed the same inserts and removals), so the
+/// contacts, their order and every result stay the same. Returns 0 and changes nothing when the
+/// index is not empty or not tied to the space's static index.
+int clumsy_chipmunk_index_balls_alone(void *space);
 
 #endif
