@@ -4,8 +4,8 @@
 import Errors
 import FileOutput
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import Text
 @testable import Batch
 
