@@ -40,7 +40,7 @@ struct InstallTests {
     func manualPages() async throws {
         let installed = try await Installed()
         let pages = try FileManager.default.contentsOfDirectory(atPath: installed.manual + "/man1").sorted()
-        let subcommands = ["analyze", "batch", "batch-merge", "draw", "presets", "presets-list", "presets-show", "recover", "replay", "roll", "run",
+        let subcommands = ["analyze", "batch", "batch-export", "batch-merge", "draw", "presets", "presets-list", "presets-show", "recover", "replay", "roll", "run",
                            "tones", "validate"]
         #expect(pages == (["clumsy.1"] + subcommands.map { "clumsy-\($0).1" }).sorted(), "\(pages)")
         for page in pages {

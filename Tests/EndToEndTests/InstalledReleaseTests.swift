@@ -138,11 +138,12 @@ struct ToolchainFreeTests {
         environment["LV2_PATH"] = usr + "/lib/lv2"
         // jalv reads commands on stdin and quits at its end: list the presets, load lydian-moon, show the controls.
         let script = "(echo presets; sleep 3; echo \"preset $1\"; sleep 3; echo controls; sleep 1) | \"$0\" -n clumsy-installed urn:clumsy:lv2"
-        let session = try await withoutToolchain(["/bin/sh", "-c", script, jalv, "urn:clumsy:lv2:preset:lydian-moon"], environment: environment, timeout: 120)
+        let session = try await withoutToolchain(["/bin/sh", "-c", script, jalv, "urn:clumsy:lv2:preset:07-lydian-moon"], environment: environment, timeout: 120)
         let output = session.stdout + session.stderr
         #expect(!output.contains("Failed to instantiate") && !output.contains("libswift"), "\(output)")
-        for name in todaysPresetNumbers {
-            #expect(output.contains("urn:clumsy:lv2:preset:\(name) (\(name))"), "jalv does not list \(name):\n\(output)")
+        for (number, name) in todaysPresetNumbers.enumerated() {
+            let label = presetNumber(number) + " " + name
+            #expect(output.contains("urn:clumsy:lv2:preset:\(presetNumber(number))-\(name) (\(label))"), "jalv does not list \(label):\n\(output)")
         }
         #expect(output.contains("preset = 7.000000"), "jalv did not load lydian-moon (port 7):\n\(output)")
     }

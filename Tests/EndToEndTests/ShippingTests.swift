@@ -147,6 +147,9 @@ struct ManualRenderingTests {
     }
 }
 
+/// A preset's number as the LV2 bundle writes it in labels and URIs: two digits.
+func presetNumber(_ number: Int) -> String { (number < 10 ? "0" : "") + String(number) }
+
 /// Today's preset port numbers: a host's saved session holds these, so they never change.
 let todaysPresetNumbers = ["default", "ambient-drift", "ballad-aaba", "borrowed-chords", "dorian-drift", "fifths-home", "harmonies",
                            "lydian-moon", "melodic-minor-line", "minor-storm", "mixolydian-home", "original", "pentatonic-triads",
@@ -203,7 +206,8 @@ struct PluginShippingTests {
         try #require(info.status == 0, "\(info)")
         let lines = info.stdoutLines.map { $0.trimmingCharacters(in: .whitespaces) }
         let presets = lines.drop { !$0.hasPrefix("Presets:") }.dropFirst().prefix { !$0.isEmpty && !$0.contains(":") }
-        #expect(Set(presets) == Set(todaysPresetNumbers), "\(presets)")
+        // Labelled by number, zero-padded, as the port's scale points number them ("07 lydian-moon").
+        #expect(Set(presets) == Set(todaysPresetNumbers.enumerated().map { presetNumber($0.offset) + " " + $0.element }), "\(presets)")
         // Each port's scale points: the "preset's own" of seed, gravity, speed, key … keys_channel.
         let own: [String: String] = ["seed": "0", "gravity": "-1.0", "speed": "0.0", "key": "-1", "mode": "-1", "quantize": "-1",
                                      "swing": "-1.0", "balls": "-1", "bass_channel": "0", "keys_channel": "0"]
