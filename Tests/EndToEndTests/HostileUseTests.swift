@@ -357,11 +357,13 @@ struct HostileUseTests {
         "$C" run --duration 600 --audio x.wav --soundfont "$F" --quiet; echo "status $?"; ls -A
         """
         let result = try await CLI.run(["-m", "/bin/sh", "-c", script], executable: "/usr/bin/unshare",
-                                 environment: ["C": CLI.executable, "F": smallSoundFont], in: directory.path, timeout: 20)
+                                 environment: ["C": CLI.executable, "F": smallSoundFont], in: directory.path, timeout: 120)
         if result.status == 99 || result.stderr.contains("Operation not permitted") { return }
-        #expect(result.stdout.hasPrefix("status 73"), "\(result)")
-        #expect(result.stderr.contains("free"), "\(result.stderr)")
-        #expect(result.elapsed < 15, "\(result)")   // a hang guard: the 600 s render stopped at the full disk
+        // Refused before the session: status 73, nothing left in the directory (no temporary,
+        // no partial WAV), and no summary of a session that ran. (Not a time: a loaded machine
+        // took 22 s to start the namespace, the shell and clumsy.)
+        #expect(result.stdout == "status 73\n", "\(result)")
+        #expect(result.stderr.contains("free") && !result.stderr.contains("interrupted"), "\(result.stderr)")
     }
 
     // MARK: 9. Live into a file
