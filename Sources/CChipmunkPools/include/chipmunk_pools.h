@@ -10,8 +10,8 @@
 // header does not declare cpSpace a second time beside CChipmunk's.
 
 /// Gives the empty `space` (a cpSpace *) room for `contacts` contacts a step, by a rehearsal:
-/// n stand-in balls each touching all of n stand-in static circles (n² >= `contacts` pairs;
-/// the balls not each other) are stepped (`step` seconds) for
+/// stand-in balls touching stand-in static circles in exactly `contacts` pairs (the balls not
+/// each other) are stepped (`step` seconds) for
 /// as many steps as Chipmunk keeps a contact, then everything is taken out and freed. Chipmunk
 /// grows what it needs as it goes and keeps it when the stand-ins leave: the ring of contact
 /// buffers, the arbiter pool, the step's arbiter array, and the cache of arbiters by shape
