@@ -286,9 +286,9 @@ public enum SessionRunner {
     public static func describe(_ summary: Summary, plan: SessionPlan, outputs: [String]) -> String {
         var text = summary.wasInterrupted ? "interrupted at " : ""
         text += "\(Format.fixed(summary.duration, decimals: summary.duration < 10 ? 3 : 1)) s of \(Quote.text(plan.name)) (seed \(plan.seed), \(plan.key.description)): "
-        // One count per voice, in table order: "1 bass note, 300 key notes, 40 drums notes".
+        // One count per voice, in table order: "1 bass note, 300 key notes, 40 drum notes".
         for (index, voice) in plan.voices.voices.enumerated() {
-            let name = voice.source == .pianoBalls ? "key" : voice.logName
+            let name = voice.source == .pianoBalls ? "key" : voice.source == .percussion ? "drum" : voice.logName
             text += counted(summary.notes[index], "\(name) note") + ", "
         }
         text += [counted(summary.kicks, "kick"), counted(summary.drops, "drop"), counted(summary.escapes, "escape")].joined(separator: ", ")

@@ -74,6 +74,13 @@ struct TextModeTests {
         #expect(directory.entries() == (extra.isEmpty ? [] : ["e.jsonl"]))
     }
 
+    @Test("The summary counts the drums' notes as \"drum notes\" (issue 47: it printed \"9 drums notes\")")
+    func drumNotes() async throws {
+        let result = try await CLI.run(["run", "pulse", "--duration", "3"])
+        let summary = try #require(result.stdoutLines.last)
+        #expect(result.status == 0 && summary.contains(" drum notes, ") && !summary.contains("drums note"), "\(summary)")
+    }
+
     /// A count of one is singular ("1 bass note"), and where the locale is not UTF-8 the
     /// summary's typography is ASCII; the loudness is ASCII in every locale, so `grep -- -16.0`
     /// finds it.
