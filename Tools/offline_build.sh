@@ -61,7 +61,11 @@ offline() { "${sandbox[@]}" env -i PATH="$PATH" HOME="$home" LANG=C.UTF-8 "$@"; 
 case $mode in
 resolve | unvendored)
     status=0
-    offline make -C "$tree" --no-print-directory resolve || status=$?
+    # Bounded: once, with no network, swift-package resolve waited for ever with no child left
+    # (its main thread in sigsuspend: a git's exit it never saw), until the test's 20 minutes.
+    # Resolving from vendor/ takes about a minute; 124 is timeout's status.
+    offline timeout --kill-after=10 600 make -C "$tree" --no-print-directory resolve || status=$?
+    if [[ $status == 124 || $status == 137 ]]; then echo "offline_build.sh: make resolve did not finish in 600 s" >&2; fi
     for checkout in "$tree"/.build/checkouts/*/; do
         [[ -d $checkout ]] || continue
         name=${checkout%/}
