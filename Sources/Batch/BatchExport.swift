@@ -25,7 +25,7 @@ public struct ExportRequest: Sendable {
     }
 }
 
-/// `clumsy batch export BATCH -o OUT`: a finished batch as WebDataset shards that a dataset hub
+/// `clumsy batch export BATCH OUT`: a finished batch as WebDataset shards that a dataset hub
 /// and a PyTorch or `datasets` loader read without Clumsy: `OUT/data/train-00000.tar`, … (plain
 /// ustar, `TarWriter`), each holding for every item, in index order, `KEY.json` (its settings
 /// from the manifest and, with labels, its key, chords, beats, tempi, sections and the whole

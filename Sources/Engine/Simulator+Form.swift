@@ -26,10 +26,7 @@ extension Simulator {
 
     /// The bar playing, 1-based, counted on the clock's bar lines (a tempo change keeps the bars
     /// counted so far): what the LV2 plugin's `bar` output port shows. Real-time safe.
-    public var bar: Int {
-        let clock = scheduler.clock
-        return Int(((world.time + clock.shift) / clock.barSeconds + 1e-6).rounded(.down)) + 1
-    }
+    public var bar: Int { scheduler.clock.bar(at: world.time) + 1 }
 
     /// The section of the form playing: its place in the form's letters, 1-based (`"AABA"`: 1…4,
     /// then 1 again the next time through), or 0 without a form. Counted from `bar` (the form's

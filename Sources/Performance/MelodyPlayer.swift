@@ -110,10 +110,10 @@ struct MelodyPlayer: Player {
         guard !notes.isEmpty, case .key(_, let tone) = hit.target else { return }
         let clock = scheduler.clock
         let placed = scheduler.place(hit.time)
-        let bar = Int(((placed + clock.shift) / clock.barSeconds + 1e-6).rounded(.down))
+        let bar = clock.bar(at: placed)
         guard shaper.hears(ball: hit.ball, bar: bar),
               let sounding = line(for: placed, clock: clock) else { return }
-        let soundingBar = Int(((sounding + clock.shift) / clock.barSeconds + 1e-6).rounded(.down))
+        let soundingBar = clock.bar(at: sounding)
         let degree = state.degree(at: sounding)
         let mask = state.chordMasks[degree - 1]
         let tonic = state.configuration.key.tonic

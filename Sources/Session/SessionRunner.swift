@@ -92,11 +92,12 @@ public struct RunRequest: Sendable {
     /// True unless live MIDI ports take the notes instead (`--midi-out` without `--audio-driver`).
     public var playsInternalSound: Bool { midiOut == nil || audioDriver != nil }
 
-    /// True when another flag asks for a JACK server: `--midi-in jack`, `--midi-out jack`,
-    /// `--clock-in jack[:port]` or `--transport jack`. Without `--audio-driver`, the live
-    /// synthesizer then plays through JACK when a server answers (`LiveSoundOutput`).
+    /// True when another flag asks for a JACK server: `--midi-in jack`, `--clock-in jack[:port]`
+    /// or `--transport jack`. Without `--audio-driver`, the live synthesizer then plays through
+    /// JACK when a server answers (`LiveSoundOutput`). (`--midi-out` without `--audio-driver`
+    /// silences the synthesizer, so it never asks this.)
     public var asksForJack: Bool {
-        midiIn == "jack" || midiOut == .jack || transport == "jack" || clockIn.map { !ClockInOutput.isALSA($0) } == true
+        midiIn == "jack" || transport == "jack" || clockIn.map { !ClockInOutput.isALSA($0) } == true
     }
 
     /// With `--live --audio-driver file`: the file the driver plays into in real time, --audio's

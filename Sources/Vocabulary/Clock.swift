@@ -145,6 +145,11 @@ public struct Clock: Sendable, Hashable {
         return line - shift
     }
 
+    /// The bar `time` (seconds) falls in, 0-based from the session's start, counted on the bar
+    /// lines (a tempo change keeps the bars counted before it); a time within a millionth of a
+    /// bar before a line counts as on it, so a note placed on the line is in the new bar.
+    public func bar(at time: Double) -> Int { Int(((time + shift) / barSeconds + 1e-6).rounded(.down)) }
+
     /// Beat `index` (0, 1, 2, … from the session's start) as a time, seconds.
     public func beatTime(_ index: Int) -> Double { Double(index) * beatSeconds - shift }
 
