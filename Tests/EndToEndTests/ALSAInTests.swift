@@ -53,11 +53,11 @@ let hasALSASequencer = fileExists("/dev/snd/seq")
         var connected = false
         while !connected && Date() < deadline {
             connected = (try? ear.connect(from: "Clumsy:bass", flag: "test")) != nil
-            if !connected { usleep(50_000) }
+            if !connected { await pause(0.05) }
         }
         try #require(connected, "the session's ALSA ports did not appear: \(session.output)")
         try ear.connect(from: "Clumsy:keys", flag: "test")
-        usleep(500_000)
+        await pause(0.5)
         // 90 bpm: Start, 4 s of pulses, Stop, 1.5 s of silence, Continue, 4 s of pulses, Stop. The
         // session (4 s, from the bar line after Start) ends during the second run of pulses.
         let interval = 60 / (90.0 * 24)
@@ -88,14 +88,14 @@ let hasALSASequencer = fileExists("/dev/snd/seq")
         play(.start, seconds: 4)
         let stopped = Double(ear.frameTime)
         for _ in 0..<30 {
-            usleep(50_000)
+            await pause(0.05)
             heard += ear.takeTimed()
         }
         play(.continue, seconds: 4)
         stops.append((stopped, pulses.first { $0.micros > stopped }?.micros ?? .infinity))
         let end = Date().addingTimeInterval(10)
         while session.isRunning && Date() < end {
-            usleep(50_000)
+            await pause(0.05)
             heard += ear.takeTimed()
         }
         #expect(!session.isRunning, "the session did not end: \(session.output.suffix(500))")

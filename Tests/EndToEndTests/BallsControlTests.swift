@@ -115,11 +115,11 @@ struct BallsControlTests {
                                in: directory.path, timeout: 40) { _ in
             // 3 s from the first live audio the file driver writes, not from the launch.
             await waitForNonEmptyEntry(withPrefix: ".live.wav", in: directory.path, timeout: 20)
-            usleep(3_000_000)
+            await pause(3.0)
             for arguments in [["/clumsy/balls", "i", "1"], ["/clumsy/balls", "i", "9"]] {
                 _ = try? await CLI.run(["127.0.0.1", "\(port)"] + arguments, executable: oscsend!, timeout: 5)
             }
-            usleep(3_000_000)
+            await pause(3.0)
             _ = try? await CLI.run(["127.0.0.1", "\(port)", "/clumsy/balls", "f", "3"], executable: oscsend!, timeout: 5)
         }
         try #require(live.status == 0 && !live.signalled, "\(live)")

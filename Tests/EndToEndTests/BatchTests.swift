@@ -86,7 +86,7 @@ struct BatchTests {
         let arguments = ["batch", "--seeds", "1..8", "--duration", "60", "--jobs", "1", "-o", "out"]
         let manifest = directory.file("out/manifest-0-of-1.jsonl")
         let killed = try await CLI.run(arguments, in: directory.path, timeout: 600) { pid in
-            Self.waitFor { Self.manifestLines(manifest).count >= 3 }
+            await Self.waitFor { Self.manifestLines(manifest).count >= 3 }
             // A node that dies takes the children with it.
             let children = childProcesses(of: pid)
             kill(pid, SIGKILL)
@@ -97,7 +97,7 @@ struct BatchTests {
         try #require(done.count >= 3 && done.count < 8, "\(done)")
         let stamps = done.map { Self.modificationDate(directory.file("out/\($0)/\($0).mid")) }
         #expect(stamps.allSatisfy { $0 != nil }, "the finished items' MIDI files")
-        usleep(1_100_000)   // mtimes of anything redone now would differ
+        await pause(1.1)   // mtimes of anything redone now would differ
         let rerun = try await CLI.run(arguments, in: directory.path, timeout: 600)
         #expect(rerun.status == 0, "\(rerun)")
         #expect(rerun.stdout.contains("\(8 - done.count) rendered, \(done.count) already done"), "\(rerun)")
@@ -133,7 +133,7 @@ struct BatchTests {
         var children: [Int32] = []
         let result = try await CLI.run(["batch", "--seeds", "1..4", "--duration", "3600", "--jobs", "2", "-o", "out", "--quiet"],
                                  in: directory.path, timeout: 120) { pid in
-            Self.waitFor { childProcesses(of: pid).count >= 2 }
+            await Self.waitFor { childProcesses(of: pid).count >= 2 }
             children = childProcesses(of: pid)
             kill(pid, SIGINT)
         }
@@ -187,9 +187,9 @@ struct BatchTests {
     }
 
     /// Polls `condition` every 50 ms for up to two minutes.
-    static func waitFor(_ condition: () -> Bool) {
+    static func waitFor(_ condition: () -> Bool) async {
         let start = Date()
-        while !condition() && Date().timeIntervalSince(start) < 120 { usleep(50_000) }
+        while !condition() && Date().timeIntervalSince(start) < 120 { await pause(0.05) }
     }
 
     static func modificationDate(_ path: String) -> Date? {

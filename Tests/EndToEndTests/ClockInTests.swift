@@ -44,9 +44,9 @@ extension StudioEndToEndTests {
         let hostTrouble = transport.status != 0 || jack.server.output.contains("XRun")
         check(transport.status == 0, "\(transport)")
         let end = Date().addingTimeInterval(15)
-        while session.isRunning && Date() < end { usleep(100_000) }
+        while session.isRunning && Date() < end { await pause(0.1) }
         check(!session.isRunning, "the session did not end: \(session.output.suffix(500))")
-        usleep(300_000)
+        await pause(0.3)
         dump.stop()
         let heard = Self.readDump(dump.output)
         guard heard.notes.count > 30 && heard.pulses.count > 400 else {
@@ -224,7 +224,7 @@ extension StudioEndToEndTests {
         while Date() < deadline {
             let listed = try await CLI.run([], executable: jackLsp!, environment: jack.environment, timeout: 5).stdout
             if ports.allSatisfy({ listed.contains($0) }) { return }
-            usleep(100_000)
+            await pause(0.1)
         }
         Issue.record("the ports \(ports) did not appear")
     }

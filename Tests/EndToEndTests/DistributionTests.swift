@@ -127,7 +127,7 @@ struct BuildRecordTests {
         for file in ["Makefile", "VERSION"] { try FileManager.default.copyItem(atPath: projectRoot + "/" + file, toPath: directory.file(file)) }
         try directory.write("Package.swift", "// the manifest's stand-in\n")
         try FileManager.default.createDirectory(atPath: directory.file(".build/release"), withIntermediateDirectories: true)
-        usleep(20_000)
+        await pause(0.02)
         let binary = try directory.write(".build/release/clumsy", "linked by a plain swift build -c release\n")
         let environment: [String: String?] = ["MAKEFLAGS": nil, "MAKELEVEL": nil, "CPPFLAGS": nil, "CXXFLAGS": nil, "LDFLAGS": nil]
         func make(_ arguments: [String]) async throws -> RunResult {

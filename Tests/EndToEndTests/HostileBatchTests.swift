@@ -188,11 +188,11 @@ struct HostileBatchSmallTests {
         let result = try await CLI.run(["batch", "-o", "out", "--presets", "swarm", "--seeds", "1..2", "--duration", "3600", "--outputs", "midi",
                                   "--jobs", "2", "--quiet"], in: directory.path, timeout: 120) { pid in
             var start = Date()
-            while Self.children(of: pid).count < 2 && Date().timeIntervalSince(start) < 60 { usleep(100_000) }
+            while Self.children(of: pid).count < 2 && Date().timeIntervalSince(start) < 60 { await pause(0.1) }
             started = Self.children(of: pid)
             kill(pid, SIGKILL)
             start = Date()
-            while !Self.children(of: pid).isEmpty && Date().timeIntervalSince(start) < 30 { usleep(200_000) }
+            while !Self.children(of: pid).isEmpty && Date().timeIntervalSince(start) < 30 { await pause(0.2) }
             left = Self.children(of: pid)
             for child in left { kill(child, SIGKILL) }
         }

@@ -160,9 +160,9 @@ struct HostileReaderTests {
         let arguments = command == "roll" ? ["roll", "big.mid", "-o", "big.png"] : ["analyze", "big.mid"]
         let result = try await CLI.run(arguments, in: directory.path, timeout: 120) { pid in
             await waitForStopHandlers(pid)
-            usleep(700_000)
+            await pause(0.7)
             kill(pid, SIGINT)
-            stopping = secondsUntilExit(pid, limit: 30)
+            stopping = await secondsUntilExit(pid, limit: 30)
         }
         #expect(result.status == 130 && !result.signalled, "\(result)")
         // A hang guard that holds on a loaded machine (without the stop check the whole file is read).
@@ -185,9 +185,9 @@ struct HostileReaderTests {
         var stopping = 0.0
         let result = try await CLI.run(["roll", "big.jsonl", "-o", "big.png"], in: directory.path, timeout: 120) { pid in
             await waitForStopHandlers(pid)
-            usleep(700_000)
+            await pause(0.7)
             kill(pid, SIGINT)
-            stopping = secondsUntilExit(pid, limit: 60)
+            stopping = await secondsUntilExit(pid, limit: 60)
         }
         #expect(result.status == 130 && !result.signalled, "\(result)")
         #expect(stopping < 10, "roll took \(stopping) s to stop after SIGINT")

@@ -22,13 +22,13 @@ func shell(_ script: String, in directory: String? = nil, environment: [String: 
 }
 
 /// Seconds of wall time from now until `pid` has exited (polled by `kill(pid, 0)`), at most `limit`.
-func secondsUntilExit(_ pid: Int32, limit: Double = 10) -> Double {
+func secondsUntilExit(_ pid: Int32, limit: Double = 10) async -> Double {
     let start = Date()
     while kill(pid, 0) == 0 || errno != ESRCH {
         if Date().timeIntervalSince(start) > limit { break }
         // A zombie still answers kill(0); waitpid is the parent's (Process's) business.
         if let state = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), state.contains(") Z ") { break }
-        usleep(2_000)
+        await pause(0.002)
     }
     return Date().timeIntervalSince(start)
 }
@@ -167,9 +167,9 @@ struct HostileUseTests {
         var stopping = 0.0
         let result = try await CLI.run(["run", "--duration", "5", "--midi", "out.mid", "--quiet"], in: directory.path, timeout: 30) { pid in
             await waitForStopHandlers(pid)
-            usleep(400_000)
+            await pause(0.4)
             kill(pid, SIGTERM)
-            stopping = secondsUntilExit(pid, limit: 30)
+            stopping = await secondsUntilExit(pid, limit: 30)
         }
         #expect(!result.timedOut && result.status == 143, "\(result)")
         // Blocked in open(2), only the signal ends it: 0.0x s when the machine is idle; the bound is
@@ -215,14 +215,14 @@ struct HostileUseTests {
         let result = try await CLI.run(["run", "original", "--duration", "604800", "--midi", "a.mid", "--events", "a.jsonl"],
                                  in: directory.path, timeout: 10) { pid in
             await waitForStopHandlers(pid)
-            usleep(600_000)
+            await pause(0.6)
             kill(pid, number)
         }
         #expect(!result.timedOut && !result.signalled && result.status == status, "\(result)")
         #expect(!result.stderr.contains("crashed"), "\(result.stderr)")
         #expect(directory.entries() == ["a.jsonl", "a.mid"], "left behind: \(directory.entries())")
         #expect(try MIDIFileReader.read(path: directory.file("a.mid")).tracks.count == 3)
-        usleep(200_000)
+        await pause(0.2)
         let after = await Set(try shell("pgrep -x swift-backtrace || true").stdoutLines)
         #expect(after.subtracting(before).isEmpty, "swift-backtrace still running: \(after.subtracting(before))")
     }
@@ -325,7 +325,7 @@ struct HostileUseTests {
         let killed = try await CLI.run(["run", "--duration", "604800", "--midi", "a.mid", "--events", "a.jsonl"],
                                  in: directory.path, timeout: 30) { pid in
             // Killed once its temporaries exist (a loaded machine may take seconds to start it).
-            for _ in 0..<200 where directory.hiddenEntries().count < 2 { usleep(50_000) }
+            for _ in 0..<200 where directory.hiddenEntries().count < 2 { await pause(0.05) }
             kill(pid, SIGKILL)
         }
         #expect(killed.signalled)

@@ -32,12 +32,12 @@ func processes(inGroup group: Int32) -> [Int32] {
 }
 
 /// Waits (at most `limit` seconds) until `pid` has a child and returns the children.
-func waitForChildren(of pid: Int32, limit: Double = 20) -> [Int32] {
+func waitForChildren(of pid: Int32, limit: Double = 20) async -> [Int32] {
     let start = Date()
     while Date().timeIntervalSince(start) < limit {
         let children = childProcesses(of: pid)
         if !children.isEmpty { return children }
-        usleep(20_000)
+        await pause(0.02)
     }
     return []
 }
@@ -150,8 +150,8 @@ struct HostileVideoTests {
         var groups: [Int32] = []
         let result = try await CLI.run(["run", "--duration", "600", "--video", "v.mp4"] + Self.small,
                                  environment: ["TMPDIR": scratch], in: directory.path, timeout: 60) { pid in
-            let children = waitForChildren(of: pid)
-            usleep(1_500_000)
+            let children = await waitForChildren(of: pid)
+            await pause(1.5)
             groups = children
             logs = children.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\($0)/fd/2") }
             kill(pid, SIGKILL)
@@ -182,7 +182,7 @@ struct HostileVideoTests {
         holder.arguments = ["-c", "exec 9>>\"$1\"; flock -x 9; exec sleep 60", "sh", locked]
         try holder.run()
         defer { holder.terminate(); holder.waitUntilExit() }
-        for _ in 0..<500 where !isLocked(locked) { usleep(10_000) }
+        for _ in 0..<500 where !isLocked(locked) { await pause(0.01) }
         try #require(isLocked(locked), "the holder did not lock \(locked)")
         let result = try await CLI.run(["run", "--duration", "1", "--midi", "m.mid", "--quiet"], in: directory.path)
         #expect(result.status == 0, "\(result)")
@@ -201,9 +201,9 @@ struct HostileVideoTests {
                 for name in directory.hiddenEntries() where name.hasPrefix(".x.mid.clumsy-") {
                     if unlink(directory.file(name)) == 0 { removed.value = true }
                 }
-                usleep(10_000)
+                await pause(0.01)
             }
-            usleep(300_000)
+            await pause(0.3)
             kill(pid, SIGINT)
         }
         try #require(removed.value, "the run's temporary never appeared: \(result)")
@@ -241,15 +241,15 @@ struct HostileVideoTests {
         var leftover: [Int32] = []
         let result = try await CLI.run(["run", "--duration", duration, "--video", "v.mp4"] + Self.small,
                                  environment: ["PATH": bin + ":/usr/bin:/bin"], in: directory.path, timeout: 60) { pid in
-            child = waitForChildren(of: pid).first ?? 0
+            child = await waitForChildren(of: pid).first ?? 0
             // Long enough for the 1 MB pipe to fill (or the 1 s session to end) on a busy machine.
-            usleep(4_000_000)
+            await pause(4.0)
             // The slow member has written its memory (a hang guard of 30 s).
             let start = Date()
             while heavy && child > 0 && !processes(inGroup: child).contains(where: { residentKilobytes($0) > 900_000 })
-                    && Date().timeIntervalSince(start) < 30 { usleep(50_000) }
+                    && Date().timeIntervalSince(start) < 30 { await pause(0.05) }
             kill(pid, number)
-            stopping = secondsUntilExit(pid)
+            stopping = await secondsUntilExit(pid)
             leftover = child > 0 ? processes(inGroup: child) : []
             // Never leave a hung run (or its fake ffmpeg) behind, whatever the binary does.
             if stopping >= 10 { kill(pid, SIGKILL) }

@@ -46,7 +46,7 @@ extension StudioEndToEndTests {
                 }
                 return seen
             }
-            usleep(100_000)
+            await pause(0.1)
         }
         Issue.record("the ports \(ports) never appeared; clumsy said: \(session.output.suffix(600))")
         return seen

@@ -33,11 +33,11 @@ extension StudioEndToEndTests {
         let deadline = Date().addingTimeInterval(15)
         while !connected && Date() < deadline && session.isRunning {
             connected = try await CLI.run(["seq:out", "clumsy-in:midi_in"], executable: jackConnect!, environment: jack.environment, timeout: 5).status == 0
-            if !connected { usleep(100_000) }
+            if !connected { await pause(0.1) }
         }
         #expect(connected, "could not connect seq:out to clumsy-in:midi_in: \(session.output.suffix(500))")
         let end = Date().addingTimeInterval(20)
-        while session.isRunning && Date() < end { usleep(100_000) }
+        while session.isRunning && Date() < end { await pause(0.1) }
         sequencer.stop()
         #expect(!session.isRunning, "the 10 s session did not end")
         let controls = try liveLog(directory.file("live.jsonl")).filter { $0.kind == "control" }

@@ -247,7 +247,7 @@ struct MixTests {
             // The stems' MIDI files are opened right after the space check: then fill the disk.
             let deadline = Date().addingTimeInterval(30)
             while Date() < deadline, ((try? FileManager.default.contentsOfDirectory(atPath: tmpfs.path + "/stems")) ?? []).isEmpty {
-                usleep(5_000)
+                await pause(0.005)
             }
             let descriptor = open(filler, O_WRONLY | O_CREAT, 0o644)
             var block = [UInt8](repeating: 1, count: 1 << 16)

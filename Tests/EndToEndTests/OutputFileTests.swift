@@ -89,9 +89,9 @@ struct OutputFileTests {
                     ((try? FileManager.default.attributesOfItem(atPath: directory.file(name))[.size] as? Int) ?? 0) > 0
                 }
                 if written { break }
-                usleep(50_000)
+                await pause(0.05)
             }
-            usleep(200_000)
+            await pause(0.2)
             kill(pid, number)
         }
         #expect(!result.timedOut && !result.signalled, "\(result)")
@@ -114,7 +114,7 @@ struct OutputFileTests {
         let directory = try TemporaryDirectory()
         let result = try await CLI.run(["run", "original", "--duration", "604800", "--events", "i.jsonl"], in: directory.path,
                                  timeout: 30, inheritBlockedSignals: true) { pid in
-            usleep(500_000)
+            await pause(0.5)
             kill(pid, SIGTERM)
         }
         // clumsy unblocks SIGINT/SIGTERM itself, so the signal arrives.

@@ -90,7 +90,7 @@ extension PluginJackTests {
         var registered = false
         while Date() < deadline && host.process.isRunning && !registered {
             registered = (try await CLI.run([], executable: jackLsp!, environment: jack.environment, timeout: 5)).stdout.contains("clumsy-wild:midi_out")
-            if !registered { usleep(100_000) }
+            if !registered { await pause(0.1) }
         }
         #expect(registered && host.process.isRunning, "jalv died (status \(host.process.isRunning ? 0 : host.process.terminationStatus))")
         let dump = try await jack.dump(client: "wilddump", into: harness.directory.file("dump.txt"))
@@ -98,7 +98,7 @@ extension PluginJackTests {
         _ = try await CLI.run(["clumsy-wild:midi_out", "wilddump:input"], executable: jackConnect!, environment: jack.environment)
         let script = "(printf 'master\\nplay\\n'; sleep 3; echo stop; sleep 1; echo quit) | \(jackTransport!)"
         _ = try await CLI.run(["-c", script], executable: "/bin/sh", environment: jack.fullEnvironment, timeout: 40)
-        usleep(300_000)
+        await pause(0.3)
         dump.stop()
         #expect(host.process.isRunning, "jalv died while playing")
         #expect(!parseDump(dump.output).isEmpty, "no MIDI from the plugin")

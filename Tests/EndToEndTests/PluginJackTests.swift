@@ -62,7 +62,7 @@ struct PluginJackTests {
         #expect(connect.status == 0, "\(connect)")
         let script = "(printf 'master\\ntempo 90\\nplay\\n'; sleep 6; echo 'tempo 120'; sleep 4; echo stop; sleep 1; echo quit) | \(jackTransport!)"
         let transport = try await CLI.run(["-c", script], executable: "/bin/sh", environment: jack.fullEnvironment, timeout: 40)
-        usleep(300_000)
+        await pause(0.3)
         dump.stop()
         let xruns = jack.server.output.components(separatedBy: "XRun").count - 1
         return (parseDump(dump.output).map { PluginMessage(frame: $0.frame, bytes: $0.bytes) }, xruns, transport)
@@ -99,7 +99,7 @@ struct PluginJackTests {
         while Date() < deadline {
             let ports = try await CLI.run([], executable: jackLsp!, environment: jack.environment, timeout: 5)
             if ports.stdout.contains(port) { return }
-            usleep(100_000)
+            await pause(0.1)
         }
         throw JackNotStarted(log: "jalv did not register \(port)")
     }

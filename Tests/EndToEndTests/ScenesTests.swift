@@ -204,7 +204,7 @@ struct SceneSessionTests {
             // audio the file driver writes (the session is playing), not from the launch, which
             // a busy machine can take seconds to get through.
             await waitForNonEmptyEntry(withPrefix: ".live.wav", in: directory.path, timeout: 20)
-            usleep(4_500_000)
+            await pause(4.5)
             for arguments in [["/clumsy/gravity", "f", "6"], ["/clumsy/key", "ss", "G", "mixolydian"], ["/clumsy/drop"],
                               ["/clumsy/level", "si", "bass", "50"]] {
                 _ = try? await CLI.run(["127.0.0.1", "\(port)"] + arguments, executable: oscsend!, timeout: 5)

@@ -252,7 +252,7 @@ struct DistTests {
             try #require(result.status == 0, "\(result)")
             tarballs.append(try Data(contentsOf: URL(fileURLWithPath: directory.file("\(name)/clumsy-\(releaseVersion).tar.gz"))))
             vendorTarballs.append(try Data(contentsOf: URL(fileURLWithPath: directory.file("\(name)/clumsy-\(releaseVersion)-vendor.tar.gz"))))
-            usleep(1_100_000)   // a second apart: a tarball dated by the clock would differ
+            await pause(1.1)   // a second apart: a tarball dated by the clock would differ
         }
         #expect(tarballs[0] == tarballs[1], "make dist wrote different bytes twice")
         #expect(vendorTarballs[0] == vendorTarballs[1], "make dist wrote a different vendor tarball twice")

@@ -104,7 +104,7 @@ final class JackServer {
                     self.server = server
                     return
                 }
-                usleep(100_000)
+                await pause(0.1)
             }
             server.stop()
             failures.append("\(name): \(server.output.suffix(300))")
@@ -119,7 +119,7 @@ final class JackServer {
         while Date() < deadline {
             let ports = try await CLI.run([], executable: jackLsp!, environment: ["JACK_DEFAULT_SERVER": name], timeout: 5)
             if ports.stdout.contains("\(client):input") { return reader }
-            usleep(50_000)
+            await pause(0.05)
         }
         reader.stop()
         throw JackNotStarted(log: "jack_midi_dump did not register \(client):input")
@@ -217,7 +217,7 @@ struct StudioEndToEndTests {
         let port = 20_000 + Int(getpid() % 20_000) + 2 * attempt
         let listener = try Background(oscdump!, ["-L", "\(port + 1)"], environment: CLI.environment, output: directory.file("osc.txt"))
         defer { listener.stop() }
-        usleep(200_000)
+        await pause(0.2)
         let result = try await CLI.run(["run", "original", "--live", "--midi-out", "jack", "--clock-out", "--connect", "reader:input", "--connect-clock", "reader:input",
                                   "--osc-in", "\(port)", "--osc-out", "127.0.0.1:\(port + 1)",
                                   "--duration", "10", "--midi", "live.mid", "--events", "live.jsonl", "--quiet"],
@@ -225,7 +225,7 @@ struct StudioEndToEndTests {
             // 5 s into the session: from its first OSC message out (the opening bass note at
             // t = 0), not from the launch, which a busy machine can take seconds to get through.
             await waitUntil(timeout: 20) { fileSize(directory.file("osc.txt")) > 0 }
-            usleep(5_000_000)
+            await pause(5.0)
             for arguments in [["/clumsy/gravity", "f", "3.5"],
                               ["/clumsy/gravity", "f", "nan"], ["/clumsy/gravity", "f", "nan"],   // the same problem twice: logged once
                               ["/clumsy/gravity", "f", "1e30"], ["/clumsy/speed", "s", "fast"], ["/clumsy/nothing"],
@@ -235,7 +235,7 @@ struct StudioEndToEndTests {
         }
         guard result.status == 0 && !result.signalled else { return (["\(result)"], false) }
         check(result.elapsed >= 9.5 && result.elapsed < 20, "a 10 s live session took \(result.elapsed) s")
-        usleep(300_000)
+        await pause(0.3)
         reader.stop(signal: SIGINT)
         listener.stop(signal: SIGINT)
 
@@ -349,7 +349,7 @@ struct StudioEndToEndTests {
             // Once Clumsy is connected (its ports listed), and a moment into the session: not a
             // fixed 2 s, which a busy machine may not have reached (then 69, never connected).
             await try? Self.waitForPorts(["clumsy:clock"], jack: jack)
-            usleep(1_000_000)
+            await pause(1.0)
             jack.server.stop(signal: SIGKILL)
         }
         #expect(result.status == 74 && !result.timedOut, "\(result)")
@@ -370,7 +370,7 @@ struct StudioEndToEndTests {
         let result = try await CLI.run(["run", "minor-storm", "--live", "--midi-out", "jack", "--clock-out", "--duration", "60",
                                   "--gravity", "12", "--midi", "i.mid", "--events", "i.jsonl", "--quiet"],
                                  environment: jack.environment, in: directory.path, timeout: 30) { pid in
-            usleep(2_500_000)
+            await pause(2.5)
             kill(pid, SIGINT)
         }
         #expect(result.status == 130 && !result.timedOut, "\(result)")
@@ -398,7 +398,7 @@ struct StudioEndToEndTests {
                                   "--midi", "s.mid", "--events", "s.jsonl", "--quiet"],
                                  environment: jack.environment, in: directory.path, timeout: 30) { _ in
             await try? Self.waitForPorts(["clumsy:bass"], jack: jack)   // connected first, as above
-            usleep(1_000_000)
+            await pause(1.0)
             kill(jack.server.process.processIdentifier, SIGSTOP)
         }
         #expect(result.status == 74 && !result.timedOut, "\(result)")
@@ -494,7 +494,7 @@ struct LiveKeyChangeTests {
         let port = 40_100 + Int(getpid() % 20_000)
         let listener = try Background(oscdump!, ["-L", "\(port + 1)"], environment: CLI.environment, output: directory.file("osc.txt"))
         defer { listener.stop() }
-        usleep(200_000)
+        await pause(0.2)
         let result = try await CLI.run(["run", "original", "--live", "--audio-driver", "file", "--audio", "live.wav", "--soundfont", smallSoundFont,
                                   "--osc-in", "\(port)", "--osc-out", "127.0.0.1:\(port + 1)",
                                   "--duration", "16", "--midi", "live.mid", "--events", "live.jsonl", "--quiet"],
@@ -505,7 +505,7 @@ struct LiveKeyChangeTests {
             await waitUntil(timeout: 20) { fileSize(directory.file("osc.txt")) > 0 }
             // The session lasts 16 s: seven oscsend launches took over 5 s on a loaded machine,
             // and a message after the end is never read.
-            usleep(2_500_000)
+            await pause(2.5)
             for arguments in [["/clumsy/key", "ss", "Eb", "dorian"],
                               ["/clumsy/key", "ss", "H", "dorian"], ["/clumsy/key", "ss", "H", "dorian"],   // the same problem twice: logged once
                               ["/clumsy/key", "s", "Eb"], ["/clumsy/key", "ii", "3", "2"], ["/clumsy/key", "ss", "C", "doric"],
@@ -514,7 +514,7 @@ struct LiveKeyChangeTests {
             }
         }
         try #require(result.status == 0 && !result.signalled, "\(result)")
-        usleep(300_000)
+        await pause(0.3)
         listener.stop(signal: SIGINT)
 
         // Five distinct problems, one line each, naming the path; the good message none.

@@ -473,6 +473,14 @@ func waitUntil(timeout: Double, _ condition: () async throws -> Bool) async reth
     return false
 }
 
+/// Waits `seconds` without holding a thread. Swift Testing runs tests on a pool as wide as the
+/// machine's cores: a test that blocked its thread (usleep) for seconds kept other tests from
+/// sending their signals on time, and a render signalled late has more to write when it stops
+/// (issue 45: a Vorbis stop measured at 30 s in CI, the signal late, not the stop).
+func pause(_ seconds: Double) async {
+    try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
+}
+
 /// The size in bytes of the file at `path`; 0 when there is none.
 func fileSize(_ path: String) -> Int {
     (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0

@@ -47,7 +47,7 @@ extension StudioEndToEndTests {
         session.stop(signal: SIGINT)
         check(!session.isRunning && session.output.contains("wrote"), "the session did not end well: \(session.output.suffix(500))")
         check(session.output.contains("the transport was located"), "the takes were not said: \(session.output.suffix(500))")
-        usleep(300_000)
+        await pause(0.3)
         dump.stop()
         let messages = parseDump(dump.output)
         let heard = Self.readDump(dump.output)
@@ -136,7 +136,7 @@ extension StudioEndToEndTests {
         await waitUntil(timeout: 20) {
             ((try? String(contentsOfFile: directory.file("jack_transport.log"), encoding: .utf8)) ?? "").contains("> play\njack_transport> ")
         }
-        usleep(100_000)
+        await pause(0.1)
         let run = try await CLI.run(["run", "polska", "--live", "--transport", "jack", "--audio-driver", "file", "--audio", "live.wav",
                                "--duration", "3", "--midi", "live.mid", "--events", "live.jsonl", "--quiet"],
                               environment: jack.environment, in: directory.path, timeout: 60)

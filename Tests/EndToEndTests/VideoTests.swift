@@ -241,7 +241,7 @@ struct VideoTests {
         // stop a 2,000 s video that took two minutes to finish, four on a loaded machine.)
         let result = try await CLI.run(["run", "--duration", "3600", "--video", video, "--soundfont", smallSoundFont, "--size", "320x180"],
                                  timeout: 120) { pid in
-            _ = waitForChildren(of: pid, limit: 60)
+            _ = await waitForChildren(of: pid, limit: 60)
             try? await Task.sleep(nanoseconds: 1_000_000_000)
             kill(pid, SIGINT)
         }
