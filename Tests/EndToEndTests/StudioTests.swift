@@ -348,7 +348,7 @@ struct StudioEndToEndTests {
                                  environment: jack.environment, in: directory.path, timeout: 30) { _ in
             // Once Clumsy is connected (its ports listed), and a moment into the session: not a
             // fixed 2 s, which a busy machine may not have reached (then 69, never connected).
-            await try? Self.waitForPorts(["clumsy:clock"], jack: jack)
+            try? await Self.waitForPorts(["clumsy:clock"], jack: jack)
             await pause(1.0)
             jack.server.stop(signal: SIGKILL)
         }
@@ -397,7 +397,7 @@ struct StudioEndToEndTests {
         let result = try await CLI.run(["run", "original", "--live", "--midi-out", "jack", "--duration", "60",
                                   "--midi", "s.mid", "--events", "s.jsonl", "--quiet"],
                                  environment: jack.environment, in: directory.path, timeout: 30) { _ in
-            await try? Self.waitForPorts(["clumsy:bass"], jack: jack)   // connected first, as above
+            try? await Self.waitForPorts(["clumsy:bass"], jack: jack)   // connected first, as above
             await pause(1.0)
             kill(jack.server.process.processIdentifier, SIGSTOP)
         }

@@ -481,6 +481,18 @@ func pause(_ seconds: Double) async {
     try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
 }
 
+/// Runs `body` on a thread of its own and waits for it without holding a pool thread: for a
+/// watcher that must act within milliseconds of what it watches, since the pool's threads may be
+/// busy with in-process tests for seconds and an awaiting watcher resumes only when one is free.
+func onOwnThread(_ body: @escaping @Sendable () -> Void) async {
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        Thread.detachNewThread {
+            body()
+            done.resume()
+        }
+    }
+}
+
 /// The size in bytes of the file at `path`; 0 when there is none.
 func fileSize(_ path: String) -> Int {
     (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
