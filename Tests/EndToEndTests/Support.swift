@@ -468,7 +468,7 @@ func waitUntil(timeout: Double, _ condition: () async throws -> Bool) async reth
     let start = Date()
     while Date().timeIntervalSince(start) < timeout {
         if try await condition() { return true }
-        try? await Task.sleep(nanoseconds: 20_000_000)
+        await pause(0.02)
     }
     return false
 }
