@@ -341,6 +341,7 @@ public final class World {
         cpBodySetPosition(body, cpVect(position))
         cpBodySetVelocity(body, cpVect(velocity))
         cpBodySetUserData(body, UnsafeMutableRawPointer(bitPattern: id + 1))
+        clumsy_ball_moves_lean(UnsafeMutableRawPointer(body))
         cpSpaceAddBody(space, body)
         let shape = cpCircleShapeNew(body, radius, cpVect(x: 0, y: 0))!
         cpShapeSetElasticity(shape, elasticity)

@@ -40,6 +40,11 @@ int clumsy_bass_rule(void *bass, double speed, int wakes, double minX, double mi
 long clumsy_piano_rule(void *bodies, long first, long count, double limit, double minX, double minY,
                        double maxX, double maxY);
 
+/// Makes `body` (a cpBody *) move as Chipmunk moves it, to the bit, for less: its velocity and
+/// position updates without Chipmunk's sanity checks (on in Debian's build), its rotation's
+/// cosine and sine computed only when its angle changes.
+void clumsy_ball_moves_lean(void *body);
+
 /// Makes `body` (a cpBody *) ignore gravity and damping: its velocity changes only by impulses.
 void clumsy_bass_ignores_gravity(void *body);
 
