@@ -31,27 +31,41 @@ struct RecoverTests {
     /// A live run killed with SIGKILL once its event log on disk reaches `target` seconds; what
     /// the log held then, what it held after the kill, and the wall seconds from the launch to the kill.
     private func killLiveRun(in directory: TemporaryDirectory, at target: Double) async throws -> (seen: [UInt8], log: String, wall: Double) {
-        var seen: [UInt8] = []
-        var wall = 0.0
-        var logName: String?
+        let watch = Watch()
         let result = try await CLI.run(["run", "original", "--live", "--audio-driver", "file", "--audio", "live.wav", "--midi", "set.mid",
                                   "--events", "set.jsonl", "--duration", "120", "--soundfont", smallSoundFont, "--quiet"],
                                  in: directory.path, timeout: 120) { pid in
-            let launched = Date()
-            // The log reaches its temporary as the set goes: wait for a line at or past `target`.
-            await waitUntil(timeout: 90) {
-                logName = entries(directory, prefix: ".set.jsonl.clumsy-live-").first
-                guard let logName, let bytes = bytes(of: directory.file(logName)) else { return false }
-                seen = completeLines(bytes)
-                return (lastTime(bytes) ?? 0) >= target
+            // The log reaches its temporary as the set goes: watch for a line at or past `target`,
+            // on a thread of its own. Awaiting between looks, the watcher resumed only when a pool
+            // thread was free of in-process tests: beside two busy loops it missed the whole set,
+            // which ran its 120 s and exited 0 (make test at c06bc8a).
+            await onOwnThread {
+                let launched = Date()
+                while Date().timeIntervalSince(launched) < 90 {
+                    if let name = entries(directory, prefix: ".set.jsonl.clumsy-live-").first {
+                        watch.logName = name
+                        if let bytes = bytes(of: directory.file(name)) {
+                            watch.seen = completeLines(bytes)
+                            if (lastTime(bytes) ?? 0) >= target { break }
+                        }
+                    }
+                    usleep(20_000)
+                }
+                watch.wall = Date().timeIntervalSince(launched)
+                kill(pid, SIGKILL)
             }
-            wall = Date().timeIntervalSince(launched)
-            kill(pid, SIGKILL)
         }
         #expect(result.signalled && result.status == SIGKILL, "\(result)")
-        let name = try #require(logName, "no event log temporary .set.jsonl.clumsy-live-… appeared: \(directory.hiddenEntries())")
-        #expect((lastTime(seen) ?? 0) >= target, "the log on disk never reached \(target) s: \(seen.count) bytes")
-        return (seen, name, wall)
+        let name = try #require(watch.logName, "no event log temporary .set.jsonl.clumsy-live-… appeared: \(directory.hiddenEntries())")
+        #expect((lastTime(watch.seen) ?? 0) >= target, "the log on disk never reached \(target) s: \(watch.seen.count) bytes")
+        return (watch.seen, name, watch.wall)
+    }
+
+    /// What the watcher's thread saw; read after it has ended (`onOwnThread` returns then).
+    private final class Watch: @unchecked Sendable {
+        var seen: [UInt8] = []
+        var wall = 0.0
+        var logName: String?
     }
 
     /// Kills a live run at `target` seconds, recovers it, and checks the files against the log left.
