@@ -188,7 +188,10 @@ enum CLI {
 
         /// What it did, once it has ended.
         func result() -> RunResult {
-            let elapsed = Date().timeIntervalSince(start)
+            // From the launch to the exit as the termination handler saw it, not to when this
+            // test resumed: a test awaiting on a busy pool resumed seconds late, and a 3 s live
+            // session measured 34 s (make test at 709ae2c) though its 30 s guard never fired.
+            let elapsed = (exit.endedAt ?? Date()).timeIntervalSince(start)
             let stdout = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: capture.file("stdout")))) ?? Data(), as: UTF8.self)
             let stderr = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: capture.file("stderr")))) ?? Data(), as: UTF8.self)
             return RunResult(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
@@ -242,6 +245,7 @@ final class ChildExit: Sendable {
     private struct State {
         var finished = false
         var timedOut = false
+        var endedAt: Date?
         var waiter: CheckedContinuation<Void, Never>?
     }
     private let state = Mutex(State())
@@ -250,6 +254,7 @@ final class ChildExit: Sendable {
     func finish() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             state.finished = true
+            state.endedAt = Date()
             defer { state.waiter = nil }
             return state.waiter
         }
@@ -267,6 +272,9 @@ final class ChildExit: Sendable {
     }
 
     var timedOut: Bool { state.withLock { $0.timedOut } }
+
+    /// When the child ended, as its termination handler saw it (nil while it runs).
+    var endedAt: Date? { state.withLock { $0.endedAt } }
 
     func wait() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
