@@ -56,7 +56,7 @@ long clumsy_piano_rule(void *bodies, long first, long count, double limit, doubl
 /// cpBodyGetType and its sanity check (Debian builds Chipmunk with its assertions on: 21
 /// instructions a body a sub-step, a fifth of this update's cost in the swarm, issue 46). A
 /// kinematic body (infinite mass, not static) is skipped as Chipmunk skips it.
-static inline void integrate_velocity(cpBody *body, cpVect gravity, cpFloat damping, cpFloat dt) {
+static void ball_velocity(cpBody *body, cpVect gravity, cpFloat damping, cpFloat dt) {
     if (body->sleeping.idleTime != (cpFloat)INFINITY && body->m == (cpFloat)INFINITY) return;
     body->v = cpvadd(cpvmult(body->v, damping), cpvmult(cpvadd(gravity, cpvmult(body->f, body->m_inv)), dt));
     body->w = body->w * damping + body->t * body->i_inv * dt;
@@ -64,14 +64,10 @@ static inline void integrate_velocity(cpBody *body, cpVect gravity, cpFloat damp
     body->t = 0.0f;
 }
 
-static void ball_velocity(cpBody *body, cpVect gravity, cpFloat damping, cpFloat dt) {
-    integrate_velocity(body, gravity, damping, dt);
-}
-
 static void bass_velocity(cpBody *body, cpVect gravity, cpFloat damping, cpFloat dt) {
     (void)gravity;
     (void)damping;
-    integrate_velocity(body, cpvzero, 1, dt);
+    ball_velocity(body, cpvzero, 1, dt);
 }
 
 /// Chipmunk's cpBodyUpdatePosition (cpBody.c), operation for operation, without its sanity
