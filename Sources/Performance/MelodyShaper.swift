@@ -83,10 +83,12 @@ struct MelodyShaper: Sendable {
         case .places:
             target = Self.toward(Self.place(of: strike.key, keys: plan.keys, centre: centre, count: count),
                                  from: pointer, strong: strike.strong)
-        case .chords:
+        case .chords, .arpeggio:
             let tone = Self.nearest(class: strike.toneClass, to: pointer, in: notes)
-            // Off the beat, a chord tone a third or more away is approached by a passing step.
-            target = !strike.strong && abs(tone - pointer) >= 2 ? pointer + (tone > pointer ? 1 : -1) : tone
+            // Off the beat, a chord tone a third or more away (`arpeggio`: a fourth or more) is
+            // approached by a passing step.
+            let passesFrom = plan.shape == .chords ? 2 : 3
+            target = !strike.strong && abs(tone - pointer) >= passesFrom ? pointer + (tone > pointer ? 1 : -1) : tone
         case .answer:
             target = answerTarget(strike, from: pointer, centre: centre, count: count)
         case .lead:

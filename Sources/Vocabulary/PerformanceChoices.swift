@@ -54,6 +54,11 @@ public enum MelodyShape: String, Sendable, Hashable, CaseIterable {
     /// The struck key's chord tone, in the melody's register nearest its last note: broken
     /// chords from the bass ball's harmony, a passing step between two chord tones off the beat.
     case chords
+    /// Broken chords: the struck key's chord tone in the melody's register nearest its last note,
+    /// as `chords`, but off the beat a chord tone a third away is played, not passed to; only a
+    /// fourth or more is approached by a passing step. The line outlines the harmony in thirds
+    /// where the keys struck change, repeats where one key is struck twice.
+    case arpeggio
     /// Call and response: a bar moves as `places` (the call), the next answers with the call's
     /// own steps again from where it stands, in its own rhythm and on its own chords.
     case answer

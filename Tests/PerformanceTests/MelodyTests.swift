@@ -84,6 +84,29 @@ private let melody = VoiceID(rawValue: 2)
         #expect(intervals.allSatisfy { $0 <= 7 }, "\(intervals)")
     }
 
+    /// `arpeggio` against `chords`, from E5 in C major (the notes C5…A6, chord I): off the beat,
+    /// the struck key's chord tone a third away (G5 above, C5 below) is played by `arpeggio` and
+    /// approached by a passing step by `chords`; a fourth away (A5) both approach by a step; the
+    /// same class again is the same note; on a strong beat both play the chord tone.
+    @Test(arguments: [
+        (7, false, 79, 77),   // G: a third up. arpeggio G5, chords F5
+        (0, false, 72, 74),   // C: a third down (C5 nearer than C6). arpeggio C5, chords D5
+        (9, false, 77, 77),   // A: a fourth up. both F5
+        (4, false, 76, 76),   // E again: both E5
+        (7, true, 79, 79),    // G on the beat: both G5
+        (9, true, 79, 79),    // A on the beat: bent onto the chord, G5
+    ])
+    func arpeggioLeapsAThirdOffTheBeatWhereChordsPass(toneClass: Int, strong: Bool, arpeggio: Int, chords: Int) {
+        let notes = Array(stride(from: 72, through: 93, by: 1)).filter { [0, 2, 4, 5, 7, 9, 11].contains($0 % 12) }
+        var played: [MelodyShape: Int] = [:]
+        for shape in [MelodyShape.arpeggio, .chords] {
+            var shaper = MelodyShaper(plan: MelodyPlan(phraseBars: 8, shortest: 0.5, keys: 4, shape: shape))
+            let strike = MelodyShaper.Strike(key: 1, toneClass: PitchClass(toneClass), strong: strong, bar: 0, barInPhrase: 0)
+            played[shape] = notes[shaper.target(for: strike, from: 2, notes: notes, centre: 7, mask: 0b1001_0001)]
+        }
+        #expect(played[.arpeggio] == arpeggio && played[.chords] == chords, "\(played)")
+    }
+
     /// `answer`: the bar after a call moves by the call's own scale steps, one a strike, whatever
     /// keys its strikes fall on (off the strong beats, where no chord tone bends them).
     @Test func answerRepeatsTheCallsSteps() {
