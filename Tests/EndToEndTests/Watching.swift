@@ -37,3 +37,27 @@ func blockUntil(timeout: Double, every interval: Double = 0.02, _ condition: () 
     }
     return false
 }
+
+/// Seconds of wall time from now until `pid` has exited (polled by `kill(pid, 0)`), at most
+/// `limit`. Blocks: a watcher's own thread only.
+func secondsUntilExit(_ pid: Int32, limit: Double = 10) -> Double {
+    let start = Date()
+    while kill(pid, 0) == 0 || errno != ESRCH {
+        if Date().timeIntervalSince(start) > limit { break }
+        // A zombie still answers kill(0); waitpid is the parent's (Process's) business.
+        if let state = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), state.contains(") Z ") { break }
+        sleepThread(0.002)
+    }
+    return Date().timeIntervalSince(start)
+}
+
+/// Waits (at most `limit` seconds) until `pid` has a child and returns the children.
+/// Blocks: a watcher's own thread only.
+func waitForChildren(of pid: Int32, limit: Double = 20) -> [Int32] {
+    var children: [Int32] = []
+    blockUntil(timeout: limit) {
+        children = childProcesses(of: pid)
+        return !children.isEmpty
+    }
+    return children
+}
