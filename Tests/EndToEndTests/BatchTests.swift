@@ -86,11 +86,15 @@ struct BatchTests {
         let arguments = ["batch", "--seeds", "1..8", "--duration", "60", "--jobs", "1", "-o", "out"]
         let manifest = directory.file("out/manifest-0-of-1.jsonl")
         let killed = try await CLI.run(arguments, in: directory.path, timeout: 600) { pid in
-            await Self.waitFor { Self.manifestLines(manifest).count >= 3 }
-            // A node that dies takes the children with it.
-            let children = childProcesses(of: pid)
-            kill(pid, SIGKILL)
-            for child in children { kill(-child, SIGKILL); kill(child, SIGKILL) }
+            // On a thread of its own: the eight minute-long items take seconds, and a watcher
+            // awaiting a busy pool could resume after the last (the test needs one unfinished).
+            await onOwnThread {
+                Self.waitFor { Self.manifestLines(manifest).count >= 3 }
+                // A node that dies takes the children with it.
+                let children = childProcesses(of: pid)
+                kill(pid, SIGKILL)
+                for child in children { kill(-child, SIGKILL); kill(child, SIGKILL) }
+            }
         }
         #expect(killed.signalled, "\(killed)")
         let done = Self.manifestLines(manifest).compactMap { line in line.range(of: "0000[0-9]-default-s[0-9]", options: .regularExpression).map { String(line[$0]) } }
@@ -133,9 +137,14 @@ struct BatchTests {
         var children: [Int32] = []
         let result = try await CLI.run(["batch", "--seeds", "1..4", "--duration", "3600", "--jobs", "2", "-o", "out", "--quiet"],
                                  in: directory.path, timeout: 120) { pid in
-            await Self.waitFor { childProcesses(of: pid).count >= 2 }
-            children = childProcesses(of: pid)
-            kill(pid, SIGINT)
+            // On a thread of its own: an hour of default renders in about a second, and a watcher
+            // awaiting a busy pool could resume after the batch had finished.
+            children = await onOwnThread {
+                Self.waitFor { childProcesses(of: pid).count >= 2 }
+                let children = childProcesses(of: pid)
+                kill(pid, SIGINT)
+                return children
+            }
         }
         #expect(result.status == 130, "\(result)")
         #expect(children.count >= 2, "the batch's children were seen running")
@@ -187,9 +196,9 @@ struct BatchTests {
     }
 
     /// Polls `condition` every 50 ms for up to two minutes.
-    static func waitFor(_ condition: () -> Bool) async {
-        let start = Date()
-        while !condition() && Date().timeIntervalSince(start) < 120 { await pause(0.05) }
+    /// Waits up to 120 s for `condition`, blocking: a watcher's own thread only.
+    static func waitFor(_ condition: () -> Bool) {
+        blockUntil(timeout: 120, every: 0.05, condition)
     }
 
     static func modificationDate(_ path: String) -> Date? {

@@ -227,13 +227,15 @@ struct HostilePathTests {
         let result = try await CLI.run(["run", "--duration", "100", "--quiet", "--loudness", "off", "--audio", "out/x.wav"],
                                  in: directory.path, timeout: 300) { pid in
             // The mix's scratch file (open, already unlinked) is made in the directory when the
-            // render is set up, after the directory was checked.
-            let spooling = await waitUntil(timeout: 120) {
-                let links = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
-                return links.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)"))?.contains("/out/.spool.clumsy-") == true }
-            }
-            if spooling {
-                moved = rename(directory.file("out"), directory.file("moved")) == 0
+            // render is set up, after the directory was checked. On a thread of its own: the
+            // session is simulated in a second or two, and a watcher awaiting a busy pool could
+            // move the directory after it (while mastering, or after the exit).
+            moved = await onOwnThread {
+                let spooling = blockUntil(timeout: 120) {
+                    let links = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+                    return links.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)"))?.contains("/out/.spool.clumsy-") == true }
+                }
+                return spooling && rename(directory.file("out"), directory.file("moved")) == 0
             }
         }
         #expect(moved)

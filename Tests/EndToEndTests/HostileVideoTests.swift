@@ -31,17 +31,6 @@ func processes(inGroup group: Int32) -> [Int32] {
     }
 }
 
-/// Waits (at most `limit` seconds) until `pid` has a child and returns the children.
-func waitForChildren(of pid: Int32, limit: Double = 20) async -> [Int32] {
-    let start = Date()
-    while Date().timeIntervalSince(start) < limit {
-        let children = childProcesses(of: pid)
-        if !children.isEmpty { return children }
-        await pause(0.02)
-    }
-    return []
-}
-
 /// A directory holding a fake `ffmpeg` that never reads its input and never exits.
 func stalledFFmpeg(in directory: TemporaryDirectory) throws -> String {
     let bin = directory.file("bin")
@@ -150,11 +139,15 @@ struct HostileVideoTests {
         var groups: [Int32] = []
         let result = try await CLI.run(["run", "--duration", "600", "--video", "v.mp4"] + Self.small,
                                  environment: ["TMPDIR": scratch], in: directory.path, timeout: 60) { pid in
-            let children = await waitForChildren(of: pid)
-            await pause(1.5)
-            groups = children
-            logs = children.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\($0)/fd/2") }
-            kill(pid, SIGKILL)
+            // On a thread of its own: ffmpeg's descriptors are read while it runs, and the 600 s
+            // video is done in about half a minute, before a watcher awaiting a busy pool resumed.
+            (groups, logs) = await onOwnThread {
+                let children = waitForChildren(of: pid)
+                sleepThread(1.5)
+                let logs = children.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\($0)/fd/2") }
+                kill(pid, SIGKILL)
+                return (children, logs)
+            }
         }
         for group in groups { kill(-group, SIGKILL) }
         #expect(result.signalled && result.status == SIGKILL, "\(result)")
@@ -241,19 +234,9 @@ struct HostileVideoTests {
         var leftover: [Int32] = []
         let result = try await CLI.run(["run", "--duration", duration, "--video", "v.mp4"] + Self.small,
                                  environment: ["PATH": bin + ":/usr/bin:/bin"], in: directory.path, timeout: 60) { pid in
-            child = await waitForChildren(of: pid).first ?? 0
-            // Long enough for the 1 MB pipe to fill (or the 1 s session to end) on a busy machine.
-            await pause(4.0)
-            // The slow member has written its memory (a hang guard of 30 s).
-            let start = Date()
-            while heavy && child > 0 && !processes(inGroup: child).contains(where: { residentKilobytes($0) > 900_000 })
-                    && Date().timeIntervalSince(start) < 30 { await pause(0.05) }
-            kill(pid, number)
-            stopping = await secondsUntilExit(pid)
-            leftover = child > 0 ? processes(inGroup: child) : []
-            // Never leave a hung run (or its fake ffmpeg) behind, whatever the binary does.
-            if stopping >= 10 { kill(pid, SIGKILL) }
-            if child > 0 { kill(-child, SIGKILL) }
+            // On a thread of its own: the stop is timed, and ffmpeg's group looked at, the moment
+            // Clumsy is gone, not when a watcher awaiting a busy pool resumed (seconds later).
+            (child, stopping, leftover) = await onOwnThread { Self.stop(pid, signal: number, heavy: heavy) }
         }
         try #require(child > 0, "ffmpeg was not started: \(result)")
         #expect(!result.timedOut && result.status == status, "\(result)")
@@ -261,6 +244,26 @@ struct HostileVideoTests {
         #expect(stopping < 10, "took \(stopping) s after the signal (1 s asked; 10 s allowed on a loaded machine)")
         #expect(leftover.isEmpty, "ffmpeg's process group outlived clumsy: \(leftover)")
         #expect(directory.entries() == ["bin"], "left behind: \(directory.entries())")
+    }
+
+    /// Stops the run `pid` whose fake ffmpeg stalls: its ffmpeg (0 if none was started), the
+    /// seconds from the signal to the exit, and what was left of ffmpeg's group then. Blocks:
+    /// a watcher's own thread only.
+    private static func stop(_ pid: Int32, signal number: Int32, heavy: Bool) -> (child: Int32, stopping: Double, leftover: [Int32]) {
+        let child = waitForChildren(of: pid).first ?? 0
+        // Long enough for the 1 MB pipe to fill (or the 1 s session to end) on a busy machine.
+        sleepThread(4.0)
+        // The slow member has written its memory (a hang guard of 30 s).
+        if heavy && child > 0 {
+            blockUntil(timeout: 30, every: 0.05) { processes(inGroup: child).contains { residentKilobytes($0) > 900_000 } }
+        }
+        kill(pid, number)
+        let stopping = secondsUntilExit(pid)
+        let leftover = child > 0 ? processes(inGroup: child) : []
+        // Never leave a hung run (or its fake ffmpeg) behind, whatever the binary does.
+        if stopping >= 10 { kill(pid, SIGKILL) }
+        if child > 0 { kill(-child, SIGKILL) }
+        return (child, stopping, leftover)
     }
 
     // MARK: 15. Small messages

@@ -28,7 +28,7 @@ func interruptedAt(_ stdout: String) -> Double? {
 }
 
 /// Runs clumsy, sends `signal` `after` seconds, and returns the result with the seconds from
-/// the signal to the exit (an upper bound: it includes reading the captured output). The
+/// the signal to the exit (an upper bound: counted from the launch as the watcher saw it). The
 /// seconds count from the launch or, given `started`, from when entries with those prefixes
 /// appear in `directory` (a session's temporaries: its own start, which a busy machine may
 /// take seconds to reach).
@@ -44,16 +44,22 @@ func runInterrupted(_ arguments: [String], in directory: String, after delay: Do
 func runInterruptedTimed(_ arguments: [String], in directory: String, after delay: Double, started: [String]? = nil,
                          signal number: Int32 = SIGINT, timeout: Double = 30) async throws
     -> (RunResult, afterSignal: Double, signalAfterLaunch: Double) {
-    var signalledAt = Date()
-    var launchedAt = Date()
+    var signalAfterLaunch = 0.0
     let result = try await CLI.run(arguments, in: directory, timeout: timeout) { pid in
-        launchedAt = Date()
-        if let started { await waitForEntries(withPrefixes: started, in: directory, timeout: timeout / 2) }
-        try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
-        signalledAt = Date()
-        kill(pid, number)
+        // On a thread of its own: a watcher awaiting a busy pool signalled seconds late, and a
+        // late signal finds a short session over (or a live WAV longer than the test allows).
+        let launchedAt = Date()
+        signalAfterLaunch = await onOwnThread {
+            if let started { blockUntil(timeout: timeout / 2) { hasEntries(withPrefixes: started, in: directory) } }
+            sleepThread(delay)
+            let signalledAt = Date()
+            kill(pid, number)
+            return signalledAt.timeIntervalSince(launchedAt)
+        }
     }
-    return (result, Date().timeIntervalSince(signalledAt), signalledAt.timeIntervalSince(launchedAt))
+    // To the exit as the termination handler saw it (`elapsed` counts from the launch, at or
+    // before `launchedAt`), not to when this test resumed on the pool, which may be seconds later.
+    return (result, result.elapsed - signalAfterLaunch, signalAfterLaunch)
 }
 
 @Suite("Live play", .serialized, .enabled(if: hasSmallSoundFont, "needs \(smallSoundFont)"))

@@ -370,8 +370,8 @@ struct StudioEndToEndTests {
         let result = try await CLI.run(["run", "minor-storm", "--live", "--midi-out", "jack", "--clock-out", "--duration", "60",
                                   "--gravity", "12", "--midi", "i.mid", "--events", "i.jsonl", "--quiet"],
                                  environment: jack.environment, in: directory.path, timeout: 30) { pid in
-            await pause(2.5)
-            kill(pid, SIGINT)
+            // On a thread of its own: awaiting a busy pool, the signal could miss the 60 s set.
+            await onOwnThread { sleepThread(2.5); kill(pid, SIGINT) }
         }
         #expect(result.status == 130 && !result.timedOut, "\(result)")
         _ = try expectCompleteMIDI(directory.file("i.mid"), tracks: 4)   // minor-storm has a melody

@@ -489,18 +489,6 @@ func pause(_ seconds: Double) async {
     try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
 }
 
-/// Runs `body` on a thread of its own and waits for it without holding a pool thread: for a
-/// watcher that must act within milliseconds of what it watches, since the pool's threads may be
-/// busy with in-process tests for seconds and an awaiting watcher resumes only when one is free.
-func onOwnThread(_ body: @escaping @Sendable () -> Void) async {
-    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-        Thread.detachNewThread {
-            body()
-            done.resume()
-        }
-    }
-}
-
 /// The size in bytes of the file at `path`; 0 when there is none.
 func fileSize(_ path: String) -> Int {
     (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
@@ -526,12 +514,15 @@ func waitForUDPPort(_ port: Int, timeout: Double = 60) async -> Bool {
 /// busy machine started it. Swift's runtime catches SIGQUIT itself, so that bit would prove nothing.
 @discardableResult
 func waitForStopHandlers(_ pid: pid_t, timeout: Double = 30) async -> Bool {
-    await waitUntil(timeout: timeout) {
-        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        let mask = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }
-            .flatMap { UInt64($0.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16) } ?? 0
-        return mask & (1 << UInt64(SIGINT - 1)) != 0
-    }
+    await waitUntil(timeout: timeout) { catchesSIGINT(pid) }
+}
+
+/// Whether process `pid` catches SIGINT now (see `waitForStopHandlers`).
+func catchesSIGINT(_ pid: pid_t) -> Bool {
+    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+    let mask = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }
+        .flatMap { UInt64($0.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16) } ?? 0
+    return mask & (1 << UInt64(SIGINT - 1)) != 0
 }
 
 /// Waits up to `timeout` seconds until `directory` holds a non-empty entry whose name starts
@@ -549,8 +540,11 @@ func waitForNonEmptyEntry(withPrefix prefix: String, in directory: String, timeo
 /// starts with it (a run's temporary files).
 @discardableResult
 func waitForEntries(withPrefixes prefixes: [String], in directory: String, timeout: Double) async -> Bool {
-    await waitUntil(timeout: timeout) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return prefixes.allSatisfy { prefix in names.contains { $0.hasPrefix(prefix) } }
-    }
+    await waitUntil(timeout: timeout) { hasEntries(withPrefixes: prefixes, in: directory) }
+}
+
+/// Whether `directory` holds, for each prefix, an entry whose name starts with it.
+func hasEntries(withPrefixes prefixes: [String], in directory: String) -> Bool {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    return prefixes.allSatisfy { prefix in names.contains { $0.hasPrefix(prefix) } }
 }
