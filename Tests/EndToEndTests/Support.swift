@@ -498,14 +498,7 @@ func fileSize(_ path: String) -> Int {
 /// `--osc-in` is open then, and what is sent to it is queued until the session reads it).
 @discardableResult
 func waitForUDPPort(_ port: Int, timeout: Double = 60) async -> Bool {
-    let suffix = String(format: ":%04X", port)
-    return await waitUntil(timeout: timeout) {
-        ["/proc/net/udp", "/proc/net/udp6"].contains { table in
-            let lines = ((try? String(contentsOfFile: table, encoding: .utf8)) ?? "").split(separator: "\n").dropFirst()
-            // Each line: "sl local_address rem_address …", the address as hex IP:port.
-            return lines.contains { $0.split(separator: " ").dropFirst().first?.hasSuffix(suffix) == true }
-        }
-    }
+    await waitUntil(timeout: timeout) { isUDPPortBound(port) }
 }
 
 /// Waits up to `timeout` seconds until process `pid` catches SIGINT (signal 2's bit in the
@@ -530,10 +523,7 @@ func catchesSIGINT(_ pid: pid_t) -> Bool {
 /// audio), the session's own start rather than its launch.
 @discardableResult
 func waitForNonEmptyEntry(withPrefix prefix: String, in directory: String, timeout: Double) async -> Bool {
-    await waitUntil(timeout: timeout) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.contains { $0.hasPrefix(prefix) && fileSize((directory as NSString).appendingPathComponent($0)) > 0 }
-    }
+    await waitUntil(timeout: timeout) { hasNonEmptyEntry(withPrefix: prefix, in: directory) }
 }
 
 /// Waits up to `timeout` seconds until `directory` holds, for each prefix, an entry whose name
