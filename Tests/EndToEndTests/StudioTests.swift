@@ -205,6 +205,21 @@ struct StudioEndToEndTests {
         for problem in last { Issue.record(Comment(rawValue: problem)) }
     }
 
+    /// Sends the 10 s session's OSC controls to `port` 5 s into it: from its first OSC message out
+    /// (the opening bass note at t = 0, in the file `firstOut`), not from the launch, which a busy
+    /// machine can take seconds to get through. On a thread of its own: a watcher awaiting a busy
+    /// pool could send them after the session.
+    private static func steerHalfWay(port: Int, firstOut: String) {
+        blockUntil(timeout: 20) { fileSize(firstOut) > 0 }
+        sleepThread(5.0)
+        for arguments in [["/clumsy/gravity", "f", "3.5"],
+                          ["/clumsy/gravity", "f", "nan"], ["/clumsy/gravity", "f", "nan"],   // the same problem twice: logged once
+                          ["/clumsy/gravity", "f", "1e30"], ["/clumsy/speed", "s", "fast"], ["/clumsy/nothing"],
+                          ["/clumsy/kick", "i", "1"], ["/clumsy/key", "ss", "D", "doric"]] {
+            runToEnd(oscsend!, ["127.0.0.1", "\(port)"] + arguments, timeout: 5)
+        }
+    }
+
     /// One 10 s session; returns what was wrong, and whether the reader showed skipped cycles.
     private func jackSession(attempt: Int) async throws -> (problems: [String], readerStarved: Bool) {
         var problems: [String] = []
@@ -222,16 +237,7 @@ struct StudioEndToEndTests {
                                   "--osc-in", "\(port)", "--osc-out", "127.0.0.1:\(port + 1)",
                                   "--duration", "10", "--midi", "live.mid", "--events", "live.jsonl", "--quiet"],
                                  environment: jack.environment, in: directory.path, timeout: 40) { _ in
-            // 5 s into the session: from its first OSC message out (the opening bass note at
-            // t = 0), not from the launch, which a busy machine can take seconds to get through.
-            await waitUntil(timeout: 20) { fileSize(directory.file("osc.txt")) > 0 }
-            await pause(5.0)
-            for arguments in [["/clumsy/gravity", "f", "3.5"],
-                              ["/clumsy/gravity", "f", "nan"], ["/clumsy/gravity", "f", "nan"],   // the same problem twice: logged once
-                              ["/clumsy/gravity", "f", "1e30"], ["/clumsy/speed", "s", "fast"], ["/clumsy/nothing"],
-                              ["/clumsy/kick", "i", "1"], ["/clumsy/key", "ss", "D", "doric"]] {
-                _ = try? await CLI.run(["127.0.0.1", "\(port)"] + arguments, executable: oscsend!, timeout: 5)
-            }
+            await onOwnThread { Self.steerHalfWay(port: port, firstOut: directory.file("osc.txt")) }
         }
         guard result.status == 0 && !result.signalled else { return (["\(result)"], false) }
         check(result.elapsed >= 9.5 && result.elapsed < 20, "a 10 s live session took \(result.elapsed) s")
