@@ -494,13 +494,6 @@ func fileSize(_ path: String) -> Int {
     (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
 }
 
-/// Waits up to `timeout` seconds for a UDP socket on this machine bound to `port` (a run's
-/// `--osc-in` is open then, and what is sent to it is queued until the session reads it).
-@discardableResult
-func waitForUDPPort(_ port: Int, timeout: Double = 60) async -> Bool {
-    await waitUntil(timeout: timeout) { isUDPPortBound(port) }
-}
-
 /// Waits up to `timeout` seconds until process `pid` catches SIGINT (signal 2's bit in the
 /// `SigCgt` mask of /proc/<pid>/status). Clumsy installs its stop handlers (SIGINT, SIGTERM,
 /// SIGHUP, SIGQUIT) together, so a signal sent after this is its own to handle, however slowly a
@@ -516,21 +509,6 @@ func catchesSIGINT(_ pid: pid_t) -> Bool {
     let mask = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }
         .flatMap { UInt64($0.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16) } ?? 0
     return mask & (1 << UInt64(SIGINT - 1)) != 0
-}
-
-/// Waits up to `timeout` seconds until `directory` holds a non-empty entry whose name starts
-/// with `prefix`: a run's temporary output once it has something in it (a live session's first
-/// audio), the session's own start rather than its launch.
-@discardableResult
-func waitForNonEmptyEntry(withPrefix prefix: String, in directory: String, timeout: Double) async -> Bool {
-    await waitUntil(timeout: timeout) { hasNonEmptyEntry(withPrefix: prefix, in: directory) }
-}
-
-/// Waits up to `timeout` seconds until `directory` holds, for each prefix, an entry whose name
-/// starts with it (a run's temporary files).
-@discardableResult
-func waitForEntries(withPrefixes prefixes: [String], in directory: String, timeout: Double) async -> Bool {
-    await waitUntil(timeout: timeout) { hasEntries(withPrefixes: prefixes, in: directory) }
 }
 
 /// Whether `directory` holds, for each prefix, an entry whose name starts with it.
