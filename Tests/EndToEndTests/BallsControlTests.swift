@@ -113,14 +113,17 @@ struct BallsControlTests {
         let live = try await CLI.run(["run", "live.json", "--live", "--audio-driver", "file", "--audio", "live.wav", "--soundfont", smallSoundFont,
                                 "--osc-in", "\(port)", "--duration", "10", "--midi", "live.mid", "--events", "live.jsonl", "--quiet"],
                                in: directory.path, timeout: 40) { _ in
-            // 3 s from the first live audio the file driver writes, not from the launch.
-            await waitForNonEmptyEntry(withPrefix: ".live.wav", in: directory.path, timeout: 20)
-            await pause(3.0)
-            for arguments in [["/clumsy/balls", "i", "1"], ["/clumsy/balls", "i", "9"]] {
-                _ = try? await CLI.run(["127.0.0.1", "\(port)"] + arguments, executable: oscsend!, timeout: 5)
+            // 3 s from the first live audio the file driver writes, not from the launch. On a
+            // thread of its own: a watcher awaiting a busy pool could send after the 10 s session.
+            await onOwnThread {
+                blockUntil(timeout: 20) { hasNonEmptyEntry(withPrefix: ".live.wav", in: directory.path) }
+                sleepThread(3.0)
+                for arguments in [["/clumsy/balls", "i", "1"], ["/clumsy/balls", "i", "9"]] {
+                    runToEnd(oscsend!, ["127.0.0.1", "\(port)"] + arguments, timeout: 5)
+                }
+                sleepThread(3.0)
+                runToEnd(oscsend!, ["127.0.0.1", "\(port)", "/clumsy/balls", "f", "3"], timeout: 5)
             }
-            await pause(3.0)
-            _ = try? await CLI.run(["127.0.0.1", "\(port)", "/clumsy/balls", "f", "3"], executable: oscsend!, timeout: 5)
         }
         try #require(live.status == 0 && !live.signalled, "\(live)")
         #expect(live.stderr.contains("/clumsy/balls") && live.stderr.contains("0…4"), "the count of 9 was not refused aloud: \(live.stderr)")

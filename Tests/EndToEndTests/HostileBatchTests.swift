@@ -187,14 +187,17 @@ struct HostileBatchSmallTests {
         // run would not be seen to end until they did.
         let result = try await CLI.run(["batch", "-o", "out", "--presets", "swarm", "--seeds", "1..2", "--duration", "3600", "--outputs", "midi",
                                   "--jobs", "2", "--quiet"], in: directory.path, timeout: 120) { pid in
-            var start = Date()
-            while Self.children(of: pid).count < 2 && Date().timeIntervalSince(start) < 60 { await pause(0.1) }
-            started = Self.children(of: pid)
-            kill(pid, SIGKILL)
-            start = Date()
-            while !Self.children(of: pid).isEmpty && Date().timeIntervalSince(start) < 30 { await pause(0.2) }
-            left = Self.children(of: pid)
-            for child in left { kill(child, SIGKILL) }
+            // On a thread of its own: a watcher awaiting a busy pool could look again long after
+            // the 30 s, and so give the children longer than that to go.
+            (started, left) = await onOwnThread {
+                blockUntil(timeout: 60, every: 0.1) { Self.children(of: pid).count >= 2 }
+                let running = Self.children(of: pid)
+                kill(pid, SIGKILL)
+                blockUntil(timeout: 30, every: 0.2) { Self.children(of: pid).isEmpty }
+                let remaining = Self.children(of: pid)
+                for child in remaining { kill(child, SIGKILL) }
+                return (running, remaining)
+            }
         }
         #expect(result.signalled && started.count == 2, "\(result)")
         #expect(left.isEmpty, "children of the killed batch still rendering 30 s on: \(left)")

@@ -175,8 +175,12 @@ struct HostilePathTests {
         // start the run; moved before, the run rightly fails to create them, with 73).
         let result = try await CLI.run(["run", "--duration", "20000", "--quiet", "--midi", "out/x.mid", "--events", "out/x.jsonl"],
                                  in: directory.path, timeout: 300) { _ in
-            await waitForEntries(withPrefixes: [".x.mid", ".x.jsonl"], in: directory.file("out"), timeout: 120)
-            moved = rename(directory.file("out"), directory.file("moved")) == 0
+            // On a thread of its own: a watcher awaiting a busy pool could move the directory
+            // after the render had finished, when there is nothing to say.
+            moved = await onOwnThread {
+                blockUntil(timeout: 120) { hasEntries(withPrefixes: [".x.mid", ".x.jsonl"], in: directory.file("out")) }
+                return rename(directory.file("out"), directory.file("moved")) == 0
+            }
         }
         #expect(moved)
         expectMovedReported(result, in: directory)
@@ -191,8 +195,12 @@ struct HostilePathTests {
         // busy machine the run may not have opened it yet (moved before, it rightly fails with 73).
         let result = try await CLI.run(["run", "--live", "--audio-driver", "file", "--duration", "3", "--quiet", "--audio", "out/x.wav"],
                                  in: directory.path, timeout: 120) { _ in
-            await waitForEntries(withPrefixes: [".x.wav"], in: directory.file("out"), timeout: 60)
-            moved = rename(directory.file("out"), directory.file("moved")) == 0
+            // On a thread of its own: a watcher awaiting a busy pool could move the directory
+            // after the 3 s session had ended.
+            moved = await onOwnThread {
+                blockUntil(timeout: 60) { hasEntries(withPrefixes: [".x.wav"], in: directory.file("out")) }
+                return rename(directory.file("out"), directory.file("moved")) == 0
+            }
         }
         #expect(moved)
         expectMovedReported(result, in: directory)
@@ -206,9 +214,11 @@ struct HostilePathTests {
         let result = try await CLI.run(["run", "--duration", "100", "--quiet", "--loudness", "off", "--audio", "out/x.wav"],
                                  in: directory.path, timeout: 300) { _ in
             // The mix's temporary appears once the session is simulated and mastering starts
-            // (one pass only with --loudness off).
-            if await waitForEntries(withPrefixes: [".x.wav."], in: directory.file("out"), timeout: 240) {
-                moved = rename(directory.file("out"), directory.file("moved")) == 0
+            // (one pass only with --loudness off). On a thread of its own: the pass is short, and a
+            // watcher awaiting a busy pool could move the directory after it.
+            moved = await onOwnThread {
+                blockUntil(timeout: 240) { hasEntries(withPrefixes: [".x.wav."], in: directory.file("out")) }
+                    && rename(directory.file("out"), directory.file("moved")) == 0
             }
         }
         #expect(moved)

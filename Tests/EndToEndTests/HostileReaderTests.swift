@@ -220,9 +220,12 @@ struct HostileReaderTests {
         let result = try await CLI.run(["run", "original", "--live", "--audio-driver", "file", "--audio", "live.wav", "--soundfont", smallSoundFont,
                                   "--osc-in", "127.0.0.1:\(port)", "--duration", "4", "--quiet"],
                                  in: directory.path, timeout: 40) { _ in
-            await waitForUDPPort(port)
-            for arguments in [["/\u{1B}]0;pwned\u{07}\u{1B}[2J", "i", "1"], ["/clumsy/key", "ss", "\u{1B}[2J\u{202E}", "major"]] {
-                _ = try? await CLI.run(["127.0.0.1", "\(port)"] + arguments, executable: oscsend!, timeout: 5)
+            // On a thread of its own: a watcher awaiting a busy pool could send after the 4 s session.
+            await onOwnThread {
+                blockUntil(timeout: 60) { isUDPPortBound(port) }
+                for arguments in [["/\u{1B}]0;pwned\u{07}\u{1B}[2J", "i", "1"], ["/clumsy/key", "ss", "\u{1B}[2J\u{202E}", "major"]] {
+                    runToEnd(oscsend!, ["127.0.0.1", "\(port)"] + arguments, timeout: 5)
+                }
             }
         }
         #expect(result.status == 0, "\(result)")

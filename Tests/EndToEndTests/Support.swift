@@ -494,20 +494,6 @@ func fileSize(_ path: String) -> Int {
     (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
 }
 
-/// Waits up to `timeout` seconds for a UDP socket on this machine bound to `port` (a run's
-/// `--osc-in` is open then, and what is sent to it is queued until the session reads it).
-@discardableResult
-func waitForUDPPort(_ port: Int, timeout: Double = 60) async -> Bool {
-    let suffix = String(format: ":%04X", port)
-    return await waitUntil(timeout: timeout) {
-        ["/proc/net/udp", "/proc/net/udp6"].contains { table in
-            let lines = ((try? String(contentsOfFile: table, encoding: .utf8)) ?? "").split(separator: "\n").dropFirst()
-            // Each line: "sl local_address rem_address …", the address as hex IP:port.
-            return lines.contains { $0.split(separator: " ").dropFirst().first?.hasSuffix(suffix) == true }
-        }
-    }
-}
-
 /// Waits up to `timeout` seconds until process `pid` catches SIGINT (signal 2's bit in the
 /// `SigCgt` mask of /proc/<pid>/status). Clumsy installs its stop handlers (SIGINT, SIGTERM,
 /// SIGHUP, SIGQUIT) together, so a signal sent after this is its own to handle, however slowly a
@@ -523,24 +509,6 @@ func catchesSIGINT(_ pid: pid_t) -> Bool {
     let mask = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }
         .flatMap { UInt64($0.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16) } ?? 0
     return mask & (1 << UInt64(SIGINT - 1)) != 0
-}
-
-/// Waits up to `timeout` seconds until `directory` holds a non-empty entry whose name starts
-/// with `prefix`: a run's temporary output once it has something in it (a live session's first
-/// audio), the session's own start rather than its launch.
-@discardableResult
-func waitForNonEmptyEntry(withPrefix prefix: String, in directory: String, timeout: Double) async -> Bool {
-    await waitUntil(timeout: timeout) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.contains { $0.hasPrefix(prefix) && fileSize((directory as NSString).appendingPathComponent($0)) > 0 }
-    }
-}
-
-/// Waits up to `timeout` seconds until `directory` holds, for each prefix, an entry whose name
-/// starts with it (a run's temporary files).
-@discardableResult
-func waitForEntries(withPrefixes prefixes: [String], in directory: String, timeout: Double) async -> Bool {
-    await waitUntil(timeout: timeout) { hasEntries(withPrefixes: prefixes, in: directory) }
 }
 
 /// Whether `directory` holds, for each prefix, an entry whose name starts with it.

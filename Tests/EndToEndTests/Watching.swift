@@ -61,3 +61,47 @@ func waitForChildren(of pid: Int32, limit: Double = 20) -> [Int32] {
     }
     return children
 }
+
+/// Runs `executable arguments…`, a short helper such as oscsend, to its end from a watcher's own
+/// thread (`CLI.run` would await the busy pool between launches): no shell, stdin and output to
+/// /dev/null, the tests' environment; killed after `timeout` seconds. Returns its exit status,
+/// nil when it could not start or was killed. Blocks: a watcher's own thread only.
+@discardableResult
+func runToEnd(_ executable: String, _ arguments: [String], timeout: Double = 5) -> Int32? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = CLI.environment
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    let ended = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in ended.signal() }
+    do { try process.run() } catch { return nil }
+    // Waits on the semaphore, not in waitUntilExit, which polls a run loop with nothing in it.
+    let timedOut = ended.wait(timeout: .now() + timeout) == .timedOut
+    if timedOut {
+        kill(process.processIdentifier, SIGKILL)
+        ended.wait()
+    }
+    process.waitUntilExit()
+    return timedOut ? nil : process.terminationStatus
+}
+
+/// Whether a UDP socket on this machine is bound to `port` (a run's `--osc-in` is open then, and
+/// what is sent to it is queued until the session reads it).
+func isUDPPortBound(_ port: Int) -> Bool {
+    let suffix = String(format: ":%04X", port)
+    return ["/proc/net/udp", "/proc/net/udp6"].contains { table in
+        let lines = ((try? String(contentsOfFile: table, encoding: .utf8)) ?? "").split(separator: "\n").dropFirst()
+        // Each line: "sl local_address rem_address …", the address as hex IP:port.
+        return lines.contains { $0.split(separator: " ").dropFirst().first?.hasSuffix(suffix) == true }
+    }
+}
+
+/// Whether `directory` holds a non-empty entry whose name starts with `prefix` (a run's temporary
+/// output once it has something in it: a live session's first audio).
+func hasNonEmptyEntry(withPrefix prefix: String, in directory: String) -> Bool {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    return names.contains { $0.hasPrefix(prefix) && fileSize((directory as NSString).appendingPathComponent($0)) > 0 }
+}
