@@ -41,15 +41,11 @@ struct RecoverTests {
             // which ran its 120 s and exited 0 (make test at c06bc8a).
             await onOwnThread {
                 let launched = Date()
-                while Date().timeIntervalSince(launched) < 90 {
-                    if let name = entries(directory, prefix: ".set.jsonl.clumsy-live-").first {
-                        watch.logName = name
-                        if let bytes = bytes(of: directory.file(name)) {
-                            watch.seen = completeLines(bytes)
-                            if (lastTime(bytes) ?? 0) >= target { break }
-                        }
-                    }
-                    usleep(20_000)
+                blockUntil(timeout: 90) {
+                    watch.logName = entries(directory, prefix: ".set.jsonl.clumsy-live-").first
+                    guard let name = watch.logName, let bytes = bytes(of: directory.file(name)) else { return false }
+                    watch.seen = completeLines(bytes)
+                    return (lastTime(bytes) ?? 0) >= target
                 }
                 watch.wall = Date().timeIntervalSince(launched)
                 kill(pid, SIGKILL)
