@@ -81,18 +81,22 @@ let package = Package(
         // for messages, strict JSON, input files, the environment and the program's name.
         // `Clumsy.version` comes from the VERSION file, written into Version.swift at build time.
         .target(name: "Text", dependencies: ["Errors", "Escaping", "FileOutput"], plugins: ["VersionPlugin"]),
-        // The preset format: the settings table, validation and the bundled library.
-        .target(name: "Presets", dependencies: ["Errors", "Text", "Theory", "Vocabulary", "FileOutput"]),
+        // What a user changes in a running session: the live controls table (OSC, scenes, the
+        // event log, replay, the plugin, MIDI in) and the ranges a control and its preset field share.
+        .target(name: "Controls", dependencies: ["Text", "Theory", "Vocabulary"]),
+        // The preset format: the settings table, validation and the bundled library. Only the
+        // resolver (Engine) and the command line's preset commands import it.
+        .target(name: "Presets", dependencies: ["Controls", "Errors", "Text", "Theory", "Vocabulary", "FileOutput"]),
         .executableTarget(name: "clumsy-version", path: "Sources/ClumsyVersion"),
         .plugin(name: "VersionPlugin", capability: .buildTool(), dependencies: ["clumsy-version"]),
         // The engine: the resolved session plan, the fixed-step loop and the session's rules.
-        .target(name: "Engine", dependencies: ["Errors", "Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Presets", "Text", "FileOutput", "MIDIWire"],
+        .target(name: "Engine", dependencies: ["Controls", "Errors", "Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Presets", "Text", "FileOutput", "MIDIWire"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // The outputs (sinks: MIDI file, event log, sound, text) and the runner that wires a plan to them.
         // The event log's format, the replay record and the terminal's lines: no C library beyond
         // the engine's, so `batch` reads logs without linking the studio or the pictures.
-        .target(name: "EventLog", dependencies: ["Errors", "Vocabulary", "Performance", "Presets", "Text", "Theory", "Engine", "FileOutput"]),
-        .target(name: "Session", dependencies: ["Errors", "Escaping", "Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Presets", "Text", "Engine", "EventLog", "MIDIFile", "Sound", "FileOutput", "MIDIWire", "Studio", "Pictures", "WorldDrawing"],
+        .target(name: "EventLog", dependencies: ["Controls", "Errors", "Vocabulary", "Performance", "Text", "Theory", "Engine", "FileOutput"]),
+        .target(name: "Session", dependencies: ["Controls", "Errors", "Escaping", "Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Text", "Engine", "EventLog", "MIDIFile", "Sound", "FileOutput", "MIDIWire", "Studio", "Pictures", "WorldDrawing"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // The LV2 plugin (lv2-dev): a C shim owns the LV2 side (descriptor, URIDs, atoms, ports) and
         // calls the Swift engine, which steps the Simulator in the host's time (docs/plugin.md).
@@ -100,21 +104,21 @@ let package = Package(
         // by the Swift side with Cairo as `clumsy draw` draws (PlanDrawing, Pictures): the library
         // links libX11 and libcairo, which every desktop host process has loaded already.
         .target(name: "CClumsyLV2", linkerSettings: [.linkedLibrary("X11")]),
-        .target(name: "ClumsyLV2", dependencies: ["CClumsyLV2", "Errors", "Escaping", "Engine", "Geometry", "MIDIWire", "Performance", "Physics", "Pictures",
-                                                  "Presets", "Text", "Theory", "Vocabulary", "WorldDrawing"],
+        .target(name: "ClumsyLV2", dependencies: ["CClumsyLV2", "Controls", "Errors", "Escaping", "Engine", "Geometry", "MIDIWire", "Performance", "Physics", "Pictures",
+                                                  "Text", "Theory", "Vocabulary", "WorldDrawing"],
                 swiftSettings: uncheckedExclusivityInRelease, linkerSettings: staticSwiftRuntimeInPlugin),
         // `clumsy batch`: many sessions, each a child `clumsy run`, sharded, with labels and manifests.
-        .target(name: "Batch", dependencies: ["Errors", "Escaping", "Theory", "Vocabulary", "Performance", "Presets", "Text", "Engine", "EventLog", "MIDIFile", "Sound", "FileOutput"]),
+        .target(name: "Batch", dependencies: ["Controls", "Errors", "Escaping", "Theory", "Vocabulary", "Performance", "Text", "Engine", "EventLog", "MIDIFile", "Sound", "FileOutput"]),
         .executableTarget(name: "clumsy", dependencies: [
             "Errors",
-            "Session", "EventLog", "Engine", "Presets", "Text", "FileOutput", "Analysis", "Vocabulary", "Performance", "Theory", "Batch",
+            "Controls", "Session", "EventLog", "Engine", "Presets", "Text", "FileOutput", "Analysis", "Vocabulary", "Performance", "Theory", "Batch",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `make bench`: in-process bare Chipmunk stepping versus the full simulator (Benchmarks/bench.sh).
         // `make docs`: the settings reference and the generated flags, from the settings table.
         .executableTarget(name: "clumsy-docs", dependencies: ["Presets"], path: "Sources/ClumsyDocs"),
         .executableTarget(name: "clumsy-bench", dependencies: [
-            "Session", "Engine", "Presets", "Physics", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Session", "Engine", "Physics", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Sources/ClumsyBench"),
 
         // What only tests use: the fuzzer (one mutation engine, a target per reader) and the JSON
@@ -128,7 +132,8 @@ let package = Package(
         .testTarget(name: "FileOutputTests", dependencies: ["FileOutput", "TestSupport"]),
         .testTarget(name: "MIDIFileTests", dependencies: ["MIDIFile", "FileOutput", "MIDIWire", "TestSupport"], exclude: ["make_small.py"], resources: [.copy("Golden")]),
         .testTarget(name: "SoundTests", dependencies: ["Sound", "CFluidSynth", "FileOutput", "MIDIWire", "TestSupport", "Vocabulary"]),
-        .testTarget(name: "PresetsTests", dependencies: ["Errors", "Presets"]),
+        .testTarget(name: "ControlsTests", dependencies: ["Controls", "Theory"]),
+        .testTarget(name: "PresetsTests", dependencies: ["Controls", "Errors", "Presets"]),
         .testTarget(name: "TextTests", dependencies: ["Text"]),
         .testTarget(name: "MIDIWireTests", dependencies: ["MIDIWire"]),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "Errors", "TestSupport"]),
@@ -137,8 +142,8 @@ let package = Package(
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "ErrorsTests", dependencies: ["Errors"]),
         // The engine without the sinks: its rules, the masters it follows, MIDI in's rules.
-        .testTarget(name: "EngineTests", dependencies: ["Engine", "Errors", "Geometry", "Performance", "Physics", "Presets", "TestSupport", "Theory", "Vocabulary", "FileOutput"]),
-        .testTarget(name: "SessionTests", dependencies: ["Errors", "Geometry", "Theory", "Vocabulary", "Physics", "Performance", "Presets", "Text", "Engine", "EventLog", "Session", "TestSupport", "MIDIWire", "Studio", "MIDIFile", "Pictures"], exclude: ["FuzzRegressions"]),
+        .testTarget(name: "EngineTests", dependencies: ["Controls", "Engine", "Errors", "Geometry", "Performance", "Physics", "Presets", "TestSupport", "Theory", "Vocabulary", "FileOutput"]),
+        .testTarget(name: "SessionTests", dependencies: ["Controls", "Errors", "Geometry", "Theory", "Vocabulary", "Physics", "Performance", "Presets", "Text", "Engine", "EventLog", "Session", "TestSupport", "MIDIWire", "Studio", "MIDIFile", "Pictures"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "StudioTests", dependencies: ["MIDIWire", "Studio"]),
         .testTarget(name: "PicturesTests", dependencies: ["Geometry", "Pictures"]),
         .testTarget(name: "WorldDrawingTests", dependencies: ["Engine", "Pictures", "Presets", "WorldDrawing"]),

@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Engine
 import Errors
-import Presets
 import Text
 
 /// The batch's own files in its directory, and the checks made before any is written: no
@@ -29,7 +29,7 @@ enum BatchDirectory {
 
     /// The inputs: the item manifest, each preset named by a path, the SoundFont.
     static func inputs(_ request: BatchRequest) -> [String] {
-        let presets = request.items.presets.filter { PresetLibrary.isPresetPath($0) }
+        let presets = request.items.presets.filter { PresetFiles.isPath($0) }
         return request.inputs + presets
     }
 

@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Engine
 import Errors
-import Presets
 import Text
 
 /// One session of a batch: a preset, a seed and `--set` settings, with its place `index` in the

@@ -4,7 +4,6 @@
 import Engine
 import Errors
 import Performance
-import Presets
 import Sound
 import Text
 import Vocabulary
@@ -83,36 +82,34 @@ extension BatchRequest {
     /// Every item of this shard, checked (preset found and read, each `--set` accepted) before any is rendered.
     /// - Throws: what loading the preset or an assignment throws (64, 65, 66), naming the item.
     func plans() throws(SessionError) -> [ItemPlan] {
-        var presets: [String: (Preset, String)] = [:]
+        var digests: [String: String] = [:]
         var plans: [ItemPlan] = []
         for index in items.indexes(in: shard) {
             let item = items.item(index)
-            if presets[item.preset] == nil {
-                let path = try PresetLibrary.locate(item.preset)
+            if digests[item.preset] == nil {
                 var hash = SHA256()
-                hash.add(try Preset.readFile(path))
-                presets[item.preset] = (try PresetLibrary.load(item.preset), "sha256:" + hash.hex())
+                hash.add(try PresetFiles.bytes(try PresetFiles.locate(item.preset)))
+                digests[item.preset] = "sha256:" + hash.hex()
             }
-            let (base, digest) = presets[item.preset]!
-            var preset: Preset
-            do {
-                var assignments: [FieldAssignment] = []
-                for setting in item.settings { assignments.append(try FieldAssignment(parsing: setting.path + "=" + setting.value)) }
-                preset = try base.assigning(assignments)
-            } catch {
-                throw .usage("item \(item.name): \(error.description)")
-            }
-            preset.seed = item.seed
-            let quarter = 60 / preset.tempo
-            let seconds = bars.map { Double($0 * preset.meter.beats) * quarter * 4 / Double(preset.meter.unit) } ?? duration ?? 30
-            let length = bars.map { ["--bars", String($0)] } ?? ["--duration", Format.plain(seconds)]
             // The one resolve step, as `clumsy run` takes it: what the labels need is read from
             // the plan, and an item the run would refuse is refused here, before any renders.
+            // The item's seed is set after its settings, as its `--seed` is.
+            var overrides = Overrides()
+            overrides.bars = bars
             let plan: SessionPlan
-            do { plan = SessionPlan(configuration: try Configuration(preset: preset, duration: seconds)) } catch {
+            do {
+                for setting in item.settings { overrides.assignments.append(try FieldAssignment(parsing: setting.path + "=" + setting.value)) }
+                overrides.assignments += Overrides(seed: item.seed).assignments
+                plan = try SessionPlan.resolve(preset: item.preset, overrides: overrides, duration: duration ?? 30)
+            } catch {
+                // A field of the preset (as the item's settings left it) is the data's fault (65); the rest the item's.
+                if case .preset(let file, let field, let message) = error { throw .preset(file: file, field: field, message: "\(message) (item \(item.name))") }
                 throw .usage("item \(item.name): \(error.description)")
             }
-            plans.append(ItemPlan(item: item, presetDigest: digest, tempo: plan.clock.tempo, meter: plan.clock.meter,
+            let (tempo, meter) = (plan.clock.tempo, plan.clock.meter)
+            let seconds = bars.map { Double($0 * meter.beats) * (60 / tempo) * 4 / Double(meter.unit) } ?? duration ?? 30
+            let length = bars.map { ["--bars", String($0)] } ?? ["--duration", Format.plain(seconds)]
+            plans.append(ItemPlan(item: item, presetDigest: digests[item.preset]!, tempo: tempo, meter: meter,
                                   form: plan.form, ring: plan.ending?.ring ?? 0, seconds: seconds,
                                   arguments: item.runOptions + length + runOptions + ["--", item.preset]))
         }

@@ -1,11 +1,11 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Controls
 import Engine
 import Errors
 import EventLog
 import Performance
-import Presets
 import Text
 import Theory
 import Vocabulary
@@ -40,9 +40,8 @@ public struct Variation: Sendable, Equatable {
         }
         let name = String(text[..<equals])
         let spec = String(text[text.index(after: equals)...])
-        guard let setting = Settings.setting(at: name) ?? Settings.setting(flag: name) else {
-            let paths = Settings.all.map(\.path)
-            throw .usage("--vary \(Quote.text(name)): no such preset field\(Suggestion.didYouMean(name, in: paths)); the fields are listed in Presets/README.md")
+        guard let setting = PresetField.at(name) ?? PresetField.flagged(name) else {
+            throw .usage("--vary \(Quote.text(name)): no such preset field\(Suggestion.didYouMean(name, in: PresetField.paths)); the fields are listed in Presets/README.md")
         }
         path = setting.path
         if spec == "*" {
@@ -62,7 +61,7 @@ public struct Variation: Sendable, Equatable {
     }
 
     /// Every value of a field with a short closed list: tonics, scales, meters, true/false, choices.
-    static func choices(of setting: Setting) -> [String]? {
+    static func choices(of setting: PresetField) -> [String]? {
         switch setting.path {
         case "key.tonic": return tonics
         case "key.scale": return Scale.catalogNames
@@ -75,7 +74,7 @@ public struct Variation: Sendable, Equatable {
         return nil
     }
 
-    private static func range(_ low: String, _ high: String, _ setting: Setting) throws(SessionError) -> Values {
+    private static func range(_ low: String, _ high: String, _ setting: PresetField) throws(SessionError) -> Values {
         let shown = "--vary \(setting.path)=\(Quote.text(low))..\(Quote.text(high))"
         if setting.type == "integer", let lo = Int(low), let hi = Int(high) {
             guard lo <= hi else { throw .usage("\(shown): the low end is above the high end") }

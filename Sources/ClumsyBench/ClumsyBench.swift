@@ -4,7 +4,7 @@
 // clumsy-bench: the in-process half of `make bench`.
 //
 // Steps one preset's world four ways, in the same process, with the same
-// `Configuration(preset:duration:)` (same bodies, timestep and sub-steps):
+// `SessionPlan.resolve(preset:duration:)` (same bodies, timestep and sub-steps):
 //
 //   bare       World(recordsContacts: false).stepWithoutRules(): Chipmunk alone, no
 //              collision handlers, no speed rules, no music, no output.
@@ -33,7 +33,6 @@
 import ArgumentParser
 import Engine
 import Physics
-import Presets
 import Session
 #if canImport(Glibc)
 import Glibc
@@ -133,14 +132,14 @@ func trace(_ tier: String, simulated: Double, wall: Double, world: World) {
 }
 
 /// One timed run of a tier: wall seconds and a short description of the end state.
-func runTier(_ tier: String, configuration: Configuration, directory: String, tracing: Bool) -> (wall: Double, details: String, chipmunk: Double?) {
-    let steps = configuration.stepCount
-    let timestep = configuration.world.timestep
+func runTier(_ tier: String, plan: SessionPlan, directory: String, tracing: Bool) -> (wall: Double, details: String, chipmunk: Double?) {
+    let steps = plan.stepCount
+    let timestep = plan.world.timestep
     switch tier {
     case "form":
-        return formTier(configuration: configuration)
+        return formTier(plan: plan)
     case "bare", "world":
-        let world = World(configuration: configuration.world, recordsContacts: tier == "world")
+        let world = World(configuration: plan.world, recordsContacts: tier == "world")
         var contacts = 0
         let traceEvery = tracing ? max(steps / 20, 1) : Int64.max
         let start = now()
@@ -165,9 +164,9 @@ func runTier(_ tier: String, configuration: Configuration, directory: String, tr
             var sinks: [SessionSink] = []
             let path = directory + "/bench.mid"
             if tier != "simulator" {
-                sinks.append(try MIDIRecorder(path: path, plan: SessionPlan(configuration: configuration)))
+                sinks.append(try MIDIRecorder(path: path, plan: plan))
             }
-            let simulator = Simulator(configuration: configuration, timesChipmunk: tier == "share")
+            let simulator = Simulator(plan: plan, timesChipmunk: tier == "share")
             var progress: ((Double) -> Void)? = nil
             let start = now()
             if tracing {
@@ -176,7 +175,7 @@ func runTier(_ tier: String, configuration: Configuration, directory: String, tr
                     let percent = Int((fraction * 100).rounded())
                     if percent >= lastPercent + 5 {
                         lastPercent = percent
-                        trace(tier, simulated: fraction * configuration.duration, wall: now() - start, world: simulator.world)
+                        trace(tier, simulated: fraction * plan.duration, wall: now() - start, world: simulator.world)
                     }
                 }
             }
@@ -206,9 +205,9 @@ func shareDetails(wall: Double, chipmunkWalls: [Double], duration: Double) -> St
 
 /// Runs every tier `repetitions` times, interleaved, and prints the result lines.
 func bench(preset: String, duration: Double, repetitions: Int, tiers: [String], tracing: Bool) {
-    let configuration: Configuration
+    let plan: SessionPlan
     do {
-        configuration = try Configuration(preset: try PresetLibrary.load(preset), duration: duration)
+        plan = try SessionPlan.resolve(preset: preset, duration: duration)
     } catch {
         fail("\(error)")
     }
@@ -218,8 +217,8 @@ func bench(preset: String, duration: Double, repetitions: Int, tiers: [String], 
     guard let made = mkdtemp(&template) else { fail("cannot create a temporary directory") }
     let directory = String(cString: made)
 
-    let world = configuration.world
-    print("preset=\(preset) duration=\(duration) steps=\(configuration.stepCount) "
+    let world = plan.world
+    print("preset=\(preset) duration=\(duration) steps=\(plan.stepCount) "
           + "timestep=\(fixed(world.timestep, 6)) substeps=\(world.substeps) iterations=\(world.iterations) "
           + "balls=\(world.pianoStarts.count + 1) sleeping=\(world.sleepTimeThreshold.map { fixed($0, 2) } ?? "off") "
           + "repetitions=\(repetitions)")
@@ -232,7 +231,7 @@ func bench(preset: String, duration: Double, repetitions: Int, tiers: [String], 
     for repetition in 0..<repetitions {
         for tier in tiers {
             let cpuStart = cpuNow()
-            let result = runTier(tier, configuration: configuration, directory: directory, tracing: tracing && repetition == 0)
+            let result = runTier(tier, plan: plan, directory: directory, tracing: tracing && repetition == 0)
             cpus[tier, default: []].append(cpuNow() - cpuStart)
             walls[tier, default: []].append(result.wall)
             details[tier] = result.details
@@ -251,18 +250,16 @@ func bench(preset: String, duration: Double, repetitions: Int, tiers: [String], 
 
 /// The form tier: the world stepped with its rules and contacts, saved (`rebase`) at the first
 /// line of each section and restored at each return, sections of eight bars in AABB order.
-func formTier(configuration: Configuration) -> (wall: Double, details: String, chipmunk: Double?) {
-    let world = World(configuration: configuration.world)
-    let preset = configuration.preset
-    let barSeconds = 60 / preset.tempo * 4 / Double(preset.meter.unit) * Double(preset.meter.beats)
-    let lineSteps = max(1, Int64((8 * barSeconds / configuration.world.timestep).rounded()))
+func formTier(plan: SessionPlan) -> (wall: Double, details: String, chipmunk: Double?) {
+    let world = World(configuration: plan.world)
+    let lineSteps = max(1, Int64((8 * plan.clock.barSeconds / plan.world.timestep).rounded()))
     let sections = [0, 0, 1, 1]
     var saved: [Int: WorldState] = [:]
     var formWall = 0.0
     var longest = 0.0
     var lines = 0
     let start = now()
-    for step in 0..<configuration.stepCount {
+    for step in 0..<plan.stepCount {
         if step % lineSteps == 0 {
             let section = sections[Int(step / lineSteps) % sections.count]
             let begin = now()

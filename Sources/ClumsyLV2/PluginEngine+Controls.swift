@@ -1,11 +1,11 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Controls
 import Engine
 import Errors
 import MIDIWire
 import Performance
-import Presets
 import Theory
 
 /// The control ports and MIDI in, read in `run()` without allocating.

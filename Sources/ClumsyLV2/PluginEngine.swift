@@ -2,11 +2,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import CClumsyLV2
+import Controls
 import Engine
 import Errors
 import MIDIWire
 import Performance
-import Presets
 
 /// The plugin's engine: a `Simulator` stepped in the host's time, its notes as MIDI messages at
 /// exact frames of the host's blocks.
@@ -85,7 +85,7 @@ final class PluginEngine {
     init(presetPaths: [String], rate: Double) {
         self.presetPaths = presetPaths
         self.rate = rate
-        tempoRange = Settings.setting(flag: "tempo")?.numberRange ?? 20...400
+        tempoRange = Limits.tempo.range
         pending = MessageQueue(capacity: Self.queueCapacity)
         outbox = MessageQueue(capacity: Self.queueCapacity)
         sounding = [Bool](repeating: false, count: 16 * 128)
@@ -136,14 +136,13 @@ final class PluginEngine {
 
     /// The session of `controls`, built (and validated) the way `clumsy run` builds it.
     static func session(_ controls: PluginControls, presetPaths: [String]) throws(SessionError) -> Simulator {
-        Simulator(configuration: try configuration(controls, presetPaths: presetPaths))
+        Simulator(plan: try plan(controls, presetPaths: presetPaths))
     }
 
-    /// The configuration of `controls` (the UI draws its plan without building a world).
-    static func configuration(_ controls: PluginControls, presetPaths: [String]) throws(SessionError) -> Configuration {
+    /// The plan of `controls` (the UI draws it without building a world).
+    static func plan(_ controls: PluginControls, presetPaths: [String]) throws(SessionError) -> SessionPlan {
         let index = min(max(0, Int(controls.preset.rounded())), presetPaths.count - 1)
-        let preset = try PresetLibrary.load(presetPaths[index])
-        return try Configuration(preset: preset, overrides: try overrides(controls), duration: Limits.duration.upperBound)
+        return try SessionPlan.resolve(preset: presetPaths[index], overrides: try overrides(controls), duration: Limits.duration.upperBound)
     }
 
     /// The host's transport at `offset` in the current block.

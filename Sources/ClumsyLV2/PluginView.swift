@@ -113,8 +113,7 @@ final class PluginView {
         let c = ClumsyControls(preset: ports[2], seed: ports[3], gravity: ports[4], speed: ports[5], key: ports[6], mode: ports[7],
                                quantize: ports[8], swing: ports[9], balls: ports[10], bass_channel: ports[11], keys_channel: ports[12])
         do {
-            let configuration = try PluginEngine.configuration(PluginControls(c), presetPaths: presetPaths)
-            let plan = SessionPlan(configuration: configuration)
+            let plan = try PluginEngine.plan(PluginControls(c), presetPaths: presetPaths)
             drawing = PlanDrawing.drawing(for: plan)
             dropRegion = plan.layout.dropRegion
             renderer = nil

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Controls
 import Errors
 import Geometry
 import Performance
@@ -13,34 +14,8 @@ import Vocabulary
 import Glibc
 #endif
 
-/// Values given on the command line that override the preset's.
-public struct Overrides: Sendable, Equatable {
-    /// Flag name (without dashes) → the text given, for the flags of the settings table
-    /// (`Settings.flagged`); checked when the configuration is resolved.
-    public var flags: [String: String] = [:]
-    /// Switch filter, delay and reverb off.
-    public var isDry = false
-    /// A session of this many bars at the preset's tempo and meter (after the flags), in place
-    /// of the duration given (`--bars`).
-    public var bars: Int?
-    /// Preset fields set from the command line (`--set path=value`), in order, before the flags.
-    public var assignments: [FieldAssignment] = []
-    /// The duration is the session's to the step, never lengthened to the end of a phrase (a
-    /// replay runs the steps its log ran: `EndingPlan.length(of:asked:exactly:)`).
-    public var isExact = false
-
-    /// Overrides of the seed, gravity, speed and keys tone (nil = keep the preset's), as typed
-    /// field assignments (checked as the preset file's values are).
-    public init(seed: UInt64? = nil, gravity: Double? = nil, speed: Double? = nil, keysTone: String? = nil) {
-        if let seed { assignments.append(FieldAssignment(path: "seed", value: .number(Double(seed), exact: seed))) }
-        if let gravity { assignments.append(FieldAssignment(path: "gravity", value: .number(gravity))) }
-        if let speed { assignments.append(FieldAssignment(path: "speed", value: .number(speed))) }
-        if let keysTone { assignments.append(FieldAssignment(path: "keys.tone", value: .string(keysTone))) }
-    }
-}
-
 /// A session fully resolved: every value validated, units explicit, ready to simulate.
-public struct Configuration: Sendable {
+struct Configuration: Sendable {
     /// The preset with the overrides applied.
     public var preset: Preset
     /// Simulated length of the session, seconds.
@@ -63,7 +38,7 @@ public struct Configuration: Sendable {
     /// Resolves `preset` with `overrides` for a session of `duration` seconds. `checksScenes`:
     /// refuse the first of `sceneProblems()` (`clumsy validate` asks for all of them apart).
     public init(preset: Preset, overrides: Overrides = Overrides(), duration: Double, checksScenes: Bool = true) throws(SessionError) {
-        var preset = try preset.assigning(overrides.assignments).applying(flags: overrides.flags, dry: overrides.isDry)
+        var preset = try preset.assigning(overrides.assignments.map { ($0.path, $0.value) }).applying(flags: overrides.flags, dry: overrides.isDry)
         try Self.keepPlayedBouncers(of: &preset, keyFlagged: overrides.flags["key"] != nil || overrides.flags["mode"] != nil)
         if let note = preset.sound.delayNote {
             // A note value at the session's tempo: the echoes stay on the grid. `--delay` in
@@ -221,5 +196,10 @@ public struct Configuration: Sendable {
 
     /// Number of fixed timesteps in the session: at least one, except in the replay of a live
     /// run stopped before its first step (a duration of exactly 0).
-    public var stepCount: Int64 { duration == 0 ? 0 : max(1, Int64((duration / preset.timestep).rounded())) }
+    public var stepCount: Int64 { Self.stepCount(duration, timestep: preset.timestep) }
+
+    /// Fixed timesteps in `duration` seconds: at least one unless the session is empty.
+    static func stepCount(_ duration: Double, timestep: Double) -> Int64 {
+        duration == 0 ? 0 : max(1, Int64((duration / timestep).rounded()))
+    }
 }

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Presets
+import Controls
 
 /// A control and the step at whose start it takes effect.
 public struct TimedControl: Sendable, Equatable {

@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Controls
 import Errors
 import Performance
-import Presets
 
 /// One thing that happened in a session, in simulated time.
 public enum SessionEvent: Sendable, Equatable {

@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Controls
 import Performance
-import Presets
 import Text
 import Theory
 import Vocabulary

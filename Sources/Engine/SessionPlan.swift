@@ -12,6 +12,8 @@ import Vocabulary
 public struct SessionPlan: Sendable {
     /// The preset's name (summaries, the MIDI file's text).
     public var name: String
+    /// The preset's file (messages, the inputs no output may overwrite, the plan digest).
+    public var source: String
     /// Simulated length, seconds.
     public var duration: Double
     /// Seed of every random choice.
@@ -86,11 +88,12 @@ public struct SessionPlan: Sendable {
     }
 
     /// Resolves a configuration (the preset with the flags applied).
-    public init(configuration c: Configuration) {
+    init(configuration c: Configuration) {
         let preset = c.preset
         let time = preset.time
         let percussion = preset.percussion
         name = preset.name
+        source = preset.source
         duration = c.duration
         seed = c.seed
         key = preset.key

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Presets
+import Controls
 
 /// A session stepped from outside, one fixed step at a time, for a host that owns the clock
 /// (the LV2 plugin steps it inside the host's audio callback).

@@ -1,12 +1,12 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Controls
 import Errors
 import FileOutput
 import Geometry
 import Performance
 import Physics
-import Presets
 import Vocabulary
 #if canImport(Glibc)
 import Glibc
@@ -80,7 +80,7 @@ public final class Simulator {
     static let stillSpeed = 0.05
 
     /// Builds the plan of `configuration` with the default musical time and simulates it.
-    public convenience init(configuration: Configuration, timesChipmunk: Bool = false) {
+    convenience init(configuration: Configuration, timesChipmunk: Bool = false) {
         self.init(plan: SessionPlan(configuration: configuration), timesChipmunk: timesChipmunk)
     }
 

@@ -3,7 +3,6 @@
 
 import Engine
 import Errors
-import Presets
 import Text
 /// What a live log's session line may decide: the preset and the settings that shape the
 /// notes, nothing else.
@@ -19,7 +18,7 @@ public struct ReplaySettings: Sendable, Equatable {
     public var overrides: Overrides
 
     /// The flags a session line may hold: the settings table's, then `--dry`.
-    public static var acceptedFlags: [String] { ["--set"] + Settings.flagged.map(\.flagName) + ["--dry"] }
+    public static var acceptedFlags: [String] { ["--set"] + PresetField.flagged.map(\.flagName) + ["--dry"] }
 
     /// Reads a session line's `arguments`.
     /// - Throws: `SessionError.preset` (65) naming `file`, `line` and the first argument not accepted.
@@ -49,7 +48,7 @@ public struct ReplaySettings: Sendable, Equatable {
                 index += 1
                 continue
             }
-            let setting = argument.hasPrefix("--") ? Settings.setting(flag: String(argument.dropFirst(2))) : nil
+            let setting = argument.hasPrefix("--") ? PresetField.flagged(String(argument.dropFirst(2))) : nil
             guard let flag = setting?.flag, overrides.flags[flag] == nil else {
                 if argument == "--dry" || setting != nil { throw refuse("\(Format.jsonString(argument)) is given twice") }
                 throw refuse("\(Format.jsonString(argument)) is not accepted in a session line: a log carries only the preset and the "
@@ -70,14 +69,14 @@ public struct ReplaySettings: Sendable, Equatable {
 public enum PlanDigest {
     /// The digest, as `fnv1a64:` and 16 hexadecimal digits.
     /// - Parameters:
-    ///   - presetPath: the preset file (`PresetLibrary.locate`).
+    ///   - presetPath: the preset file (`PresetFiles.locate`).
     ///   - arguments: the session line's arguments; the first (the preset's name) is left out,
     ///     so a preset moved but unchanged keeps its digest.
     ///   - timestep: seconds per step.
     /// - Throws: what reading the preset throws (66 unreadable, 65 too large).
     public static func of(presetPath: String, arguments: [String], timestep: Double) throws(SessionError) -> String {
         var hash = FNV1a64()
-        hash.add(try Preset.readFile(presetPath))
+        hash.add(try PresetFiles.bytes(presetPath))
         for argument in arguments.dropFirst() {
             hash.add([0])
             hash.add(Array(argument.utf8))

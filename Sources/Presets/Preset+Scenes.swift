@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Controls
 import Errors
 import Text
 import Theory
@@ -87,7 +88,7 @@ extension Preset {
         private static func controls(_ row: ControlRow, _ value: JSONValue, at path: String, _ r: FieldReader) throws(SessionError) -> [Control] {
             switch row.shape {
             case .none(let control): return try r.boolean(value, at: path) ? [control] : []
-            case .number(let setting, let make): return [make(try number(value, at: path, setting: setting, r))]
+            case .number(let quantity, let make): return [make(try number(value, at: path, quantity, r))]
             case .whole(let range, _, let make): return [make(try r.integer(value, at: path, range: range))]
             case .key: return try key(value, at: path, r).map { [.key($0)] } ?? []
             case .level: return try levels(value, at: path, r)
@@ -108,11 +109,10 @@ extension Preset {
             return list
         }
 
-        /// A number in the range of the settings table's row `setting` (the flag's and OSC's range).
-        private static func number(_ value: JSONValue, at path: String, setting: String, _ r: FieldReader) throws(SessionError) -> Double {
-            let row = Settings.setting(at: setting)!
-            let range = row.numberRange!
-            return try r.number(value, at: path, range: range, accepted: Limits.text(range, unit: row.unit))
+        /// A number in the control's range (the flag's and OSC's: the settings table's row of the
+        /// same name takes its range from `Limits` too).
+        private static func number(_ value: JSONValue, at path: String, _ quantity: Limits.Quantity, _ r: FieldReader) throws(SessionError) -> Double {
+            try r.number(value, at: path, range: quantity.range, accepted: Limits.text(quantity.range, unit: quantity.unit))
         }
 
         /// A key as the preset's `key` block writes it: {"tonic", "scale"}, both given. Nil when
@@ -130,13 +130,13 @@ extension Preset {
                         let name = try r.string(member, at: path + ".tonic", expected: "a note name such as \"C\", \"F#\" or \"Bb\"")
                         tonic = SpelledPitchClass(name: name)
                         guard tonic != nil else {
-                            throw r.fail(path + ".tonic", "\"\(Quote.text(name))\" is not a note name; accepted: \(Settings.acceptedTonics)")
+                            throw r.fail(path + ".tonic", "\"\(Quote.text(name))\" is not a note name; accepted: \(KeyNames.acceptedTonics)")
                         }
                     } else {
                         let mode = try r.string(member, at: path + ".scale", expected: "a scale name")
                         scale = Scale.named(mode)
                         guard scale != nil else {
-                            throw r.fail(path + ".scale", "\"\(Quote.text(mode))\" is not a known scale\(Suggestion.didYouMean(mode, in: Settings.modeNames)); expected one of: \(Settings.acceptedModes)")
+                            throw r.fail(path + ".scale", "\"\(Quote.text(mode))\" is not a known scale\(Suggestion.didYouMean(mode, in: KeyNames.modeNames)); expected one of: \(KeyNames.acceptedModes)")
                         }
                     }
                 }

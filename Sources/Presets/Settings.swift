@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Controls
 import Errors
 import Text
 import Theory
@@ -14,12 +15,6 @@ import Vocabulary
 public enum Settings {
     private static let s = Preset.metresPerPoint
 
-    /// The tonics `--key` accepts, for messages.
-    public static let acceptedTonics = "C, C#/Db, D, D#/Eb, E, F, F#/Gb, G, G#/Ab, A, A#/Bb, B (♯ and ♭ also accepted)"
-    /// Every name `--mode` and `key.scale` take, for "did you mean".
-    public static var modeNames: [String] { Scale.all.map(\.displayName) + Scale.catalogNames + ["ionian", "aeolian"] }
-    /// The modes `--mode` and a live key change accept, for their error messages.
-    public static var acceptedModes: String { Scale.all.map(\.displayName).joined(separator: ", ") + " (also ionian, aeolian)" }
     /// The words shell completion offers for `--mode`: the names the docs write, with a hyphen for a
     /// space so that one word completes ("harmonic-minor"; `Scale.named` ignores the hyphen).
     public static var modeWords: [String] { Scale.all.map { String($0.displayName.map { $0 == " " ? "-" : $0 }) } + ["ionian", "aeolian"] }
@@ -31,7 +26,7 @@ public enum Settings {
         .text("description", \.description, default: "", doc: "one line for `clumsy presets`"),
         .seed("seed", \.seed, default: 1, flag: "seed",
               doc: "seed of every random choice: same seed, same session"),
-        .number("tempo", \.tempo, unit: "bpm", default: 120, range: 20...400, flag: "tempo",
+        .number("tempo", \.tempo, unit: Limits.tempo.unit, default: 120, range: Limits.tempo.range, flag: "tempo",
                 doc: "quarter notes per minute: the MIDI file's tempo and the clock of the grid, the accents and the chord changes (the physics has no tempo)"),
         .custom("meter", type: "string", defaultText: "`\"4/4\"`", accepted: Meter.all.map(\.description).joined(separator: ", "),
                 flag: "meter", valueName: "n/d",
@@ -91,33 +86,33 @@ public enum Settings {
                 },
                 parse: { text, preset throws(SessionError) in
                     guard let tonic = SpelledPitchClass(name: text) else {
-                        throw .usage("--key \(Quote.text(text)) is not a tonic; accepted: \(acceptedTonics)")
+                        throw .usage("--key \(Quote.text(text)) is not a tonic; accepted: \(KeyNames.acceptedTonics)")
                     }
                     preset.keyTonic = tonic
                 }),
         .custom("key.scale", type: "string", defaultText: "`\"major\"`",
-                accepted: "\(acceptedModes); case, spaces, hyphens and underscores are ignored (\"harmonic-minor\", \"harmonicMinor\")",
+                accepted: "\(KeyNames.acceptedModes); case, spaces, hyphens and underscores are ignored (\"harmonic-minor\", \"harmonicMinor\")",
                 flag: "mode", valueName: "name",
                 doc: "mode; chords are the seventh chords of this scale built from its own tones: thirds stacked over the degree, skipping a tone the scale lacks (pentatonic and blues: C major pentatonic's I is C E G D), so every key note is in the scale; pentatonic and blues switch off the bouncers of the two degrees they lack",
                 setDefault: { $0.keyScale = .major },
                 read: { json, preset, r throws(SessionError) in
                     let name = try r.string(json, at: "key.scale", expected: "a scale name")
                     guard let scale = Scale.named(name) else {
-                        throw r.fail("key.scale", "\"\(Quote.text(name))\" is not a known scale\(Suggestion.didYouMean(name, in: modeNames)); expected one of: \(acceptedModes)")
+                        throw r.fail("key.scale", "\"\(Quote.text(name))\" is not a known scale\(Suggestion.didYouMean(name, in: KeyNames.modeNames)); expected one of: \(KeyNames.acceptedModes)")
                     }
                     preset.keyScale = scale
                 },
                 parse: { text, preset throws(SessionError) in
                     guard let scale = Scale.named(text) else {
-                        throw .usage("--mode \(Quote.text(text)) is not a known mode\(Suggestion.didYouMean(text, in: modeNames)); accepted: \(acceptedModes)")
+                        throw .usage("--mode \(Quote.text(text)) is not a known mode\(Suggestion.didYouMean(text, in: KeyNames.modeNames)); accepted: \(KeyNames.acceptedModes)")
                     }
                     preset.keyScale = scale
                 }),
         .choice("layout", \.layout, default: .original,
                 doc: "bouncer arrangement: the app's (I centre, ii/iii top corners, IV/V edges, vi/vii° bottom corners); a ring, I at the top, clockwise; seeded random places; or `fifths`, a ring in circle-of-fifths order (I IV vii° iii vi ii V clockwise from the top, neighbours a fifth apart) small enough to leave a 1.5-ball-diameter corridor to the walls, which the ball runs round striking neighbour after neighbour. The `ring` is widened until neighbours leave 1.5 ball diameters between them, so the ball reaches every bouncer from inside and outside"),
-        .number("gravity", \.gravity, unit: "m/s²", default: 9.81, range: 0...100, flag: "gravity",
+        .number("gravity", \.gravity, unit: Limits.gravity.unit, default: 9.81, range: Limits.gravity.range, flag: "gravity",
                 doc: "downward acceleration of the piano balls (9.81 = Earth)"),
-        .number("speed", \.speed, unit: "m/s", default: 275 * s, range: 0.1...20, flag: "speed",
+        .number("speed", \.speed, unit: Limits.speed.unit, default: 275 * s, range: Limits.speed.range, flag: "speed",
                 defaultText: "1.8333 (275 pt/s)", doc: "the bass ball's constant speed"),
 
         .list("bass.bouncers", \.bass.bouncers, default: Array(1...7), range: 1...7, maximumCount: 7, what: "scale degree",
@@ -227,7 +222,7 @@ public enum Settings {
                 doc: "derived voices, each doubling every note of the voice it `follows` (`\"keys\"`, the default, or `\"bass\"`) by its own rule: `interval` the scale's own interval (2…8 above, −2…−8 below, counted as for `second.interval`; a note outside the scale moves 2, 3, 5, 7, 9, 10 or 12 semitones) or `semitones` a fixed one (±1…24); each with its `name` (lower case: the event log's voice and the stem; capitalised, its MIDI track), `tone` (default vibraphone) and `level` (CC7, default 80), on the next free MIDI channel after the second voice; a live key change works each rule out again in the new key",
                 setDefault: { $0.voices = [] },
                 read: { json, preset, r throws(SessionError) in preset.voices = try Preset.DerivedVoice.readList(json, r) }),
-        .integer("piano.count", \.piano.count, default: 4, range: 0...1000, accepted: "0…1000 (must fit the area)",
+        .integer("piano.count", \.piano.count, default: 4, range: Control.ballsRange, accepted: "0…1000 (must fit the area)",
                  doc: "number of piano balls"),
         .number("piano.radius", \.piano.radius, unit: "m", default: 20 * s, range: 0.04...0.5, defaultText: "0.1333 (20 pt)",
                 doc: "piano ball radius (from 0.04 m: smaller balls that do not collide were seen to slip out of the piano area)"),
@@ -432,6 +427,13 @@ public enum Settings {
 
     /// The setting whose flag is `flag` (without dashes), if any.
     public static func setting(flag: String) -> Setting? { all.first { $0.flag == flag } }
+
+    /// Nil when `path` names a field or a group of fields (`piano`); else what a message adds
+    /// after "no such preset field": the field meant (`key.mode` → `key.scale`) or the nearest.
+    public static func unknownFieldHint(_ path: String) -> String? {
+        guard setting(at: path) == nil, children(of: path).isEmpty else { return nil }
+        return FieldReader.otherNames[path].map { " (did you mean \($0)?)" } ?? Suggestion.didYouMean(path, in: all.map(\.path))
+    }
 
     /// Every setting with a flag, in table order.
     public static var flagged: [Setting] { all.filter { $0.flag != nil } }

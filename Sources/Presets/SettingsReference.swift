@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Controls
+
 
 /// Text produced from the settings table: the reference in `Presets/README.md` and the
 /// flag declarations of `clumsy run` (`make docs` writes both; tests compare them).
@@ -99,7 +101,7 @@ extension String {
 /// a test compares it).
 public enum ControlsReference {
     /// The line before the generated table in docs/studio.md.
-    public static let beginMarker = "<!-- controls table: generated from Sources/Presets/Control.swift by `make docs`; do not edit -->"
+    public static let beginMarker = "<!-- controls table: generated from Sources/Controls/Control.swift by `make docs`; do not edit -->"
     /// The line after it.
     public static let endMarker = "<!-- end of controls table -->"
 

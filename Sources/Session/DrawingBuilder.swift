@@ -61,11 +61,9 @@ public enum DrawingBuilder {
     }
 
     /// The paths of every ball and every bouncer and key hit over the first `seconds` of the session.
-    public static func trace(_ configuration: Configuration, seconds: Double, stop: StopSignal? = nil,
+    public static func trace(_ session: SessionPlan, seconds: Double, stop: StopSignal? = nil,
                              progress: ((Double) -> Void)? = nil) throws(SessionError) -> Trace {
-        var traced = configuration
-        traced.duration = seconds
-        let plan = SessionPlan(configuration: traced)
+        let plan = session.cut(at: seconds)
         let simulator = Simulator(plan: plan)
         let pianoBalls = plan.world.pianoStarts.count
         // Every other step, or sparser so that a long trace stays under a quarter of a million

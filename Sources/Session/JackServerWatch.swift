@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Controls
 import Engine
 import Errors
-import Presets
 import Studio
 
 /// `--live --audio-driver jack`: FluidSynth's JACK driver plays the sound and tells Clumsy

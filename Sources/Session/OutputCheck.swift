@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Engine
 import Errors
 import FileOutput
-import Presets
 import Text
 #if canImport(Glibc)
 import Glibc
@@ -70,7 +70,7 @@ public enum OutputCheck {
 
     /// Every file in the bundled presets directory in use (`$CLUMSY_PRESETS` when set).
     static func bundledFiles() -> [Named] {
-        guard let directory = PresetLibrary.directories().first else { return [] }
+        guard let directory = PresetFiles.bundledDirectory() else { return [] }
         return DirectoryListing.names(in: directory).map { ("a bundled preset", directory + "/" + $0) }
     }
 }

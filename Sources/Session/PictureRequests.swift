@@ -1,12 +1,12 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Controls
 import Engine
 import Errors
 import EventLog
 import FileOutput
 import Pictures
-import Presets
 import Text
 
 /// A picture or video size in pixels, parsed from `WIDTHxHEIGHT`.
@@ -84,16 +84,15 @@ public enum PictureRunner {
         if let trace = request.trace, !(trace.isFinite && DrawRequest.traceLimits.contains(trace)) {
             throw .usage("--trace \(trace) is out of range; accepted: \(Limits.text(DrawRequest.traceLimits, unit: "s"))")
         }
-        let preset = try PresetLibrary.load(request.preset)
-        let configuration = try Configuration(preset: preset, overrides: request.overrides, duration: request.trace ?? 1)
-        let file = try open(request.outputPath, inputs: [("the preset", try PresetLibrary.locate(request.preset))])
+        let plan = try SessionPlan.resolve(preset: request.preset, overrides: request.overrides, duration: request.trace ?? 1)
+        let file = try open(request.outputPath, inputs: [("the preset", plan.source)])
         do throws(SessionError) {
-            let drawing = DrawingBuilder.drawing(for: SessionPlan(configuration: configuration))
+            let drawing = DrawingBuilder.drawing(for: plan)
             // Progress on stderr (when it is a terminal) for traces long enough to wait for.
             let standardError = TerminalOutput.standardError
-            let showsProgress = standardError.isTerminal && (request.trace ?? 0) * Double(configuration.world.pianoStarts.count + 1) >= 200
+            let showsProgress = standardError.isTerminal && (request.trace ?? 0) * Double(plan.world.pianoStarts.count + 1) >= 200
             let trace = try request.trace.map { (seconds) throws(SessionError) -> Trace in
-                try DrawingBuilder.trace(configuration, seconds: seconds, stop: stop, progress: showsProgress ? { fraction in
+                try DrawingBuilder.trace(plan, seconds: seconds, stop: stop, progress: showsProgress ? { fraction in
                     standardError.write("\r  tracing \(Format.fixed(fraction * seconds, decimals: 1)) / \(Format.fixed(seconds, decimals: 1)) s  [\(Int(fraction * 100 + 1e-6))%]")
                     standardError.flush()
                 } : nil)

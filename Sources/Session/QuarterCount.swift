@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Controls
 import Engine
-import Presets
 import Text
 #if canImport(Glibc)
 import Glibc
@@ -43,7 +43,7 @@ struct QuarterCount {
 /// this is none: the session goes on.
 struct TempoRefusal {
     /// The tempos a master is followed at, quarter notes a minute.
-    static let tempos = Settings.setting(flag: "tempo")?.numberRange ?? 20...400
+    static let tempos = Limits.tempo.range
     private var hasSaid = false
     /// True under `--quiet`: nothing is said.
     let isQuiet: Bool

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Controls
 import Engine
 import Errors
 import EventLog
@@ -8,7 +9,6 @@ import FileOutput
 import MIDIFile
 import Performance
 import Pictures
-import Presets
 import Text
 import Theory
 #if canImport(Glibc)
@@ -51,7 +51,7 @@ public enum RollReader {
         let inputs: [OutputCheck.Named]
         if lower.hasSuffix(".jsonl") {
             roll = try fromEventLog(path: request.inputPath, preset: request.preset ?? "default")
-            inputs = [("the event log", request.inputPath), ("the preset", try PresetLibrary.locate(request.preset ?? "default"))]
+            inputs = [("the event log", request.inputPath), ("the preset", try PresetFiles.locate(request.preset ?? "default"))]
         } else {
             if request.preset != nil { throw .usage("--preset applies to event logs only; a MIDI file carries its own key and tempo") }
             roll = try fromMIDI(path: request.inputPath)
@@ -236,7 +236,7 @@ public enum RollReader {
     /// same pitch is struck again); the key, tempo and meter come from `preset` too, and the
     /// log's live key changes (`control` lines) rename the chords from their time on.
     public static func fromEventLog(path: String, preset: String) throws(SessionError) -> Roll {
-        try fromEventLog(path: path, plan: SessionPlan(configuration: try Configuration(preset: try PresetLibrary.load(preset), duration: 1)))
+        try fromEventLog(path: path, plan: try SessionPlan.resolve(preset: preset, duration: 1))
     }
 
     /// A roll from an event log with the voices, key and clock of `plan` (see `fromEventLog(path:preset:)`).

@@ -6,7 +6,6 @@ import Errors
 import EventLog
 import FileOutput
 import Performance
-import Presets
 import Sound
 import Text
 import Vocabulary
@@ -137,19 +136,19 @@ public enum SessionRunner {
         if standardOutput.failure == EBADF, request.files.values.contains(where: StandardOutputName.isStandardOutput) {
             throw .io(standardOutputClosed)
         }
-        let presetPath = try PresetLibrary.locate(request.preset)
-        let preset = try PresetLibrary.load(presetPath)
-        // Following JACK transport, the timebase master's tempo and meter are the session's.
+        // The preset is read and checked before any server is reached; following JACK
+        // transport, the timebase master's tempo and meter are the session's, so the session is
+        // resolved after the transport is open.
+        _ = try PresetFiles.locate(request.preset)
         var request = request
         let transport = try TransportOutput.open(&request)
         defer { transport?.close() }
-        let configuration = try Configuration(preset: preset, overrides: request.overrides, duration: request.duration)
+        let plan = try SessionPlan.resolve(preset: request.preset, overrides: request.overrides, duration: request.duration)
         let outputs = SessionOutputs.requested(request)
         let wiring = OutputWiring()
         wiring.transport = transport
         if let transport { wiring.failsWith { transport.failure } }
-        var run = OutputRun(request: request, plan: SessionPlan(configuration: configuration), configuration: configuration,
-                            presetPath: presetPath, soundFont: nil, stop: stop,
+        var run = OutputRun(request: request, plan: plan, soundFont: nil, stop: stop,
                             standardOutput: standardOutput, standardError: standardError)
         transport?.follow(run.plan)
         for output in outputs { try output.prepare(run, wiring) }
@@ -191,7 +190,7 @@ public enum SessionRunner {
     private static func simulate(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) -> Summary {
         let request = run.request
         let showsProgress = !request.isQuiet && run.standardError.isTerminal && run.writesFiles
-        let line = showsProgress ? ProgressLine(output: run.standardError, total: run.configuration.duration, verb: "simulating") : nil
+        let line = showsProgress ? ProgressLine(output: run.standardError, total: run.plan.duration, verb: "simulating") : nil
         let progress: ((Double) -> Void)? = line.map { line in { fraction in line.show(fraction) } }
         let simulator = Simulator(plan: run.plan)
         // A replayed log holds the scenes' controls among its own: it alone applies them.
@@ -273,7 +272,7 @@ public enum SessionRunner {
     private static func checkOutputs(_ outputs: [any SessionOutput], _ run: OutputRun) throws(SessionError) {
         var paths: [OutputCheck.Named] = []
         for output in outputs { paths += try output.paths(run) }
-        var inputs: [OutputCheck.Named] = [("the preset", run.presetPath)]
+        var inputs: [OutputCheck.Named] = [("the preset", run.plan.source)]
         if let soundFont = run.soundFont { inputs.append(("the SoundFont", soundFont)) }
         inputs += run.request.inputs
         try OutputCheck.verify(outputs: paths, inputs: inputs)

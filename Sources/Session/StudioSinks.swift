@@ -1,12 +1,12 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Controls
 import Engine
 import Errors
 import FileOutput
 import MIDIWire
 import Performance
-import Presets
 import Studio
 import Synchronization
 import Text

@@ -1,10 +1,10 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import Controls
 import Engine
 import Errors
 import Performance
-import Presets
 import Text
 #if canImport(Glibc)
 import Glibc

@@ -3,6 +3,8 @@
 
 import ArgumentParser
 import Batch
+import Controls
+import Engine
 import Errors
 import EventLog
 import Presets

@@ -96,7 +96,7 @@ struct Validate: ParsableCommand {
                 // What ties the whole session together (the layout fits, the register is MIDI).
                 if problems.isEmpty {
                     do {
-                        problems = try Configuration(preset: try PresetLibrary.load(file), duration: 1, checksScenes: false).sceneProblems()
+                        problems = try SessionPlan.sceneProblems(ofPreset: file)
                     } catch {
                         problems = [error]
                     }

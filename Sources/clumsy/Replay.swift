@@ -5,7 +5,6 @@ import ArgumentParser
 import Engine
 import Errors
 import EventLog
-import Presets
 import Session
 import Text
 
@@ -90,10 +89,8 @@ struct Replay: ParsableCommand {
     /// - Returns: `verify`'s warning for a log without a digest.
     private static func check(_ recorded: ReplayLog, _ request: RunRequest, log: String) throws -> String? {
         do throws(SessionError) {
-            let presetPath = try PresetLibrary.locate(request.preset)
-            let configuration = try Configuration(preset: try PresetLibrary.load(presetPath), overrides: request.overrides, duration: request.duration)
-            let plan = SessionPlan(configuration: configuration)
-            let warning = try recorded.verify(plan: plan, presetPath: presetPath, log: log)
+            let plan = try SessionPlan.resolve(preset: request.preset, overrides: request.overrides, duration: request.duration)
+            let warning = try recorded.verify(plan: plan, presetPath: plan.source, log: log)
             for timed in recorded.sessionDependent {
                 if let rejection = plan.rejection(of: timed.control) {
                     throw SessionError.preset(file: log, field: "the control at step \(timed.step)", message: rejection.description)

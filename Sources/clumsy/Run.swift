@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import ArgumentParser
+import Controls
 import Engine
 import EventLog
 import FileOutput

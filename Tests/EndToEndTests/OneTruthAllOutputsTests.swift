@@ -1,7 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Engine
 import Errors
 import Foundation
 import Glibc
@@ -10,6 +9,7 @@ import Presets
 import Studio
 import TestSupport
 import Testing
+@testable import Engine
 @testable import Session
 
 /// Issue 20's acceptance: for every bundled preset (30 s, seeds 1 and 2) the text view, the

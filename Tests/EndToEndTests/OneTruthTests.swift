@@ -1,12 +1,12 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Engine
 import EventLog
 import Foundation
 import Presets
 import Session
 import Testing
+@testable import Engine
 
 /// Issue 20: one truth about the harmony a session played. The performer names each chord
 /// once, as it takes over, and every output shows that name (the test over every bundled

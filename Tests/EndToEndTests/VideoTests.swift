@@ -1,13 +1,13 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Engine
 import Foundation
 import Pictures
 import Presets
 import Session
 import Testing
 import Text
+@testable import Engine
 #if canImport(Glibc)
 import Glibc
 #endif

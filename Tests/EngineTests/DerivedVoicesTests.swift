@@ -1,11 +1,11 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Engine
 import Performance
 import TestSupport
 import Testing
 import Theory
+@testable import Engine
 
 /// The preset's `voices` list: rows of the voices table after the second voice.
 @Suite struct DerivedVoicesTests {

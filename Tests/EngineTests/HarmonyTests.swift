@@ -1,7 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Engine
 import Geometry
 import Performance
 import Physics
@@ -9,6 +8,7 @@ import TestSupport
 import Testing
 import Theory
 import Vocabulary
+@testable import Engine
 #if canImport(Glibc)
 import Glibc
 #endif

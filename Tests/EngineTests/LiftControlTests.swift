@@ -1,10 +1,11 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Engine
+import Controls
 import Presets
 import TestSupport
 import Testing
+@testable import Engine
 
 @Suite struct LiftControlTests {
     /// The drops of a 12 s session of `balls` piano balls with a `lift` at each of `steps`, and

@@ -1,11 +1,11 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Engine
 import Errors
 import Performance
 import TestSupport
 import Testing
+@testable import Engine
 
 /// The rules that make a world play music: soft contacts taken up, phrases that cadence on the
 /// tonic, a melody voice on top, a delay in musical time.

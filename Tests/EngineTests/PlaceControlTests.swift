@@ -1,10 +1,10 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Engine
 import Presets
 import TestSupport
 import Testing
+@testable import Engine
 
 @Suite struct PlaceControlTests {
     @Test("place drops the idlest piano ball from the top of the drop region, at that place across it; it is logged")

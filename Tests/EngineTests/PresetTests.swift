@@ -1,13 +1,14 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Engine
+import Controls
 import Foundation
 import Physics
 import Presets
 import TestSupport
 import Testing
 import Theory
+@testable import Engine
 
 @Suite struct BundledPresetTests {
     @Test func atLeastFiveDistinctPresetsAllValid() throws {

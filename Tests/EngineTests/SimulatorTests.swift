@@ -1,11 +1,11 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Engine
 import FileOutput
 import Performance
 import TestSupport
 import Testing
+@testable import Engine
 
 @Suite struct SimulatorTests {
     @Test func sameSeedSameSessionOtherSeedAnother() throws {

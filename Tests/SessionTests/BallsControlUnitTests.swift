@@ -1,13 +1,14 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Engine
+import Controls
 import Geometry
 import Physics
 import Presets
 import Studio
 import TestSupport
 import Testing
+@testable import Engine
 @testable import Session
 
 // The `balls` control below the command line: its checks, and the world's balls in and out.

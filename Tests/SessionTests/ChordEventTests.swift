@@ -1,13 +1,13 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Engine
 import EventLog
 import Foundation
 import Performance
 import TestSupport
 import Testing
 import Theory
+@testable import Engine
 @testable import Session
 #if canImport(Glibc)
 import Glibc

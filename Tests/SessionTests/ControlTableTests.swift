@@ -1,13 +1,14 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Engine
+import Controls
 import Errors
 import Presets
 import Studio
 import TestSupport
 import Testing
 import Theory
+@testable import Engine
 @testable import EventLog
 @testable import Session
 
@@ -18,8 +19,8 @@ import Theory
         switch row.shape {
         case .none(let control):
             return (control, [], "true")
-        case .number(let setting, let make):
-            let range = Settings.setting(at: setting)!.numberRange!
+        case .number(let quantity, let make):
+            let range = quantity.range
             let value = ((range.lowerBound + range.upperBound) / 2).rounded()
             return (make(value), [.float(Float(value))], "\(value)")
         case .whole(let range, _, let make):

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Engine
+import Controls
 import EventLog
 import MIDIFile
 import Performance
@@ -10,6 +10,7 @@ import Studio
 import TestSupport
 import Testing
 import Theory
+@testable import Engine
 @testable import Session
 #if canImport(Glibc)
 import Glibc

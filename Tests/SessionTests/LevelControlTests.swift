@@ -1,11 +1,11 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Engine
 import Session
 import Studio
 import TestSupport
 import Testing
+@testable import Engine
 
 /// The `level` control: a voice's channel volume (CC7) from OSC, a log or a scene.
 @Suite struct LevelControlTests {

@@ -1,13 +1,13 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Engine
 import MIDIWire
 import Performance
 import Studio
 import TestSupport
 import Testing
 import Vocabulary
+@testable import Engine
 @testable import Session
 
 /// A MIDI port that records what it is sent and can be made to "go away".

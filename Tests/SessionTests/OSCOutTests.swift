@@ -1,11 +1,12 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Engine
+import Controls
 import Presets
 import Studio
 import TestSupport
 import Testing
+@testable import Engine
 @testable import Session
 
 /// `--osc-out`'s `/clumsy/control`: what a listener reads for each kind of control.

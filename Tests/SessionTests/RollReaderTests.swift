@@ -1,7 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Engine
 import EventLog
 import Performance
 import Pictures
@@ -9,6 +8,7 @@ import Presets
 import TestSupport
 import Testing
 import Theory
+@testable import Engine
 @testable import Session
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Engine
 import Errors
 import EventLog
 import Performance
@@ -9,6 +8,7 @@ import Presets
 import TestSupport
 import Testing
 import Text
+@testable import Engine
 @testable import Session
 #if canImport(Glibc)
 import Glibc

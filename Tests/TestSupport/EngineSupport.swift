@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Engine
 import Errors
 import Presets
+@testable import Engine
 
 /// Keeps every event a session produced.
 public final class CollectingSink: SessionSink {

@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Analysis
-import Engine
 import Errors
 import EventLog
 import MIDIFile
@@ -10,6 +9,7 @@ import Pictures
 import Presets
 import Session
 import Studio
+@testable import Engine
 
 /// The readers of everything Clumsy takes from outside, as fuzz targets (`make fuzz`; CI runs a
 /// short campaign of each): presets, event logs (as `roll` and as `replay` read them), MIDI

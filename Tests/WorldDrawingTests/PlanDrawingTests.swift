@@ -1,11 +1,11 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import Engine
 import Pictures
 import Presets
 import Testing
 import WorldDrawing
+@testable import Engine
 
 @Suite struct PlanDrawingTests {
     @Test("A plan's drawing: its bouncers by degree with their numerals and chords, its keys with their tones, every ball at its start")

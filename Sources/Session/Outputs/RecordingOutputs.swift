@@ -34,7 +34,7 @@ struct EventLogOutput: SingleFileOutput {
             replay?.arguments += ["--seed", String(plan.seed)]
         }
         if let arguments = replay?.arguments {
-            replay?.plan = try PlanDigest.of(presetPath: run.presetPath, arguments: arguments, timestep: plan.world.timestep)
+            replay?.plan = try PlanDigest.of(presetPath: run.plan.source, arguments: arguments, timestep: plan.world.timestep)
         }
         wiring.sinks.append(try EventLogWriter(path: path, voices: plan.voices, replay: replay, isLive: run.request.isLive))
     }

@@ -80,10 +80,6 @@ struct OutputRun {
     let request: RunRequest
     /// The session, resolved.
     let plan: SessionPlan
-    /// The configuration the plan was made from (the preset's sound settings).
-    let configuration: Configuration
-    /// The preset file in use.
-    let presetPath: String
     /// The SoundFont, when an output needs sound.
     var soundFont: String?
     /// Where a stop request comes from.

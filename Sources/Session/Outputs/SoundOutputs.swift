@@ -54,7 +54,7 @@ struct AudioOutput: SessionOutput {
         let sound = run.plan.sound
         let tail = SamplerFactory.configuration(soundFont: soundFont, sampleRate: run.request.sampleRate, polyphony: 256,
                                                 sound: sound, tail: run.request.tail).tailDuration
-        try AudioBudget.check(path: path, seconds: run.configuration.duration + tail, rate: run.request.sampleRate,
+        try AudioBudget.check(path: path, seconds: run.plan.duration + tail, rate: run.request.sampleRate,
                               bytesPerSample: sound.bitDepth.bytesPerSample)
     }
 

@@ -53,14 +53,14 @@ public enum Control: Sendable, Equatable {
     /// OSC in, the scenes' fields, the event log, `clumsy replay`, `--osc-in`'s help and the
     /// reference in docs/studio.md (`make docs`) are read from it.
     public static let table: [ControlRow] = [
-        ControlRow("gravity", .number(setting: "gravity", make: Control.gravity), osc: "x",
+        ControlRow("gravity", .number(Limits.gravity, make: Control.gravity), osc: "x",
                    effect: "gravity on the piano balls"),
-        ControlRow("speed", .number(setting: "speed", make: Control.speed), osc: "x",
+        ControlRow("speed", .number(Limits.speed, make: Control.speed), osc: "x",
                    effect: "the bass ball's constant speed"),
         ControlRow("kick", .none(.kick), effect: "the bass ball sent off in a new, seeded direction"),
         ControlRow("drop", .none(.drop), cost: .everyBall,
                    effect: "every piano ball dropped again from the top, at seeded spots"),
-        ControlRow("tempo", .number(setting: "tempo", make: Control.tempo), osc: "bpm",
+        ControlRow("tempo", .number(Limits.tempo, make: Control.tempo), osc: "bpm",
                    effect: "the grid, beats and bars from then on (beats counted so far are kept); the MIDI clock's rate; "
                        + "a tempo event in the MIDI file"),
         ControlRow("key", .key, osc: "tonic mode", cost: .fixed(16), effect: "the key (below)"),
@@ -144,7 +144,7 @@ public enum Control: Sendable, Equatable {
     }
 
     /// Builds a control from its name and value (nil: none), checked against its row (a
-    /// number against the range of the settings table's row of the same name, the flag's).
+    /// number against its quantity's range in `Limits`, the flag's).
     /// Returns a sentence saying what is accepted when the name or value is not.
     public static func make(name: String, value: Double?) -> Result<Control, ControlRejection> {
         guard let row = row(named: name) else { return .failure(unknown(name)) }
@@ -193,11 +193,11 @@ public enum Control: Sendable, Equatable {
     /// (`SessionPlan.keyChange(to:)`).
     public static func key(tonic: String, mode: String) -> Result<Control, ControlRejection> {
         guard let spelled = SpelledPitchClass(name: tonic) else {
-            return .failure(ControlRejection("\"\(Quote.text(tonic))\" is not a tonic; accepted: \(Settings.acceptedTonics)"))
+            return .failure(ControlRejection("\"\(Quote.text(tonic))\" is not a tonic; accepted: \(KeyNames.acceptedTonics)"))
         }
         guard let scale = Scale.named(mode) else {
             return .failure(ControlRejection("\"\(Quote.text(mode))\" is not a known mode"
-                + "\(Suggestion.didYouMean(mode, in: Settings.modeNames)); accepted: \(Settings.acceptedModes)"))
+                + "\(Suggestion.didYouMean(mode, in: KeyNames.modeNames)); accepted: \(KeyNames.acceptedModes)"))
         }
         return .success(.key(Key(spelledTonic: spelled, scale: scale)))
     }
@@ -225,8 +225,9 @@ public struct ControlRow: Sendable {
     public enum Shape: Sendable {
         /// Nothing: the control is the one given.
         case none(Control)
-        /// One number in the range of the settings table's row `setting` (the flag's range).
-        case number(setting: String, make: @Sendable (Double) -> Control)
+        /// One number in a quantity's range (the flag's: the settings table's row of the same
+        /// name takes its range and unit from `Limits` too).
+        case number(Limits.Quantity, make: @Sendable (Double) -> Control)
         /// One whole number in `range`; `expected` says what it is and its range, for messages.
         case whole(ClosedRange<Int>, expected: String, make: @Sendable (Int) -> Control)
         /// A tonic and a mode, spelled as `--key` and `--mode` (`Control.key(tonic:mode:)`).
@@ -262,10 +263,10 @@ public struct ControlRow: Sendable {
         (self.name, self.shape, self.osc, self.inScenes, self.cost, self.effect) = (name, shape, osc, inScenes, cost, effect)
     }
 
-    /// The row's setting's range and unit, for a number.
+    /// The range and unit of a number.
     private var numberRange: (range: ClosedRange<Double>, unit: String)? {
-        guard case .number(let setting, _) = shape, let row = Settings.setting(at: setting), let range = row.numberRange else { return nil }
-        return (range, row.unit)
+        guard case .number(let quantity, _) = shape else { return nil }
+        return (quantity.range, quantity.unit)
     }
 
     /// The control `argument` asks for, or a sentence saying what is accepted.
