@@ -26,7 +26,7 @@ extension StudioEndToEndTests {
     }
 
     /// One run of the two peers; what was wrong, and whether the JACK host had trouble.
-    private func linkAttempt() async throws -> (problems: [String], hostTrouble: Bool) {
+    private func linkAttempt() async throws -> (problems: [String], hostTrouble: String?) {
         var problems: [String] = []
         func check(_ condition: Bool, _ message: @autoclosure () -> String) { if !condition { problems.append(message()) } }
         let directory = try TemporaryDirectory()
@@ -66,7 +66,7 @@ extension StudioEndToEndTests {
         // 900 to 2,800 frames off their shared grid on a busy machine, in all three attempts.
         let run = try await CLI.run(["-rn", "/bin/sh", "run.sh"], executable: unshare!, in: directory.path, timeout: 60)
         let logs = ["a.log", "b.log", "jackd.log"].map { (try? String(contentsOfFile: directory.file($0), encoding: .utf8)) ?? "" }
-        let hostTrouble = logs[2].contains("XRun") || logs[2].contains("xrun")
+        let hostTrouble = JackServer.trouble(log: logs[2])
         guard run.status == 0 else { return (["\(run) \(logs)"], hostTrouble) }
         check((try? String(contentsOfFile: directory.file("status.txt"), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "0 0",
                 "\(logs)")

@@ -127,6 +127,27 @@ final class JackServer {
 
     func stop() { server.stop() }
 
+    /// How late each cycle a JACK server's log reports was (`JackTimedDriver::Process XRun = 11
+    /// usec`), microseconds, in order; -1 for an xrun reported without its lateness.
+    static func xruns(in log: String) -> [Int] {
+        log.split(separator: "\n").compactMap { line -> Int? in
+            guard line.contains("XRun") || line.contains("xrun") else { return nil }
+            guard let equals = line.range(of: "XRun = ") else { return -1 }
+            return Int(line[equals.upperBound...].prefix { $0.isNumber }) ?? -1
+        }
+    }
+
+    /// What made an attempt of a timed test say nothing about Clumsy, or nil: an xrun in the
+    /// server's `log` (said with how many and how late), or a transport master (`master`'s exit
+    /// status) that failed.
+    static func trouble(log: String, master: Int32 = 0) -> String? {
+        let late = xruns(in: log)
+        var words: [String] = []
+        if !late.isEmpty { words.append("\(late.count) xruns" + (late.max().map { $0 >= 0 ? ", the latest cycle \($0) µs late" : "" } ?? "")) }
+        if master != 0 { words.append("the master exited with \(master)") }
+        return words.isEmpty ? nil : words.joined(separator: "; ")
+    }
+
     /// The ends of the server's log and of every other `.log` in `directory` (the clients'),
     /// for a message about a run that heard nothing.
     func logs(_ directory: TemporaryDirectory) -> String {

@@ -16,7 +16,7 @@ extension StudioEndToEndTests {
         try await Self.retryingOnHostTrouble("transport", transportAttempt)
     }
 
-    private func transportAttempt() async throws -> (problems: [String], hostTrouble: Bool) {
+    private func transportAttempt() async throws -> (problems: [String], hostTrouble: String?) {
         var problems: [String] = []
         func check(_ condition: Bool, _ message: @autoclosure () -> String) { if !condition { problems.append(message()) } }
         let directory = try TemporaryDirectory()
@@ -42,7 +42,7 @@ extension StudioEndToEndTests {
             + "echo play; sleep 3; echo stop; sleep 0.5; printf 'tempo 120\\nlocate 3072000\\n'; sleep 2; echo play; sleep 3; echo stop; "
             + "sleep 0.5; echo 'locate 3072000'; sleep 2; echo play; sleep 3; echo stop; sleep 0.5; echo quit) | \(jackTransport!)"
         let transport = try await CLI.run(["-c", script], executable: "/bin/sh", environment: jack.fullEnvironment, timeout: 60)
-        let hostTrouble = transport.status != 0 || jack.server.output.contains("XRun")
+        let hostTrouble = JackServer.trouble(log: jack.server.output, master: transport.status)
         check(transport.status == 0, "\(transport)")
         session.stop(signal: SIGINT)
         check(!session.isRunning && session.output.contains("wrote"), "the session did not end well: \(session.output.suffix(500))")
