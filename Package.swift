@@ -8,6 +8,16 @@ let uncheckedExclusivityInRelease: [SwiftSetting] = [
     .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
 ]
 
+// The modules every test resolves, steps or reads through (the layout's flood fill, the
+// simulator, the strict JSON parser, the event log's lines, the MIDI file, the mix and its
+// meters) are optimised in debug builds too:
+// unoptimised, they were most of the CPU of `make test`'s test process (perf, docs/benchmarks.md).
+// The semantics are the release build's (no fast-math in Swift), which the goldens already
+// hold both builds to; a debugger steps through them as through any optimised code.
+let optimizedInDebug: [SwiftSetting] = [
+    .unsafeFlags(["-O"], .when(configuration: .debug)),
+]
+
 // Release builds carry the Swift runtime inside them (docs/install.md): the installed `clumsy` and
 // the LV2 plugin run where the Debian libraries are, without the Swift toolchain. The Makefile
 // builds releases with `--static-swift-stdlib`, which SwiftPM applies to executables only; the
@@ -55,21 +65,21 @@ let package = Package(
         .target(name: "CChipmunkPools"),
         // Ableton Link (Debian's ableton-link-dev, header-only C++) behind a small C interface.
         .target(name: "CLink", cxxSettings: [.define("LINK_PLATFORM_LINUX", to: "1")], linkerSettings: [.linkedLibrary("pthread")]),
-        .target(name: "Physics", dependencies: ["Geometry", "CChipmunk", "CChipmunkPools"], swiftSettings: uncheckedExclusivityInRelease),
+        .target(name: "Physics", dependencies: ["Geometry", "CChipmunk", "CChipmunkPools"], swiftSettings: uncheckedExclusivityInRelease + optimizedInDebug),
         // The session's vocabulary: the values a preset names and the performer and the sinks
         // play by (meter, grid, clock, tones, drums, velocity curves, pans, performance choices).
         .target(name: "Vocabulary", dependencies: ["Theory"]),
         // SessionError: every way a session can fail, with its exit status (sysexits.h).
         .target(name: "Errors"),
-        .target(name: "Performance", dependencies: ["Theory", "Vocabulary"]),
+        .target(name: "Performance", dependencies: ["Theory", "Vocabulary"], swiftSettings: optimizedInDebug),
         // One way to write a file (swift-system's FilePath, FileDescriptor and Errno underneath).
         .target(name: "FileOutput", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         // The MIDI writer runs inside the stepping loop of every MIDI-only session: its runtime
         // exclusivity checks were a third of its instructions.
-        .target(name: "MIDIFile", dependencies: ["FileOutput", "MIDIWire"], swiftSettings: uncheckedExclusivityInRelease),
+        .target(name: "MIDIFile", dependencies: ["FileOutput", "MIDIWire"], swiftSettings: uncheckedExclusivityInRelease + optimizedInDebug),
         // `clumsy analyze`: key, chords and statistics of any Standard MIDI File.
         .target(name: "Analysis", dependencies: ["Theory", "MIDIFile", "Text", "FileOutput"]),
-        .target(name: "Sound", dependencies: ["Vocabulary", "MIDIWire", "CFluidSynth", "CSndfile", "CEBUR128", "FileOutput"], swiftSettings: uncheckedExclusivityInRelease),
+        .target(name: "Sound", dependencies: ["Vocabulary", "MIDIWire", "CFluidSynth", "CSndfile", "CEBUR128", "FileOutput"], swiftSettings: uncheckedExclusivityInRelease + optimizedInDebug),
         .target(name: "Pictures", dependencies: ["Geometry", "CCairo", "FileOutput"]),
         // A session plan as the values Pictures draws: `clumsy draw`, the video and the LV2 plugin's UI.
         .target(name: "WorldDrawing", dependencies: ["Engine", "Performance", "Pictures", "Text", "Theory"]),
@@ -80,22 +90,23 @@ let package = Package(
         // Text every module writes or reads: numbers and durations as people write them, quoting
         // for messages, strict JSON, input files, the environment and the program's name.
         // `Clumsy.version` comes from the VERSION file, written into Version.swift at build time.
-        .target(name: "Text", dependencies: ["Errors", "Escaping", "FileOutput"], plugins: ["VersionPlugin"]),
+        .target(name: "Text", dependencies: ["Errors", "Escaping", "FileOutput"], swiftSettings: optimizedInDebug, plugins: ["VersionPlugin"]),
         // What a user changes in a running session: the live controls table (OSC, scenes, the
         // event log, replay, the plugin, MIDI in) and the ranges a control and its preset field share.
         .target(name: "Controls", dependencies: ["Text", "Theory", "Vocabulary"]),
         // The preset format: the settings table, validation and the bundled library. Only the
         // resolver (Engine) and the command line's preset commands import it.
-        .target(name: "Presets", dependencies: ["Controls", "Errors", "Text", "Theory", "Vocabulary", "FileOutput"]),
+        .target(name: "Presets", dependencies: ["Controls", "Errors", "Text", "Theory", "Vocabulary", "FileOutput"], swiftSettings: optimizedInDebug),
         .executableTarget(name: "clumsy-version", path: "Sources/ClumsyVersion"),
         .plugin(name: "VersionPlugin", capability: .buildTool(), dependencies: ["clumsy-version"]),
         // The engine: the resolved session plan, the fixed-step loop and the session's rules.
         .target(name: "Engine", dependencies: ["Controls", "Errors", "Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Presets", "Text", "FileOutput", "MIDIWire"],
-                swiftSettings: uncheckedExclusivityInRelease),
+                swiftSettings: uncheckedExclusivityInRelease + optimizedInDebug),
         // The outputs (sinks: MIDI file, event log, sound, text) and the runner that wires a plan to them.
         // The event log's format, the replay record and the terminal's lines: no C library beyond
         // the engine's, so `batch` reads logs without linking the studio or the pictures.
-        .target(name: "EventLog", dependencies: ["Controls", "Errors", "Vocabulary", "Performance", "Text", "Theory", "Engine", "FileOutput"]),
+        .target(name: "EventLog", dependencies: ["Controls", "Errors", "Vocabulary", "Performance", "Text", "Theory", "Engine", "FileOutput"],
+                swiftSettings: optimizedInDebug),
         .target(name: "Session", dependencies: ["Controls", "Errors", "Escaping", "Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Text", "Engine", "EventLog", "MIDIFile", "Sound", "FileOutput", "MIDIWire", "Studio", "Pictures", "WorldDrawing"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // The LV2 plugin (lv2-dev): a C shim owns the LV2 side (descriptor, URIDs, atoms, ports) and
