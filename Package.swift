@@ -8,6 +8,11 @@ let uncheckedExclusivityInRelease: [SwiftSetting] = [
     .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
 ]
 
+// C of Clumsy's own is compiled with every warning an error.
+let strictC: [CSetting] = [
+    .unsafeFlags(["-Wall", "-Wextra", "-Wpedantic", "-Werror"]),
+]
+
 // The modules every test resolves, steps or reads through (the layout's flood fill, the
 // simulator, the strict JSON parser, the event log's lines, the MIDI file, the mix and its
 // meters) are optimised in debug builds too:
@@ -50,8 +55,11 @@ let package = Package(
         // Debian's libcairo2-dev: pictures and video frames.
         .systemLibrary(name: "CCairo", path: "Sources/CCairo"),
         // Live MIDI and OSC (libjack-jackd2-dev, libasound2-dev, liblo-dev); only Studio imports them.
-        .systemLibrary(name: "CJack", path: "Sources/CJack"),
-        .systemLibrary(name: "CALSA", path: "Sources/CALSA"),
+        // The JACK and ALSA shims are C of Clumsy's own (the real-time process callbacks, the
+        // rings, the sequencer's wrappers): compiled once, in their own .c file, with every
+        // warning an error, and declared in include/ for Studio.
+        .target(name: "CJack", cSettings: strictC, linkerSettings: [.linkedLibrary("jack")]),
+        .target(name: "CALSA", cSettings: strictC, linkerSettings: [.linkedLibrary("asound")]),
         .systemLibrary(name: "CLo", path: "Sources/CLo"),
 
         .target(name: "Theory"),
@@ -155,7 +163,7 @@ let package = Package(
         // The engine without the sinks: its rules, the masters it follows, MIDI in's rules.
         .testTarget(name: "EngineTests", dependencies: ["Controls", "Engine", "Errors", "Geometry", "Performance", "Physics", "Presets", "TestSupport", "Theory", "Vocabulary", "FileOutput"]),
         .testTarget(name: "SessionTests", dependencies: ["Controls", "Errors", "Geometry", "Theory", "Vocabulary", "Physics", "Performance", "Presets", "Text", "Engine", "EventLog", "Session", "TestSupport", "MIDIWire", "Studio", "MIDIFile", "Pictures"], exclude: ["FuzzRegressions"]),
-        .testTarget(name: "StudioTests", dependencies: ["MIDIWire", "Studio"]),
+        .testTarget(name: "StudioTests", dependencies: ["CJack", "MIDIWire", "Studio"]),
         .testTarget(name: "PicturesTests", dependencies: ["Geometry", "Pictures"]),
         .testTarget(name: "WorldDrawingTests", dependencies: ["Engine", "Pictures", "Presets", "WorldDrawing"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "Theory", "MIDIFile"], exclude: ["make_fixtures.py"]),

@@ -185,7 +185,7 @@ struct HostileReaderTests {
         // loaded machine, still fails without it.
         let line = #"{"t":1.000000,"kind":"key","note":60,"velocity":100}"# + "\n"
         let block = String(repeating: line, count: 10_000)
-        FileManager.default.createFile(atPath: directory.file("big.jsonl"), contents: nil)
+        _ = FileManager.default.createFile(atPath: directory.file("big.jsonl"), contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.file("big.jsonl")))
         for _ in 0..<300 { handle.write(Data(block.utf8)) }
         try handle.close()
