@@ -142,7 +142,7 @@ let package = Package(
 
         // What only tests use: the fuzzer (one mutation engine, a target per reader) and the JSON
         // writer. A library target kept beside the tests, out of Sources.
-        .target(name: "TestSupport", dependencies: ["Errors", "Escaping", "Presets", "Text", "Engine", "EventLog", "Session", "MIDIFile", "Analysis", "Pictures", "Studio", "Batch"],
+        .target(name: "TestSupport", dependencies: ["Errors", "Escaping", "MIDIWire", "Presets", "Text", "Engine", "EventLog", "Session", "MIDIFile", "Analysis", "Pictures", "Studio", "Batch"],
                 path: "Tests/TestSupport"),
         .testTarget(name: "TheoryTests", dependencies: ["Theory"]),
         .testTarget(name: "EscapingTests", dependencies: ["Escaping"]),
@@ -161,7 +161,7 @@ let package = Package(
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "ErrorsTests", dependencies: ["Errors"]),
         // The engine without the sinks: its rules, the masters it follows, MIDI in's rules.
-        .testTarget(name: "EngineTests", dependencies: ["Controls", "Engine", "Errors", "Geometry", "Performance", "Physics", "Presets", "TestSupport", "Theory", "Vocabulary", "FileOutput"]),
+        .testTarget(name: "EngineTests", dependencies: ["Controls", "Engine", "Errors", "Geometry", "MIDIWire", "Performance", "Physics", "Presets", "TestSupport", "Theory", "Vocabulary", "FileOutput"]),
         .testTarget(name: "SessionTests", dependencies: ["Controls", "Errors", "Geometry", "Theory", "Vocabulary", "Physics", "Performance", "Presets", "Text", "Engine", "EventLog", "Session", "TestSupport", "MIDIWire", "Studio", "MIDIFile", "Pictures"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "StudioTests", dependencies: ["CJack", "MIDIWire", "Studio"]),
         .testTarget(name: "PicturesTests", dependencies: ["Geometry", "Pictures"]),

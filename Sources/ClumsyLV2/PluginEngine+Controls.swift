@@ -36,7 +36,7 @@ extension PluginEngine {
 
     /// MIDI from the host at `offset` of the block.
     func midi(status: UInt8, data1: UInt8, data2: UInt8, at offset: UInt32) {
-        switch held.receive(status: status, data1: data1, data2: data2) {
+        switch held.receive(MIDIBytes(status: status, data1: data1, data2: data2, count: 3)) {
         case nil:
             return
         case .drop:

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import MIDIWire
 import Theory
 
 /// The rules of MIDI in, shared by the LV2 plugin and `clumsy run --midi-in`: a single note
@@ -29,11 +30,11 @@ public struct HeldNotes: Sendable {
 
     /// Takes one channel message (any channel); returns what a note-on asks for, nil for
     /// anything else (note-offs, repeated note-ons, other messages, a second note).
-    public mutating func receive(status: UInt8, data1: UInt8, data2: UInt8) -> Action? {
-        let kind = status & 0xF0
-        let note = Int(data1 & 127)
-        guard kind == 0x90 || kind == 0x80 else { return nil }
-        let down = kind == 0x90 && data2 > 0
+    public mutating func receive(_ message: MIDIBytes) -> Action? {
+        let kind = message.status & 0xF0
+        let note = Int(message.data1 & 127)
+        guard message.count == 3, kind == 0x90 || kind == 0x80 else { return nil }
+        let down = kind == 0x90 && message.data2 > 0
         guard held[note] != down else { return nil }
         held[note] = down
         count += down ? 1 : -1

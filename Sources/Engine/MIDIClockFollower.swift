@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Clumsy authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import MIDIWire
+
 /// Follows a MIDI clock master: Start, Stop, Continue, Song Position Pointer and 24 pulses a
 /// quarter note, each with the frame (of a sample clock, such as JACK's) it arrived at.
 ///
@@ -65,9 +67,8 @@ public struct MIDIClockFollower: Sendable {
 
     /// Takes one message (a status byte and its data) that arrived at `frame`; returns what it
     /// changed, if anything a session must act on.
-    public mutating func receive(_ bytes: [UInt8], at frame: Double) -> Change? {
-        guard let status = bytes.first else { return nil }
-        switch status {
+    public mutating func receive(_ message: MIDIBytes, at frame: Double) -> Change? {
+        switch message.status {
         case 0xF8:
             guard isRunning else { return nil }
             if awaitingFirstPulse {
@@ -94,8 +95,8 @@ public struct MIDIClockFollower: Sendable {
             isRunning = false
             return .stopped
         case 0xF2:
-            guard bytes.count == 3 else { return nil }
-            pulses = (Int(bytes[1] & 127) | Int(bytes[2] & 127) << 7) * 6
+            guard message.count == 3 else { return nil }
+            pulses = (Int(message.data1 & 127) | Int(message.data2 & 127) << 7) * 6
             heldPerPulse = framesPerPulse ?? heldPerPulse
             startRun()
             return .located(pulses)

@@ -12,6 +12,23 @@ public struct MIDIBytes: Sendable, Hashable {
     /// Number of bytes, 1…3.
     public var count: Int
 
+    /// The message whose first `count` (1…3) of `status`, `data1`, `data2` a port delivered; the
+    /// data bytes past `count` are read as 0, so one message has one value.
+    public init(status: UInt8, data1: UInt8, data2: UInt8, count: Int) {
+        precondition((1...3).contains(count), "a short MIDI message has 1…3 bytes, not \(count)")
+        (self.status, self.count) = (status, count)
+        self.data1 = count > 1 ? data1 : 0
+        self.data2 = count > 2 ? data2 : 0
+    }
+
+    /// The message of the first one to three of `bytes` (a longer message, System Exclusive,
+    /// cut to them, as the live inputs' three-byte slots hold it), or nil for none.
+    public init?(prefixOf bytes: some Collection<UInt8>) {
+        guard let status = bytes.first else { return nil }
+        let data = Array(bytes.dropFirst().prefix(2))
+        self.init(status: status, data1: data.first ?? 0, data2: data.count > 1 ? data[1] : 0, count: 1 + data.count)
+    }
+
     /// A note-on: channel 0…15, note and velocity 0…127.
     public static func noteOn(channel: Int, note: Int, velocity: Int) -> MIDIBytes {
         MIDIBytes(status: 0x90 | UInt8(channel & 15), data1: UInt8(note & 127), data2: UInt8(velocity & 127), count: 3)

@@ -4,6 +4,7 @@
 import Controls
 import Engine
 import Errors
+import MIDIWire
 import Studio
 import Vocabulary
 #if canImport(Glibc)
@@ -97,9 +98,9 @@ public final class ClockInSync: ControlSource {
 
     /// Takes the messages that came in.
     private func drain() {
-        for (frame, bytes) in input.takeTimed() {
+        for (frame, message) in input.takeTimed() {
             let before = follower.pulses
-            switch follower.receive(bytes, at: unwrap(frame)) {
+            switch follower.receive(message, at: unwrap(frame)) {
             case .started?: (needsRebase, keepsPlace) = (true, false)
             // A master sends its position before Continue: within a sixteenth of where it
             // stopped (SPP counts sixteenths), it has not moved.

@@ -4,6 +4,7 @@
 import Controls
 import Engine
 import Errors
+import MIDIWire
 import Studio
 import Text
 import Theory
@@ -52,8 +53,8 @@ public final class MIDIInControlSource: ControlSource {
     public func poll(step: Int64, into controls: inout [Control]) -> Bool {
         if failure == nil && input.isGone { failure = SessionError(StudioError.wentAway(what)) }
         guard failure == nil else { return false }
-        for message in input.take() where message.count == 3 {
-            switch held.receive(status: message[0], data1: message[1], data2: message[2]) {
+        for message in input.take() {
+            switch held.receive(message) {
             case nil:
                 break
             case .drop:

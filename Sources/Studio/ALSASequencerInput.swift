@@ -4,6 +4,7 @@
 import CALSA
 #if canImport(Glibc)
 import Glibc
+import MIDIWire
 #endif
 
 /// An ALSA sequencer client with one writable, subscribable port (`--clock-in alsa`,
@@ -76,9 +77,9 @@ public final class ALSASequencerInput: LiveMIDIInput {
     /// Microseconds: one "frame" a microsecond.
     public var sampleRate: Double { 1_000_000 }
 
-    public func takeTimed() -> [(frame: UInt32, bytes: [UInt8])] {
+    public func takeTimed() -> [(frame: UInt32, message: MIDIBytes)] {
         guard !isClosed else { return [] }
-        var messages: [(frame: UInt32, bytes: [UInt8])] = []
+        var messages: [(frame: UInt32, message: MIDIBytes)] = []
         var bytes: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
         var micros: Int64 = -1
         while true {
@@ -87,7 +88,7 @@ public final class ALSASequencerInput: LiveMIDIInput {
             }
             if size < 0 { failed = true }
             guard size > 0 else { break }
-            let message = Array(withUnsafeBytes(of: &bytes) { Array($0.prefix(min(Int(size), 3))) })
+            guard let message = withUnsafeBytes(of: &bytes, { MIDIBytes(prefixOf: $0.prefix(Int(size))) }) else { continue }
             let frame = micros >= 0 ? UInt32(truncatingIfNeeded: micros) : frameTime
             messages.append((frame, message))
         }

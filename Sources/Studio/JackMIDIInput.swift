@@ -4,6 +4,7 @@
 import CJack
 #if canImport(Glibc)
 import Glibc
+import MIDIWire
 #endif
 
 /// A JACK client (`clumsy-in`) with one MIDI input port, `midi_in`: the messages played into
@@ -37,13 +38,14 @@ public final class JackMIDIInput: LiveMIDIInput {
 
     /// The messages received since the last call, oldest first, each with the server's frame
     /// time at which it arrived (`frameTime`'s count).
-    public func takeTimed() -> [(frame: UInt32, bytes: [UInt8])] {
+    public func takeTimed() -> [(frame: UInt32, message: MIDIBytes)] {
         guard !isClosed else { return [] }
-        var messages: [(frame: UInt32, bytes: [UInt8])] = []
+        var messages: [(frame: UInt32, message: MIDIBytes)] = []
         var event = clumsy_jack_event()
         while clumsy_jack_input_pop(state, &event) != 0 {
-            let bytes = [event.bytes.0, event.bytes.1, event.bytes.2]
-            messages.append((event.frame, Array(bytes.prefix(Int(event.size)))))
+            // The callback keeps messages of 1…3 bytes (longer ones, System Exclusive, it drops).
+            guard (1...3).contains(Int(event.size)) else { continue }
+            messages.append((event.frame, MIDIBytes(status: event.bytes.0, data1: event.bytes.1, data2: event.bytes.2, count: Int(event.size))))
         }
         return messages
     }

@@ -28,7 +28,7 @@ public protocol LiveMIDIInput: AnyObject {
     /// The input port's full name, to connect a controller or a master to.
     var portName: String { get }
     /// The messages received since the last call, oldest first, each with its arrival frame.
-    func takeTimed() -> [(frame: UInt32, bytes: [UInt8])]
+    func takeTimed() -> [(frame: UInt32, message: MIDIBytes)]
     /// The input's frame now.
     var frameTime: UInt32 { get }
     /// Frames per second.
@@ -41,5 +41,5 @@ public protocol LiveMIDIInput: AnyObject {
 
 extension LiveMIDIInput {
     /// The messages received since the last call, oldest first.
-    public func take() -> [[UInt8]] { takeTimed().map(\.bytes) }
+    public func take() -> [MIDIBytes] { takeTimed().map(\.message) }
 }

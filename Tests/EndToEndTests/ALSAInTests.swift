@@ -65,7 +65,7 @@ let hasALSASequencer = fileExists("/dev/snd/seq")
         var stops: [(at: Double, resumed: Double)] = []
         var position = 0
         // Taken as they come: the kernel keeps only a few hundred events for a client.
-        var heard: [(frame: UInt32, bytes: [UInt8])] = []
+        var heard: [(frame: UInt32, message: MIDIBytes)] = []
         // Counted as the follower counts (and MIDI says): the first pulse after Start or
         // Continue marks the position, each later one moves it on.
         var awaitingFirst = true
@@ -100,7 +100,7 @@ let hasALSASequencer = fileExists("/dev/snd/seq")
         }
         #expect(!session.isRunning, "the session did not end: \(session.output.suffix(500))")
         heard += ear.takeTimed()
-        let notes = heard.filter { $0.bytes.count == 3 && $0.bytes[0] & 0xF0 == 0x90 && $0.bytes[2] > 0 }.map { Double($0.frame) }
+        let notes = heard.filter { if case .noteOn = $0.message.meaning { true } else { false } }.map { Double($0.frame) }
         try #require(notes.count > 8, "\(notes.count) notes heard")
         #expect(notes.allSatisfy { $0 > before }, "notes before Start")
         // The session begins a bar after Start; its notes fall on the master's sixteenths.

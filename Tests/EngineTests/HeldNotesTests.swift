@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Engine
+import MIDIWire
 import Testing
 import Theory
 
@@ -10,7 +11,7 @@ import Theory
 struct HeldNotesTests {
     /// The actions of pressing `notes` one after another (note-on, velocity 100, channel 3).
     func press(_ notes: [UInt8], into held: inout HeldNotes) -> [HeldNotes.Action?] {
-        notes.map { held.receive(status: 0x92, data1: $0, data2: 100) }
+        notes.map { held.receive(MIDIBytes(status: 0x92, data1: $0, data2: 100, count: 3)) }
     }
 
     @Test("a chord's key: its lowest note the tonic, the mode from its intervals", arguments: [
@@ -31,14 +32,14 @@ struct HeldNotesTests {
 
     @Test func offsRepeatsAndOtherMessages() {
         var held = HeldNotes()
-        #expect(held.receive(status: 0x90, data1: 60, data2: 90) == .drop)
-        #expect(held.receive(status: 0x90, data1: 60, data2: 90) == nil, "a repeated note-on is not a second note")
-        #expect(held.receive(status: 0x90, data1: 64, data2: 90) == nil, "two notes ask for nothing")
-        #expect(held.receive(status: 0xB0, data1: 64, data2: 127) == nil, "a controller is not a note")
-        #expect(held.receive(status: 0x80, data1: 64, data2: 0) == nil)
-        #expect(held.receive(status: 0x90, data1: 60, data2: 0) == nil, "velocity 0 is a note-off")
+        #expect(held.receive(MIDIBytes(status: 0x90, data1: 60, data2: 90, count: 3)) == .drop)
+        #expect(held.receive(MIDIBytes(status: 0x90, data1: 60, data2: 90, count: 3)) == nil, "a repeated note-on is not a second note")
+        #expect(held.receive(MIDIBytes(status: 0x90, data1: 64, data2: 90, count: 3)) == nil, "two notes ask for nothing")
+        #expect(held.receive(MIDIBytes(status: 0xB0, data1: 64, data2: 127, count: 3)) == nil, "a controller is not a note")
+        #expect(held.receive(MIDIBytes(status: 0x80, data1: 64, data2: 0, count: 3)) == nil)
+        #expect(held.receive(MIDIBytes(status: 0x90, data1: 60, data2: 0, count: 3)) == nil, "velocity 0 is a note-off")
         #expect(held.count == 0)
-        #expect(held.receive(status: 0x9F, data1: 48, data2: 1) == .drop, "alone again: a drop, on any channel")
+        #expect(held.receive(MIDIBytes(status: 0x9F, data1: 48, data2: 1, count: 3)) == .drop, "alone again: a drop, on any channel")
         held.releaseAll()
         #expect(held.count == 0 && held.key() == nil)
     }

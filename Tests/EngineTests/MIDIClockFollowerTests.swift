@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Engine
+import MIDIWire
 import Testing
 
 /// `MIDIClockFollower`: the tempo and position of a MIDI clock master from its messages and
@@ -22,11 +23,11 @@ struct MIDIClockFollowerTests {
         let rate = 48_000.0
         var follower = MIDIClockFollower(sampleRate: rate)
         var jitter = Jitter(state: 7)
-        _ = follower.receive([0xFA], at: 0)
+        _ = follower.receive(MIDIBytes(prefixOf: [0xFA])!, at: 0)
         let perPulse = 60 * rate / bpm / 24
         var worst = 0.0
         for pulse in 0..<(24 * 16) {
-            _ = follower.receive([0xF8], at: Double(pulse) * perPulse + jitter.next(within: 0.002 * rate))
+            _ = follower.receive(MIDIBytes(prefixOf: [0xF8])!, at: Double(pulse) * perPulse + jitter.next(within: 0.002 * rate))
             if pulse >= 24, let tempo = follower.tempo { worst = max(worst, abs(tempo - bpm) / bpm) }
         }
         #expect(worst < 0.01, "worst tempo error \(worst * 100) %")
@@ -43,7 +44,7 @@ struct MIDIClockFollowerTests {
     static func pulses(_ follower: inout MIDIClockFollower, _ count: Int, at bpm: Double, from frame: Double) -> Double {
         var frame = frame
         for _ in 0..<count {
-            _ = follower.receive([0xF8], at: frame)
+            _ = follower.receive(MIDIBytes(prefixOf: [0xF8])!, at: frame)
             frame += 60 * 48_000 / bpm / 24
         }
         return frame
@@ -52,7 +53,7 @@ struct MIDIClockFollowerTests {
     @Test("a new tempo is followed within one beat")
     func tempoChange() {
         var follower = MIDIClockFollower(sampleRate: 48_000)
-        _ = follower.receive([0xFA], at: 0)
+        _ = follower.receive(MIDIBytes(prefixOf: [0xFA])!, at: 0)
         let frame = Self.pulses(&follower, 48, at: 90, from: 0)
         #expect(abs((follower.tempo ?? 0) - 90) < 0.01)
         _ = Self.pulses(&follower, 25, at: 140, from: frame)
@@ -64,9 +65,9 @@ struct MIDIClockFollowerTests {
         let rate = 48_000.0, perPulse = 60 * rate / 120 / 24
         func follow(losing lost: Set<Int>) -> MIDIClockFollower {
             var follower = MIDIClockFollower(sampleRate: rate)
-            _ = follower.receive([0xFA], at: 0)
+            _ = follower.receive(MIDIBytes(prefixOf: [0xFA])!, at: 0)
             for pulse in 0..<(24 * 4) where !lost.contains(pulse) {
-                _ = follower.receive([0xF8], at: Double(pulse) * perPulse)
+                _ = follower.receive(MIDIBytes(prefixOf: [0xF8])!, at: Double(pulse) * perPulse)
             }
             return follower
         }
@@ -82,9 +83,9 @@ struct MIDIClockFollowerTests {
     func latePulse() {
         let rate = 48_000.0, perPulse = 60 * rate / 120 / 24
         var follower = MIDIClockFollower(sampleRate: rate)
-        _ = follower.receive([0xFA], at: 0)
+        _ = follower.receive(MIDIBytes(prefixOf: [0xFA])!, at: 0)
         for pulse in 0..<(24 * 4) {
-            _ = follower.receive([0xF8], at: (Double(pulse) + (pulse == 50 ? 0.7 : 0)) * perPulse)
+            _ = follower.receive(MIDIBytes(prefixOf: [0xF8])!, at: (Double(pulse) + (pulse == 50 ? 0.7 : 0)) * perPulse)
         }
         #expect(follower.pulses == 24 * 4 - 1)
         #expect(abs((follower.frame(atQuarters: 4) ?? 0) - 4 * 24 * perPulse) < 1)
@@ -93,7 +94,7 @@ struct MIDIClockFollowerTests {
     @Test("a master that halves its tempo is not taken for lost pulses: one pulse a pulse, and the new tempo within a beat")
     func halvedTempo() {
         var follower = MIDIClockFollower(sampleRate: 48_000)
-        _ = follower.receive([0xFA], at: 0)
+        _ = follower.receive(MIDIBytes(prefixOf: [0xFA])!, at: 0)
         let halved = Self.pulses(&follower, 48, at: 120, from: 0)
         _ = Self.pulses(&follower, 48, at: 60, from: halved)
         #expect(follower.pulses == 95)
@@ -103,27 +104,27 @@ struct MIDIClockFollowerTests {
     @Test("Start, Stop, Song Position Pointer and Continue; a stalled clock holds the position")
     func transport() {
         var follower = MIDIClockFollower(sampleRate: 1000)
-        #expect(follower.receive([0xF8], at: 0) == nil && follower.quarters(atFrame: 0) == nil, "pulses before Start count nothing")
-        #expect(follower.receive([0xFA], at: 0) == .started)
-        for pulse in 0..<48 { _ = follower.receive([0xF8], at: Double(pulse) * 10) }
+        #expect(follower.receive(MIDIBytes(prefixOf: [0xF8])!, at: 0) == nil && follower.quarters(atFrame: 0) == nil, "pulses before Start count nothing")
+        #expect(follower.receive(MIDIBytes(prefixOf: [0xFA])!, at: 0) == .started)
+        for pulse in 0..<48 { _ = follower.receive(MIDIBytes(prefixOf: [0xF8])!, at: Double(pulse) * 10) }
         #expect(follower.pulses == 47)
         // No pulse for a long while: at most one pulse on, never more.
         #expect(abs((follower.quarters(atFrame: 10_000) ?? 0) - 48.0 / 24) < 1e-9)
-        #expect(follower.receive([0xFC], at: 480) == .stopped && !follower.isRunning)
-        _ = follower.receive([0xF8], at: 490)
+        #expect(follower.receive(MIDIBytes(prefixOf: [0xFC])!, at: 480) == .stopped && !follower.isRunning)
+        _ = follower.receive(MIDIBytes(prefixOf: [0xF8])!, at: 490)
         #expect(follower.pulses == 47, "pulses while stopped move nothing")
-        #expect(follower.receive([0xF2, 0x10, 0x00], at: 500) == .located(96), "SPP 16 sixteenths: 96 pulses")
-        #expect(follower.receive([0xFB], at: 510) == .continued)
-        _ = follower.receive([0xF8], at: 520)
+        #expect(follower.receive(MIDIBytes(prefixOf: [0xF2, 0x10, 0x00])!, at: 500) == .located(96), "SPP 16 sixteenths: 96 pulses")
+        #expect(follower.receive(MIDIBytes(prefixOf: [0xFB])!, at: 510) == .continued)
+        _ = follower.receive(MIDIBytes(prefixOf: [0xF8])!, at: 520)
         #expect(follower.pulses == 96, "the first pulse after Continue marks the position")
         // Its spacing is the one measured before the stop, so the position runs on from the first pulse.
         #expect(abs((follower.quarters(atFrame: 525) ?? 0) - 96.5 / 24) < 1e-9, "\(follower.quarters(atFrame: 525) ?? -1)")
         #expect(abs((follower.frame(atQuarters: 97.0 / 24) ?? 0) - 530) < 1e-9)
-        _ = follower.receive([0xF8], at: 530)
+        _ = follower.receive(MIDIBytes(prefixOf: [0xF8])!, at: 530)
         #expect(follower.pulses == 97)
-        #expect(follower.receive([0xFA], at: 600) == .started && follower.pulses == 0)
-        _ = follower.receive([0xF8], at: 610)
+        #expect(follower.receive(MIDIBytes(prefixOf: [0xFA])!, at: 600) == .started && follower.pulses == 0)
+        _ = follower.receive(MIDIBytes(prefixOf: [0xF8])!, at: 610)
         #expect(follower.tempo == nil, "after Start the tempo is measured afresh")
-        #expect(follower.receive([0xF2, 0x10], at: 600) == nil, "a short SPP is ignored")
+        #expect(follower.receive(MIDIBytes(prefixOf: [0xF2, 0x10])!, at: 600) == nil, "a short SPP is ignored")
     }
 }

@@ -46,4 +46,17 @@ struct MIDIBytesTests {
         #expect(MIDIBytes(status: 0xE0, data1: 0, data2: 64, count: 3).meaning == .other)
         #expect(MIDIBytes(status: 0xA0, data1: 60, data2: 10, count: 3).meaning == .other)
     }
+
+    @Test("A message as an input delivers it: its first one to three bytes, the data past its length read as 0; nothing is no message")
+    func fromAnInput() {
+        #expect(MIDIBytes(prefixOf: [0x90, 60, 100]) == .noteOn(channel: 0, note: 60, velocity: 100))
+        #expect(MIDIBytes(prefixOf: [0xF8]) == .clock)
+        #expect(MIDIBytes(prefixOf: [0xF2, 0x10])?.count == 2 && MIDIBytes(prefixOf: [0xF2, 0x10])?.data2 == 0)
+        // System Exclusive longer than a short message is cut to its first three bytes, as the ports' slots hold it.
+        #expect(MIDIBytes(prefixOf: [0xF0, 0x7E, 0x7F, 0x09, 0x01, 0xF7])?.bytes == [0xF0, 0x7E, 0x7F])
+        #expect(MIDIBytes(prefixOf: [UInt8]()) == nil)
+        // A byte past the length is not part of the message: two deliveries of one clock pulse are one value.
+        #expect(MIDIBytes(status: 0xF8, data1: 12, data2: 34, count: 1) == .clock)
+        #expect(MIDIBytes(status: 0xC3, data1: 5, data2: 99, count: 2) == .programChange(channel: 3, program: 5))
+    }
 }

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Engine
+import MIDIWire
 import Studio
 
 /// Issue 44's fuzz target: what a JACK timebase master and a MIDI clock master send, as the
@@ -30,7 +31,8 @@ extension FuzzTarget {
                 if reader.byte() % 2 == 0 {
                     refused = try takeSnapshot(&reader, into: &transport) || refused
                 } else {
-                    let message = [reader.byte(), reader.byte() & 0x7F, reader.byte() & 0x7F]
+                    let message = MIDIBytes(status: reader.byte(), data1: reader.byte() & 0x7F, data2: reader.byte() & 0x7F,
+                                            count: 1 + Int(reader.byte() % 3))
                     _ = clock.receive(message, at: reader.double())
                     let quarters = reader.double()
                     if let frame = clock.frame(atQuarters: quarters), quarters.isFinite, JackTransport.jackFrame(frame) == nil { refused = true }
