@@ -10,8 +10,8 @@ import Vocabulary
 ///
 /// A control takes effect at the start of a step and is recorded in the event log with that
 /// step, so a live set can be replayed exactly (`clumsy replay`). What each one takes, costs
-/// and does is its row of `Control.table`; adding a control is a case here, its row, and what
-/// it does in `Simulator.apply(at:)` (docs/design.md shows the diff).
+/// and does is its row of `Control.table`; adding a control is a case here, its row (named as
+/// the case), and what it does in `Simulator.apply(at:)` (docs/design.md shows the diff).
 public enum Control: Sendable, Equatable {
     /// Gravity on the piano balls, m/s² (the range of the settings table's `gravity` row).
     case gravity(Double)
@@ -91,21 +91,11 @@ public enum Control: Sendable, Equatable {
     /// The row named `name`, if any.
     public static func row(named name: String) -> ControlRow? { table.first { $0.name == name } }
 
-    /// The control's name in the event log, in scenes and in OSC paths (`/clumsy/<name>`).
+    /// The control's name in the event log, in scenes and in OSC paths (`/clumsy/<name>`): its
+    /// case's, which is written once, as the name of its row of `table` (`ControlsTests` holds
+    /// every case to a row). Not read in the stepping loop: the event log, OSC and messages.
     public var name: String {
-        switch self {
-        case .gravity: return "gravity"
-        case .speed: return "speed"
-        case .kick: return "kick"
-        case .drop: return "drop"
-        case .tempo: return "tempo"
-        case .key: return "key"
-        case .level: return "level"
-        case .chord: return "chord"
-        case .balls: return "balls"
-        case .lift: return "lift"
-        case .place: return "place"
-        }
+        Mirror(reflecting: self).children.first?.label ?? String(describing: self)
     }
 
     /// The control's row of the table.

@@ -94,4 +94,28 @@ import Theory
         #expect(Control.unknown("gravty").description == "unknown control gravty; accepted: " + names.joined(separator: ", "))
         for row in Control.table { #expect(row.path == "/clumsy/" + row.name && row.message.hasPrefix(row.path)) }
     }
+
+    /// One control of every case, in the table's order (a case added without a row, or a row
+    /// named other than its case, fails here).
+    private static let everyCase: [Control] = [
+        .gravity(9.81), .speed(2), .kick, .drop, .tempo(120), .key(Key(parsing: "D dorian")!), .level(voice: "keys", value: 90),
+        .balls(3), .chord(5), .lift, .place(500),
+    ]
+
+    @Test("every case is named by its row of the table, and the table has a row for each case, in order")
+    func namesAreTheRows() throws {
+        #expect(Self.everyCase.map(\.name) == Control.table.map(\.name))
+        for control in Self.everyCase {
+            let row = try #require(Control.row(named: control.name), "no row named \(control.name)")
+            #expect(control.row.name == row.name)
+            // Each reads back through its row from its name and number (a key and a level take
+            // words too: their own makers, tested above).
+            switch control {
+            case .key, .level: continue
+            default: #expect(try Control.make(name: control.name, value: control.value).get() == control)
+            }
+        }
+        #expect(Control.gravity(3.5).text == "gravity 3.5" && Control.kick.text == "kick" && Control.level(voice: "bass", value: 60).text == "level bass 60")
+    }
 }
+
