@@ -7,7 +7,6 @@ import Controls
 import Engine
 import Errors
 import EventLog
-import Presets
 import Session
 import Text
 #if canImport(Glibc)

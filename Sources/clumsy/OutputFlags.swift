@@ -4,7 +4,6 @@
 import ArgumentParser
 import Controls
 import Errors
-import Presets
 import Session
 import Text
 
