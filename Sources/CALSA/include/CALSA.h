@@ -7,7 +7,6 @@
 
 #include <alsa/asoundlib.h>
 
-
 /* Silences alsa-lib's own messages on stderr: Clumsy reports failures in one line. */
 void clumsy_alsa_quiet(void);
 

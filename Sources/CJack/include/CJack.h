@@ -45,9 +45,6 @@ typedef struct {
     clumsy_jack_event ring[CLUMSY_JACK_RING];
 } clumsy_jack_state;
 
-
-
-
 /* Opens a bare client (never starting a server, not activated). Returns NULL and sets
    *status on failure. libjack's own chatter on stderr is silenced, also the lines it prints
    straight to stderr when no server answers: Clumsy reports failures in one line. */
@@ -137,9 +134,6 @@ typedef struct {
     clumsy_jack_event ring[CLUMSY_JACK_IN_RING];
 } clumsy_jack_input;
 
-
-
-
 /* One attempt of `clumsy_jack_open_input`. */
 clumsy_jack_input *clumsy_jack_open_input_once(const char *name, const char *port, int *status);
 
@@ -196,9 +190,6 @@ typedef struct {
     int deaf;                       /* opened, but its process callback never ran */
     clumsy_jack_transport_snapshot snapshot;
 } clumsy_jack_transport;
-
-
-
 
 /* One attempt of `clumsy_jack_open_transport`. */
 clumsy_jack_transport *clumsy_jack_open_transport_once(const char *name, int *status);
