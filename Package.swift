@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "Sound", dependencies: ["Vocabulary", "MIDIWire", "CFluidSynth", "CSndfile", "CEBUR128", "FileOutput"], swiftSettings: uncheckedExclusivityInRelease + optimizedInDebug),
         .target(name: "Pictures", dependencies: ["Geometry", "CCairo", "FileOutput"]),
         // A session plan as the values Pictures draws: `clumsy draw`, the video and the LV2 plugin's UI.
-        .target(name: "WorldDrawing", dependencies: ["Engine", "Performance", "Pictures", "Text", "Theory"]),
+        .target(name: "WorldDrawing", dependencies: ["Engine", "Performance", "Pictures", "Text", "Theory", "Vocabulary"]),
         // One MIDI message as it goes on the wire, pure Swift without C libraries: Studio's live
         // ports and the LV2 plugin both speak it (the plugin must not link JACK, ALSA or liblo).
         .target(name: "MIDIWire"),
@@ -115,7 +115,19 @@ let package = Package(
         // the engine's, so `batch` reads logs without linking the studio or the pictures.
         .target(name: "EventLog", dependencies: ["Controls", "Errors", "Vocabulary", "Performance", "Text", "Theory", "Engine", "FileOutput"],
                 swiftSettings: optimizedInDebug),
-        .target(name: "Session", dependencies: ["Controls", "Errors", "Escaping", "Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Text", "Engine", "EventLog", "MIDIFile", "Sound", "FileOutput", "MIDIWire", "Studio", "Pictures", "WorldDrawing"],
+        // The sinks a session writes and shows (MIDI file, audio and stems, video, score, text,
+        // progress), with no studio library: a batch or a render links no JACK.
+        .target(name: "Sinks", dependencies: ["Errors", "Escaping", "Theory", "Geometry", "Vocabulary", "Performance", "Text", "Engine", "EventLog", "MIDIFile", "Sound", "FileOutput", "Pictures", "WorldDrawing"],
+                swiftSettings: uncheckedExclusivityInRelease),
+        // Live: the only module that imports Studio (JACK, ALSA, liblo, Link): live sound and MIDI
+        // ports, OSC out and in, MIDI in, and the masters a session follows (clock, transport, Link).
+        .target(name: "Live", dependencies: ["Controls", "Errors", "Theory", "Vocabulary", "Performance", "Text", "Engine", "Sound", "FileOutput", "MIDIWire", "Studio", "Sinks"],
+                swiftSettings: uncheckedExclusivityInRelease),
+        // `clumsy draw` and `clumsy roll`: a session's world and paths, a MIDI file or event log as a piano roll.
+        .target(name: "PictureCommands", dependencies: ["Controls", "Errors", "Theory", "Geometry", "Physics", "Vocabulary", "Performance", "Text", "Engine", "EventLog", "MIDIFile", "FileOutput", "Pictures", "WorldDrawing", "Sinks"],
+                swiftSettings: uncheckedExclusivityInRelease),
+        // The session: the outputs table and the runner that wires a plan to its sinks and sources.
+        .target(name: "Session", dependencies: ["Controls", "Errors", "Vocabulary", "Performance", "Text", "Engine", "EventLog", "Sound", "FileOutput", "Sinks", "Live"],
                 swiftSettings: uncheckedExclusivityInRelease),
         // The LV2 plugin (lv2-dev): a C shim owns the LV2 side (descriptor, URIDs, atoms, ports) and
         // calls the Swift engine, which steps the Simulator in the host's time (docs/plugin.md).
@@ -130,19 +142,19 @@ let package = Package(
         .target(name: "Batch", dependencies: ["Controls", "Errors", "Escaping", "Theory", "Vocabulary", "Performance", "Text", "Engine", "EventLog", "MIDIFile", "Sound", "FileOutput"]),
         .executableTarget(name: "clumsy", dependencies: [
             "Errors",
-            "Controls", "Session", "EventLog", "Engine", "Presets", "Text", "FileOutput", "Analysis", "Vocabulary", "Performance", "Theory", "Batch",
+            "Controls", "Session", "Sinks", "Live", "PictureCommands", "EventLog", "Engine", "Presets", "Text", "FileOutput", "Analysis", "Vocabulary", "Performance", "Theory", "Batch",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `make bench`: in-process bare Chipmunk stepping versus the full simulator (Benchmarks/bench.sh).
         // `make docs`: the settings reference and the generated flags, from the settings table.
         .executableTarget(name: "clumsy-docs", dependencies: ["Presets"], path: "Sources/ClumsyDocs"),
         .executableTarget(name: "clumsy-bench", dependencies: [
-            "Session", "Engine", "Physics", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Session", "Sinks", "Engine", "Physics", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Sources/ClumsyBench"),
 
         // What only tests use: the fuzzer (one mutation engine, a target per reader) and the JSON
         // writer. A library target kept beside the tests, out of Sources.
-        .target(name: "TestSupport", dependencies: ["Errors", "Escaping", "MIDIWire", "Presets", "Text", "Engine", "EventLog", "Session", "MIDIFile", "Analysis", "Pictures", "Studio", "Batch"],
+        .target(name: "TestSupport", dependencies: ["Errors", "Escaping", "MIDIWire", "Presets", "Text", "Engine", "EventLog", "MIDIFile", "Analysis", "Pictures", "Studio", "Batch", "Live", "PictureCommands"],
                 path: "Tests/TestSupport"),
         .testTarget(name: "TheoryTests", dependencies: ["Theory"]),
         .testTarget(name: "EscapingTests", dependencies: ["Escaping"]),
@@ -162,12 +174,15 @@ let package = Package(
         .testTarget(name: "ErrorsTests", dependencies: ["Errors"]),
         // The engine without the sinks: its rules, the masters it follows, MIDI in's rules.
         .testTarget(name: "EngineTests", dependencies: ["Controls", "Engine", "Errors", "Geometry", "MIDIWire", "Performance", "Physics", "Presets", "TestSupport", "Theory", "Vocabulary", "FileOutput"]),
-        .testTarget(name: "SessionTests", dependencies: ["Controls", "Errors", "Geometry", "Theory", "Vocabulary", "Physics", "Performance", "Presets", "Text", "Engine", "EventLog", "Session", "TestSupport", "MIDIWire", "Studio", "MIDIFile", "Pictures"], exclude: ["FuzzRegressions"]),
+        .testTarget(name: "SinksTests", dependencies: ["Engine", "Errors", "EventLog", "Performance", "Sinks", "Sound", "TestSupport", "Theory"]),
+        .testTarget(name: "LiveTests", dependencies: ["Controls", "Errors", "Geometry", "Theory", "Vocabulary", "Physics", "Performance", "Presets", "Engine", "EventLog", "Live", "Sinks", "TestSupport", "MIDIWire", "Studio", "MIDIFile"]),
+        .testTarget(name: "PictureCommandsTests", dependencies: ["Engine", "EventLog", "Performance", "PictureCommands", "Pictures", "Presets", "Sinks", "TestSupport", "Theory", "WorldDrawing"]),
+        .testTarget(name: "SessionTests", dependencies: ["Errors", "Performance", "Presets", "Text", "Engine", "EventLog", "Session", "TestSupport"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "StudioTests", dependencies: ["CJack", "MIDIWire", "Studio"]),
         .testTarget(name: "PicturesTests", dependencies: ["Geometry", "Pictures"]),
         .testTarget(name: "WorldDrawingTests", dependencies: ["Engine", "Pictures", "Presets", "WorldDrawing"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "Theory", "MIDIFile"], exclude: ["make_fixtures.py"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["Errors", "Presets", "Text", "Engine", "EventLog", "Session", "MIDIFile", "MIDIWire", "Pictures", "Studio", "TestSupport"], exclude: ["Help"], resources: [.copy("Golden")]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Errors", "Presets", "Text", "Engine", "EventLog", "Session", "MIDIFile", "MIDIWire", "Pictures", "Studio", "TestSupport", "Live", "PictureCommands", "Sinks", "WorldDrawing"], exclude: ["Help"], resources: [.copy("Golden")]),
     ],
     swiftLanguageModes: [.v6]
 )

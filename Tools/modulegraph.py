@@ -53,13 +53,19 @@ def diagram(graph):
 # The LV2 plugin runs inside any host: no JACK, ALSA or liblo (the readelf test checks the
 # library too). It does reach Cairo: its UI draws the world as `clumsy draw` does (Pictures,
 # WorldDrawing), in the same library, since a second Swift library would load a second runtime.
-MUST_NOT_REACH = {'Batch': {'CJack', 'CALSA', 'CLo', 'CCairo'}, 'ClumsyLV2': {'CJack', 'CALSA', 'CLo'}}
+# The sinks a render writes and the picture commands link no studio library either: a machine
+# without JACK renders and draws.
+STUDIO = {'Studio', 'CJack', 'CALSA', 'CLo', 'CLink'}
+MUST_NOT_REACH = {'Batch': STUDIO | {'CCairo'}, 'ClumsyLV2': STUDIO, 'Sinks': STUDIO, 'PictureCommands': STUDIO}
 
 # Who may import a module (test targets aside). Presets is the preset format: the resolver
 # (Engine: `SessionPlan.resolve`, `PresetFiles`, `PresetField`) and the command line's preset
 # commands and docs generator read it; everything after the resolve step reads the plan. A
 # module that starts to import Presets fails here.
-MAY_IMPORT = {'Presets': {'Engine', 'clumsy', 'clumsy-docs'}}
+MAY_IMPORT = {'Presets': {'Engine', 'clumsy', 'clumsy-docs'},
+              # Studio is JACK, ALSA, liblo and Link: only Live (the live sinks and sources, the
+              # masters followed) imports it, so the sinks, the pictures and the runner link none.
+              'Studio': {'Live'}}
 
 TESTED_IN_HOST = {'ClumsyLV2'}
 

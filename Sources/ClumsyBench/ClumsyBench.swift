@@ -34,6 +34,7 @@ import ArgumentParser
 import Engine
 import Physics
 import Session
+import Sinks
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -5,7 +5,9 @@ import Engine
 import Errors
 import EventLog
 import FileOutput
+import Live
 import Performance
+import Sinks
 import Sound
 import Text
 import Vocabulary

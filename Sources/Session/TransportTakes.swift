@@ -4,7 +4,9 @@
 import Controls
 import Engine
 import Errors
+import Live
 import Performance
+import Sinks
 import Text
 #if canImport(Glibc)
 import Glibc

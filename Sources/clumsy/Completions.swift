@@ -5,6 +5,7 @@ import ArgumentParser
 import Performance
 import Presets
 import Session
+import Sinks
 import Theory
 import Vocabulary
 

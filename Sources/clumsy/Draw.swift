@@ -4,8 +4,10 @@
 import ArgumentParser
 import Controls
 import Engine
+import PictureCommands
 import Presets
 import Session
+import Sinks
 
 struct Draw: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -5,6 +5,7 @@ import ArgumentParser
 import Controls
 import Errors
 import Session
+import Sinks
 import Text
 
 /// The output flags `clumsy run` and `clumsy replay` share, with one help text each (with

@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import ArgumentParser
+import PictureCommands
 import Session
+import Sinks
 
 /// The checks `clumsy draw` and `clumsy roll` share: `--size` must parse as a picture size
 /// and `-o` must name a picture format, else a usage error (exit 64). The size is checked first.

@@ -7,6 +7,7 @@ import Errors
 import EventLog
 import Presets
 import Session
+import Sinks
 import Text
 
 struct Presets: ParsableCommand {

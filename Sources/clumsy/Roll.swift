@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import ArgumentParser
+import PictureCommands
 import Session
+import Sinks
 
 struct Roll: ParsableCommand {
     static let configuration = CommandConfiguration(

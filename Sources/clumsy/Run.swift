@@ -6,8 +6,10 @@ import Controls
 import Engine
 import EventLog
 import FileOutput
+import Live
 import Presets
 import Session
+import Sinks
 import Text
 #if canImport(Glibc)
 import Glibc

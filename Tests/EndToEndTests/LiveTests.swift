@@ -4,6 +4,7 @@
 import Foundation
 import MIDIFile
 import Session
+import Sinks
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -9,8 +9,12 @@ import Presets
 import Studio
 import TestSupport
 import Testing
+import WorldDrawing
 @testable import Engine
+@testable import Live
+@testable import PictureCommands
 @testable import Session
+@testable import Sinks
 
 /// Issue 20's acceptance: for every bundled preset (30 s, seeds 1 and 2) the text view, the
 /// event log, the OSC output, `draw`'s labels, the video's label, `roll` of the log and `roll`
@@ -87,7 +91,7 @@ struct OneTruthAllOutputsTests {
         ].compactMap { $0 }
 
         // draw: each bouncer is labelled with the chord the session played on its degree.
-        let labels = Dictionary(DrawingBuilder.drawing(for: plan).bouncers.map { ($0.hue + 1, $0.detail) }, uniquingKeysWith: { a, _ in a })
+        let labels = Dictionary(PlanDrawing.drawing(for: plan).bouncers.map { ($0.hue + 1, $0.detail) }, uniquingKeysWith: { a, _ in a })
         for chord in log where chord.kind == "chord" && labels[chord.degree ?? 0] != chord.name {
             problems.append("draw labels degree \(chord.degree ?? 0) \(labels[chord.degree ?? 0] ?? "-"), the session played \(chord.name ?? "-")")
         }
@@ -155,7 +159,7 @@ struct FiveKeysTests {
         let directory = try TemporaryDirectory()
         let path = try fiveKeyPreset(in: directory)
         let plan = SessionPlan(configuration: try Configuration(preset: try PresetLibrary.load(path), duration: 5))
-        let drawing = DrawingBuilder.drawing(for: plan)
+        let drawing = PlanDrawing.drawing(for: plan)
         let piano = try #require(drawing.areas.first { $0.name == "piano" }).box
         let keys = drawing.keys.map(\.box).sorted { $0.minX < $1.minX }
         #expect(keys.count == 5)

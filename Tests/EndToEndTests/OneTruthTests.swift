@@ -6,6 +6,7 @@ import Foundation
 import Presets
 import Session
 import Testing
+import WorldDrawing
 @testable import Engine
 
 /// Issue 20: one truth about the harmony a session played. The performer names each chord
@@ -34,7 +35,7 @@ struct OneTruthTests {
     @Test("borrowed-chords: the chords of bass.chords are the ones named everywhere (E7 on ii, not Em7)")
     func borrowedChords() async throws {
         let plan = SessionPlan(configuration: try Configuration(preset: try PresetLibrary.load("borrowed-chords"), duration: 30))
-        let labels = Dictionary(DrawingBuilder.drawing(for: plan).bouncers.map { ($0.hue + 1, $0.detail) }, uniquingKeysWith: { a, _ in a })
+        let labels = Dictionary(PlanDrawing.drawing(for: plan).bouncers.map { ($0.hue + 1, $0.detail) }, uniquingKeysWith: { a, _ in a })
         #expect(labels[2] == "E7" && labels[1] == "Dmaj7", "\(labels.sorted { $0.key < $1.key })")
         let text = try await CLI.run(["run", "borrowed-chords", "--duration", "90", "--seed", "1", "--set", "form=false"], timeout: 120)
         let names = Set(Self.textChords(text.stdout).map(\.name))

@@ -7,6 +7,7 @@ import Presets
 import Session
 import Testing
 import Text
+import WorldDrawing
 @testable import Engine
 #if canImport(Glibc)
 import Glibc
@@ -108,7 +109,7 @@ struct VideoTests {
         let frameBytes = width * height * 3
         // Where each key is, from the same scene the video was drawn from.
         let configuration = try Configuration(preset: try PresetLibrary.load("default"), overrides: Overrides(seed: 1), duration: 4)
-        let painter = WorldPainter(drawing: DrawingBuilder.drawing(for: SessionPlan(configuration: configuration)),
+        let painter = WorldPainter(drawing: PlanDrawing.drawing(for: SessionPlan(configuration: configuration)),
                                    frame: Composition(width: width, height: height, withRoll: true).world)
         func brightness(frame: Int, key: Int) -> Double {
             // The key's left fifth (its label sits in the middle).

@@ -5,7 +5,6 @@ import Analysis
 import Errors
 import MIDIFile
 import Pictures
-import Session
 import Studio
 import Text
 #if canImport(Glibc)

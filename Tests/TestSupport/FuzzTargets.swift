@@ -4,10 +4,11 @@
 import Analysis
 import Errors
 import EventLog
+import Live
 import MIDIFile
+import PictureCommands
 import Pictures
 import Presets
-import Session
 import Studio
 @testable import Engine
 

@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Engine
-import Session
 import Text
 
 /// The one mutation engine of every fuzz target: seeded, so a campaign is repeatable.

@@ -3,7 +3,8 @@
 
 import Engine
 import Errors
-import Studio
+import Live
+import Sinks
 import Text
 import Vocabulary
 /// `--clock-in jack[:port]` or `alsa[:client:port]`: the live session follows a MIDI clock
@@ -165,13 +166,7 @@ struct OSCOutput: SessionOutput {
             throw .usage("\(flag) only applies with --live")
         }
         // Before anything is built: port 0 (a port nobody is told) and a bad address are refused at once.
-        if let listen = request.oscIn {
-            do throws(StudioError) {
-                _ = try OSCReceiver.parse(listen)
-            } catch {
-                throw SessionError(error)
-            }
-        }
+        if let listen = request.oscIn { try OSCControlSource.check(listen: listen) }
     }
 
     func open(_ run: OutputRun, _ wiring: OutputWiring) throws(SessionError) {

@@ -4,6 +4,7 @@
 import Engine
 import Errors
 import EventLog
+import Sinks
 /// `--midi file.mid`: the Standard MIDI File (`MIDIRecorder`).
 struct MIDIOutput: SingleFileOutput {
     let flag = "--midi"

@@ -5,6 +5,8 @@ import Engine
 import Errors
 import EventLog
 import FileOutput
+import Live
+import Sinks
 import Sound
 
 /// One kind of output a session can have (a MIDI file, the event log, audio, stems, a video,

@@ -4,9 +4,10 @@
 import Engine
 import Errors
 import FileOutput
+import Live
 import Performance
+import Sinks
 import Sound
-import Studio
 
 /// `--audio file`: the rendered mix (`AudioFileSink`), or with `--live --audio-driver file`
 /// the file the driver plays into (written by the live sound, see `LiveSoundOutput`).
@@ -172,7 +173,7 @@ struct LiveSoundOutput: SessionOutput {
     /// otherwise FluidSynth's default (nil).
     static func driver(_ request: RunRequest) -> String? {
         if let driver = request.audioDriver { return driver }
-        let jack = request.asksForJack && LiveAudio.availableDrivers.contains("jack") && JackServerProbe.answers()
+        let jack = request.asksForJack && LiveSink.jackAnswers()
         return jack ? "jack" : nil
     }
 

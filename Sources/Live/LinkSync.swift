@@ -4,6 +4,7 @@
 import Controls
 import Engine
 import Errors
+import Sinks
 import Studio
 #if canImport(Glibc)
 import Glibc

@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 import Vocabulary
 @testable import Engine
-@testable import Session
+@testable import Live
 
 /// A MIDI port that records what it is sent and can be made to "go away".
 final class RecordingPort: LiveMIDIPort {

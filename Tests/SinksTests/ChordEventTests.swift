@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 import Theory
 @testable import Engine
-@testable import Session
+@testable import Sinks
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -42,18 +42,5 @@ struct ChordEventTests {
         try status.record(events, through: 20)
         let last = try #require(Self.chords(events).last)
         #expect(status.line(at: 20).contains("\(last.name) (\(last.numeral)) in D major"), "\(status.line(at: 20))")
-    }
-
-    @Test("roll of a log written before chord lines names each bass root's chord as the session does")
-    func rollOfAnOlderLog() throws {
-        let directory = try TemporaryDirectory(prefix: "clumsy-chord-tests")
-        let log = directory.file("s.jsonl"), old = directory.file("old.jsonl")
-        let plan = SessionPlan(configuration: try Configuration(preset: try bundled("borrowed-chords"), duration: 30))
-        try Simulator(plan: plan).run(into: [try EventLogWriter(path: log, voices: plan.voices)])
-        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
-        try lines.filter { !$0.contains("\"kind\":\"chord\"") }.joined(separator: "\n").appending("\n").write(toFile: old, atomically: true, encoding: .utf8)
-        let now = try RollReader.fromEventLog(path: log, plan: plan), before = try RollReader.fromEventLog(path: old, plan: plan)
-        #expect(now.chords.map(\.name) == before.chords.map(\.name), "\(now.chords.map(\.name)) vs \(before.chords.map(\.name))")
-        #expect(now.notes.count == before.notes.count)
     }
 }

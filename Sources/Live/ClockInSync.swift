@@ -5,6 +5,7 @@ import Controls
 import Engine
 import Errors
 import MIDIWire
+import Sinks
 import Studio
 import Vocabulary
 #if canImport(Glibc)

@@ -7,7 +7,7 @@ import Studio
 import TestSupport
 import Testing
 @testable import Engine
-@testable import Session
+@testable import Live
 
 /// `--osc-out`'s `/clumsy/control`: what a listener reads for each kind of control.
 @Suite("OSC out: controls")

@@ -10,13 +10,14 @@ import Pictures
 import Text
 import Theory
 import Vocabulary
+import WorldDrawing
 #if canImport(Glibc)
 import Glibc
 #endif
 
 extension SessionError {
     /// The Session error (and exit status) for a Pictures error.
-    init(_ error: PictureError, path: String) {
+    package init(_ error: PictureError, path: String) {
         switch error {
         case .programMissing(let message): self = .unavailable(message)
         case .encoderFailed(let message), .io(let message): self = .io("cannot write \(path): \(message)")
@@ -62,7 +63,7 @@ public struct VideoRequest: Sendable {
 /// `$TMPDIR` copied into it at the end), and two files without a name in the same
 /// directory, the video-only stream and ffmpeg's log, which vanish however the run ends.
 /// ffmpeg gets them open (`/proc/self/fd/N`), never by a name someone else could plant.
-final class VideoFiles {
+package final class VideoFiles {
     /// The video output.
     let output: OutputFile
     /// The scratch video-only (Matroska) file.
@@ -73,7 +74,7 @@ final class VideoFiles {
     let directory: String
     private let name: String
 
-    init(path: String) throws(SessionError) {
+    package init(path: String) throws(SessionError) {
         do {
             output = try OutputFile(target: OutputTarget(path: path), seekable: true)
         } catch {
@@ -101,7 +102,7 @@ final class VideoFiles {
 
     /// A fresh, unguessable name for the session's sound when no `--audio` file is asked for
     /// (a `TemporaryName`: a run killed before removing it leaves it to the next run's cleanup).
-    func soundPath() -> String {
+    package func soundPath() -> String {
         directory + "/" + TemporaryName.make(for: name + ".audio.wav")
     }
 }
@@ -111,7 +112,7 @@ final class VideoFiles {
 /// exactly every 8th step). Frames go to ffmpeg as they are drawn; at the end the frames run
 /// on through the audio's tail (the world still, flashes fading, the roll scrolling) and the
 /// audio file is muxed in. Written beside the target and renamed at the end.
-final class VideoSink: SessionSink, StepObserver {
+package final class VideoSink: SessionSink, StepObserver {
     let path: String
     private let fps: Double
     private let tail: Double
@@ -130,12 +131,12 @@ final class VideoSink: SessionSink, StepObserver {
     private var queued: [SessionEvent] = []   // notes and chords not yet drawn
     private var observedTime = -Double.infinity
     /// Called once when the session has ended and the last frames and the mux begin.
-    var onFinishing: (() -> Void)?
+    package var onFinishing: (() -> Void)?
 
     /// Starts ffmpeg. `audioPath` is the audio file that will exist when the session has
     /// finished (removed afterwards if `removesAudio`); `tail` is its length after the session
     /// (cut as the audio sink cuts it when `stop` was raised).
-    init(request: VideoRequest, files: VideoFiles, plan: SessionPlan, ffmpeg: String, audioPath: String, removesAudio: Bool,
+    package init(request: VideoRequest, files: VideoFiles, plan: SessionPlan, ffmpeg: String, audioPath: String, removesAudio: Bool,
          tail: Double, stop: StopSignal?) throws(SessionError) {
         path = request.path
         fps = Double(request.fps)
@@ -145,14 +146,14 @@ final class VideoSink: SessionSink, StepObserver {
         self.removesAudio = removesAudio
         let container = VideoContainer(path: request.path)!
         self.files = files
-        let drawing = DrawingBuilder.drawing(for: plan)
+        let drawing = PlanDrawing.drawing(for: plan)
         performer = plan.performer
         keyTones = plan.keyTones
         var index = Array(repeating: -1, count: 8)
         for (i, b) in plan.layout.bouncers.enumerated() { index[b.tag] = i }
         bouncerIndex = index
         // One lane per voice of the table, the bar and beat lines from the session's tempo and meter.
-        let roll = Roll(title: "", legend: [], lanes: DrawingBuilder.lanes(for: plan),
+        let roll = Roll(title: "", legend: [], lanes: PlanDrawing.lanes(for: plan),
                         notes: [], chords: [], secondsPerBeat: plan.clock.beatSeconds, beatsPerBar: plan.clock.meter.beats,
                         duration: plan.duration)
         do {
@@ -168,7 +169,7 @@ final class VideoSink: SessionSink, StepObserver {
     }
 
     /// Checks a video request before anything runs and finds ffmpeg (69 naming the package if missing).
-    static func prepare(_ video: VideoRequest, isLive: Bool, environment: [String: String]) throws(SessionError) -> String {
+    package static func prepare(_ video: VideoRequest, isLive: Bool, environment: [String: String]) throws(SessionError) -> String {
         try video.validate()
         guard !isLive else { throw .usage("--video renders offline; it cannot be combined with --live") }
         let ffmpeg: String
@@ -183,7 +184,7 @@ final class VideoSink: SessionSink, StepObserver {
     /// Notes and chords are queued and applied frame by frame: a note changes the picture from
     /// the first frame at or after the time it sounds (`t`, after quantisation), not at the
     /// physical hit; a chord from the first frame at or after it takes over.
-    func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
+    package func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
         for event in events {
             switch event {
             case .note: queued.append(event)
@@ -259,7 +260,7 @@ final class VideoSink: SessionSink, StepObserver {
     /// A step's world is drawn one step later, once the notes due by then have surely arrived:
     /// a note found in a step's last sub-step can carry a time a rounding error past that
     /// step's end and reach the sinks with the next step.
-    func observe(_ balls: BallPositions, at time: Double) throws(SessionError) {
+    package func observe(_ balls: BallPositions, at time: Double) throws(SessionError) {
         try frames(through: observedTime)
         for i in 0..<min(balls.count, renderer.positions.count) {
             // A ball out of the world (the `balls` control) is not drawn.
@@ -286,7 +287,7 @@ final class VideoSink: SessionSink, StepObserver {
     /// Frames in a video of `seconds`: enough to cover them, less than one frame more.
     static func frameCount(seconds: Double, fps: Double) -> Int { Int((seconds * fps - 1e-9).rounded(.up)) }
 
-    func finish(at time: Double) throws(SessionError) {
+    package func finish(at time: Double) throws(SessionError) {
         onFinishing?()
         // The audio's tail is cut short after a stop signal; the video ends with it.
         let tail = stop?.isRaised == true ? min(self.tail, AudioFileSink.interruptedTail) : self.tail
@@ -332,7 +333,7 @@ final class VideoSink: SessionSink, StepObserver {
         if removesAudio && isSoundNamed { _ = PathBytes.withCString(audioPath) { unlink($0) } }
     }
 
-    func abandon() {
+    package func abandon() {
         encoder.abandon()
         cleanUp()
     }

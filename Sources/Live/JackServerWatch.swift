@@ -4,6 +4,7 @@
 import Controls
 import Engine
 import Errors
+import Sinks
 import Studio
 
 /// `--live --audio-driver jack`: FluidSynth's JACK driver plays the sound and tells Clumsy
@@ -12,14 +13,14 @@ import Studio
 /// callback and the count of its process cycles, `JackLiveness`) notices; as a control source
 /// polled each step it then ends the session, whose files are completed, and the runner exits
 /// with its failure (74, naming the server).
-final class JackServerWatch: ControlSource {
+package final class JackServerWatch: ControlSource {
     private let client: JackTransport
     private let what: String
     /// Set when the server went away during the session.
-    private(set) var failure: SessionError?
+    package private(set) var failure: SessionError?
 
     /// Opens the watch on the server `$JACK_DEFAULT_SERVER` (else `default`).
-    init(environment: [String: String]) throws(SessionError) {
+    package init(environment: [String: String]) throws(SessionError) {
         do {
             client = try JackTransport(clientName: "clumsy-watch", environment: environment)
         } catch {
@@ -28,11 +29,11 @@ final class JackServerWatch: ControlSource {
         what = StudioError.jackServer(environment: environment)
     }
 
-    func poll(step: Int64, into controls: inout [Control]) -> Bool {
+    package func poll(step: Int64, into controls: inout [Control]) -> Bool {
         if failure == nil && client.isGone { failure = SessionError(StudioError.wentAway(what)) }
         return failure == nil
     }
 
     /// Closes the client.
-    func close() { client.close() }
+    package func close() { client.close() }
 }

@@ -3,6 +3,7 @@
 
 import Controls
 import Engine
+import Sinks
 import Text
 #if canImport(Glibc)
 import Glibc

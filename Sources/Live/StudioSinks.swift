@@ -7,6 +7,7 @@ import Errors
 import FileOutput
 import MIDIWire
 import Performance
+import Sinks
 import Studio
 import Synchronization
 import Text
@@ -283,6 +284,16 @@ public final class OSCControlSource: ControlSource, @unchecked Sendable {
 
     /// The session, which refuses the well-formed controls it cannot apply (`SessionPlan.rejection(of:)`).
     private let plan: SessionPlan
+
+    /// Refuses a `listen` (`[addr:]port`) that cannot be listened on (port 0, a port nobody is
+    /// told; a bad address) before anything is built.
+    public static func check(listen: String) throws(SessionError) {
+        do throws(StudioError) {
+            _ = try OSCReceiver.parse(listen)
+        } catch {
+            throw SessionError(error)
+        }
+    }
 
     /// Listens on `listen` (`[addr:]port`, address 127.0.0.1 unless given); `plan` refuses the
     /// key changes the session cannot play.

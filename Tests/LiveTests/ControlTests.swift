@@ -11,7 +11,8 @@ import TestSupport
 import Testing
 import Theory
 @testable import Engine
-@testable import Session
+@testable import Live
+@testable import Sinks
 #if canImport(Glibc)
 import Glibc
 #endif

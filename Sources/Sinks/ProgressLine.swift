@@ -5,14 +5,14 @@ import EventLog
 import Text
 /// The progress line a long render shows on a terminal: simulated time, per cent, elapsed
 /// wall time, speed (× real time) and the time left, then one line per stage after it.
-final class ProgressLine {
+package final class ProgressLine {
     private let output: TerminalOutput
     private let total: Double
     private let verb: String
     private let started = WallClockPacer.now()
 
     /// Shows progress of `verb` ("simulating") over `total` simulated seconds on `output`.
-    init(output: TerminalOutput, total: Double, verb: String) {
+    package init(output: TerminalOutput, total: Double, verb: String) {
         self.output = output
         self.total = total
         self.verb = verb
@@ -30,25 +30,25 @@ final class ProgressLine {
     }
 
     /// Shows the line at `fraction` done.
-    func show(_ fraction: Double) {
+    package func show(_ fraction: Double) {
         output.write("\r\u{1B}[K" + text(fraction: fraction))
         output.flush()
     }
 
     /// Shows a stage after the simulation ("mastering: pass 1 …"), with the time so far.
-    func stage(_ text: String) {
+    package func stage(_ text: String) {
         output.write("\r\u{1B}[K  \(text)  (\(Self.clock(WallClockPacer.now() - started)) elapsed)")
         output.flush()
     }
 
     /// Clears the line.
-    func clear() {
+    package func clear() {
         output.write("\r\u{1B}[K")
         output.flush()
     }
 
     /// Seconds as m:ss, or h:mm:ss from an hour.
-    static func clock(_ seconds: Double) -> String {
+    package static func clock(_ seconds: Double) -> String {
         let whole = Int(max(0, seconds.isFinite ? seconds : 0).rounded())
         let (h, m, s) = (whole / 3600, whole / 60 % 60, whole % 60)
         let two = { (n: Int) in n < 10 ? "0\(n)" : "\(n)" }

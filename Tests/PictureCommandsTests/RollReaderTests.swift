@@ -8,8 +8,10 @@ import Presets
 import TestSupport
 import Testing
 import Theory
+import WorldDrawing
 @testable import Engine
-@testable import Session
+@testable import PictureCommands
+@testable import Sinks
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -114,7 +116,7 @@ struct RollReaderTests {
     @Test("The video's roll has a lane per voice covering every note that voice can play")
     func videoLanes() throws {
         let plan = SessionPlan(configuration: try Configuration(preset: try PresetLibrary.load("pulse"), duration: 1))
-        let lanes = DrawingBuilder.lanes(for: plan)
+        let lanes = PlanDrawing.lanes(for: plan)
         #expect(lanes.map(\.name) == plan.voices.voices.map(\.name))
         let drums = try #require(lanes.last)
         for note in [42, 37, 36] { #expect(drums.pitches.contains(note), "drum \(note) outside \(drums.pitches)") }
@@ -127,11 +129,24 @@ struct RollReaderTests {
     func rollLane() throws {
         let preset = try decode(#"{"second": {"interval": -6}}"#)
         let plan = SessionPlan(configuration: try Configuration(preset: preset, duration: 5))
-        let lanes = DrawingBuilder.lanes(for: plan)
+        let lanes = PlanDrawing.lanes(for: plan)
         #expect(lanes.map(\.name) == ["Bass", "Keys", "Second"])
         let derivation = try #require(plan.voices.voices[2].derived)
         let doubled = (1...7).flatMap { d in plan.keyTones.map { derivation.notes[plan.performer.keysNote(degree: d, tone: $0)] } }
         #expect(doubled.allSatisfy { lanes[2].pitches.contains($0) })
         #expect(lanes[2].pitches.lowerBound == doubled.min() && lanes[2].pitches.lowerBound < lanes[1].pitches.lowerBound)
+    }
+
+    @Test("roll of a log written before chord lines names each bass root's chord as the session does")
+    func rollOfAnOlderLog() throws {
+        let directory = try TemporaryDirectory(prefix: "clumsy-chord-tests")
+        let log = directory.file("s.jsonl"), old = directory.file("old.jsonl")
+        let plan = SessionPlan(configuration: try Configuration(preset: try bundled("borrowed-chords"), duration: 30))
+        try Simulator(plan: plan).run(into: [try EventLogWriter(path: log, voices: plan.voices)])
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        try lines.filter { !$0.contains("\"kind\":\"chord\"") }.joined(separator: "\n").appending("\n").write(toFile: old, atomically: true, encoding: .utf8)
+        let now = try RollReader.fromEventLog(path: log, plan: plan), before = try RollReader.fromEventLog(path: old, plan: plan)
+        #expect(now.chords.map(\.name) == before.chords.map(\.name), "\(now.chords.map(\.name)) vs \(before.chords.map(\.name))")
+        #expect(now.notes.count == before.notes.count)
     }
 }

@@ -14,12 +14,12 @@ import Text
 /// or Ogg can take it. FLAC and Ogg sizes are not known in advance; only a lower bound is
 /// checked (FLAC at least 1/8 of the PCM bytes, Ogg Vorbis 1/64), so only a render that
 /// certainly cannot fit is refused.
-enum AudioBudget {
+package enum AudioBudget {
     /// Largest WAV, bytes (RIFF sizes are 32-bit).
     static let wavLimit = Int64(UInt32.max)
 
     /// Bytes a render of `seconds` at `rate` Hz needs at least, in `format`.
-    static func minimumBytes(seconds: Double, rate: Double, format: AudioFileFormat, bytesPerSample: Int = 2) -> Int64 {
+    package static func minimumBytes(seconds: Double, rate: Double, format: AudioFileFormat, bytesPerSample: Int = 2) -> Int64 {
         let pcm = (seconds * rate).rounded(.up) * Double(2 * bytesPerSample) + 44
         switch format {
         case .wav: return Int64(min(pcm, 9e18))
@@ -29,7 +29,7 @@ enum AudioBudget {
     }
 
     /// - Throws: `SessionError.cannotCreate` when the render cannot be stored at `path`.
-    static func check(path: String, seconds: Double, rate: Double, bytesPerSample: Int = 2) throws(SessionError) {
+    package static func check(path: String, seconds: Double, rate: Double, bytesPerSample: Int = 2) throws(SessionError) {
         guard let format = AudioFileFormat(path: path), let target = try? OutputTarget(path: path) else { return }
         let bytes = minimumBytes(seconds: seconds, rate: rate, format: format, bytesPerSample: bytesPerSample)
         if format == .wav && bytes > wavLimit {

@@ -9,7 +9,7 @@ import Studio
 import TestSupport
 import Testing
 @testable import Engine
-@testable import Session
+@testable import Live
 
 // The `balls` control below the command line: its checks, and the world's balls in and out.
 

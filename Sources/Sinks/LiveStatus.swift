@@ -13,7 +13,7 @@ import Glibc
 
 /// The one-line status `--live` shows on a terminal, a few times a second: session time,
 /// bar and beat, the chord and key playing, notes per second and the CPU the process uses.
-final class LiveStatus: SessionSink {
+package final class LiveStatus: SessionSink {
     private let output: TerminalOutput
     private var clock: Clock
     private var key: Key
@@ -27,13 +27,13 @@ final class LiveStatus: SessionSink {
     /// Simulated seconds between refreshes (paced to the wall clock live).
     static let interval = 0.25
 
-    init(output: TerminalOutput, plan: SessionPlan) {
+    package init(output: TerminalOutput, plan: SessionPlan) {
         self.output = output
         clock = plan.clock
         key = plan.key
     }
 
-    func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
+    package func record(_ events: [SessionEvent], through time: Double) throws(SessionError) {
         for event in events {
             switch event {
             case .note(let note) where note.kind == .on:
@@ -76,12 +76,12 @@ final class LiveStatus: SessionSink {
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6
     }
 
-    func finish(at time: Double) throws(SessionError) {
+    package func finish(at time: Double) throws(SessionError) {
         output.write("\r\u{1B}[K")
         output.flush()
     }
 
-    func abandon() {
+    package func abandon() {
         output.write("\r\u{1B}[K")
         output.flush()
     }

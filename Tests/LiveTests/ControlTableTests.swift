@@ -10,7 +10,7 @@ import Testing
 import Theory
 @testable import Engine
 @testable import EventLog
-@testable import Session
+@testable import Live
 
 /// The controls table is the one list of controls: every source reads each row alike.
 @Suite struct ControlTableTests {

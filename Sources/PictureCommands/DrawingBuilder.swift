@@ -8,58 +8,15 @@ import Geometry
 import Performance
 import Physics
 import Pictures
+import Sinks
 import Text
 import Theory
 import Vocabulary
 import WorldDrawing
 
-/// Turns a session plan into the plain values the `Pictures` module draws.
+/// The paths and hits of a session's first seconds, for `clumsy draw --trace` (the world itself
+/// is `PlanDrawing`'s, its piano-roll lanes `PlanDrawing.lanes(for:)`).
 public enum DrawingBuilder {
-    /// The world of `plan` at its start (`PlanDrawing`, which the LV2 plugin's UI draws too).
-    public static func drawing(for plan: SessionPlan) -> Drawing {
-        PlanDrawing.drawing(for: plan)
-    }
-
-    /// One piano-roll lane per row of the voices table (named as its MIDI track), each
-    /// spanning the pitches the voice can play in this session.
-    public static func lanes(for plan: SessionPlan) -> [Roll.Lane] {
-        plan.voices.voices.map { voice in
-            // A derived voice (the second voice) spans its parent's pitches moved as it moves them.
-            let pitches = voice.derived.map { derivation in
-                Self.pitches(of: plan.voices[derivation.from].source, plan: plan).map { derivation.notes[min(max($0, 0), 127)] }
-            } ?? Self.pitches(of: voice.source, plan: plan)
-            let low = pitches.min() ?? 60, high = pitches.max() ?? 72
-            return Roll.Lane(name: voice.name, pitches: low...max(high, low + 11))
-        }
-    }
-
-    /// Every MIDI note a voice of `source` can play in `plan`.
-    static func pitches(of source: Voice.Source, plan: SessionPlan) -> [Int] {
-        let performer = plan.performer
-        switch source {
-        case .bassBall:
-            return (1...7).map(performer.bassNote(degree:))
-        case .pianoBalls:
-            let fixed = (1...7).flatMap { d in plan.keyTones.map { performer.keysNote(degree: d, tone: $0) } }
-            // Smooth voicing and the melodic keys move inside two octaves from the keys' base.
-            guard performer.voicing == .smooth || performer.melodicSteps != nil else { return fixed }
-            let register = Performer.smoothRegister(base: performer.keysBase)
-            return fixed + [register.lowerBound, register.upperBound]
-        case .percussion:
-            let drums = performer.percussion
-            var notes = [drums.bassWalls, drums.walls, drums.floor].compactMap { $0?.note }
-            if !drums.stompBeats.isEmpty { notes.append(drums.stomp.note) }
-            if drums.metronome { notes += ["high-wood-block", "low-wood-block"].compactMap { Drum.named($0)?.note } }
-            return notes
-        case .derived:
-            return []   // `lanes` maps the parent voice's pitches
-        case .melody:
-            guard performer.melody != nil else { return [] }
-            let register = MelodyPlan.register(base: performer.melodyBase)
-            return [register.lowerBound, register.upperBound]
-        }
-    }
-
     /// The paths of every ball and every bouncer and key hit over the first `seconds` of the session.
     public static func trace(_ session: SessionPlan, seconds: Double, stop: StopSignal? = nil,
                              progress: ((Double) -> Void)? = nil) throws(SessionError) -> Trace {

@@ -9,6 +9,7 @@ import FileOutput
 import MIDIFile
 import Performance
 import Pictures
+import Sinks
 import Text
 import Theory
 #if canImport(Glibc)

@@ -5,7 +5,7 @@ import Foundation
 import Presets
 import TestSupport
 import Testing
-@testable import Session
+@testable import Live
 
 @Suite struct LiveCalibrationTests {
     @Test("Every bundled preset carries its measured live gain (Benchmarks/loudness.py --calibrate); a file without one gets 0 dB, whatever its name")
