@@ -149,7 +149,7 @@ let package = Package(
         // `make docs`: the settings reference and the generated flags, from the settings table.
         .executableTarget(name: "clumsy-docs", dependencies: ["Presets"], path: "Sources/ClumsyDocs"),
         .executableTarget(name: "clumsy-bench", dependencies: [
-            "Session", "Sinks", "Engine", "Physics", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Sinks", "Engine", "Physics", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Sources/ClumsyBench"),
 
         // What only tests use: the fuzzer (one mutation engine, a target per reader) and the JSON
@@ -176,11 +176,11 @@ let package = Package(
         .testTarget(name: "EngineTests", dependencies: ["Controls", "Engine", "Errors", "Geometry", "MIDIWire", "Performance", "Physics", "Presets", "TestSupport", "Theory", "Vocabulary", "FileOutput"]),
         .testTarget(name: "SinksTests", dependencies: ["Engine", "Errors", "EventLog", "Performance", "Sinks", "Sound", "TestSupport", "Theory"]),
         .testTarget(name: "LiveTests", dependencies: ["Controls", "Errors", "Geometry", "Theory", "Vocabulary", "Physics", "Performance", "Presets", "Engine", "EventLog", "Live", "Sinks", "TestSupport", "MIDIWire", "Studio", "MIDIFile"]),
-        .testTarget(name: "PictureCommandsTests", dependencies: ["Engine", "EventLog", "Performance", "PictureCommands", "Pictures", "Presets", "Sinks", "TestSupport", "Theory", "WorldDrawing"]),
+        .testTarget(name: "PictureCommandsTests", dependencies: ["Engine", "EventLog", "Performance", "PictureCommands", "Pictures", "Presets", "Sinks", "TestSupport", "Theory", "WorldDrawing", "FileOutput"]),
         .testTarget(name: "SessionTests", dependencies: ["Errors", "Performance", "Presets", "Text", "Engine", "EventLog", "Session", "TestSupport"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "StudioTests", dependencies: ["CJack", "MIDIWire", "Studio"]),
         .testTarget(name: "PicturesTests", dependencies: ["Geometry", "Pictures"]),
-        .testTarget(name: "WorldDrawingTests", dependencies: ["Engine", "Pictures", "Presets", "WorldDrawing"]),
+        .testTarget(name: "WorldDrawingTests", dependencies: ["Engine", "Pictures", "Presets", "WorldDrawing", "TestSupport"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "Theory", "MIDIFile"], exclude: ["make_fixtures.py"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Errors", "Presets", "Text", "Engine", "EventLog", "Session", "MIDIFile", "MIDIWire", "Pictures", "Studio", "TestSupport", "Live", "PictureCommands", "Sinks", "WorldDrawing"], exclude: ["Help"], resources: [.copy("Golden")]),
     ],

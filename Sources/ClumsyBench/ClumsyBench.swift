@@ -33,7 +33,6 @@
 import ArgumentParser
 import Engine
 import Physics
-import Session
 import Sinks
 #if canImport(Glibc)
 import Glibc

@@ -5,7 +5,6 @@ import Controls
 import Engine
 import Errors
 import MIDIWire
-import Sinks
 import Studio
 import Vocabulary
 #if canImport(Glibc)

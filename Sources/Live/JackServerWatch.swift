@@ -4,7 +4,6 @@
 import Controls
 import Engine
 import Errors
-import Sinks
 import Studio
 
 /// `--live --audio-driver jack`: FluidSynth's JACK driver plays the sound and tells Clumsy

@@ -4,7 +4,6 @@
 import Controls
 import Engine
 import Errors
-import Sinks
 import Studio
 #if canImport(Glibc)
 import Glibc

@@ -88,7 +88,7 @@ public final class LiveSink: SessionSink {
 
     /// Whether live sound could play through JACK now: FluidSynth has its JACK driver and a
     /// JACK server answers.
-    public static func jackAnswers() -> Bool {
+    package static func jackAnswers() -> Bool {
         LiveAudio.availableDrivers.contains("jack") && JackServerProbe.answers()
     }
 

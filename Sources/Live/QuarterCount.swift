@@ -3,7 +3,6 @@
 
 import Controls
 import Engine
-import Sinks
 import Text
 #if canImport(Glibc)
 import Glibc

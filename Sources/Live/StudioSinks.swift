@@ -7,7 +7,6 @@ import Errors
 import FileOutput
 import MIDIWire
 import Performance
-import Sinks
 import Studio
 import Synchronization
 import Text
@@ -287,7 +286,7 @@ public final class OSCControlSource: ControlSource, @unchecked Sendable {
 
     /// Refuses a `listen` (`[addr:]port`) that cannot be listened on (port 0, a port nobody is
     /// told; a bad address) before anything is built.
-    public static func check(listen: String) throws(SessionError) {
+    package static func check(listen: String) throws(SessionError) {
         do throws(StudioError) {
             _ = try OSCReceiver.parse(listen)
         } catch {

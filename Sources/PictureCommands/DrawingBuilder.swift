@@ -8,7 +8,6 @@ import Geometry
 import Performance
 import Physics
 import Pictures
-import Sinks
 import Text
 import Theory
 import Vocabulary

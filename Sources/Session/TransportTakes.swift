@@ -6,7 +6,6 @@ import Engine
 import Errors
 import Live
 import Performance
-import Sinks
 import Text
 #if canImport(Glibc)
 import Glibc

@@ -19,7 +19,7 @@ package enum AudioBudget {
     static let wavLimit = Int64(UInt32.max)
 
     /// Bytes a render of `seconds` at `rate` Hz needs at least, in `format`.
-    package static func minimumBytes(seconds: Double, rate: Double, format: AudioFileFormat, bytesPerSample: Int = 2) -> Int64 {
+    static func minimumBytes(seconds: Double, rate: Double, format: AudioFileFormat, bytesPerSample: Int = 2) -> Int64 {
         let pcm = (seconds * rate).rounded(.up) * Double(2 * bytesPerSample) + 44
         switch format {
         case .wav: return Int64(min(pcm, 9e18))

@@ -48,7 +48,7 @@ package final class ProgressLine {
     }
 
     /// Seconds as m:ss, or h:mm:ss from an hour.
-    package static func clock(_ seconds: Double) -> String {
+    static func clock(_ seconds: Double) -> String {
         let whole = Int(max(0, seconds.isFinite ? seconds : 0).rounded())
         let (h, m, s) = (whole / 3600, whole / 60 % 60, whole % 60)
         let two = { (n: Int) in n < 10 ? "0\(n)" : "\(n)" }

@@ -2,10 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import ArgumentParser
+import Live
 import Performance
 import Presets
-import Session
-import Sinks
 import Theory
 import Vocabulary
 

@@ -6,7 +6,6 @@ import Controls
 import Engine
 import PictureCommands
 import Presets
-import Session
 import Sinks
 
 struct Draw: ParsableCommand {

@@ -3,7 +3,6 @@
 
 import ArgumentParser
 import PictureCommands
-import Session
 import Sinks
 
 /// The checks `clumsy draw` and `clumsy roll` share: `--size` must parse as a picture size

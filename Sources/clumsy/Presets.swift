@@ -6,7 +6,6 @@ import Engine
 import Errors
 import EventLog
 import Presets
-import Session
 import Sinks
 import Text
 

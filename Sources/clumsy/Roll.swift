@@ -3,7 +3,6 @@
 
 import ArgumentParser
 import PictureCommands
-import Session
 import Sinks
 
 struct Roll: ParsableCommand {

@@ -6,7 +6,7 @@ import Testing
 import Theory
 
 /// The controls table read alone: what each row accepts and refuses, and how it says so. That
-/// every source (OSC, a scene, the event log) reads each row alike is SessionTests' ControlTableTests.
+/// every source (OSC, a scene, the event log) reads each row alike is LiveTests' ControlTableTests.
 @Suite struct ControlsTests {
     /// The rows of one shape's number, with their quantity.
     private var quantities: [(ControlRow, Limits.Quantity)] {

@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import Foundation
+import Live
 import MIDIFile
 import Session
-import Sinks
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import EventLog
+import Foundation
 import Performance
 import Pictures
 import Presets
@@ -111,30 +112,6 @@ struct RollReaderTests {
             guard case .data(let message) = error else { Issue.record("\(error)"); return }
             #expect(message.contains("drums") && message.contains("line "), "\(message)")
         }
-    }
-
-    @Test("The video's roll has a lane per voice covering every note that voice can play")
-    func videoLanes() throws {
-        let plan = SessionPlan(configuration: try Configuration(preset: try PresetLibrary.load("pulse"), duration: 1))
-        let lanes = PlanDrawing.lanes(for: plan)
-        #expect(lanes.map(\.name) == plan.voices.voices.map(\.name))
-        let drums = try #require(lanes.last)
-        for note in [42, 37, 36] { #expect(drums.pitches.contains(note), "drum \(note) outside \(drums.pitches)") }
-    }
-}
-
-/// The piano roll's lanes, as the video and `clumsy roll` draw them.
-@Suite struct RollLaneTests {
-    @Test("the video's piano roll gives the second voice a lane of its own spanning every note it can double")
-    func rollLane() throws {
-        let preset = try decode(#"{"second": {"interval": -6}}"#)
-        let plan = SessionPlan(configuration: try Configuration(preset: preset, duration: 5))
-        let lanes = PlanDrawing.lanes(for: plan)
-        #expect(lanes.map(\.name) == ["Bass", "Keys", "Second"])
-        let derivation = try #require(plan.voices.voices[2].derived)
-        let doubled = (1...7).flatMap { d in plan.keyTones.map { derivation.notes[plan.performer.keysNote(degree: d, tone: $0)] } }
-        #expect(doubled.allSatisfy { lanes[2].pitches.contains($0) })
-        #expect(lanes[2].pitches.lowerBound == doubled.min() && lanes[2].pitches.lowerBound < lanes[1].pitches.lowerBound)
     }
 
     @Test("roll of a log written before chord lines names each bass root's chord as the session does")

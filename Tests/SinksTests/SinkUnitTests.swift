@@ -3,6 +3,7 @@
 
 import Errors
 import Foundation
+import Performance
 import Sound
 import TestSupport
 import Testing
@@ -37,14 +38,22 @@ struct SinkUnitTests {
     }
 
     @Test("A render's lower bound: WAV exactly, FLAC an eighth, Ogg a sixty-fourth of the PCM bytes")
-    func audioBudget() {
+    func audioBudget() throws {
         let pcm = Int64(44_100 * 4 + 44)
         #expect(AudioBudget.minimumBytes(seconds: 1, rate: 44_100, format: .wav) == pcm)
         #expect(AudioBudget.minimumBytes(seconds: 1, rate: 44_100, format: .flac) == pcm / 8)
         #expect(AudioBudget.minimumBytes(seconds: 1, rate: 44_100, format: .ogg) == pcm / 64)
         #expect(AudioBudget.minimumBytes(seconds: 1, rate: 44_100, format: .wav, bytesPerSample: 3) == Int64(44_100 * 6 + 44))
-        // A year of audio is past WAV's 4 GiB: refused before anything is written, naming the way out.
-        #expect(throws: SessionError.self) { try AudioBudget.check(path: "/dev/null.wav", seconds: 3e7, rate: 44_100) }
+        // Seven hours of WAV are past its 4 GiB (and fit the disk of any machine that runs this):
+        // refused with 73 before anything is written, naming the way out; the same as FLAC is fine.
+        let directory = try TemporaryDirectory(prefix: "clumsy-sinks-tests")
+        do {
+            try AudioBudget.check(path: directory.file("long.wav"), seconds: 7 * 3600, rate: 48_000)
+            Issue.record("a WAV past 4 GiB was accepted")
+        } catch {
+            #expect(error.exitStatus == 73 && error.description.contains("past the format's 4 GiB limit"), "\(error)")
+        }
+        try AudioBudget.check(path: directory.file("short.wav"), seconds: 60, rate: 48_000)
     }
 
     @Test("No output may overwrite an input, or another output; standard output takes one, never a terminal")
@@ -77,6 +86,18 @@ struct SinkUnitTests {
         let plan = SessionPlan(configuration: try Configuration(preset: try bundled("borrowed-chords"), duration: 12))
         try Simulator(plan: plan).run(into: [try ScoreWriter(path: path, plan: plan)])
         let score = try String(contentsOfFile: path, encoding: .utf8)
+        // What the session played: its chords named beside the chord line, and notes on the staves.
+        let chords = try simulate(try bundled("borrowed-chords"), duration: 12).events.compactMap { event -> ChordEvent? in
+            if case .chord(let chord) = event { return chord } else { return nil }
+        }
+        // (A chord that falls in the last sixteenth, past the last one written, has no slot.)
+        let named = chords.filter { score.contains("% \($0.name) (\($0.numeral))") }
+        #expect(chords.count > 1 && named.first == chords.first && named.count >= chords.count - 1, "\(named.count) of \(chords.count)")
+        // A note's last word: its name (in the key's spelling), octave marks, a duration, maybe a tie.
+        let note = try Regex("[a-g](is|es)*[',]*>?(16|8|4|2|1)\\.?~?")
+        let notes = score.split(separator: "\n").filter { !$0.contains("%") }.flatMap { $0.split(separator: " ") }
+            .filter { $0.wholeMatch(of: note) != nil }
+        #expect(notes.count > 20, "\(notes.count) notes or chords on the staves")
         #expect(score.contains("\\key d \\major"), "\(score.prefix(400))")
         #expect(score.contains("\\time \(plan.clock.meter.beats)/\(plan.clock.meter.unit)"))
         #expect(score.contains("\\tempo 4 = \(Int(plan.clock.tempo.rounded()))"))

@@ -3,7 +3,6 @@
 
 import Engine
 import Errors
-import Sinks
 /// The table of output kinds. `SessionRunner.run` checks, opens and summarises the outputs a
 /// request asks for by iterating it, in this order (which is also the order of the summary's
 /// "wrote …" and of the sinks); `clumsy run` and `clumsy replay` validate their flags with it.
