@@ -81,7 +81,9 @@ struct Configuration: Sendable {
             bassSpeed: preset.speed, pianoStarts: layout.pianoStarts, pianoRadius: preset.piano.radius,
             pianoRestitution: preset.piano.restitution, pianoFriction: preset.piano.friction,
             gravity: preset.gravity, timestep: preset.timestep, substeps: substeps,
-            iterations: crowded ? 5 : 10, sleepTimeThreshold: crowded ? 0.5 : nil)
+            iterations: crowded ? 5 : 10,
+            sleepTimeThreshold: crowded ? Self.crowdSleeping(restAfter: preset.piano.restAfter, timestep: preset.timestep,
+                                                             gravity: preset.gravity, substeps: substeps) : nil)
         world.pianoBallsCollide = preset.piano.collide
         world.fillers = layout.fillers
         if crowded {
@@ -187,9 +189,27 @@ struct Configuration: Sendable {
         preset.bass.bouncers = kept
     }
 
-    /// Piano ball count above which a session is tuned for crowds: Chipmunk's sleeping and
-    /// spatial hash, 5 solver iterations, and 128 synthesizer voices instead of 256.
+    /// Piano ball count above which a session is tuned for crowds: Chipmunk's sleeping (where
+    /// a ball can fall asleep, `crowdSleeping`) and spatial hash, 5 solver iterations, and 128
+    /// synthesizer voices instead of 256.
     public static let crowdSize = 64
+
+    /// Seconds a crowd's ball lies idle before Chipmunk puts it to sleep.
+    static let crowdSleep = 0.5
+
+    /// Chipmunk's sleeping for a crowd (`crowdSleep`), or nil when no ball can fall asleep:
+    /// when every ball Chipmunk finds idle is taken up by the rest rule first. Chipmunk calls a
+    /// ball idle when its speed is at most gravity × one sub-step; below the rule's still speed
+    /// (`Simulator.stillSpeed`) an idle ball is a still one, and the rule, looking every
+    /// `Simulator.ruleInterval` steps, drops it again within `restAfter` and three looks, before
+    /// `crowdSleep`. Then sleeping would only cost its bookkeeping for every body in every sub-step
+    /// (a fifth of the swarm's instructions), and the session is the same without it.
+    static func crowdSleeping(restAfter: Double, timestep: Double, gravity: Double, substeps: Int) -> Double? {
+        let look = Double(Simulator.ruleInterval) * timestep
+        let idleSpeed = gravity * timestep / Double(max(1, substeps))
+        let takenUpFirst = restAfter + 3 * look < crowdSleep && idleSpeed < Simulator.stillSpeed
+        return takenUpFirst ? nil : crowdSleep
+    }
 
     /// True when the session has more than `crowdSize` piano balls.
     public var isCrowded: Bool { preset.piano.count > Self.crowdSize }

@@ -196,4 +196,11 @@ public struct SessionPlan: Sendable {
         Configuration.substeps(timestep: world.timestep, gravity: gravity, speed: speed,
                                height: layout.pianoArea.height, smallestGap: smallestGap)
     }
+
+    /// Chipmunk's sleeping under `gravity` (m/s²) with `substeps` sub-steps a timestep
+    /// (`Configuration.crowdSleeping`): a crowd's, when one of its balls can fall asleep.
+    public func sleepTimeThreshold(gravity: Double, substeps: Int) -> Double? {
+        guard isCrowded else { return nil }
+        return Configuration.crowdSleeping(restAfter: rules.restAfter, timestep: world.timestep, gravity: gravity, substeps: substeps)
+    }
 }

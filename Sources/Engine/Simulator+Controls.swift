@@ -88,7 +88,9 @@ extension Simulator {
     /// Gravity (m/s²) and the bass ball's speed (m/s) from now on, with the sub-steps they
     /// need. The world holds the one copy of each.
     func retune(gravity: Double, speed: Double) {
-        world.retune(gravity: gravity, bassSpeed: speed, substeps: plan.substeps(gravity: gravity, speed: speed))
+        let substeps = plan.substeps(gravity: gravity, speed: speed)
+        world.retune(gravity: gravity, bassSpeed: speed, substeps: substeps,
+                     sleepTimeThreshold: plan.sleepTimeThreshold(gravity: gravity, substeps: substeps))
     }
 
     /// Piano balls 1…`count` in play, the others out of the world: those beyond leave first,

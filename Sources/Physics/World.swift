@@ -46,7 +46,7 @@ public final class World {
     /// `configuration.pianoSpeedLimit` (a square root), kept up to date by `retune`.
     private var pianoSpeedLimit: Double
     /// True when Chipmunk's sleeping is on (see `enforceRules`).
-    private let wakesBassEverySubstep: Bool
+    private var wakesBassEverySubstep: Bool
 
     /// Simulated time, seconds.
     public var time: Double { Double(stepCount) * configuration.timestep }
@@ -165,10 +165,11 @@ public final class World {
         stepCount += 1
     }
 
-    /// Changes gravity (m/s², piano balls), the bass ball's constant speed (m/s) and the
-    /// Chipmunk sub-steps per timestep between two steps (a live control). The values must
-    /// be valid (positive, finite); the piano speed limit follows the new gravity.
-    public func retune(gravity: Double, bassSpeed: Double, substeps: Int) {
+    /// Changes gravity (m/s², piano balls), the bass ball's constant speed (m/s), the
+    /// Chipmunk sub-steps per timestep and its sleeping (seconds of idleness, nil: none) between
+    /// two steps (a live control). The values must be valid (positive, finite); the piano speed
+    /// limit follows the new gravity.
+    public func retune(gravity: Double, bassSpeed: Double, substeps: Int, sleepTimeThreshold: Double?) {
         precondition(gravity.isFinite && gravity >= 0 && bassSpeed.isFinite && bassSpeed > 0 && substeps >= 1,
                      "invalid retune: gravity \(gravity), bass speed \(bassSpeed), substeps \(substeps)")
         configuration.gravity = gravity
@@ -177,6 +178,12 @@ public final class World {
         substepLength = configuration.timestep / Double(substeps)
         pianoSpeedLimit = configuration.pianoSpeedLimit
         cpSpaceSetGravity(space, cpVect(x: 0, y: -gravity))
+        if sleepTimeThreshold != configuration.sleepTimeThreshold {
+            precondition(sleepTimeThreshold.map { $0.isFinite && $0 > 0 } ?? true, "invalid sleep time threshold \(String(describing: sleepTimeThreshold))")
+            configuration.sleepTimeThreshold = sleepTimeThreshold
+            cpSpaceSetSleepTimeThreshold(space, sleepTimeThreshold ?? .infinity)
+            wakesBassEverySubstep = sleepTimeThreshold != nil
+        }
         setVelocity(velocity(ofBall: 0), ofBall: 0)   // rescaled to the new speed
     }
 

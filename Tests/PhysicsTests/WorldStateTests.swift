@@ -31,9 +31,9 @@ import Testing
     /// The same pile pressed harder for a while (gravity 40 m/s²), then back to 9.81: the same
     /// balls touch the same balls, with other impulses in Chipmunk's cache.
     private func pressed(_ world: World) {
-        world.retune(gravity: 40, bassSpeed: 2, substeps: 4)
+        world.retune(gravity: 40, bassSpeed: 2, substeps: 4, sleepTimeThreshold: world.configuration.sleepTimeThreshold)
         _ = run(world, steps: 300)
-        world.retune(gravity: 9.81, bassSpeed: 2, substeps: 4)
+        world.retune(gravity: 9.81, bassSpeed: 2, substeps: 4, sleepTimeThreshold: world.configuration.sleepTimeThreshold)
     }
 
     @Test func restoreRepeatsTheSpanAfterTheSaveExactly() {
