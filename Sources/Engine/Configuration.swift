@@ -203,7 +203,7 @@ struct Configuration: Sendable {
     /// (`Simulator.stillSpeed`) an idle ball is a still one, and the rule, looking every
     /// `Simulator.ruleInterval` steps, drops it again within `restAfter` and three looks, before
     /// `crowdSleep`. Then sleeping would only cost its bookkeeping for every body in every sub-step
-    /// (a fifth of the swarm's instructions), and the session is the same without it.
+    /// (8 % of the swarm's instructions), and the session is the same without it.
     static func crowdSleeping(restAfter: Double, timestep: Double, gravity: Double, substeps: Int) -> Double? {
         let look = Double(Simulator.ruleInterval) * timestep
         let idleSpeed = gravity * timestep / Double(max(1, substeps))

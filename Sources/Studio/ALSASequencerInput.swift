@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import CALSA
+import MIDIWire
 #if canImport(Glibc)
 import Glibc
-import MIDIWire
 #endif
 
 /// An ALSA sequencer client with one writable, subscribable port (`--clock-in alsa`,

@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import CJack
+import MIDIWire
 #if canImport(Glibc)
 import Glibc
-import MIDIWire
 #endif
 
 /// A JACK client (`clumsy-in`) with one MIDI input port, `midi_in`: the messages played into
