@@ -17,9 +17,14 @@ import json
 import os
 import sys
 
-import librosa
-import mir_eval
-import numpy as np
+sys.dont_write_bytecode = True  # no Tools/__pycache__ from importing the module beside this one
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import numba_cache  # noqa: E402
+
+numba_cache.use_private_cache()
+import librosa  # noqa: E402
+import mir_eval  # noqa: E402
+import numpy as np  # noqa: E402
 
 
 def f_measure(directory):

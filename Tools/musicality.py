@@ -54,6 +54,9 @@ sys.path.insert(0, TOOLS)
 sys.dont_write_bytecode = True  # no Tools/__pycache__ from importing the tools beside this one
 
 import form_recurrence  # noqa: E402  (Tools/form_recurrence.py: the bar recurrence of issue 29)
+import numba_cache  # noqa: E402  (a numba cache for each worker: shared, it crashes librosa)
+
+numba_cache.use_private_cache()  # the run's cache root, removed when this process exits
 
 ANALYSIS_VERSION = 4   # bump when a measure changes, so cached results are redone
 GROUP = 0.030          # onsets within 30 ms of a group's first count as one
@@ -241,7 +244,7 @@ def measure_all(items, jobs, cache_dir_of):
             todo.append((midi, wav, stamp))
     if todo:
         print(f"measuring {len(todo)} files ({len(results)} cached)", file=sys.stderr)
-        with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+        with ProcessPoolExecutor(max_workers=max(1, jobs), initializer=numba_cache.use_private_cache) as pool:
             futures = [(midi, stamp, pool.submit(measure_file, midi, wav)) for midi, wav, stamp in todo]
             for midi, stamp, future in futures:
                 results[midi] = future.result()
