@@ -150,6 +150,42 @@ struct MasteringTests {
         #expect(gains.filter { $0 == 1 }.count > gains.count / 10)
     }
 
+    @Test("A release decayed past the smallest normal float, then peaks a hair over the ceiling: the limiter's gains are still the one-loop gains")
+    func releaseDecayedToNothing() {
+        // The reference lets the release's depth decay through the subnormal floats; the limiter
+        // stops it at 2⁻²⁵, where it can no longer change a gain. 12 s of quiet after a hard peak
+        // take the depth from 0.44 past 2⁻¹²⁶ (keep^frames) and on to 0. Then slow swells
+        // (no step, so the interpolation does not ring) to one to four float steps over the
+        // ceiling need gains a few steps under 1: depths that must still win over what is left
+        // of each decay, and a stop at 2⁻²⁴ or above would already change them.
+        let rate = 44_100.0, ceiling: Float = 0.5
+        let keep = 1 - Float(1 - exp(-1 / (0.08 * rate)))
+        var frames = [Float](repeating: 0.9, count: 2 * 2000)
+        frames += [Float](repeating: 0.01, count: 2 * 12 * 44_100)
+        #expect(pow(Double(keep), Double(12 * 44_100)) * 0.44 < Double(Float.leastNormalMagnitude))
+        let swell = 40_000
+        for step in 1...4 {
+            let over = ceiling * (1 + Float(step) * Float.ulpOfOne)
+            for i in 0..<swell {
+                let level = 0.01 + (over - 0.01) * Float(sin(Double.pi * Double(i) / Double(swell - 1)))
+                frames += [level, level]
+            }
+            frames += [Float](repeating: 0.01, count: 2 * 44_100)
+        }
+        let limiter = TruePeakLimiter(ceiling: Double(ceiling), sampleRate: rate)
+        let reference = ReferenceLimiter(ceiling: Double(ceiling), sampleRate: rate)
+        let gains = limit(frames, with: limiter, ceilings: [Double(ceiling)])
+        let expected = limit(frames, delay: reference.delay, ceilings: [Double(ceiling)], setCeiling: { reference.ceiling = $0 },
+                             process: { reference.process($0, frames: $1, gains: $2) })
+        let firstDifference = gains.indices.first { gains[$0] != expected[$0] }
+        #expect(firstDifference == nil, "gains differ from frame \(firstDifference ?? -1)")
+        // The swells were limited by a hair (gains a few float steps under 1, none lower), and let go.
+        let late = gains[(2000 + 12 * 44_100)...]
+        #expect(late.contains { $0 < 1 })
+        #expect(late.allSatisfy { $0 > 1 - 16 * Float.ulpOfOne })
+        #expect(late.last == 1)
+    }
+
     @Test("A ceiling lowered between calls, just after loud frames: the staged limiter still gives the one-loop gains")
     func loweredCeiling() {
         // 1000 frames at 0.38: quiet for a ceiling of 0.9 (under its threshold), over a ceiling
