@@ -7,12 +7,34 @@
 #include <chipmunk/chipmunk_private.h>
 #include "chipmunk_pools.h"
 
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+// Cells a side of a static shapes' grid (a row is one 64-bit word), and the grids a step makes
+// at most (see reindexQuery).
+#define GRID 64
+#define GRIDS 2
+
+// Where the static shapes one filter lets a moving shape meet are: the box around their boxes,
+// cut into GRID × GRID cells, a cell set when one of those boxes meets it.
+typedef struct {
+    cpShapeFilter filter;
+    cpBB bounds;
+    cpFloat cellsPerX, cellsPerY;
+    uint64_t rows[GRID];  // bit x of row y: cell (x, y) is occupied
+} StaticGrid;
+
 typedef struct {
     cpSpatialIndex index;
     // The shapes, in a set of Chipmunk's own kind keyed by each shape's hashid, fed the same
     // inserts and removals in the same order as the spatial hash's set of handles: its
     // buckets, chains and growth, so the order `each` visits, are the hash's.
     cpHashSet *shapes;
+    // Where the static shapes a moving shape's filter lets it meet are, for the (at most
+    // GRIDS) filters of this step's search (see reindexQuery).
+    StaticGrid grids[GRIDS];
+    int gridCount;
 } BallIndex;
 
 static cpBool sameShape(const void *shape, const void *element) { return shape == element; }
@@ -53,10 +75,111 @@ static void reindexObject(BallIndex *index, void *shape, cpHashValue hashid) {
     if (cpHashSetRemove(index->shapes, hashid, shape)) cpHashSetInsert(index->shapes, hashid, shape, NULL, shape);
 }
 
+// The grid's cell of coordinate `v` along an axis from `low`, `perCell` cells a unit, kept in
+// 0…GRID−1. Monotonic in `v`, so a point shared by two boxes lies in a cell both boxes cover.
+static inline int cellOf(cpFloat v, cpFloat low, cpFloat perCell) {
+    cpFloat c = (v - low) * perCell;
+    // (Truncation is the floor for c ≥ 0; not a number, or below 0, is cell 0.)
+    return c >= 0 ? (c < GRID ? (int)c : GRID - 1) : 0;
+}
+
+// Bits l…r of a row (0 ≤ l ≤ r < 64).
+static inline uint64_t cellBits(int l, int r) {
+    return (r - l == 63 ? ~(uint64_t)0 : (((uint64_t)1 << (r - l + 1)) - 1)) << l;
+}
+
+// A box with a coordinate that is not a number meets no box (cpBBIntersects), so it takes no cell.
+static cpBool isNumber(cpBB bb) { return !isnan(bb.l) && !isnan(bb.b) && !isnan(bb.r) && !isnan(bb.t); }
+
+static void boundStatic(cpShape *shape, StaticGrid *grid) {
+    cpBB bb = shape->bb;
+    if (!isNumber(bb) || cpShapeFilterReject(shape->filter, grid->filter)) return;
+    cpBB *all = &grid->bounds;
+    all->l = fmin(all->l, fmin(bb.l, bb.r));
+    all->b = fmin(all->b, fmin(bb.b, bb.t));
+    all->r = fmax(all->r, fmax(bb.l, bb.r));
+    all->t = fmax(all->t, fmax(bb.b, bb.t));
+}
+
+static void markStatic(cpShape *shape, StaticGrid *grid) {
+    cpBB shapeBox = shape->bb, all = grid->bounds;
+    if (!isNumber(shapeBox) || cpShapeFilterReject(shape->filter, grid->filter)) return;
+    // (Chipmunk's boxes have l ≤ r and b ≤ t; the cells run from the smaller to the larger all the same.)
+    cpBB bb = cpBBNew(fmin(shapeBox.l, shapeBox.r), fmin(shapeBox.b, shapeBox.t), fmax(shapeBox.l, shapeBox.r), fmax(shapeBox.b, shapeBox.t));
+    int l = cellOf(bb.l, all.l, grid->cellsPerX), r = cellOf(bb.r, all.l, grid->cellsPerX);
+    int b = cellOf(bb.b, all.b, grid->cellsPerY), t = cellOf(bb.t, all.b, grid->cellsPerY);
+    uint64_t bits = cellBits(l, r);
+    for (int y = b; y <= t; y++) grid->rows[y] |= bits;
+}
+
+static void buildGrid(StaticGrid *grid, cpShapeFilter filter, cpSpatialIndex *statics) {
+    grid->filter = filter;
+    grid->bounds = cpBBNew(INFINITY, INFINITY, -INFINITY, -INFINITY);
+    cpSpatialIndexEach(statics, (cpSpatialIndexIteratorFunc)boundStatic, grid);
+    cpFloat width = grid->bounds.r - grid->bounds.l, height = grid->bounds.t - grid->bounds.b;
+    // A degenerate (or not finite) extent: one cell, which every box meeting the bounds is in.
+    grid->cellsPerX = width > 0 && isfinite(width) ? GRID / width : 0;
+    grid->cellsPerY = height > 0 && isfinite(height) ? GRID / height : 0;
+    memset(grid->rows, 0, sizeof grid->rows);
+    cpSpatialIndexEach(statics, (cpSpatialIndexIteratorFunc)markStatic, grid);
+}
+
+// Whether a static shape `grid` holds may meet box `bb`: false only when no cell `bb` covers holds one.
+static cpBool nearStatic(const StaticGrid *grid, cpBB bb) {
+    cpBB all = grid->bounds;
+    if (!cpBBIntersects(all, bb)) return cpFalse;
+    int l = cellOf(bb.l, all.l, grid->cellsPerX), r = cellOf(bb.r, all.l, grid->cellsPerX);
+    int b = cellOf(bb.b, all.b, grid->cellsPerY), t = cellOf(bb.t, all.b, grid->cellsPerY);
+    uint64_t bits = cellBits(l, r);
+    for (int y = b; y <= t; y++) {
+        if (grid->rows[y] & bits) return cpTrue;
+    }
+    return cpFalse;
+}
+
+static cpBool sameFilter(cpShapeFilter a, cpShapeFilter b) {
+    return a.group == b.group && a.categories == b.categories && a.mask == b.mask;
+}
+
+typedef struct {
+    BallIndex *index;
+    cpSpatialIndexQueryFunc function;
+    void *data;
+} CollideContext;
+
+static void collideWithStatic(cpShape *shape, CollideContext *context) {
+    BallIndex *index = context->index;
+    cpSpatialIndex *statics = index->index.staticIndex;
+    cpBB bb = shape->bb;
+    StaticGrid *grid = NULL;
+    for (int g = 0; g < index->gridCount && !grid; g++) {
+        if (sameFilter(index->grids[g].filter, shape->filter)) grid = &index->grids[g];
+    }
+    if (!grid && index->gridCount < GRIDS) {
+        grid = &index->grids[index->gridCount++];
+        buildGrid(grid, shape->filter, statics);
+    }
+    // A filter beyond the grids made: looked up as Chipmunk would.
+    if (!grid || nearStatic(grid, bb)) cpSpatialIndexQuery(statics, shape, bb, context->function, context->data);
+}
+
 // A step's search for pairs: the moving shapes against the static index only, in the order
-// the spatial hash would visit them after its (here empty-handed) search among themselves.
+// the spatial hash would visit them after its (here empty-handed) search among themselves
+// (cpSpatialIndexCollideStatic's walk). A ball is not looked up when its box meets the box
+// of no static shape its filter lets it meet: the static index would only have handed
+// Chipmunk shapes that cpSpaceCollideShapes rejects at once (QueryReject: boxes apart, or
+// filtered), so leaving it out changes no contact and no order. (The lookup also moves the
+// hash's stamp on, which only has to grow, and clears removed shapes out of the cells it
+// visits, which keeps their order.) Most of a crowd is in the air: the lookups were a fifth
+// of `swarm`. The grids are made again for every search, from the static shapes' boxes as
+// they are then (keys, walls, bouncers, and the shapes of sleeping bodies, which Chipmunk
+// moves there), one for each filter the moving shapes carry, up to GRIDS.
 static void reindexQuery(BallIndex *index, cpSpatialIndexQueryFunc function, void *data) {
-    cpSpatialIndexCollideStatic(&index->index, index->index.staticIndex, function, data);
+    cpSpatialIndex *statics = index->index.staticIndex;
+    if (!statics || cpSpatialIndexCount(statics) == 0) return;
+    index->gridCount = 0;
+    CollideContext context = {index, function, data};
+    cpHashSetEach(index->shapes, (cpHashSetIteratorFunc)collideWithStatic, &context);
 }
 
 // Chipmunk's space queries (cpSpacePointQuery and the like; Clumsy calls none) still answer:

@@ -13,7 +13,11 @@ import Testing
 struct BallIndexTests {
     /// Positions and velocities of every ball after `steps` steps of a box of `count` balls
     /// falling onto a floor of static circles (keys) and segments, and the contacts it saw.
-    static func run(alone: Bool, count: Int = 240, steps: Int = 900) -> (state: [Double], contacts: Int, touches: [Int]) {
+    /// `mixed`: balls of three filters (the index makes a grid of static shapes for two
+    /// filters a step and looks the third up as Chipmunk does), a static box around the whole
+    /// box that every ball's filter refuses (as the other world's thick walls are to a
+    /// world's balls), and a key taken out and put back.
+    static func run(alone: Bool, count: Int = 240, steps: Int = 900, mixed: Bool = false) -> (state: [Double], contacts: Int, touches: [Int]) {
         let space = cpSpaceNew()!
         cpSpaceSetGravity(space, cpVect(x: 0, y: -9.81))
         cpSpaceSetIterations(space, 5)
@@ -34,10 +38,13 @@ struct BallIndexTests {
         }
         let ground = cpSpaceGetStaticBody(space)!
         var shapes: [OpaquePointer] = []
-        func addStatic(_ shape: OpaquePointer) {
+        func addStatic(_ shape: OpaquePointer, filter: cpShapeFilter = cpShapeFilterNew(0, 2, mixed ? 8 | 16 | 32 : 8)) {
             cpShapeSetElasticity(shape, 0.5)
-            cpShapeSetFilter(shape, cpShapeFilterNew(0, 2, 8))
+            cpShapeSetFilter(shape, filter)
             shapes.append(cpSpaceAddShape(space, shape))
+        }
+        if mixed {
+            addStatic(cpBoxShapeNew2(ground, cpBBNew(-6, -2, 6, 10), 0), filter: cpShapeFilterNew(0, 1, 4))
         }
         addStatic(cpSegmentShapeNew(ground, cpVect(x: -4, y: 0), cpVect(x: 4, y: 0), 0.02))
         addStatic(cpSegmentShapeNew(ground, cpVect(x: -4, y: 0), cpVect(x: -4, y: 8), 0.02))
@@ -57,7 +64,8 @@ struct BallIndexTests {
             let shape = cpSpaceAddShape(space, cpCircleShapeNew(body, 0.04, cpVect(x: 0, y: 0)))!
             cpShapeSetElasticity(shape, 0.6)
             cpShapeSetFriction(shape, 0.4)
-            cpShapeSetFilter(shape, cpShapeFilterNew(0, 8, 2))
+            let category: cpBitmask = !mixed || i % 5 != 0 ? 8 : i % 3 == 0 ? 32 : 16
+            cpShapeSetFilter(shape, cpShapeFilterNew(0, category, 2))
             cpShapeSetUserData(shape, UnsafeMutableRawPointer(bitPattern: i + 1))
             bodies.append(body)
             balls.append(shape)
@@ -84,6 +92,8 @@ struct BallIndexTests {
                     cpSpaceRemoveBody(space, bodies[ball])
                 }
             }
+            if mixed && step == 500 { cpSpaceRemoveShape(space, shapes[shapes.count - 5]) }
+            if mixed && step == 600 { cpSpaceAddShape(space, shapes[shapes.count - 5]) }
             if step == 400 {
                 for ball in stride(from: 0, to: count, by: 7) {
                     cpSpaceAddBody(space, bodies[ball])
@@ -110,6 +120,17 @@ struct BallIndexTests {
         #expect(alone.contacts == hash.contacts)
         #expect(hash.touches.count > 1_000 && alone.touches == hash.touches, "contacts must begin in the same order")
         #expect(alone.state.map(\.bitPattern) == hash.state.map(\.bitPattern))
+    }
+
+    @Test("Balls of three filters, a box around them that none may meet, and a key taken out and put back: bit for bit the spatial hash's")
+    func sameWorldMixed() {
+        let hash = Self.run(alone: false, mixed: true), alone = Self.run(alone: true, mixed: true)
+        #expect(hash.contacts > 10_000, "the balls must meet the floor and the keys: \(hash.contacts) contacts")
+        #expect(alone.contacts == hash.contacts)
+        #expect(hash.touches.count > 1_000 && alone.touches == hash.touches, "contacts must begin in the same order")
+        #expect(alone.state.map(\.bitPattern) == hash.state.map(\.bitPattern))
+        // The three filters made a difference: the balls did not all fall alike.
+        #expect(hash.state != Self.run(alone: false).state)
     }
 
     @Test("Only an empty index tied to the space's statics is replaced; Chipmunk's queries still find balls")
