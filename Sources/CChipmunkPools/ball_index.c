@@ -35,6 +35,9 @@ typedef struct {
     // GRIDS) filters of this step's search (see reindexQuery).
     StaticGrid grids[GRIDS];
     int gridCount;
+    cpSpace *space;
+    // Static-index lookups made and left out (clumsy_chipmunk_ball_index_lookups).
+    unsigned long made, skipped;
 } BallIndex;
 
 static cpBool sameShape(const void *shape, const void *element) { return shape == element; }
@@ -125,9 +128,11 @@ static void buildGrid(StaticGrid *grid, cpShapeFilter filter, cpSpatialIndex *st
 }
 
 // Whether a static shape `grid` holds may meet box `bb`: false only when no cell `bb` covers holds one.
-static cpBool nearStatic(const StaticGrid *grid, cpBB bb) {
+static cpBool nearStatic(const StaticGrid *grid, cpBB box) {
     cpBB all = grid->bounds;
-    if (!cpBBIntersects(all, bb)) return cpFalse;
+    if (!cpBBIntersects(all, box)) return cpFalse;
+    // (As in markStatic: a box is never inverted, but the cells would run backwards if it were.)
+    cpBB bb = cpBBNew(fmin(box.l, box.r), fmin(box.b, box.t), fmax(box.l, box.r), fmax(box.b, box.t));
     int l = cellOf(bb.l, all.l, grid->cellsPerX), r = cellOf(bb.r, all.l, grid->cellsPerX);
     int b = cellOf(bb.b, all.b, grid->cellsPerY), t = cellOf(bb.t, all.b, grid->cellsPerY);
     uint64_t bits = cellBits(l, r);
@@ -160,23 +165,37 @@ static void collideWithStatic(cpShape *shape, CollideContext *context) {
         buildGrid(grid, shape->filter, statics);
     }
     // A filter beyond the grids made: looked up as Chipmunk would.
-    if (!grid || nearStatic(grid, bb)) cpSpatialIndexQuery(statics, shape, bb, context->function, context->data);
+    if (!grid || nearStatic(grid, bb)) {
+        index->made++;
+        cpSpatialIndexQuery(statics, shape, bb, context->function, context->data);
+    } else {
+        index->skipped++;
+    }
 }
 
 // A step's search for pairs: the moving shapes against the static index only, in the order
 // the spatial hash would visit them after its (here empty-handed) search among themselves
-// (cpSpatialIndexCollideStatic's walk). A ball is not looked up when its box meets the box
-// of no static shape its filter lets it meet: the static index would only have handed
-// Chipmunk shapes that cpSpaceCollideShapes rejects at once (QueryReject: boxes apart, or
-// filtered), so leaving it out changes no contact and no order. (The lookup also moves the
-// hash's stamp on, which only has to grow, and clears removed shapes out of the cells it
-// visits, which keeps their order.) Most of a crowd is in the air: the lookups were a fifth
-// of `swarm`. The grids are made again for every search, from the static shapes' boxes as
-// they are then (keys, walls, bouncers, and the shapes of sleeping bodies, which Chipmunk
-// moves there), one for each filter the moving shapes carry, up to GRIDS.
+// (cpSpatialIndexCollideStatic's walk). While the space does not sleep, a ball is not looked
+// up when its box meets the box of no static shape its filter lets it meet: the static index
+// would only have handed Chipmunk shapes that cpSpaceCollideShapes rejects at once
+// (QueryReject: boxes apart, or filtered), so leaving it out changes no contact and no order.
+// (The lookup also moves the hash's stamp on, which only has to grow, and clears removed
+// shapes out of the cells it visits, keeping the others' order.) Most of a crowd is in the
+// air: the lookups were a fifth of `swarm`. The grids are made again for every search, from
+// the static shapes' boxes as they are then (keys, walls, bouncers, bodies left asleep), one
+// for each filter the moving shapes carry, up to GRIDS.
 static void reindexQuery(BallIndex *index, cpSpatialIndexQueryFunc function, void *data) {
     cpSpatialIndex *statics = index->index.staticIndex;
     if (!statics || cpSpatialIndexCount(statics) == 0) return;
+    if (index->space->sleepTimeThreshold != INFINITY) {
+        // A sleeping world moves shapes in and out of the static index all the time, and the
+        // hash clears a removed shape out of a cell only when a lookup visits it: skipping
+        // lookups would keep those cells' bins from its pool (more memory, and an allocation
+        // in the plugin's audio thread). So every moving shape is looked up, as Chipmunk does.
+        index->made += (unsigned long)cpHashSetCount(index->shapes);
+        cpSpatialIndexCollideStatic(&index->index, statics, function, data);
+        return;
+    }
     index->gridCount = 0;
     CollideContext context = {index, function, data};
     cpHashSetEach(index->shapes, (cpHashSetIteratorFunc)collideWithStatic, &context);
@@ -249,6 +268,16 @@ int clumsy_chipmunk_index_balls_alone(void *opaque) {
     BallIndex *index = (BallIndex *)cpcalloc(1, sizeof(BallIndex));
     cpSpatialIndexInit(&index->index, &ballIndexClass, (cpSpatialIndexBBFunc)cpShapeGetBB, statics);
     index->shapes = cpHashSetNew(0, sameShape);
+    index->space = space;
     space->dynamicShapes = &index->index;
+    return 1;
+}
+
+int clumsy_chipmunk_ball_index_lookups(void *opaque, unsigned long *made, unsigned long *skipped) {
+    cpSpace *space = (cpSpace *)opaque;
+    if (space->dynamicShapes->klass != &ballIndexClass) return 0;
+    BallIndex *index = (BallIndex *)space->dynamicShapes;
+    *made = index->made;
+    *skipped = index->skipped;
     return 1;
 }

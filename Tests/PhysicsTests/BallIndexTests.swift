@@ -17,11 +17,12 @@ struct BallIndexTests {
     /// filters a step and looks the third up as Chipmunk does), a static box around the whole
     /// box that every ball's filter refuses (as the other world's thick walls are to a
     /// world's balls), and a key taken out and put back.
-    static func run(alone: Bool, count: Int = 240, steps: Int = 900, mixed: Bool = false) -> (state: [Double], contacts: Int, touches: [Int]) {
+    static func run(alone: Bool, count: Int = 240, steps: Int = 900, mixed: Bool = false, sleeps: Bool = true)
+        -> (state: [Double], contacts: Int, touches: [Int], lookups: (made: UInt, skipped: UInt)) {
         let space = cpSpaceNew()!
         cpSpaceSetGravity(space, cpVect(x: 0, y: -9.81))
         cpSpaceSetIterations(space, 5)
-        cpSpaceSetSleepTimeThreshold(space, 0.5)
+        if sleeps { cpSpaceSetSleepTimeThreshold(space, 0.5) }
         cpSpaceUseSpatialHash(space, 0.16, Int32(10 * count))
         if alone { #expect(clumsy_chipmunk_index_balls_alone(UnsafeMutableRawPointer(space)) == 1) }
         clumsy_chipmunk_grow_pools(UnsafeMutableRawPointer(space), Int32(4 * count + 64), 1.0 / 240)
@@ -45,6 +46,13 @@ struct BallIndexTests {
         }
         if mixed {
             addStatic(cpBoxShapeNew2(ground, cpBBNew(-6, -2, 6, 10), 0), filter: cpShapeFilterNew(0, 1, 4))
+            // Three ledges in the air, each met by the balls of one filter only: a grid made
+            // for one filter and used for another would miss one.
+            for (ledge, category) in [8, 16, 32].enumerated() {
+                let x = -2.5 + 2.5 * Double(ledge)
+                addStatic(cpSegmentShapeNew(ground, cpVect(x: x - 0.6, y: 3), cpVect(x: x + 0.6, y: 2.6), 0.03),
+                          filter: cpShapeFilterNew(0, 2, cpBitmask(category)))
+            }
         }
         addStatic(cpSegmentShapeNew(ground, cpVect(x: -4, y: 0), cpVect(x: 4, y: 0), 0.02))
         addStatic(cpSegmentShapeNew(ground, cpVect(x: -4, y: 0), cpVect(x: -4, y: 8), 0.02))
@@ -101,6 +109,8 @@ struct BallIndexTests {
                 }
             }
         }
+        var lookups: (made: UInt, skipped: UInt) = (0, 0)
+        if alone { #expect(clumsy_chipmunk_ball_index_lookups(UnsafeMutableRawPointer(space), &lookups.made, &lookups.skipped) == 1) }
         let state = bodies.flatMap { body -> [Double] in
             let p = cpBodyGetPosition(body), v = cpBodyGetVelocity(body)
             return [p.x, p.y, v.x, v.y]
@@ -108,7 +118,7 @@ struct BallIndexTests {
         cpSpaceFree(space)
         for shape in shapes + balls { cpShapeFree(shape) }
         for body in bodies { cpBodyFree(body) }
-        return (state, contacts, touches.order)
+        return (state, contacts, touches.order, lookups)
     }
 
     final class Touches { var order: [Int] = [] }
@@ -122,15 +132,24 @@ struct BallIndexTests {
         #expect(alone.state.map(\.bitPattern) == hash.state.map(\.bitPattern))
     }
 
-    @Test("Balls of three filters, a box around them that none may meet, and a key taken out and put back: bit for bit the spatial hash's")
-    func sameWorldMixed() {
-        let hash = Self.run(alone: false, mixed: true), alone = Self.run(alone: true, mixed: true)
+    @Test("Balls of three filters, ledges each meets alone, a box none may meet, a key taken out and put back: bit for bit the spatial hash's",
+          arguments: [false, true])
+    func sameWorldMixed(sleeps: Bool) {
+        let hash = Self.run(alone: false, mixed: true, sleeps: sleeps), alone = Self.run(alone: true, mixed: true, sleeps: sleeps)
         #expect(hash.contacts > 10_000, "the balls must meet the floor and the keys: \(hash.contacts) contacts")
         #expect(alone.contacts == hash.contacts)
         #expect(hash.touches.count > 1_000 && alone.touches == hash.touches, "contacts must begin in the same order")
         #expect(alone.state.map(\.bitPattern) == hash.state.map(\.bitPattern))
-        // The three filters made a difference: the balls did not all fall alike.
-        #expect(hash.state != Self.run(alone: false).state)
+        // The filters made a difference: the balls did not all fall alike.
+        #expect(hash.state != Self.run(alone: false, sleeps: sleeps).state)
+        if sleeps {
+            // A sleeping space is looked up in full, every ball every step.
+            #expect(alone.lookups.skipped == 0 && alone.lookups.made >= 240 * 800)
+        } else {
+            // Balls in the air are left out (a quarter of the lookups here, where most balls
+            // soon lie on the floor); balls by the floor, keys and ledges are looked up.
+            #expect(alone.lookups.skipped > 20_000 && alone.lookups.made > 20_000, "\(alone.lookups)")
+        }
     }
 
     @Test("Only an empty index tied to the space's statics is replaced; Chipmunk's queries still find balls")

@@ -158,6 +158,9 @@ struct MasteringTests {
         // (no step, so the interpolation does not ring) to one to four float steps over the
         // ceiling need gains a few steps under 1: depths that must still win over what is left
         // of each decay, and a stop at 2⁻²⁴ or above would already change them.
+        // The stop itself: at it a released gain is exactly 1, one float above it no longer.
+        #expect(1 - TruePeakLimiter.negligibleDepth == 1)
+        #expect(1 - TruePeakLimiter.negligibleDepth.nextUp < 1)
         let rate = 44_100.0, ceiling: Float = 0.5
         let keep = 1 - Float(1 - exp(-1 / (0.08 * rate)))
         var frames = [Float](repeating: 0.9, count: 2 * 2000)

@@ -55,7 +55,14 @@ void clumsy_bass_ignores_gravity(void *body);
 /// filter to reject it. Each step still collides every moving shape with the static index, in
 /// the order the hash would (the same kind of set, fed the same inserts and removals), so the
 /// contacts, their order and every result stay the same. Returns 0 and changes nothing when the
-/// index is not empty or not tied to the space's static index.
+/// index is not empty or not tied to the space's static index. While the space does not
+/// sleep, a moving shape is not looked up in the static index when no static shape its filter
+/// lets it meet is near it (a grid remade each step; Chipmunk would reject every shape the
+/// lookup found).
 int clumsy_chipmunk_index_balls_alone(void *space);
+
+/// The static-index lookups of `space`'s ball index (clumsy_chipmunk_index_balls_alone) so far:
+/// made, and left out because no static shape was near. Returns 0 when the space has no such index.
+int clumsy_chipmunk_ball_index_lookups(void *space, unsigned long *made, unsigned long *skipped);
 
 #endif
