@@ -128,11 +128,11 @@ static void buildGrid(StaticGrid *grid, cpShapeFilter filter, cpSpatialIndex *st
 }
 
 // Whether a static shape `grid` holds may meet box `bb`: false only when no cell `bb` covers holds one.
-static cpBool nearStatic(const StaticGrid *grid, cpBB box) {
+static cpBool nearStatic(const StaticGrid *grid, cpBB bb) {
     cpBB all = grid->bounds;
-    if (!cpBBIntersects(all, box)) return cpFalse;
-    // (As in markStatic: a box is never inverted, but the cells would run backwards if it were.)
-    cpBB bb = cpBBNew(fmin(box.l, box.r), fmin(box.b, box.t), fmax(box.l, box.r), fmax(box.b, box.t));
+    if (!cpBBIntersects(all, bb)) return cpFalse;
+    // A ball's box is never inverted; if one were, its cells would run backwards: look it up.
+    if (bb.l > bb.r || bb.b > bb.t) return cpTrue;
     int l = cellOf(bb.l, all.l, grid->cellsPerX), r = cellOf(bb.r, all.l, grid->cellsPerX);
     int b = cellOf(bb.b, all.b, grid->cellsPerY), t = cellOf(bb.t, all.b, grid->cellsPerY);
     uint64_t bits = cellBits(l, r);
