@@ -252,7 +252,7 @@ final class TruePeakMeter: @unchecked Sendable {
 
     private func enqueue() {
         var chunkPeak: Float = 0
-        for value in pending { chunkPeak = max(chunkPeak, abs(value)) }
+        chunkPeak = pending.withUnsafeBufferPointer { SamplePeak.largestMagnitude($0, from: chunkPeak) }
         loudestSample = max(loudestSample, chunkPeak)
         var chunk = spare.popLast() ?? []
         swap(&chunk, &pending)
@@ -267,7 +267,7 @@ final class TruePeakMeter: @unchecked Sendable {
         let chunkPeak = windowPeaks.removeFirst()
         let frames = chunk.count / 2
         var heldPeak: Float = 0
-        for value in history[0..<(2 * historyFrames)] { heldPeak = max(heldPeak, abs(value)) }
+        heldPeak = history.withUnsafeBufferPointer { SamplePeak.largestMagnitude(UnsafeBufferPointer(rebasing: $0[0..<(2 * historyFrames)]), from: heldPeak) }
         chunks += 1
         let reached = max(peak, Double(loudestSample))
         var interpolate = Double(bound * max(chunkPeak, heldPeak)) > reached

@@ -135,9 +135,7 @@ final class MixBus {
                 }
             }
         }
-        var peak = samplePeak
-        for value in mixBuffer[0..<count] { peak = max(peak, abs(value)) }
-        samplePeak = peak
+        samplePeak = mixBuffer.withUnsafeBufferPointer { SamplePeak.largestMagnitude(UnsafeBufferPointer(rebasing: $0[0..<count]), from: samplePeak) }
     }
 
     /// The sum of `mixDown` for the usual mix (one synth for the first part, two for the
