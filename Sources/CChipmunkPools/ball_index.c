@@ -94,21 +94,24 @@ static inline uint64_t cellBits(int l, int r) {
 // A box with a coordinate that is not a number meets no box (cpBBIntersects), so it takes no cell.
 static cpBool isNumber(cpBB bb) { return !isnan(bb.l) && !isnan(bb.b) && !isnan(bb.r) && !isnan(bb.t); }
 
-static void boundStatic(cpShape *shape, StaticGrid *grid) {
+// A static shape's box in `grid`'s terms: its corners in order (Chipmunk's boxes have l ≤ r and
+// b ≤ t; the cells run from the smaller to the larger all the same), or false when the shape
+// takes no cell (a coordinate not a number, or refused by the grid's filter).
+static cpBool staticBox(const cpShape *shape, const StaticGrid *grid, cpBB *box) {
     cpBB bb = shape->bb;
-    if (!isNumber(bb) || cpShapeFilterReject(shape->filter, grid->filter)) return;
-    cpBB *all = &grid->bounds;
-    all->l = fmin(all->l, fmin(bb.l, bb.r));
-    all->b = fmin(all->b, fmin(bb.b, bb.t));
-    all->r = fmax(all->r, fmax(bb.l, bb.r));
-    all->t = fmax(all->t, fmax(bb.b, bb.t));
+    if (!isNumber(bb) || cpShapeFilterReject(shape->filter, grid->filter)) return cpFalse;
+    *box = cpBBNew(fmin(bb.l, bb.r), fmin(bb.b, bb.t), fmax(bb.l, bb.r), fmax(bb.b, bb.t));
+    return cpTrue;
+}
+
+static void boundStatic(cpShape *shape, StaticGrid *grid) {
+    cpBB bb;
+    if (staticBox(shape, grid, &bb)) grid->bounds = cpBBMerge(grid->bounds, bb);
 }
 
 static void markStatic(cpShape *shape, StaticGrid *grid) {
-    cpBB shapeBox = shape->bb, all = grid->bounds;
-    if (!isNumber(shapeBox) || cpShapeFilterReject(shape->filter, grid->filter)) return;
-    // (Chipmunk's boxes have l ≤ r and b ≤ t; the cells run from the smaller to the larger all the same.)
-    cpBB bb = cpBBNew(fmin(shapeBox.l, shapeBox.r), fmin(shapeBox.b, shapeBox.t), fmax(shapeBox.l, shapeBox.r), fmax(shapeBox.b, shapeBox.t));
+    cpBB bb, all = grid->bounds;
+    if (!staticBox(shape, grid, &bb)) return;
     int l = cellOf(bb.l, all.l, grid->cellsPerX), r = cellOf(bb.r, all.l, grid->cellsPerX);
     int b = cellOf(bb.b, all.b, grid->cellsPerY), t = cellOf(bb.t, all.b, grid->cellsPerY);
     uint64_t bits = cellBits(l, r);
@@ -181,7 +184,7 @@ static void collideWithStatic(cpShape *shape, CollideContext *context) {
 // (QueryReject: boxes apart, or filtered), so leaving it out changes no contact and no order.
 // (The lookup also moves the hash's stamp on, which only has to grow, and clears removed
 // shapes out of the cells it visits, keeping the others' order.) Most of a crowd is in the
-// air: the lookups were a fifth of `swarm`. The grids are made again for every search, from
+// air: the lookups and Chipmunk's rejections were nearly a third of `swarm`. The grids are made again for every search, from
 // the static shapes' boxes as they are then (keys, walls, bouncers, bodies left asleep), one
 // for each filter the moving shapes carry, up to GRIDS.
 static void reindexQuery(BallIndex *index, cpSpatialIndexQueryFunc function, void *data) {
