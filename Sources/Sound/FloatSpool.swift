@@ -16,8 +16,11 @@ import Darwin
 /// Memory first because writing to the file cost more than the floats are worth: on 600 s
 /// of `default` (212 MB) the kernel spent 0.25 s copying them into the page cache and 0.13 s
 /// clearing its pages on the mixing thread, and 0.1 s copying them back out in each mastering
-/// pass. Memory is taken in 16 MiB blocks (anonymous maps, huge pages where the kernel gives
-/// them), so a short render takes only what it needs.
+/// pass. Memory is taken in 16 MiB blocks (anonymous maps), so a short render takes only what
+/// it needs. Ordinary 4 KiB pages, not huge pages: a huge page is cleared in one go when
+/// first touched, and on this project's virtual machine memory the guest has not touched for
+/// a few seconds is slow to clear (likely handed back to the host); 212 MB in huge pages took
+/// 0.73–0.76 s to clear after a pause, in 4 KiB pages 0.10–0.13 s (stop 59, docs/benchmarks.md).
 final class FloatSpool {
     private let descriptor: Int32
     /// What the spool holds, for error messages (e.g. "the keys stem").
@@ -92,9 +95,6 @@ final class FloatSpool {
             memoryAvailable = false
             return false
         }
-        #if os(Linux)
-        _ = madvise(mapped, bytes, MADV_HUGEPAGE)
-        #endif
         blocks.append(mapped.bindMemory(to: Float.self, capacity: Self.blockFloats))
         return true
     }
