@@ -27,7 +27,10 @@ import Darwin
 /// needs under 1 (the others cannot be a window's minimum). The same gains as computing
 /// everything frame by frame in one loop (tested against that), 3× faster. The release stops
 /// at `negligibleDepth`: decaying on through the subnormal floats after every limited peak, it
-/// made the limiter 21 % of a 600 s render of `default` (1.1 s of CPU, `perf`); now 4 %.
+/// made the limiter 21 % of a 600 s render of `default` (1.1 s of CPU, `perf`); now 4 %. Where
+/// the limiter is idle (nothing to limit in the window, no release left) the second loop
+/// skips whole stretches of frames that need nothing, whose gains it knows (see
+/// `smoothGains`): 0.3 % of that render instead of 4.6 %.
 final class TruePeakLimiter {
     /// Linear ceiling applied to the detector's peaks.
     var ceiling: Double
@@ -89,6 +92,9 @@ final class TruePeakLimiter {
     private var history: [Float]
     private var sum: Double
     private var historySlot = 0
+    /// How many released minima in a row were exactly 1 (at most `lookAhead` counted): with
+    /// `lookAhead` of them the whole ring holds 1 (see `smoothGains`' idle stretch).
+    private var releasedOnes: Int
     /// Scratch: this call's frames after the tail, planar; each frame's need.
     private var planarLeft: [Float] = []
     private var planarRight: [Float] = []
@@ -104,6 +110,7 @@ final class TruePeakLimiter {
         dequeValue = [Float](repeating: 0, count: lookAhead + 1)
         history = [Float](repeating: 1, count: lookAhead)
         sum = Double(lookAhead)
+        releasedOnes = lookAhead
     }
 
     /// Takes the next `frames` interleaved stereo frames (nil: that many silent frames) and
@@ -225,12 +232,37 @@ final class TruePeakLimiter {
         let keep = 1 - Float(self.releaseStep)
         var sum = self.sum
         var historySlot = self.historySlot
+        var releasedOnes = self.releasedOnes
         var smallest = Float(smallestGain)
+        // The gain of a frame in the idle state (below), as the loop computes it.
+        let idleSum = Double(lookAhead)
+        let idleGain = min(1, Float(idleSum * perFrame))
         needs.withUnsafeBufferPointer { needs in
         dequeIndex.withUnsafeMutableBufferPointer { dequeIndex in
         dequeValue.withUnsafeMutableBufferPointer { dequeValue in
         history.withUnsafeMutableBufferPointer { history in
-            for i in 0..<frames {
+            let needsRaw = UnsafeRawPointer(needs.baseAddress!)
+            var i = 0
+            while i < frames {
+                // Idle: nothing under 1 in the window, no release left, the ring all 1 and its
+                // sum exactly `lookAhead`. A frame that needs nothing then leaves every state as
+                // it was but the ring's slot (it writes 1 over 1, adds 1 − 1) and gets
+                // `idleGain`; so a stretch of such frames is done at once, eight needs per
+                // compare (most of a render: the limiter acts on few frames).
+                if dequeCount == 0 && depth == 0 && releasedOnes >= lookAhead && sum == idleSum && needs[i] >= 1 {
+                    var end = i + 1
+                    while end + 8 <= frames
+                        && all(needsRaw.loadUnaligned(fromByteOffset: end * MemoryLayout<Float>.stride, as: SIMD8<Float>.self) .>= 1) {
+                        end += 8
+                    }
+                    while end < frames && needs[end] >= 1 { end += 1 }
+                    let run = end - i
+                    for k in i..<end { gains[k] = idleGain }
+                    if idleGain < smallest { smallest = idleGain }
+                    historySlot = (historySlot + run) % lookAhead
+                    i = end
+                    continue
+                }
                 let j = start + i - halfTaps
                 let need = needs[i]
                 if need < 1 {
@@ -268,9 +300,11 @@ final class TruePeakLimiter {
                 if historySlot == lookAhead { historySlot = 0 }
                 sum += Double(released) - Double(history[slot])
                 history[slot] = released
+                releasedOnes = released == 1 ? min(lookAhead, releasedOnes + 1) : 0
                 let gain = min(1, Float(sum * perFrame))
                 if gain < smallest { smallest = gain }
                 gains[i] = gain
+                i += 1
             }
         }
         }
@@ -281,6 +315,7 @@ final class TruePeakLimiter {
         self.depth = depth
         self.sum = sum
         self.historySlot = historySlot
+        self.releasedOnes = releasedOnes
         smallestGain = Double(smallest)
     }
 }
