@@ -259,6 +259,36 @@ struct MasteringTests {
         #expect(abs(estimator.integratedLoudness - reference) <= 0.01, "estimate \(estimator.integratedLoudness), libebur128 \(reference)")
     }
 
+    @Test("Two estimates in one loop (as the limiter preview takes them) are exactly those taken one after the other")
+    func pairedEstimates() {
+        let samples = burstSignal(seconds: 8, sampleRate: 44_100, seed: 5)
+        let frames = samples.count / 2
+        // Gains like a limiter's: 1 mostly, lower in stretches.
+        let gains = (0..<frames).map { frame -> Float in frame % 30_000 < 9_000 ? 0.5 + Float(frame % 9_000) / 18_000 : 1 }
+        let plain = LoudnessEstimator(sampleRate: 44_100), limited = LoudnessEstimator(sampleRate: 44_100)
+        let plainAlone = LoudnessEstimator(sampleRate: 44_100), limitedAlone = LoudnessEstimator(sampleRate: 44_100)
+        samples.withUnsafeBufferPointer { all in
+            gains.withUnsafeBufferPointer { g in
+                var start = 0, size = 1_234
+                while start < frames {
+                    // Calls that end inside a 100 ms segment, on its edge, and span several.
+                    let end = min(frames, start + size)
+                    let chunk = UnsafeBufferPointer(rebasing: all[(2 * start)..<(2 * end)])
+                    let chunkGains = UnsafeBufferPointer(rebasing: g[start..<end])
+                    LoudnessEstimator.add(chunk, plain: plain, limited: limited, gains: chunkGains)
+                    plainAlone.add(chunk)
+                    limitedAlone.add(chunk, gains: chunkGains)
+                    start = end
+                    size = size * 7 % 13_001 + 1
+                }
+            }
+        }
+        #expect(plain.integratedLoudness.isFinite)
+        #expect(plain.integratedLoudness == plainAlone.integratedLoudness)
+        #expect(limited.integratedLoudness == limitedAlone.integratedLoudness)
+        #expect(limited.integratedLoudness < plain.integratedLoudness - 0.5)
+    }
+
     @Test("Silence has no loudness estimate")
     func silentEstimate() {
         let estimator = LoudnessEstimator(sampleRate: 44_100)
