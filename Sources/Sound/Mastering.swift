@@ -58,8 +58,6 @@ public struct MasteringReport: Sendable, Hashable, CustomStringConvertible {
     public var gain: Double
     /// The deepest gain reduction of the true-peak limiter, dB (0 = it never acted).
     public var limiting: Double
-    /// Integrated loudness of each part as rendered (before the gain), LUFS, in part order.
-    public var partLoudness: [Double]
     /// Passes that wrote the mastered files (the last one kept); 0 = the quick pass after a
     /// stop, whose loudness and peak are expected values, not measurements.
     public var passes: Int = 1

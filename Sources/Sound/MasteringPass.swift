@@ -116,8 +116,7 @@ final class MasteringPass {
                 || corrected == gain {
                 try commit(writers)
                 return MasteringReport(loudness: result.loudness, truePeak: result.truePeak, gain: gain,
-                                       limiting: result.smallestGain < 1 ? 20 * log10(result.smallestGain) : 0,
-                                       partLoudness: bus.partMeters.map(\.integratedLoudness), passes: pass)
+                                       limiting: result.smallestGain < 1 ? 20 * log10(result.smallestGain) : 0, passes: pass)
             }
             for writer in writers { writer.abandon() }
             gain = corrected
@@ -146,7 +145,7 @@ final class MasteringPass {
         try commit(writers)
         return MasteringReport(loudness: measured.isFinite ? measured + gain : -.infinity,
                                truePeak: samplePeak > 0 ? 20 * log10(Double(samplePeak)) + gain : -.infinity,
-                               gain: gain, limiting: 0, partLoudness: bus.partMeters.map(\.integratedLoudness), passes: 0)
+                               gain: gain, limiting: 0, passes: 0)
     }
 
     /// Opens the mix's writer, then one per stem (part order); on failure closes those opened.

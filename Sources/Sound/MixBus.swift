@@ -5,8 +5,8 @@
 /// mix bus → `MasteringPass`): each part's synths in synth order, then the parts in part
 /// order, block by block on the mixing thread; folds each part to mono when every channel
 /// is centred; spools the float samples (the mix, or each part as a stem) for mastering to
-/// read back, and measures them as they pass (the loudness, the limiter's preview, the
-/// sample peak, each stem's loudness).
+/// read back, and measures the mix as it passes (the loudness, the limiter's preview, the
+/// sample peak).
 ///
 /// - Mono: when every channel of every part is panned to the centre (CC10 64), each part is
 ///   folded to mono (left = right = their mean) before it is summed and spooled, so a
@@ -26,8 +26,6 @@ final class MixBus {
     let preview: LimiterPreview?
     /// The loudness estimated while rendering when there is no target (for the report after a stop).
     let plainEstimate: LoudnessEstimator?
-    /// Each stem's loudness meter (none without stems).
-    let partMeters: [LoudnessMeter]
     /// The mix's largest sample magnitude so far.
     private(set) var samplePeak: Float = 0
 
@@ -41,7 +39,7 @@ final class MixBus {
 
     /// A bus for the synths of `bank`, spooling into `scratchDirectory` (the mix's): the mix
     /// for `mixPath`, or with `stemPaths` (one per part) each part. The paths only name the spools.
-    /// - Throws: `SoundError` when a loudness meter or a scratch file cannot be made.
+    /// - Throws: `SoundError` when a scratch file cannot be made.
     init(bank: SynthBank, parts: [MixPart], mixPath: String, stemPaths: [String]?, scratchDirectory: String,
          floatsInMemoryPerTrack: Int64, sampleRate: Double, mastering: Mastering, expectedSeconds: Double) throws(SoundError) {
         units = bank.units
@@ -54,10 +52,8 @@ final class MixBus {
             LimiterPreview(sampleRate: sampleRate, target: $0,
                            ceiling: linear(mastering.truePeak - Mastering.limiterMargin), expectedSeconds: expectedSeconds)
         }
-        var meters: [LoudnessMeter] = []
         var spools: [FloatSpool] = []
         if let stemPaths {
-            for _ in parts { meters.append(try LoudnessMeter(sampleRate: sampleRate, truePeak: false)) }
             for (part, path) in zip(parts, stemPaths) {
                 spools.append(try FloatSpool(directory: scratchDirectory, label: "the \(part.name) stem",
                                              path: path, memoryCapacity: floatsInMemoryPerTrack))
@@ -65,12 +61,11 @@ final class MixBus {
         } else {
             spools.append(try FloatSpool(directory: scratchDirectory, label: "the mix", path: mixPath, memoryCapacity: floatsInMemoryPerTrack))
         }
-        partMeters = meters
         self.spools = spools
     }
 
     /// Sums the synths of each part (in synth order) and the parts (in part order) for one
-    /// block of time in `slot` of the synths' buffers; spools it and feeds the loudness meters.
+    /// block of time in `slot` of the synths' buffers; spools it and feeds the loudness estimates.
     func mixDown(slot: Int, frames: Int) throws(SoundError) {
         let count = frames * 2
         if mixBuffer.count < count { mixBuffer = [Float](repeating: 0, count: count) }
@@ -94,7 +89,7 @@ final class MixBus {
     }
 
     /// The general sum of `mixDown`: each part into `partBuffer` (folded to mono if so; spooled
-    /// and measured as a stem if so), then into `mixBuffer`; and the sample peak.
+    /// as a stem if so), then into `mixBuffer`; and the sample peak.
     private func sumParts(slot: Int, frames: Int) throws(SoundError) {
         let count = frames * 2
         for part in shardsOfPart.indices {
@@ -131,7 +126,6 @@ final class MixBus {
                 try partBuffer.withUnsafeBufferPointer { (all) throws(SoundError) in
                     let slice = UnsafeBufferPointer(rebasing: all[0..<count])
                     try spools[part].append(slice)
-                    partMeters[part].add(slice)
                 }
             }
         }
