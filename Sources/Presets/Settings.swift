@@ -317,7 +317,7 @@ public enum Settings {
                 doc: "dB added to the synthesizer's gain when playing live, where no mastering pass can look ahead; each bundled preset's is measured so that live play reaches -16 LUFS, or stops 1 dB under full scale (Benchmarks/loudness.py --calibrate)"),
         .custom("sound.loudness", type: "number or `\"off\"`", unit: "LUFS", defaultText: "-16", accepted: "-40…0, or \"off\"",
                 flag: "loudness", valueName: "LUFS|off",
-                doc: "integrated loudness of an audio render (one static gain, EBU R128 via libebur128, then the true-peak limiter); off writes the synthesizers' level as rendered",
+                doc: "integrated loudness of an audio render (one static gain, EBU R128, then the true-peak limiter); off writes the synthesizers' level as rendered",
                 setDefault: { $0.sound.loudness = -16 },
                 read: { json, preset, r throws(SessionError) in
                     if case .string = json {

@@ -48,7 +48,9 @@ public struct Mastering: Sendable, Hashable {
     }
 }
 
-/// What mastering did to a render, measured by libebur128 on the written mix.
+/// What mastering did to a render, measured on the written mix: the loudness by
+/// `LoudnessEstimator` (BS.1770's filters and gates, within 0.01 LU of libebur128), the true
+/// peak exactly as libebur128 measures it (`TruePeakMeter`).
 public struct MasteringReport: Sendable, Hashable, CustomStringConvertible {
     /// Integrated loudness of the written mix, LUFS (−infinity when silent).
     public var loudness: Double

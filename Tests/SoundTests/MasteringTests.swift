@@ -324,6 +324,45 @@ struct MasteringTests {
         #expect(report.truePeak <= -1)
     }
 
+    @Test("The loudness and true peak mastering reports are libebur128's of the written file (within 0.01 LU; the peak exactly)",
+          .enabled(if: hasTestSoundFont))
+    func reportIsLibebur128sMeasurement() throws {
+        let directory = try TemporaryDirectory(prefix: "clumsy-sound-tests")
+        let path = directory.file("m.wav")
+        // Louder than the chords are as rendered, so the limiter acts on the written mix.
+        let report = try renderChords(into: path, mastering: Mastering(loudness: -9, truePeak: -1, bitDepth: .float32),
+                                      interrupted: { false })
+        #expect(report.limiting < 0)
+        let samples = try floatWAVSamples(path)
+        #expect(samples.count >= 2 * 6 * 44_100)
+        let meter = try LoudnessMeter(sampleRate: 44_100, truePeak: true)
+        samples.withUnsafeBufferPointer { meter.add($0) }
+        #expect(abs(report.loudness - meter.integratedLoudness) <= 0.01,
+                "reported \(report.loudness) LUFS, libebur128 \(meter.integratedLoudness) LUFS")
+        #expect(abs(report.truePeak - meter.truePeak) <= 1e-9, "reported \(report.truePeak) dBTP, libebur128 \(meter.truePeak) dBTP")
+    }
+
+    /// The samples of a 32-bit float WAV as libsndfile writes it (the chunks walked to `data`).
+    private func floatWAVSamples(_ path: String) throws -> [Float] {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        func word(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
+        #expect(bytes.count > 12 && String(decoding: bytes[0..<4], as: UTF8.self) == "RIFF"
+                && String(decoding: bytes[8..<12], as: UTF8.self) == "WAVE")
+        var at = 12
+        while at + 8 <= bytes.count {
+            let size = word(at + 4)
+            if String(decoding: bytes[at..<(at + 4)], as: UTF8.self) == "data" {
+                let body = Array(bytes[(at + 8)..<min(bytes.count, at + 8 + size)])
+                return stride(from: 0, to: body.count - 3, by: 4).map { i in
+                    Float(bitPattern: UInt32(body[i]) | UInt32(body[i + 1]) << 8 | UInt32(body[i + 2]) << 16 | UInt32(body[i + 3]) << 24)
+                }
+            }
+            at += 8 + size + size % 2
+        }
+        Issue.record("no data chunk in \(path)")
+        return []
+    }
+
     @Test("A stop asked for while mastering drops the pass under way and writes the quick pass", .enabled(if: hasTestSoundFont))
     func interruptedMastering() throws {
         let directory = try TemporaryDirectory(prefix: "clumsy-sound-tests")
