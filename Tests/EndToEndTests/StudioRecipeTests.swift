@@ -84,7 +84,7 @@ extension StudioEndToEndTests {
     /// only sound is a JACK server, a dummy one here).
     static func recipeEnvironment(_ jack: JackServer, _ directory: TemporaryDirectory) -> [String: String] {
         let noALSA = directory.file("no-alsa.conf")
-        FileManager.default.createFile(atPath: noALSA, contents: Data())
+        _ = FileManager.default.createFile(atPath: noALSA, contents: Data())
         var environment = jack.fullEnvironment
         environment["CLUMSY_UNDER_TEST"] = nil
         environment["ALSA_CONFIG_PATH"] = noALSA
