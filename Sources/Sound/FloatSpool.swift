@@ -17,7 +17,7 @@ import Darwin
 /// of `default` (212 MB) the kernel spent 0.25 s copying them into the page cache and 0.13 s
 /// clearing its pages on the mixing thread, and 0.1 s copying them back out in each mastering
 /// pass. Memory is taken in 16 MiB blocks (anonymous maps), so a short render takes only what
-/// it needs. Ordinary 4 KiB pages, not huge pages: a huge page is cleared in one go when
+/// it needs. Ordinary pages, never huge pages: a huge page is cleared in one go when
 /// first touched, and on this project's virtual machine memory the guest has not touched for
 /// a few seconds is slow to clear (likely handed back to the host); 212 MB in huge pages took
 /// 0.73–0.76 s to clear after a pause, in 4 KiB pages 0.10–0.13 s (stop 59, docs/benchmarks.md).
@@ -95,6 +95,10 @@ final class FloatSpool {
             memoryAvailable = false
             return false
         }
+        #if os(Linux)
+        // Never huge pages, also where the kernel would give them unasked (THP "always").
+        _ = madvise(mapped, bytes, MADV_NOHUGEPAGE)
+        #endif
         blocks.append(mapped.bindMemory(to: Float.self, capacity: Self.blockFloats))
         return true
     }

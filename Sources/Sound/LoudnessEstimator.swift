@@ -92,9 +92,11 @@ final class LoudnessEstimator {
     /// processor's idle slots). Both must have been fed the same numbers of frames.
     static func add(_ samples: UnsafeBufferPointer<Float>, plain: LoudnessEstimator, limited: LoudnessEstimator,
                     gains: UnsafeBufferPointer<Float>) {
-        precondition(plain.segmentFill == limited.segmentFill && plain.segmentFrames == limited.segmentFrames,
-                     "the two estimators were fed different numbers of frames")
+        precondition(plain !== limited && plain.k == limited.k && plain.segmentFrames == limited.segmentFrames,
+                     "two estimators at one sample rate")
+        precondition(plain.segmentFill == limited.segmentFill, "the two estimators were fed different numbers of frames")
         let frames = samples.count / 2
+        precondition(gains.count >= frames, "a gain for every frame")
         let segmentFrames = plain.segmentFrames
         var plainState = plain.state, limitedState = limited.state
         let k = plain.k
@@ -169,7 +171,7 @@ final class LoudnessEstimator {
 
 /// The K-weighting of ITU-R BS.1770 as libebur128 computes it (`ebur128_init_filter`): a
 /// high shelf, then the RLB high-pass, from the same analog prototypes, so at any sample rate.
-struct KWeighting {
+struct KWeighting: Equatable {
     /// Shelf: b0, b1, b2 over a1, a2. The high-pass's numerator is 1, −2, 1 (exact, so
     /// written as such in `KState.step`); its denominator d1, d2.
     let b0, b1, b2, a1, a2: Double

@@ -10,7 +10,9 @@ import Darwin
 
 /// EBU R128 / ITU-R BS.1770 loudness of a stereo stream, measured by libebur128
 /// (integrated loudness from its histogram, so memory stays flat however long the
-/// stream; optionally the true peak, 4× oversampled). Owns the `ebur128_state`.
+/// stream; optionally the true peak, 4× oversampled). Owns the `ebur128_state`. The
+/// reference the tests hold `LoudnessEstimator` and `TruePeakMeter` to; a render measures
+/// with those (libebur128's loudness took 20 ns a frame, the estimator's 8 ns).
 final class LoudnessMeter: @unchecked Sendable {
     private var state: UnsafeMutablePointer<ebur128_state>?
 

@@ -11,7 +11,8 @@ import Darwin
 /// Masters the spooled mix and writes the files (the last stage of the audio path:
 /// `SynthBank` → `MixBus` → mastering pass): reads the spool back, applies the loudness
 /// gain and the true-peak limiter on the calling thread while two helpers measure the mix
-/// (libebur128) and write the files, each at its own pace (`SlotPipeline`, a thread per helper). Usually one
+/// (`LoudnessEstimator`, `TruePeakMeter`) and write the files, each at its own pace
+/// (`SlotPipeline`, a thread per helper). Usually one
 /// pass (see `run`). Every file is written under a temporary name and all are renamed at
 /// the end; any failure removes them all.
 final class MasteringPass {
@@ -55,7 +56,8 @@ final class MasteringPass {
     ///
     /// With a loudness target: the gain is the one the `LimiterPreview` expects (the target
     /// minus the loudness estimated while rendering, plus the limiter's previewed loss); one
-    /// pass applies it and the limiter, writes every file and measures the mix (libebur128).
+    /// pass applies it and the limiter, writes every file and measures the mix (its loudness
+    /// with `LoudnessEstimator`, its true peak with `TruePeakMeter`).
     /// The limiter lowers the loudness a little where it acts; when the measured loudness
     /// misses the target by more than `loudnessTolerance`, the files are written again with
     /// the gain corrected by the miss divided by the loudness gained per dB of gain

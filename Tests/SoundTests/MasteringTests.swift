@@ -103,15 +103,17 @@ struct MasteringTests {
         #expect(try TruePeakMeter(sampleRate: 96_000).bound <= 2.31)
     }
 
-    /// Runs a limiter's `process` over `samples` in pieces of uneven size (ceiling
-    /// `ceilings[k]` for piece k, cycling), then `delay` frames of silence; returns one gain per input frame.
-    private func limit(_ samples: [Float], delay: Int, ceilings: [Double], setCeiling: (Double) -> Void,
+    /// Runs a limiter's `process` over `samples` in pieces of uneven size (`sizes`, cycling, or
+    /// 64 frames and more from a recurrence; ceiling `ceilings[k]` for piece k, cycling), then
+    /// `delay` frames of silence; returns one gain per input frame.
+    private func limit(_ samples: [Float], delay: Int, ceilings: [Double], sizes: [Int]? = nil, setCeiling: (Double) -> Void,
                        process: (UnsafePointer<Float>?, Int, UnsafeMutablePointer<Float>) -> Void) -> [Float] {
         var gains: [Float] = []
         var scratch = [Float](repeating: 0, count: 9000)
         var start = 0, size = 513, piece = 0
         samples.withUnsafeBufferPointer { all in
             while start < all.count {
+                if let sizes { size = sizes[piece % sizes.count] }
                 let end = min(all.count, start + 2 * size)
                 setCeiling(ceilings[piece % ceilings.count])
                 scratch.withUnsafeMutableBufferPointer { process(all.baseAddress! + start, (end - start) / 2, $0.baseAddress!) }
@@ -126,8 +128,8 @@ struct MasteringTests {
         return Array(gains.dropFirst(delay))
     }
 
-    private func limit(_ samples: [Float], with limiter: TruePeakLimiter, ceilings: [Double]) -> [Float] {
-        limit(samples, delay: limiter.delay, ceilings: ceilings, setCeiling: { limiter.ceiling = $0 },
+    private func limit(_ samples: [Float], with limiter: TruePeakLimiter, ceilings: [Double], sizes: [Int]? = nil) -> [Float] {
+        limit(samples, delay: limiter.delay, ceilings: ceilings, sizes: sizes, setCeiling: { limiter.ceiling = $0 },
               process: { limiter.process($0, frames: $1, gains: $2) })
     }
 
@@ -146,6 +148,26 @@ struct MasteringTests {
         #expect(firstDifference == nil, "gains differ from frame \(firstDifference ?? -1)")
         #expect(limiter.smallestGain == reference.smallestGain)
         // The signal has loud and quiet stretches: the limiter acted, and let go again.
+        #expect(limiter.smallestGain < 0.9)
+        #expect(gains.filter { $0 == 1 }.count > gains.count / 10)
+    }
+
+    @Test("Calls of one to a few frames, and an unlimited ceiling (as the preview starts) between limited ones: still the one-loop gains")
+    func tinyCallsAndUnlimitedCeilings() {
+        // Pieces shorter than the idle stretch's eight-need compare, at and around it, and
+        // longer; the ceiling off (infinite), then limiting, then off again.
+        let samples = burstSignal(seconds: 3, sampleRate: 44_100, seed: 3)
+        let ceilings = [Double.infinity, 0.5, .infinity, 0.3]
+        let sizes = [1, 2, 7, 8, 9, 16, 17, 64, 513, 3, 1, 1, 5000]
+        let limiter = TruePeakLimiter(ceiling: ceilings[0], sampleRate: 44_100)
+        let reference = ReferenceLimiter(ceiling: ceilings[0], sampleRate: 44_100)
+        let gains = limit(samples, with: limiter, ceilings: ceilings, sizes: sizes)
+        let expected = limit(samples, delay: reference.delay, ceilings: ceilings, sizes: sizes, setCeiling: { reference.ceiling = $0 },
+                             process: { reference.process($0, frames: $1, gains: $2) })
+        let firstDifference = gains.indices.first { gains[$0] != expected[$0] }
+        #expect(gains.count == samples.count / 2)
+        #expect(firstDifference == nil, "gains differ from frame \(firstDifference ?? -1)")
+        #expect(limiter.smallestGain == reference.smallestGain)
         #expect(limiter.smallestGain < 0.9)
         #expect(gains.filter { $0 == 1 }.count > gains.count / 10)
     }
@@ -269,9 +291,13 @@ struct MasteringTests {
         let plainAlone = LoudnessEstimator(sampleRate: 44_100), limitedAlone = LoudnessEstimator(sampleRate: 44_100)
         samples.withUnsafeBufferPointer { all in
             gains.withUnsafeBufferPointer { g in
-                var start = 0, size = 1_234
+                // Calls that end inside a 100 ms segment (4,410 frames), on its edge and then go
+                // on (4,410, then 1 and 4,409), and span several.
+                let sizes = [4_410, 1, 4_409, 1_234, 13_230, 7, 9_999]
+                var start = 0, call = 0
                 while start < frames {
-                    // Calls that end inside a 100 ms segment, on its edge, and span several.
+                    let size = sizes[call % sizes.count]
+                    call += 1
                     let end = min(frames, start + size)
                     let chunk = UnsafeBufferPointer(rebasing: all[(2 * start)..<(2 * end)])
                     let chunkGains = UnsafeBufferPointer(rebasing: g[start..<end])
@@ -279,7 +305,6 @@ struct MasteringTests {
                     plainAlone.add(chunk)
                     limitedAlone.add(chunk, gains: chunkGains)
                     start = end
-                    size = size * 7 % 13_001 + 1
                 }
             }
         }
