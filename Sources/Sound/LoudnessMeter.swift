@@ -253,8 +253,7 @@ final class TruePeakMeter: @unchecked Sendable {
     }
 
     private func enqueue() {
-        var chunkPeak: Float = 0
-        chunkPeak = pending.withUnsafeBufferPointer { SamplePeak.largestMagnitude($0, from: chunkPeak) }
+        let chunkPeak = pending.withUnsafeBufferPointer { SamplePeak.largestMagnitude($0) }
         loudestSample = max(loudestSample, chunkPeak)
         var chunk = spare.popLast() ?? []
         swap(&chunk, &pending)
@@ -268,8 +267,7 @@ final class TruePeakMeter: @unchecked Sendable {
         let chunk = window.removeFirst()
         let chunkPeak = windowPeaks.removeFirst()
         let frames = chunk.count / 2
-        var heldPeak: Float = 0
-        heldPeak = history.withUnsafeBufferPointer { SamplePeak.largestMagnitude(UnsafeBufferPointer(rebasing: $0[0..<(2 * historyFrames)]), from: heldPeak) }
+        let heldPeak = history.withUnsafeBufferPointer { SamplePeak.largestMagnitude(UnsafeBufferPointer(rebasing: $0[0..<(2 * historyFrames)])) }
         chunks += 1
         let reached = max(peak, Double(loudestSample))
         var interpolate = Double(bound * max(chunkPeak, heldPeak)) > reached

@@ -22,7 +22,7 @@ struct SamplePeakTests {
             return seed >> 11
         }
         let specials: [Float] = [0, -0.0, .infinity, -.infinity, .nan, -.nan, .leastNonzeroMagnitude, -.greatestFiniteMagnitude]
-        var compared = 0, withNaN = 0
+        var withNaN = 0
         for length in 0...40 {
             for trial in 0..<50 {
                 let values = (0..<length).map { _ -> Float in
@@ -33,11 +33,11 @@ struct SamplePeakTests {
                 let expected = Self.serial(values, from: start)
                 let found = values.withUnsafeBufferPointer { SamplePeak.largestMagnitude($0, from: start) }
                 #expect(found.bitPattern == expected.bitPattern, "length \(length), trial \(trial): \(found) against \(expected)")
-                compared += 1
                 if values.contains(where: \.isNaN) { withNaN += 1 }
             }
         }
-        #expect(compared == 41 * 50 && withNaN > 100)
+        // The specials came up: blocks with values that are not numbers were compared.
+        #expect(withNaN > 100)
     }
 
     @Test("An empty block keeps the start, and a block of one sample is that sample's magnitude")
